@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+)
+
+// lookupEnv is os.LookupEnv, passed in so tests control the environment URL files see.
+type lookupEnv func(string) (string, bool)
+
+// newApp builds the command line. The App itself runs a load test (siege's command line), and
+// also has the run and demo commands.
+func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
+	// urfave/cli's own help flag and command are package-level values it writes to while
+	// parsing; each App gets its own instead, so several can run at once (as in the tests).
+	flags := append(runFlags(), helpFlag())
+	run := func(c *cli.Context) error { return runCommand(c, stdout, stderr, env) }
+	app := &cli.App{
+		Name:                      "webload",
+		Usage:                     "load-test a web site, siege-compatible, with exact statistics",
+		UsageText:                 "webload [options] URL\n   webload [options] -f urls.txt\n   webload demo",
+		Version:                   version,
+		HideVersion:               true, // -v is siege's --verbose; -V prints the version
+		Writer:                    stdout,
+		ErrWriter:                 stderr,
+		Flags:                     flags,
+		Action:                    run,
+		UseShortOptionHandling:    true,
+		DisableSliceFlagSeparator: true,
+		Commands: []*cli.Command{
+			{
+				Name:      "run",
+				Usage:     "run a load test (the default command)",
+				ArgsUsage: "[URL]",
+				Flags:     flags,
+				Action:    run,
+				HideHelp:  true,
+			},
+			{
+				Name:     "demo",
+				Usage:    "start a sample shop on 127.0.0.1 and load it with -c 20 -r 50",
+				Flags:    []cli.Flag{helpFlag()},
+				HideHelp: true,
+				Action: func(c *cli.Context) error {
+					if c.Bool("help") {
+						return cli.ShowCommandHelp(c, "demo")
+					}
+					return demoCommand(c, stdout, stderr)
+				},
+			},
+			{
+				Name:     "help",
+				Usage:    "show the options",
+				HideHelp: true,
+				Action:   cli.ShowAppHelp,
+			},
+		},
+		// urfave/cli would print the whole help on a usage error; one line is enough.
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageError{err} },
+		// Exit codes are chosen in main, never inside the library.
+		ExitErrHandler: func(*cli.Context, error) {},
+	}
+	app.Setup()
+	return app
+}
+
+// runApp runs the command line args (args[0] is the program name) after putting siege-style
+// arguments into the shape the flag parser accepts.
+func runApp(ctx context.Context, args []string, stdout, stderr io.Writer, env lookupEnv) error {
+	app := newApp(stdout, stderr, env)
+	head := 1
+	if len(args) > 1 && app.Command(args[1]) != nil {
+		head = 2
+	}
+	if len(args) < head {
+		return app.RunContext(ctx, args)
+	}
+	norm := append([]string{}, args[:head]...)
+	norm = append(norm, normalizeArgs(args[head:], valueFlags(app.Flags))...)
+	return app.RunContext(ctx, norm)
+}
+
+func helpFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show the options"}
+}
+
+// printVersion answers -V.
+func printVersion(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "webload %s\n", version)
+	return err
+}

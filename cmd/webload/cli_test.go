@@ -1,0 +1,329 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// webload runs webload in-process with the given arguments and returns what it printed and its
+// exit code. Every run is bounded so a broken engine cannot hang the suite.
+func webload(t *testing.T, env map[string]string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var out, errw bytes.Buffer
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	err := runApp(ctx, append([]string{"webload"}, args...), &out, &errw, lookup)
+	code = exitCode(err, &errw)
+	return out.String(), errw.String(), code
+}
+
+// counter is a loopback site that counts requests per path.
+type counter struct {
+	*httptest.Server
+	mu   sync.Mutex
+	hits map[string]int
+}
+
+func newCounter(t *testing.T, delay time.Duration, status int) *counter {
+	t.Helper()
+	c := &counter{hits: map[string]int{}}
+	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		c.hits[r.URL.Path]++
+		c.mu.Unlock()
+		time.Sleep(delay)
+		w.WriteHeader(status)
+		fmt.Fprintf(w, "page %s\n", r.URL.Path)
+	}))
+	t.Cleanup(c.Close)
+	return c
+}
+
+func (c *counter) snapshot() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range c.hits {
+		out[k] = v
+	}
+	return out
+}
+
+// urlFile writes a siege URL file of n pages on base, using a variable like real files do.
+func urlFile(t *testing.T, base string, n int) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "# test pages\nSITE=%s\n\n", base)
+	for i := range n {
+		fmt.Fprintf(&b, "$(SITE)/page/%d\n", i)
+	}
+	path := filepath.Join(t.TempDir(), "urls.txt")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func decode(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, data)
+	}
+	return m
+}
+
+func TestSiegeCommandLine(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	file := urlFile(t, site.URL, 50)
+	stdout, stderr, code := webload(t, nil, "-b", "-c", "20", "-r", "50", "-f", file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	hits := site.snapshot()
+	total := 0
+	for i := range 50 {
+		n := hits[fmt.Sprintf("/page/%d", i)]
+		total += n
+		if n != 20 {
+			t.Errorf("/page/%d hit %d times, want 20", i, n)
+		}
+	}
+	if total != 1000 {
+		t.Errorf("%d requests, want 1000", total)
+	}
+	for _, want := range []string{"Transactions:\t\t        1000 hits", "Availability:\t\t      100.00 %",
+		"Successful transactions:        1000", "Failed transactions:\t           0", "Response time p99:"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestOutputsJSONFileAndLog(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	dir := t.TempDir()
+	out, log := filepath.Join(dir, "r.json"), filepath.Join(dir, "siege.log")
+	stdout, stderr, code := webload(t, nil, "-j", "-c", "3", "-r", "4", "--label", "MariaDB 10.0 XtraDB",
+		"-o", out, "-l", log, "-m", "before migration", site.URL+"/x")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("-j should keep stderr quiet, got %q", stderr)
+	}
+	printed := decode(t, []byte(stdout))
+	for _, key := range []string{"transactions", "availability", "elapsed_time", "data_transferred", "response_time",
+		"transaction_rate", "throughput", "concurrency", "successful_transactions", "failed_transactions",
+		"longest_transaction", "shortest_transaction", "percentiles", "status_codes", "errors", "urls", "label"} {
+		if _, ok := printed[key]; !ok {
+			t.Errorf("JSON lacks %q", key)
+		}
+	}
+	if printed["transactions"].(float64) != 12 || printed["label"] != "MariaDB 10.0 XtraDB" {
+		t.Errorf("transactions %v label %v", printed["transactions"], printed["label"])
+	}
+	saved, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(saved) != stdout {
+		t.Error("-o file differs from the -j output")
+	}
+	logged, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(logged)), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], "Date & Time") || lines[1] != "**** before migration ****" ||
+		!strings.Contains(lines[2], ",     12,") {
+		t.Errorf("log file:\n%s", logged)
+	}
+}
+
+func TestVerboseAndQuiet(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	stdout, _, code := webload(t, nil, "-v", "-c", "2", "-r", "3", site.URL+"/v")
+	if code != 0 || strings.Count(stdout, " bytes ==> GET  /v\n") != 6 {
+		t.Errorf("exit %d, verbose output:\n%s", code, stdout)
+	}
+	stdout, stderr, code := webload(t, nil, "-q", "-c", "2", "-r", "3", site.URL+"/q")
+	if code != 0 || stdout != "" || stderr != "" {
+		t.Errorf("-q printed stdout %q stderr %q (exit %d)", stdout, stderr, code)
+	}
+	if got := site.snapshot()["/q"]; got != 6 {
+		t.Errorf("-q run made %d requests, want 6", got)
+	}
+}
+
+// siege users glue values to short flags and put flags after the URL.
+func TestSiegeArgumentStyles(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	stdout, stderr, code := webload(t, nil, site.URL+"/glued", "-c3", "-r2", "-bq", "-j")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got := decode(t, []byte(stdout))["transactions"]; got != 6.0 {
+		t.Errorf("transactions = %v, want 6", got)
+	}
+	_, stderr, code = webload(t, nil, "-c", "1", "-r", "1", site.URL+"/form", "POST", "a=1")
+	if code != 0 || site.snapshot()["/form"] != 1 {
+		t.Errorf("unquoted POST line: exit %d, %s", code, stderr)
+	}
+}
+
+// A 50 ms server: the mean response time reflects the server, not the tester.
+func TestResponseTimeOfASlowServer(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 50*time.Millisecond, 200)
+	stdout, stderr, code := webload(t, nil, "-j", "-c", "5", "-r", "6", site.URL+"/slow")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rt := decode(t, []byte(stdout))["response_time"].(float64)
+	if rt < 0.050 || rt >= 0.070 {
+		t.Errorf("mean response time %.4f s, want in [0.050, 0.070)", rt)
+	}
+}
+
+func TestTimedRunStops(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 10*time.Millisecond, 200)
+	start := time.Now()
+	stdout, stderr, code := webload(t, nil, "-j", "-c", "4", "-t", "1S", "--timeout", "2", site.URL+"/t")
+	took := time.Since(start)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// -t 1S plus at most the 2 s timeout of the requests in flight.
+	if took > 3*time.Second+500*time.Millisecond {
+		t.Errorf("-t 1S --timeout 2 took %v", took)
+	}
+	rep := decode(t, []byte(stdout))
+	if et := rep["elapsed_time"].(float64); et < 1 || et > 3 {
+		t.Errorf("elapsed %.2f s", et)
+	}
+	if rep["run"].(map[string]any)["stop_reason"] != "time" {
+		t.Errorf("stop reason %v", rep["run"])
+	}
+}
+
+func TestFailuresAreCountedByKind(t *testing.T) {
+	t.Parallel()
+	errSite := newCounter(t, 0, 503)
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	}))
+	t.Cleanup(hang.Close)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "urls.txt")
+	content := errSite.URL + "/busy\n" + hang.URL + "/hang\nhttp://127.0.0.1:1/refused\n"
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := webload(t, nil, "-j", "-c", "3", "-r", "once", "--timeout", "300ms", "-f", file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rep := decode(t, []byte(stdout))
+	if rep["failed_transactions"] != 3.0 || rep["transactions"] != 0.0 || rep["requests"] != 3.0 {
+		t.Errorf("failed %v transactions %v requests %v", rep["failed_transactions"], rep["transactions"], rep["requests"])
+	}
+	errs := rep["errors"].(map[string]any)
+	if errs["timeout"] != 1.0 || errs["refused"] != 1.0 || rep["status_codes"].(map[string]any)["503"] != 1.0 {
+		t.Errorf("errors %v status %v", errs, rep["status_codes"])
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte("# ok\nhttp://127.0.0.1:8080/\nftp://127.0.0.1/file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string // the one line printed
+	}{
+		{"zero users", []string{"-c", "0", "http://127.0.0.1:1/"}, "webload: -c: the number of users must be at least 1 (got 0)"},
+		{"bad time", []string{"-t", "5X", "http://127.0.0.1:1/"}, `webload: -t: want NUM[S|M|H] such as 30S, 5M or 1H (got "5X")`},
+		{"bad reps", []string{"-r", "many", "http://127.0.0.1:1/"}, `webload: -r: want a number of requests per user or "once" (got "many")`},
+		{"bad timeout", []string{"--timeout", "soon", "http://127.0.0.1:1/"}, `webload: --timeout: want a positive number of seconds or a duration such as 500ms (got "soon")`},
+		{"unknown flag", []string{"--frobnicate", "http://127.0.0.1:1/"}, "webload: flag provided but not defined: -frobnicate"},
+		{"bad line", []string{"-f", bad}, bad + `:3: unsupported scheme "ftp"`},
+		{"missing file", []string{"-f", filepath.Join(dir, "nope.txt")}, "no such file or directory"},
+		{"no URL", nil, "webload: no URL: give one (webload http://127.0.0.1:8080/) or a URL file (webload -f urls.txt)"},
+		{"header without colon", []string{"-H", "oops", "http://127.0.0.1:1/"}, `webload: -H: want "Name: value" (got "oops")`},
+		{"mark without log", []string{"-m", "x", "http://127.0.0.1:1/"}, "webload: -m: a mark goes into the log file; give one with -l FILE"},
+		{"two URLs", []string{"http://127.0.0.1:1/a", "http://127.0.0.1:1/b"}, "webload: expected one URL, got 2 arguments"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			stdout, stderr, code := webload(t, nil, tc.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr = %q, want one line containing %q", stderr, tc.want)
+			}
+			if stdout != "" {
+				t.Errorf("stdout = %q, want nothing", stdout)
+			}
+		})
+	}
+}
+
+func TestURLFileSeesEnvironment(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	file := filepath.Join(t.TempDir(), "urls.txt")
+	if err := os.WriteFile(file, []byte("$(TARGET)/env\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := webload(t, map[string]string{"TARGET": site.URL}, "-q", "-c", "1", "-r", "2", "-f", file)
+	if code != 0 || site.snapshot()["/env"] != 2 {
+		t.Errorf("exit %d (%s), hits %v", code, stderr, site.snapshot())
+	}
+}
+
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	stdout, _, code := webload(t, nil, "-V")
+	if code != 0 || stdout != "webload "+version+"\n" {
+		t.Errorf("-V printed %q, exit %d", stdout, code)
+	}
+}
+
+func TestDemo(t *testing.T) {
+	t.Parallel()
+	stdout, stderr, code := webload(t, nil, "demo")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"Transactions:\t\t        1000 hits", "Failed transactions:\t           0", "Per URL, slowest mean first"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("demo report lacks %q:\n%s", want, stdout)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+)
+
+// runFlags are siege's options plus webload's. The App and the run command share them, so that
+// `webload -c 20 -r 50 -f urls.txt` works as it does with siege.
+func runFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "concurrent", Aliases: []string{"c"}, Value: 25, Usage: "`N` simulated users"},
+		&cli.StringFlag{Name: "reps", Aliases: []string{"r"}, Usage: "`N` requests per user, or \"once\" to fetch each URL once in total"},
+		&cli.StringFlag{Name: "time", Aliases: []string{"t"}, Usage: "run for `NUM[S|M|H]` (no unit means minutes, as in siege)"},
+		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read URLs from `FILE` (siege's urls.txt format)"},
+		&cli.BoolFlag{Name: "internet", Aliases: []string{"i"}, Usage: "pick URLs at random"},
+		&cli.StringFlag{Name: "delay", Aliases: []string{"d"}, Usage: "each user pauses a random 0..`SECS` after each request"},
+		&cli.BoolFlag{Name: "benchmark", Aliases: []string{"b"}, Usage: "no pauses between requests (overrides -d)"},
+		&cli.StringFlag{Name: "timeout", Value: "30", Usage: "bound on each whole request: `SECS` or a duration such as 500ms"},
+		&cli.Uint64Flag{Name: "seed", Usage: "`N` seeds -i and -d, to repeat a run's choices (default: random, saved in the JSON)"},
+		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "add `HEADER` (\"Name: value\") to every request; repeatable, replaces a default of the same name"},
+		&cli.StringFlag{Name: "user-agent", Aliases: []string{"A"}, Usage: "User-Agent `STRING`"},
+		&cli.StringFlag{Name: "content-type", Aliases: []string{"T"}, Value: "application/x-www-form-urlencoded", Usage: "Content-Type `TYPE` of request bodies"},
+		&cli.StringFlag{Name: "connection", Value: "keep-alive", Usage: "`MODE`: keep-alive, or close for a new connection per request"},
+		&cli.BoolFlag{Name: "insecure", Usage: "do not verify TLS certificates"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print one line per request"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
+		&cli.BoolFlag{Name: "json-output", Aliases: []string{"j"}, Usage: "print the result as JSON instead of text"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also write the JSON result to `FILE`"},
+		&cli.StringFlag{Name: "log", Aliases: []string{"l"}, Usage: "append a siege-style CSV line to `FILE`"},
+		&cli.StringFlag{Name: "mark", Aliases: []string{"m"}, Usage: "write a mark `TEXT` into the log before the run's line"},
+		&cli.StringFlag{Name: "label", Usage: "`NAME` of the run, e.g. \"MariaDB 10.0 XtraDB\""},
+		&cli.BoolFlag{Name: "per-url", Usage: "add the per-URL table to the text report"},
+		&cli.StringFlag{Name: "siege-format", Value: "4.0", Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"},
+		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Usage: "print the version"},
+	}
+}
+
+// valueFlags lists the flag names (every alias) that take a value, which argument
+// normalisation needs to know.
+func valueFlags(flags []cli.Flag) map[string]bool {
+	names := map[string]bool{}
+	for _, f := range flags {
+		if _, isBool := f.(*cli.BoolFlag); isBool {
+			continue
+		}
+		for _, n := range f.Names() {
+			names[n] = true
+		}
+	}
+	return names
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary stand in for the webload command: started with
+// WEBLOAD_TEST_MAIN=1 it runs main, so signal handling is tested on a real process.
+func TestMain(m *testing.M) {
+	if os.Getenv("WEBLOAD_TEST_MAIN") == "1" {
+		os.Args = append([]string{"webload"}, os.Args[1:]...)
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func TestSignalWritesThePartialReport(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		sig      syscall.Signal
+		wantCode int
+	}{
+		{"Ctrl-C", syscall.SIGINT, 130},
+		{"SIGTERM", syscall.SIGTERM, 143},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var hits atomic.Int64
+			site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				hits.Add(1)
+				time.Sleep(100 * time.Millisecond)
+			}))
+			t.Cleanup(site.Close)
+			out := filepath.Join(t.TempDir(), "partial.json")
+			cmd := exec.Command(os.Args[0], "-c", "4", "-t", "1H", "--timeout", "5", "-o", out, site.URL+"/")
+			cmd.Env = append(os.Environ(), "WEBLOAD_TEST_MAIN=1")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(20 * time.Second)
+			for hits.Load() < 8 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(20 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatal("webload did not stop after the signal")
+			}
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != tc.wantCode {
+				t.Fatalf("exit = %v, want code %d; stderr:\n%s", err, tc.wantCode, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), "Transactions:") {
+				t.Errorf("no report on stdout:\n%s", stdout.String())
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatalf("partial result not written: %v", err)
+			}
+			var rep struct {
+				Transactions   int64 `json:"transactions"`
+				InFlightAtStop int64 `json:"in_flight_at_stop"`
+				Run            struct {
+					StopReason string `json:"stop_reason"`
+				} `json:"run"`
+			}
+			if err := json.Unmarshal(data, &rep); err != nil {
+				t.Fatal(err)
+			}
+			// Every request the server received was finished and counted.
+			if rep.Transactions != hits.Load() || rep.Run.StopReason != "interrupted" || rep.InFlightAtStop == 0 {
+				t.Errorf("saved %+v, server saw %d requests", rep, hits.Load())
+			}
+		})
+	}
+}

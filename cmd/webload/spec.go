@@ -1,0 +1,211 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
+	"github.com/webload/webload/urls"
+)
+
+// runSpec is everything a run needs, taken from the flags.
+type runSpec struct {
+	cfg     loader.Config
+	targets []urls.Target
+	info    stats.RunInfo
+	out     outputs
+}
+
+// outputs says where the result goes.
+type outputs struct {
+	verbose, quiet, json bool
+	jsonFile, logFile    string
+	mark, label          string
+	text                 stats.TextOptions
+}
+
+// specFromFlags checks every flag and reads the URLs; any problem is a usage error naming the
+// flag, or the file and line.
+func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
+	var s runSpec
+	cfg := &s.cfg
+	cfg.Users = c.Int("concurrent")
+	if cfg.Users < 1 {
+		return s, usagef("-c: the number of users must be at least 1 (got %d)", cfg.Users)
+	}
+	switch r := c.String("reps"); r {
+	case "":
+	case "once":
+		cfg.Once = true
+	default:
+		n, err := strconv.Atoi(r)
+		if err != nil || n < 1 {
+			return s, usagef("-r: want a number of requests per user or \"once\" (got %q)", r)
+		}
+		cfg.Reps = n
+	}
+	var err error
+	if cfg.Duration, err = parseRunTime(c.String("time")); err != nil {
+		return s, usagef("-t: %w", err)
+	}
+	if c.IsSet("delay") && !c.Bool("benchmark") {
+		if cfg.Delay, err = parseSeconds(c.String("delay")); err != nil {
+			return s, usagef("-d: %w", err)
+		}
+	}
+	if cfg.Timeout, err = parseSeconds(c.String("timeout")); err != nil || cfg.Timeout <= 0 {
+		return s, usagef("--timeout: want a positive number of seconds or a duration such as 500ms (got %q)", c.String("timeout"))
+	}
+	cfg.Random = c.Bool("internet")
+	cfg.Seed = rand.Uint64()
+	if c.IsSet("seed") {
+		cfg.Seed = c.Uint64("seed")
+	}
+	for _, h := range c.StringSlice("header") {
+		name, value, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return s, usagef("-H: want \"Name: value\" (got %q)", h)
+		}
+		cfg.Headers = append(cfg.Headers, loader.Header{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)})
+	}
+	cfg.UserAgent = "webload/" + version
+	if c.IsSet("user-agent") {
+		cfg.UserAgent = c.String("user-agent")
+	}
+	cfg.ContentType = c.String("content-type")
+	switch conn := c.String("connection"); conn {
+	case "keep-alive":
+	case "close":
+		cfg.ConnectionClose = true
+	default:
+		return s, usagef("--connection: want keep-alive or close (got %q)", conn)
+	}
+	cfg.Insecure = c.Bool("insecure")
+
+	if s.out, err = outputsFromFlags(c); err != nil {
+		return s, err
+	}
+	if s.out.verbose {
+		cfg.BatchSize = 1 // each line as soon as its request ends
+	}
+	if s.targets, err = targetsFromFlags(c, env); err != nil {
+		return s, err
+	}
+	s.info = runInfo(cfg, c.String("reps"), c.String("file"))
+	return s, nil
+}
+
+func outputsFromFlags(c *cli.Context) (outputs, error) {
+	o := outputs{
+		quiet:    c.Bool("quiet"),
+		json:     c.Bool("json-output"),
+		jsonFile: c.String("output"),
+		logFile:  c.String("log"),
+		mark:     c.String("mark"),
+		label:    c.String("label"),
+	}
+	o.verbose = c.Bool("verbose") && !o.quiet && !o.json
+	if o.mark != "" && o.logFile == "" {
+		return o, usagef("-m: a mark goes into the log file; give one with -l FILE")
+	}
+	layout, err := stats.ParseLayout(c.String("siege-format"))
+	if err != nil {
+		return o, usagef("--siege-format: %w", err)
+	}
+	o.text = stats.TextOptions{Layout: layout, PerURL: c.Bool("per-url")}
+	return o, nil
+}
+
+// targetsFromFlags reads the URL given on the command line or the URL file. An unquoted
+// "URL POST data" arrives as several arguments and is put back together.
+func targetsFromFlags(c *cli.Context, env lookupEnv) ([]urls.Target, error) {
+	opt := urls.Options{Getenv: env}
+	args := c.Args().Slice()
+	file := c.String("file")
+	switch {
+	case len(args) > 0 && file != "":
+		return nil, usagef("give either a URL or a URL file (-f), not both")
+	case len(args) > 1 && !isMethod(args[1]):
+		return nil, usagef("expected one URL, got %d arguments (put several URLs in a file and use -f)", len(args))
+	case len(args) > 0:
+		t, err := urls.ParseLine(strings.Join(args, " "), opt)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return []urls.Target{t}, nil
+	case file != "":
+		targets, err := urls.ParseFile(file, opt)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return targets, nil
+	}
+	return nil, usagef("no URL: give one (webload http://127.0.0.1:8080/) or a URL file (webload -f urls.txt)")
+}
+
+func isMethod(s string) bool {
+	switch s {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS":
+		return true
+	}
+	return false
+}
+
+// runInfo echoes the settings into the saved result.
+func runInfo(cfg *loader.Config, reps, file string) stats.RunInfo {
+	conn := "keep-alive"
+	if cfg.ConnectionClose {
+		conn = "close"
+	}
+	return stats.RunInfo{
+		Version:    version,
+		Users:      cfg.Users,
+		Reps:       reps,
+		TimeLimit:  cfg.Duration.Seconds(),
+		Random:     cfg.Random,
+		Seed:       cfg.Seed,
+		Delay:      cfg.Delay.Seconds(),
+		Timeout:    cfg.Timeout.Seconds(),
+		Connection: conn,
+		URLFile:    file,
+	}
+}
+
+// parseRunTime reads siege's -t: NUM with an optional unit S, M or H in any case; no unit
+// means minutes, as in siege. Fractions are honoured (siege drops them).
+func parseRunTime(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	num := strings.TrimRight(s, "sSmMhH")
+	unit := strings.ToLower(s[len(num):])
+	mult := map[string]time.Duration{"": time.Minute, "s": time.Second, "m": time.Minute, "h": time.Hour}[unit]
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if mult == 0 || err != nil || !(v > 0) || v*float64(mult) > math.MaxInt64 {
+		return 0, fmt.Errorf("want NUM[S|M|H] such as 30S, 5M or 1H (got %q)", s)
+	}
+	return time.Duration(v * float64(mult)), nil
+}
+
+// parseSeconds reads a plain number of seconds (siege's style, "2" or "0.5") or a Go duration
+// ("500ms", "1m30s").
+func parseSeconds(s string) (time.Duration, error) {
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if !(v >= 0) || v*float64(time.Second) > math.MaxInt64 {
+			return 0, fmt.Errorf("want a number of seconds from 0 (got %q)", s)
+		}
+		return time.Duration(v * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("want seconds or a duration such as 500ms (got %q)", s)
+	}
+	return d, nil
+}

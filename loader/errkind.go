@@ -1,0 +1,108 @@
+package loader
+
+import (
+	"errors"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/valyala/fasthttp"
+)
+
+// ErrKind says why a request got no usable response. It is a closed set so results stay small
+// values and reports can count failures by kind.
+type ErrKind uint8
+
+// The kinds of failure, in the order reports list them.
+const (
+	ErrNone        ErrKind = iota // a response was read
+	ErrRefused                    // connection refused: nothing listens on the port
+	ErrReset                      // connection reset or broken pipe while the response was read
+	ErrTimeout                    // --timeout elapsed (connect, headers or body)
+	ErrClosed                     // the server closed or reset the connection before the first response byte
+	ErrBadResponse                // the response could not be parsed
+	ErrDNS                        // the host name could not be resolved
+	ErrTooLarge                   // the body was larger than the client accepts
+	ErrNoFreeConns                // the client ran out of connections (a client-side limit)
+	ErrOther                      // anything else (the message is reported separately)
+	NumErrKinds                   // the number of kinds, for arrays indexed by kind
+)
+
+var errKindNames = [NumErrKinds]string{
+	ErrNone:        "none",
+	ErrRefused:     "refused",
+	ErrReset:       "reset",
+	ErrTimeout:     "timeout",
+	ErrClosed:      "closed",
+	ErrBadResponse: "bad-response",
+	ErrDNS:         "dns",
+	ErrTooLarge:    "too-large",
+	ErrNoFreeConns: "no-free-conns",
+	ErrOther:       "other",
+}
+
+// String returns the kind's stable name, used as a key in reports and JSON.
+func (k ErrKind) String() string {
+	if k < NumErrKinds {
+		return errKindNames[k]
+	}
+	return "unknown"
+}
+
+// ErrKinds lists every failure kind (without ErrNone) in report order.
+func ErrKinds() []ErrKind {
+	kinds := make([]ErrKind, 0, NumErrKinds-1)
+	for k := ErrNone + 1; k < NumErrKinds; k++ {
+		kinds = append(kinds, k)
+	}
+	return kinds
+}
+
+// classify maps an error from fasthttp or the dialer to its kind. Order matters: a timeout can
+// also be a net.Error wrapping a syscall error.
+func classify(err error) ErrKind {
+	var dnsErr *net.DNSError
+	switch {
+	case err == nil:
+		return ErrNone
+	case errors.Is(err, fasthttp.ErrTimeout), errors.Is(err, fasthttp.ErrDialTimeout),
+		errors.Is(err, fasthttp.ErrTLSHandshakeTimeout), errors.Is(err, os.ErrDeadlineExceeded):
+		return ErrTimeout
+	case errors.As(err, &dnsErr):
+		return ErrDNS
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return ErrRefused
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED):
+		return ErrReset
+	case errors.Is(err, fasthttp.ErrConnectionClosed):
+		return ErrClosed
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		return ErrTooLarge
+	case errors.Is(err, fasthttp.ErrNoFreeConns):
+		return ErrNoFreeConns
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		return ErrTimeout
+	}
+	if isParseError(err) {
+		return ErrBadResponse
+	}
+	return ErrOther
+}
+
+// isParseError recognises a response that arrived but could not be understood. fasthttp wraps
+// most of these in plain formatted errors, so the message is the only stable mark.
+func isParseError(err error) bool {
+	var chunk fasthttp.ErrBrokenChunk
+	var small *fasthttp.ErrSmallBuffer
+	if errors.As(err, &chunk) || errors.As(err, &small) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "error when reading response headers") ||
+		strings.Contains(msg, "cannot parse") ||
+		strings.Contains(msg, "error when reading response body")
+}

@@ -1,0 +1,90 @@
+package loader
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/urls"
+)
+
+// collect is a sink that keeps every result.
+type collect struct{ results []Result }
+
+func (c *collect) Record(batch []Result) { c.results = append(c.results, batch...) }
+
+// hitServer is a loopback server that counts requests per path and remembers the last body and
+// headers it saw for each.
+type hitServer struct {
+	*httptest.Server
+	mu      sync.Mutex
+	hits    map[string]int
+	bodies  map[string]string
+	headers map[string]http.Header
+}
+
+func newHitServer(t *testing.T, handle func(w http.ResponseWriter, r *http.Request)) *hitServer {
+	t.Helper()
+	s := &hitServer{hits: map[string]int{}, bodies: map[string]string{}, headers: map[string]http.Header{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		s.mu.Lock()
+		s.hits[r.Method+" "+r.URL.RequestURI()]++
+		s.bodies[r.URL.Path] = string(body)
+		s.headers[r.URL.Path] = r.Header.Clone()
+		s.mu.Unlock()
+		if handle != nil {
+			handle(w, r)
+			return
+		}
+		fmt.Fprintf(w, "hello %s", r.URL.Path)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *hitServer) count(key string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[key]
+}
+
+// pageTargets makes n GET targets /p/0 .. /p/n-1 on base.
+func pageTargets(t *testing.T, base string, n int) []urls.Target {
+	t.Helper()
+	var out []urls.Target
+	for i := range n {
+		tg, err := urls.ParseLine(fmt.Sprintf("%s/p/%d", base, i), urls.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, tg)
+	}
+	return out
+}
+
+// run builds a loader and runs it to the end, with a hard bound so a broken loader cannot hang
+// the test suite.
+func run(t *testing.T, cfg Config, targets []urls.Target) ([]Result, Outcome) {
+	t.Helper()
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 5 * time.Second
+	}
+	l, err := New(cfg, targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var c collect
+	out := l.Run(ctx, &c)
+	if out.Stop == Interrupted {
+		t.Fatalf("run hit the test's bound")
+	}
+	return c.results, out
+}

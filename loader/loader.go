@@ -1,0 +1,225 @@
+// Package loader is webload's engine: it sends the requests of a run through one fasthttp
+// client and hands each request's Result to a Sink.
+package loader
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/webload/webload/urls"
+)
+
+// Sink receives results in batches. Record is called from one goroutine at a time, so a sink
+// needs no locks; it must not keep the batch slice after returning (the loader reuses it).
+type Sink interface {
+	Record(batch []Result)
+}
+
+// StopReason says why a run ended.
+type StopReason uint8
+
+// The ways a run ends.
+const (
+	Completed   StopReason = iota // every user made its requests
+	TimeUp                        // the run's Duration elapsed
+	Interrupted                   // the context was cancelled (Ctrl-C, SIGTERM)
+)
+
+func (r StopReason) String() string {
+	switch r {
+	case Completed:
+		return "completed"
+	case TimeUp:
+		return "time"
+	default:
+		return "interrupted"
+	}
+}
+
+// Outcome describes a finished run beyond its individual results.
+type Outcome struct {
+	// Started is the wall-clock time the first user started.
+	Started time.Time
+	// Elapsed runs from just before the users start to when the last one finished, including
+	// delays and the requests that were in flight when the run was stopped.
+	Elapsed time.Duration
+	// Stop says why the run ended.
+	Stop StopReason
+	// Connections is the number of TCP connections opened.
+	Connections int64
+	// WireBytesIn and WireBytesOut count every byte read from and written to the sockets,
+	// headers (and TLS records) included.
+	WireBytesIn, WireBytesOut int64
+	// ErrorSamples holds the first error message seen for each failure kind, so a report can
+	// say what "other" or "bad-response" meant.
+	ErrorSamples map[ErrKind]string
+}
+
+// Loader runs one load test. Build it with New; Run may be called once.
+type Loader struct {
+	cfg       Config
+	targets   []urls.Target
+	templates []*fasthttp.Request
+	client    *fasthttp.Client
+	conns     connStats
+
+	start   time.Time
+	stopped atomic.Bool
+	stopCh  chan struct{}
+	stopMu  sync.Mutex
+	reason  StopReason
+
+	samplesMu sync.Mutex
+	samples   map[ErrKind]string
+
+	batches sync.Pool
+}
+
+// New checks the configuration and prepares one request template per target.
+func New(cfg Config, targets []urls.Target) (*Loader, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if len(targets) == 0 {
+		return nil, ErrNoTargets
+	}
+	l := &Loader{
+		cfg:     cfg,
+		targets: targets,
+		stopCh:  make(chan struct{}),
+		samples: map[ErrKind]string{},
+	}
+	for i := range targets {
+		t, err := newTemplate(&cfg, &targets[i])
+		if err != nil {
+			return nil, err
+		}
+		l.templates = append(l.templates, t)
+	}
+	l.client = newClient(&l.cfg, &l.conns)
+	size := cfg.batchSize()
+	l.batches.New = func() any { b := make([]Result, 0, size); return &b }
+	return l, nil
+}
+
+// newTemplate builds the request for a target once; users copy it before each send, so the
+// URL is parsed and the headers are laid out only here.
+func newTemplate(cfg *Config, t *urls.Target) (*fasthttp.Request, error) {
+	req := &fasthttp.Request{}
+	uri := fasthttp.AcquireURI()
+	defer fasthttp.ReleaseURI(uri)
+	uri.DisablePathNormalizing = true
+	if err := uri.Parse(nil, []byte(t.URL)); err != nil {
+		return nil, fmt.Errorf("%s: bad URL %q: %w", t.Source, t.URL, err)
+	}
+	req.SetURI(uri)
+	req.Header.SetMethod(t.Method)
+	if len(t.Body) > 0 || t.Method == fasthttp.MethodPost || t.Method == fasthttp.MethodPut ||
+		t.Method == fasthttp.MethodPatch {
+		ct := t.ContentType
+		if ct == "" {
+			ct = cfg.ContentType
+		}
+		if ct != "" {
+			req.Header.SetContentType(ct)
+		}
+		req.SetBodyRaw(t.Body)
+	}
+	for _, h := range cfg.Headers {
+		if strings.EqualFold(h.Name, "Host") {
+			req.UseHostHeader = true
+		}
+		req.Header.Set(h.Name, h.Value)
+	}
+	if cfg.ConnectionClose {
+		req.SetConnectionClose()
+	}
+	return req, nil
+}
+
+// Run sends the load and returns when every user has finished: all its requests made, the
+// Duration over, or ctx cancelled. Requests in flight at a stop are allowed to finish (each is
+// bounded by the timeout) and are counted. Results reach sink before Run returns.
+func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
+	results := make(chan *[]Result, 2*l.cfg.Users)
+	collected := make(chan struct{})
+	go func() {
+		defer close(collected)
+		for b := range results {
+			sink.Record(*b)
+			*b = (*b)[:0]
+			l.batches.Put(b)
+		}
+	}()
+
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			l.stop(Interrupted)
+		case <-done:
+		}
+	}()
+
+	var users sync.WaitGroup
+	l.start = time.Now()
+	if l.cfg.Duration > 0 {
+		timer := time.AfterFunc(l.cfg.Duration, func() { l.stop(TimeUp) })
+		defer timer.Stop()
+	}
+	for id := range l.cfg.Users {
+		rng := rand.New(rand.NewPCG(l.cfg.Seed, uint64(id)))
+		p := planFor(&l.cfg, id, len(l.targets), rng)
+		users.Go(func() { l.user(id, p, rng, results) })
+	}
+	users.Wait()
+	elapsed := time.Since(l.start)
+	l.stop(Completed) // first reason wins: this only sticks when nothing stopped the run earlier
+	close(results)
+	<-collected
+	l.client.CloseIdleConnections()
+
+	l.stopMu.Lock()
+	reason := l.reason
+	l.stopMu.Unlock()
+	l.samplesMu.Lock()
+	defer l.samplesMu.Unlock()
+	return Outcome{
+		Started:      l.start,
+		Elapsed:      elapsed,
+		Stop:         reason,
+		Connections:  l.conns.opened.Load(),
+		WireBytesIn:  l.conns.bytesIn.Load(),
+		WireBytesOut: l.conns.bytesOut.Load(),
+		ErrorSamples: l.samples,
+	}
+}
+
+// stop ends the run for the first reason given; later calls change nothing.
+func (l *Loader) stop(reason StopReason) {
+	l.stopMu.Lock()
+	defer l.stopMu.Unlock()
+	if l.stopped.Load() {
+		return
+	}
+	l.reason = reason
+	l.stopped.Store(true)
+	close(l.stopCh)
+}
+
+// sample keeps the first message seen for a failure kind.
+func (l *Loader) sample(kind ErrKind, err error) {
+	l.samplesMu.Lock()
+	defer l.samplesMu.Unlock()
+	if _, ok := l.samples[kind]; !ok {
+		l.samples[kind] = err.Error()
+	}
+}

@@ -1,0 +1,63 @@
+package loader
+
+import "math/rand/v2"
+
+// Picker chooses the target of a user's next request. Each user owns its picker, so
+// implementations need no locking.
+type Picker interface {
+	Next() int
+}
+
+// sequential walks the list in order from a start offset, wrapping around (siege without -i).
+type sequential struct {
+	pos, n int
+}
+
+func (s *sequential) Next() int {
+	i := s.pos
+	s.pos++
+	if s.pos == s.n {
+		s.pos = 0
+	}
+	return i
+}
+
+// uniform picks any target with equal probability (siege's -i, without its bias toward the
+// last entry).
+type uniform struct {
+	rng *rand.Rand
+	n   int
+}
+
+func (u *uniform) Next() int { return u.rng.IntN(u.n) }
+
+// plan is what one user will do: where its walk starts and how many requests it makes
+// (-1 for no limit).
+type plan struct {
+	picker Picker
+	reps   int
+}
+
+// planFor gives user id of users its picker and request count. Users start at staggered offsets
+// id*n/users so that they spread over the list, and with -r equal to the list length every user
+// fetches every URL exactly once. siege computes id*(n/users), which puts every user on the first
+// URL when there are more users than URLs.
+func planFor(cfg *Config, id, n int, rng *rand.Rand) plan {
+	lo := id * n / cfg.Users
+	switch {
+	case cfg.Once:
+		hi := (id + 1) * n / cfg.Users
+		return plan{picker: &sequential{pos: lo, n: n}, reps: hi - lo}
+	case cfg.Random:
+		return plan{picker: &uniform{rng: rng, n: n}, reps: repsOrUnlimited(cfg.Reps)}
+	default:
+		return plan{picker: &sequential{pos: lo % n, n: n}, reps: repsOrUnlimited(cfg.Reps)}
+	}
+}
+
+func repsOrUnlimited(reps int) int {
+	if reps == 0 {
+		return -1
+	}
+	return reps
+}

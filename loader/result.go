@@ -1,0 +1,41 @@
+package loader
+
+import "time"
+
+// Result is what one request yields: a small value with no pointers into fasthttp buffers, so
+// it can be batched, copied and kept by the statistics without holding a response alive.
+type Result struct {
+	// Start is when the request was sent, measured from the start of the run.
+	Start time.Duration
+	// Latency is the whole request: connect (when a new connection is needed), write, server
+	// time, and reading the headers and the full body.
+	Latency time.Duration
+	// BodyBytes is the size of the response body as received (de-chunked, still compressed
+	// when the server compressed it). Zero when no response was read.
+	BodyBytes int64
+	// Target is the index of the target in the run's target list.
+	Target int32
+	// User is the virtual user that sent the request, from 0.
+	User int32
+	// Status is the HTTP status code, 0 when no response was read.
+	Status uint16
+	// Err says why no response was read; ErrNone when one was.
+	Err ErrKind
+	// HTTP10 is set when the server answered with HTTP/1.0.
+	HTTP10 bool
+	// AfterStop is set when the run was stopped (time up, interrupt) while this request was
+	// in flight: it finished afterwards and is counted, where siege would drop it.
+	AfterStop bool
+}
+
+// Failed tells whether the request counts as a failed transaction under siege's rules: no
+// response (socket error, timeout, bad response), or a 408 or 5xx status.
+func (r *Result) Failed() bool {
+	return r.Err != ErrNone || r.Status == 408 || r.Status >= 500
+}
+
+// Successful tells whether a response counts as successful under siege's rules: a status below
+// 400, or 401 and 407 (auth challenges, which siege counts as successes).
+func (r *Result) Successful() bool {
+	return r.Err == ErrNone && (r.Status < 400 || r.Status == 401 || r.Status == 407)
+}

@@ -1,0 +1,45 @@
+// Package stats turns a run's results into figures: HdrHistogram latencies overall and per URL,
+// siege's summary metrics, and the text, JSON and log outputs. It has no goroutines and no
+// network; a Recorder is fed from one goroutine.
+package stats
+
+import (
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Histograms record microseconds: 1 µs to 1 h at 3 significant digits, so any latency a run can
+// produce is kept to 0.1 %.
+const (
+	histUnit    = time.Microsecond
+	histLowest  = 1
+	histHighest = int64(time.Hour / histUnit)
+	histDigits  = 3
+)
+
+func newHistogram() *hdr.Histogram { return hdr.New(histLowest, histHighest, histDigits) }
+
+// newSparseHistogram has the same geometry but grows with the values seen, so a long URL list
+// does not cost 180 KiB per URL.
+func newSparseHistogram() *hdr.PackedHistogram {
+	return hdr.NewPacked(histLowest, histHighest, histDigits)
+}
+
+// toUnits converts a duration to histogram units, clamped into the trackable range; clamped
+// reports whether the value had to be moved (counted as overflow, never silently).
+func toUnits(d time.Duration) (v int64, clamped bool) {
+	v = int64(d / histUnit)
+	switch {
+	case v < histLowest:
+		// Sub-microsecond answers exist only on loopback; record them as 1 µs, which is the
+		// histogram's resolution, and do not call that an overflow.
+		return histLowest, false
+	case v > histHighest:
+		return histHighest, true
+	}
+	return v, false
+}
+
+// fromUnits converts histogram units back to a duration.
+func fromUnits(v int64) time.Duration { return time.Duration(v) * histUnit }

@@ -1,0 +1,92 @@
+package stats
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/urls"
+)
+
+func TestAppendLog(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "siege.log")
+	rec, out := knownRun()
+	rep := rec.Report(out, RunInfo{}, "")
+	at := time.Date(2026, 12, 1, 2, 39, 15, 0, time.UTC)
+	if err := AppendLog(path, &rep, "run A", at); err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendLog(path, &rep, "", at); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Column widths as siege writes them (checked against siege 4.0.7's own log).
+	want := logHeader +
+		"**** run A ****\n" +
+		"2026-12-01 02:39:15,      6,       2.00,           4,       0.18,        3.00,        2.25,        2.03,       5,       2\n" +
+		"2026-12-01 02:39:15,      6,       2.00,           4,       0.18,        3.00,        2.25,        2.03,       5,       2\n"
+	if string(got) != want {
+		t.Errorf("log file:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestVerboseLines(t *testing.T) {
+	t.Parallel()
+	targets := []urls.Target{
+		{Method: "GET", URL: "http://127.0.0.1:8080/path?q=1"},
+		{Method: "POST", URL: "http://127.0.0.1:8080/form"},
+	}
+	var out, errw bytes.Buffer
+	var rec collectSink
+	v := NewVerbose(&out, &errw, targets, &rec)
+	v.Record([]loader.Result{
+		{Target: 0, Status: 200, Latency: 120 * time.Millisecond, BodyBytes: 1234},
+		{Target: 1, Status: 500, Latency: 2 * time.Second, BodyBytes: 5, HTTP10: true},
+		{Target: 0, Err: loader.ErrTimeout, Latency: 30 * time.Second},
+	})
+	wantOut := "HTTP/1.1 200   0.12 secs:    1234 bytes ==> GET  /path?q=1\n" +
+		"HTTP/1.0 500   2.00 secs:       5 bytes ==> POST http://127.0.0.1:8080/form\n"
+	if out.String() != wantOut {
+		t.Errorf("stdout:\n%q\nwant:\n%q", out.String(), wantOut)
+	}
+	if got := errw.String(); !strings.HasPrefix(got, "[error] timeout   30.00 secs:") || !strings.HasSuffix(got, "==> GET  /path?q=1\n") {
+		t.Errorf("stderr = %q", got)
+	}
+	if rec.n != 3 {
+		t.Errorf("passed on %d results, want 3", rec.n)
+	}
+}
+
+type collectSink struct{ n int }
+
+func (c *collectSink) Record(b []loader.Result) { c.n += len(b) }
+
+func TestSaveJSONIsAtomicAndReadable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "result.json")
+	rec, out := knownRun()
+	rep := rec.Report(out, RunInfo{Version: "x"}, "lbl")
+	if err := SaveJSON(path, &rep); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Transactions != rep.Transactions || back.Label != "lbl" || back.Histogram != rep.Histogram {
+		t.Errorf("read back %+v", back)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+}

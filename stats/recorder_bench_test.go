@@ -1,0 +1,30 @@
+package stats
+
+import (
+	"testing"
+	"time"
+
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/urls"
+)
+
+// BenchmarkRecord measures the collector's cost per result: the overall and per-URL histograms,
+// counters and per-user counts.
+func BenchmarkRecord(b *testing.B) {
+	targets := make([]urls.Target, 50)
+	for i := range targets {
+		targets[i] = urls.Target{Method: "GET", URL: "http://127.0.0.1/p"}
+	}
+	rec := NewRecorder(targets, 20)
+	batch := make([]loader.Result, 256)
+	for i := range batch {
+		batch[i] = loader.Result{Target: int32(i % 50), User: int32(i % 20), Status: 200,
+			Latency: time.Duration(1000+i*37) * time.Microsecond, BodyBytes: 4096}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		rec.Record(batch)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(batch)), "ns/result")
+}

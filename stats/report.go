@@ -1,0 +1,225 @@
+package stats
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/webload/webload/loader"
+)
+
+// Report is a run's result: every figure the text report shows, in the form -j prints and -o
+// writes. The first twelve fields are siege's JSON keys with siege's units (seconds, MB of
+// 2^20 bytes, per second), so tools that read siege's JSON keep working.
+type Report struct {
+	Transactions           int64   `json:"transactions"`
+	Availability           float64 `json:"availability"`     // percent
+	ElapsedTime            float64 `json:"elapsed_time"`     // seconds
+	DataTransferred        float64 `json:"data_transferred"` // MB of response bodies
+	ResponseTime           float64 `json:"response_time"`    // seconds, mean over transactions
+	TransactionRate        float64 `json:"transaction_rate"` // transactions per second
+	Throughput             float64 `json:"throughput"`       // MB of bodies per second
+	Concurrency            float64 `json:"concurrency"`      // mean requests in flight
+	SuccessfulTransactions int64   `json:"successful_transactions"`
+	FailedTransactions     int64   `json:"failed_transactions"`
+	LongestTransaction     float64 `json:"longest_transaction"`  // seconds
+	ShortestTransaction    float64 `json:"shortest_transaction"` // seconds
+
+	// Label names the run (--label), e.g. the stack under test.
+	Label string `json:"label"`
+	// Percentiles of the transactions' response times, in seconds.
+	Percentiles Percentiles `json:"percentiles"`
+	// StatusCodes counts every response by status, failures (5xx, 408) included.
+	StatusCodes map[string]int64 `json:"status_codes"`
+	// Errors counts requests that got no response, by kind.
+	Errors map[string]int64 `json:"errors"`
+	// ErrorSamples gives the first message seen for each kind in Errors.
+	ErrorSamples map[string]string `json:"error_samples,omitempty"`
+	// URLs has one entry per target, in the order of the URL list.
+	URLs []URLStats `json:"urls"`
+
+	// Requests is every request that ended: Transactions + FailedTransactions.
+	Requests int64 `json:"requests"`
+	// InFlightAtStop counts requests that were running when the run was stopped; they were
+	// allowed to finish and are included in every figure.
+	InFlightAtStop    int64 `json:"in_flight_at_stop"`
+	BodyBytes         int64 `json:"body_bytes"`
+	WireBytesReceived int64 `json:"wire_bytes_received"`
+	WireBytesSent     int64 `json:"wire_bytes_sent"`
+	ConnectionsOpened int64 `json:"connections_opened"`
+	// LatencyOverflow counts latencies beyond the histogram's one hour, recorded as one hour.
+	LatencyOverflow int64     `json:"latency_overflow"`
+	Users           UserStats `json:"users"`
+	Run             RunInfo   `json:"run"`
+	// Histogram holds the transactions' latencies in microseconds, HdrHistogram's V2
+	// compressed encoding in base64, so runs can be merged and compared exactly.
+	Histogram string `json:"histogram"`
+}
+
+// Percentiles of response time, in seconds.
+type Percentiles struct {
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P95  float64 `json:"p95"`
+	P99  float64 `json:"p99"`
+	P999 float64 `json:"p99.9"`
+	Max  float64 `json:"max"`
+}
+
+// URLStats are one target's figures. Times are seconds over its transactions.
+type URLStats struct {
+	Method      string           `json:"method"`
+	URL         string           `json:"url"`
+	Hits        int64            `json:"hits"`
+	Failures    int64            `json:"failures"`
+	Mean        float64          `json:"mean"`
+	P50         float64          `json:"p50"`
+	P95         float64          `json:"p95"`
+	P99         float64          `json:"p99"`
+	Max         float64          `json:"max"`
+	Bytes       int64            `json:"bytes"`
+	StatusCodes map[string]int64 `json:"status_codes"`
+	Histogram   string           `json:"histogram,omitempty"`
+}
+
+// UserStats shows how evenly the users were served (sysbench's "threads fairness").
+type UserStats struct {
+	Count              int     `json:"count"`
+	TransactionsMean   float64 `json:"transactions_mean"`
+	TransactionsStddev float64 `json:"transactions_stddev"`
+}
+
+// RunInfo records how the run was made, so a saved result explains itself.
+type RunInfo struct {
+	Version    string    `json:"version"`
+	StartedAt  time.Time `json:"started_at"`
+	StopReason string    `json:"stop_reason"`
+	Users      int       `json:"users"`
+	Reps       string    `json:"reps"`       // a count, "once", or "" for no limit
+	TimeLimit  float64   `json:"time_limit"` // seconds, 0 for none
+	Random     bool      `json:"random"`
+	Seed       uint64    `json:"seed"`
+	Delay      float64   `json:"delay"`   // seconds
+	Timeout    float64   `json:"timeout"` // seconds
+	Connection string    `json:"connection"`
+	URLFile    string    `json:"url_file,omitempty"`
+	// HistogramUnit is the unit of the encoded histograms' values.
+	HistogramUnit string `json:"histogram_unit"`
+}
+
+const megabyte = 1 << 20
+
+// Report computes the run's figures. The recorder must have received every result (the loader's
+// Run has returned); run describes the settings and is completed from the outcome.
+func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
+	elapsed := o.Elapsed.Seconds()
+	rep := Report{
+		Transactions:           r.hits,
+		ElapsedTime:            elapsed,
+		DataTransferred:        float64(r.bodyBytes) / megabyte,
+		SuccessfulTransactions: r.successes,
+		FailedTransactions:     r.failures,
+		LongestTransaction:     r.maxHit.Seconds(),
+		ShortestTransaction:    r.minHit.Seconds(),
+		Label:                  label,
+		StatusCodes:            map[string]int64{},
+		Errors:                 map[string]int64{},
+		Requests:               r.requests,
+		InFlightAtStop:         r.afterStop,
+		BodyBytes:              r.bodyBytes,
+		WireBytesReceived:      o.WireBytesIn,
+		WireBytesSent:          o.WireBytesOut,
+		ConnectionsOpened:      o.Connections,
+		LatencyOverflow:        r.clamped,
+		Users:                  userStats(r.perUser),
+		Histogram:              encode(r.hist),
+	}
+	if r.hits+r.failures > 0 {
+		rep.Availability = float64(r.hits) / float64(r.hits+r.failures) * 100
+	}
+	if r.hits > 0 {
+		rep.ResponseTime = (r.hitTime / time.Duration(r.hits)).Seconds()
+		top := r.maxHit.Seconds()
+		rep.Percentiles = Percentiles{
+			P50:  min(quantile(r.hist, 50), top),
+			P90:  min(quantile(r.hist, 90), top),
+			P95:  min(quantile(r.hist, 95), top),
+			P99:  min(quantile(r.hist, 99), top),
+			P999: min(quantile(r.hist, 99.9), top),
+			Max:  top,
+		}
+	}
+	if elapsed > 0 {
+		rep.TransactionRate = float64(r.hits) / elapsed
+		rep.Throughput = rep.DataTransferred / elapsed
+		rep.Concurrency = r.busyTime.Seconds() / elapsed
+	}
+	for code, n := range r.status {
+		if n > 0 {
+			rep.StatusCodes[strconv.Itoa(code)] = n
+		}
+	}
+	for _, k := range loader.ErrKinds() {
+		if n := r.errors[k]; n > 0 {
+			rep.Errors[k.String()] = n
+		}
+	}
+	if len(o.ErrorSamples) > 0 {
+		rep.ErrorSamples = map[string]string{}
+		for k, msg := range o.ErrorSamples {
+			rep.ErrorSamples[k.String()] = msg
+		}
+	}
+	for i := range r.urls {
+		rep.URLs = append(rep.URLs, r.urlStats(i))
+	}
+	run.StopReason = o.Stop.String()
+	run.StartedAt = o.Started
+	run.HistogramUnit = "us"
+	rep.Run = run
+	return rep
+}
+
+func (r *Recorder) urlStats(i int) URLStats {
+	u := &r.urls[i]
+	s := URLStats{
+		Method:      r.targets[i].Method,
+		URL:         r.targets[i].URL,
+		Hits:        u.hits,
+		Failures:    u.failures,
+		Bytes:       u.bytes,
+		Max:         u.maxHit.Seconds(),
+		StatusCodes: map[string]int64{},
+	}
+	for code, n := range u.status {
+		s.StatusCodes[strconv.Itoa(int(code))] = n
+	}
+	if u.hits > 0 {
+		s.Mean = (u.hitTime / time.Duration(u.hits)).Seconds()
+		s.P50 = min(quantile(u.hist, 50), s.Max)
+		s.P95 = min(quantile(u.hist, 95), s.Max)
+		s.P99 = min(quantile(u.hist, 99), s.Max)
+		s.Histogram = encode(u.hist)
+	}
+	return s
+}
+
+// userStats is the mean and population standard deviation of transactions per user.
+func userStats(perUser []int64) UserStats {
+	s := UserStats{Count: len(perUser)}
+	if len(perUser) == 0 {
+		return s
+	}
+	var sum float64
+	for _, n := range perUser {
+		sum += float64(n)
+	}
+	s.TransactionsMean = sum / float64(len(perUser))
+	var sq float64
+	for _, n := range perUser {
+		d := float64(n) - s.TransactionsMean
+		sq += d * d
+	}
+	s.TransactionsStddev = math.Sqrt(sq / float64(len(perUser)))
+	return s
+}

@@ -1,0 +1,149 @@
+package stats
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Layout picks which siege release's summary block the text report imitates, so scripts
+// written against either keep parsing it.
+type Layout uint8
+
+// The siege layouts.
+const (
+	// Siege40 is siege 4.0.x (Debian and Ubuntu's siege): times in seconds.
+	Siege40 Layout = iota
+	// Siege41 is siege 4.1.7 and later: response, longest and shortest times in ms.
+	Siege41
+)
+
+// ParseLayout reads a --siege-format value.
+func ParseLayout(s string) (Layout, error) {
+	switch s {
+	case "4.0", "4":
+		return Siege40, nil
+	case "4.1":
+		return Siege41, nil
+	}
+	return 0, fmt.Errorf("unknown siege format %q (want 4.0 or 4.1)", s)
+}
+
+// TextOptions choose what the text report shows.
+type TextOptions struct {
+	Layout Layout
+	// PerURL adds the table of URLs, slowest first.
+	PerURL bool
+}
+
+// WriteText writes the report as siege's summary block followed by webload's own lines.
+func WriteText(w io.Writer, rep *Report, opt TextOptions) error {
+	var b strings.Builder
+	writeSiegeBlock(&b, rep, opt.Layout)
+	writeExtras(&b, rep)
+	if opt.PerURL {
+		writeURLTable(&b, rep)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeSiegeBlock repeats siege's labels, tabs, widths and units exactly. One change: the
+// longest and shortest lines of the 4.0 layout get their unit, which siege leaves out.
+func writeSiegeBlock(b *strings.Builder, rep *Report, layout Layout) {
+	count, timeUnit, timeScale := "%12d", "secs", 1.0
+	hits := "\nTransactions:\t\t%12d hits\n"
+	if layout == Siege41 {
+		count, timeUnit, timeScale = "%9d", "ms", 1000.0
+		hits = "\nTransactions:\t\t%9d    hits\n"
+	}
+	fmt.Fprintf(b, hits, rep.Transactions)
+	fmt.Fprintf(b, "Availability:\t\t%12.2f %%\n", rep.Availability)
+	fmt.Fprintf(b, "Elapsed time:\t\t%12.2f secs\n", rep.ElapsedTime)
+	fmt.Fprintf(b, "Data transferred:\t%12.2f MB\n", rep.DataTransferred)
+	fmt.Fprintf(b, "Response time:\t\t%12.2f %s\n", rep.ResponseTime*timeScale, timeUnit)
+	fmt.Fprintf(b, "Transaction rate:\t%12.2f trans/sec\n", rep.TransactionRate)
+	fmt.Fprintf(b, "Throughput:\t\t%12.2f MB/sec\n", rep.Throughput)
+	fmt.Fprintf(b, "Concurrency:\t\t%12.2f\n", rep.Concurrency)
+	fmt.Fprintf(b, "Successful transactions:"+count+"\n", rep.SuccessfulTransactions)
+	fmt.Fprintf(b, "Failed transactions:\t"+count+"\n", rep.FailedTransactions)
+	fmt.Fprintf(b, "Longest transaction:\t%12.2f %s\n", rep.LongestTransaction*timeScale, timeUnit)
+	fmt.Fprintf(b, "Shortest transaction:\t%12.2f %s\n", rep.ShortestTransaction*timeScale, timeUnit)
+	b.WriteString(" \n")
+}
+
+// writeExtras adds what siege never reported: exact percentiles, outcomes by status and error
+// kind, the accounting of every request, wire bytes and fairness between users.
+func writeExtras(b *strings.Builder, rep *Report) {
+	p := rep.Percentiles
+	for _, q := range []struct {
+		name string
+		v    float64
+	}{{"p50", p.P50}, {"p90", p.P90}, {"p95", p.P95}, {"p99", p.P99}, {"p99.9", p.P999}, {"max", p.Max}} {
+		fmt.Fprintf(b, "Response time %s:%s%12.3f ms\n", q.name, tabsAfter("Response time "+q.name+":"), q.v*1000)
+	}
+	fmt.Fprintf(b, "Requests:\t\t%12d (%d transactions + %d failed; %d in flight at stop, finished and counted)\n",
+		rep.Requests, rep.Transactions, rep.FailedTransactions, rep.InFlightAtStop)
+	fmt.Fprintf(b, "Status codes:\t\t%s\n", counts(rep.StatusCodes, numericOrder))
+	fmt.Fprintf(b, "Failed requests:\t%s\n", failureCounts(rep))
+	fmt.Fprintf(b, "Wire data:\t\t%12.2f MB received, %.2f MB sent, %d connections opened\n",
+		float64(rep.WireBytesReceived)/megabyte, float64(rep.WireBytesSent)/megabyte, rep.ConnectionsOpened)
+	fmt.Fprintf(b, "Per-user transactions:\t%12.2f mean, %.2f stddev over %d users\n",
+		rep.Users.TransactionsMean, rep.Users.TransactionsStddev, rep.Users.Count)
+	if rep.LatencyOverflow > 0 {
+		fmt.Fprintf(b, "Latency overflow:\t%12d transactions longer than 1 h, recorded as 1 h\n", rep.LatencyOverflow)
+	}
+}
+
+// tabsAfter pads a label to the 24-column value start siege's block uses (tab stops of 8).
+func tabsAfter(label string) string {
+	n := (24 - len(label) + 7) / 8
+	return strings.Repeat("\t", max(n, 1))
+}
+
+// failureCounts lists failed requests by cause: status codes that siege counts as failures,
+// then the kinds of requests that got no response.
+func failureCounts(rep *Report) string {
+	byCause := map[string]int64{}
+	for code, n := range rep.StatusCodes {
+		if c, _ := strconv.Atoi(code); c == 408 || c >= 500 {
+			byCause["HTTP "+code] = n
+		}
+	}
+	for kind, n := range rep.Errors {
+		byCause[kind] = n
+	}
+	if len(byCause) == 0 {
+		return "none"
+	}
+	return counts(byCause, nil)
+}
+
+var numericOrder = func(a, b string) bool {
+	x, _ := strconv.Atoi(a)
+	y, _ := strconv.Atoi(b)
+	return x < y
+}
+
+// counts renders "key: n, key: n" in a stable order (by less, or by name).
+func counts(m map[string]int64, less func(a, b string) bool) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	if less == nil {
+		sort.Strings(keys)
+	} else {
+		sort.Slice(keys, func(i, j int) bool { return less(keys[i], keys[j]) })
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s: %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,56 @@
+package stats
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+)
+
+// writeURLTable lists every URL with its own figures, slowest mean first, so the pages that
+// hold a site back stand at the top.
+func writeURLTable(b *strings.Builder, rep *Report) {
+	rows := make([]URLStats, len(rep.URLs))
+	copy(rows, rep.URLs)
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Mean > rows[j].Mean })
+	names := urlNames(rows)
+
+	b.WriteString("\nPer URL, slowest mean first (times of transactions in ms):\n")
+	fmt.Fprintf(b, "%8s %8s %10s %10s %10s %10s %10s %12s  %s\n",
+		"Hits", "Failed", "Mean", "p50", "p95", "p99", "Max", "Bytes", "URL")
+	for i, u := range rows {
+		fmt.Fprintf(b, "%8d %8d %10.3f %10.3f %10.3f %10.3f %10.3f %12d  %s\n",
+			u.Hits, u.Failures, u.Mean*1000, u.P50*1000, u.P95*1000, u.P99*1000, u.Max*1000, u.Bytes, names[i])
+	}
+}
+
+// urlNames shortens each URL to its path when all share one scheme and host, which is the usual
+// case and keeps the table readable; otherwise the full URLs are shown.
+func urlNames(rows []URLStats) []string {
+	names := make([]string, len(rows))
+	origin := ""
+	short := true
+	for _, r := range rows {
+		u, err := url.Parse(r.URL)
+		if err != nil {
+			short = false
+			break
+		}
+		o := u.Scheme + "://" + u.Host
+		if origin == "" {
+			origin = o
+		}
+		if o != origin {
+			short = false
+			break
+		}
+	}
+	for i, r := range rows {
+		name := r.URL
+		if short {
+			name = strings.TrimPrefix(r.URL, origin)
+		}
+		names[i] = fmt.Sprintf("%-4s %s", r.Method, name)
+	}
+	return names
+}

@@ -1,0 +1,132 @@
+package urls
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// parseTarget splits an expanded, trimmed line into URL, method and body.
+func parseTarget(line, dir string) (Target, error) {
+	urlPart, method, rest := splitMethod(line)
+	// A blank followed by '#' before the method (or with no method at all)
+	// starts a trailing comment, and anything after it, including a method
+	// keyword, is commentary. siege would instead escape the text into a
+	// fragment, which never reaches the server and only confuses reports.
+	if c := commentStart(urlPart); c >= 0 {
+		urlPart, method, rest = strings.TrimRight(urlPart[:c], blanks), "GET", ""
+	}
+	u, err := normalizeURL(urlPart)
+	if err != nil {
+		return Target{}, err
+	}
+	t := Target{Method: method, URL: u}
+	if rest == "" {
+		return t, nil
+	}
+	if method == "GET" || method == "HEAD" {
+		// Many servers and proxies drop or reject such bodies, so a body
+		// here is almost certainly a mistake in the file.
+		return Target{}, fmt.Errorf("%s takes no body", method)
+	}
+	t.ContentType, t.Body, err = parseBody(rest, dir)
+	if err != nil {
+		return Target{}, err
+	}
+	return t, nil
+}
+
+// splitMethod finds the first method keyword that stands alone (a blank
+// before it, a blank or the end after it). Keywords are upper case only, as
+// in siege, so lower-case words in a URL are never mistaken for methods.
+// Without a keyword the whole line is the URL and the method is GET.
+func splitMethod(line string) (urlPart, method, rest string) {
+	for i := 1; i < len(line); i++ {
+		if !isBlank(line[i-1]) {
+			continue
+		}
+		m := methodAt(line[i:])
+		if m == "" {
+			continue
+		}
+		after := line[i+len(m):]
+		if after != "" && !isBlank(after[0]) {
+			continue
+		}
+		return strings.TrimRight(line[:i], blanks), m, strings.TrimLeft(after, blanks)
+	}
+	return line, "GET", ""
+}
+
+// methodAt returns the method keyword s starts with, or "".
+func methodAt(s string) string {
+	for _, m := range [...]string{"POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "GET"} {
+		if strings.HasPrefix(s, m) {
+			return m
+		}
+	}
+	return ""
+}
+
+// parseBody reads the optional "-T type;" directive and then either an
+// inline body, kept byte for byte, or "<path", whose file is read now so a
+// missing file fails the parse instead of every request.
+func parseBody(rest, dir string) (contentType string, body []byte, err error) {
+	if strings.HasPrefix(rest, "-T") && (len(rest) == 2 || isBlank(rest[2])) {
+		s := strings.TrimLeft(rest[2:], blanks)
+		end := strings.IndexAny(s, "; \t")
+		if end < 0 {
+			end = len(s)
+		}
+		contentType = s[:end]
+		if contentType == "" {
+			return "", nil, errors.New("missing content type after -T")
+		}
+		s = s[end:]
+		if strings.HasPrefix(s, ";") {
+			s = s[1:]
+		}
+		rest = strings.TrimLeft(s, blanks)
+	}
+	if rest == "" {
+		return contentType, nil, nil
+	}
+	if rest[0] != '<' {
+		return contentType, []byte(rest), nil
+	}
+	body, err = readBodyFile(strings.Trim(rest[1:], blanks), dir)
+	if err != nil {
+		return "", nil, err
+	}
+	return contentType, body, nil
+}
+
+// readBodyFile loads a "<path" body. Only regular files are accepted: a
+// device or FIFO could block the parse forever or never end.
+func readBodyFile(path, dir string) ([]byte, error) {
+	if path == "" {
+		return nil, errors.New("missing body file name after \"<\"")
+	}
+	full := path
+	if !filepath.IsAbs(path) {
+		full = filepath.Join(dir, path)
+	}
+	info, err := os.Stat(full)
+	if err != nil {
+		return nil, fmt.Errorf("read body file %s: %w", path, err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("read body file %s: not a regular file", path)
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return nil, fmt.Errorf("read body file %s: %w", path, err)
+	}
+	if data == nil {
+		// An empty file is still a body; nil is reserved for "no body".
+		data = []byte{}
+	}
+	return data, nil
+}

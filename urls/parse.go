@@ -1,0 +1,196 @@
+package urls
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// maxLineBytes is far above any sane URL line but still bounds memory; siege
+// drops lines over 40 000 bytes, which breaks large inline JSON bodies.
+const maxLineBytes = 16 << 20
+
+// blanks are the bytes trimmed from lines; CR is included so CRLF files work.
+const blanks = " \t\r"
+
+// commandLine is the Source and error prefix of targets from ParseLine.
+const commandLine = "command line"
+
+// ParseFile reads a URL file. Body files ("URL POST <body.json") are read
+// relative to the URL file's folder (absolute paths are used as given), so a
+// suite of files and bodies can be moved around together.
+func ParseFile(path string, opt Options) ([]Target, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	return Parse(f, path, filepath.Dir(path), opt)
+}
+
+// Parse reads URL-file text from r. name is used in error messages
+// ("FILE:LINE: ..."), dir is the folder that "<file" bodies are relative to.
+// It stops at the first bad line because later lines may depend on variables
+// the bad line failed to define.
+func Parse(r io.Reader, name, dir string, opt Options) ([]Target, error) {
+	p := &parser{name: name, dir: dir, getenv: opt.Getenv, vars: map[string]string{}}
+	sc := bufio.NewScanner(r)
+	// Room for the longest allowed line plus its CRLF; longer lines make the
+	// scanner fail with bufio.ErrTooLong, or are caught by the check below.
+	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes+3)
+	var targets []Target
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\ufeff")
+		}
+		if len(line) > maxLineBytes {
+			return nil, p.errorAt(n, ErrLineTooLong)
+		}
+		t, ok, err := p.line(line)
+		if err != nil {
+			return nil, p.errorAt(n, err)
+		}
+		if ok {
+			t.Source = fmt.Sprintf("%s:%d", name, n)
+			targets = append(targets, t)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, p.errorAt(n+1, ErrLineTooLong)
+		}
+		return nil, p.errorAt(0, fmt.Errorf("read: %w", err))
+	}
+	if len(targets) == 0 {
+		return nil, p.errorAt(0, fmt.Errorf("%w in file", ErrEmpty))
+	}
+	return targets, nil
+}
+
+// ParseLine parses one URL given on the command line with the same grammar
+// as a file line ("http://h/p POST a=1"), so users need to learn only one
+// syntax. Relative "<file" bodies are relative to the current directory;
+// Source is "command line". Variable definitions are not recognised: a
+// command line holds exactly one URL.
+func ParseLine(line string, opt Options) (Target, error) {
+	p := &parser{name: commandLine, getenv: opt.Getenv}
+	t, err := p.target(strings.Trim(line, blanks+"\n"))
+	if err != nil {
+		return Target{}, p.errorAt(0, err)
+	}
+	t.Source = commandLine
+	return t, nil
+}
+
+// parser holds what one input accumulates; it is per call so concurrent
+// parses never share variables.
+type parser struct {
+	name   string
+	dir    string
+	getenv func(string) (string, bool)
+	vars   map[string]string
+}
+
+// errorAt wraps err so every failure names the input, and the line when
+// there is one.
+func (p *parser) errorAt(line int, err error) error {
+	return &LineError{File: p.name, Line: line, Err: err}
+}
+
+// lookup gives file variables priority over the environment, as siege does,
+// so a file behaves the same on every machine unless it opts into the
+// environment by leaving a variable undefined.
+func (p *parser) lookup(name string) (string, bool) {
+	if v, ok := p.vars[name]; ok {
+		return v, true
+	}
+	if p.getenv != nil {
+		return p.getenv(name)
+	}
+	return "", false
+}
+
+// line handles one raw file line; ok is false for lines that yield no target
+// (blank, comment, variable definition).
+func (p *parser) line(raw string) (t Target, ok bool, err error) {
+	line := strings.Trim(raw, blanks)
+	if line == "" || line[0] == '#' {
+		return Target{}, false, nil
+	}
+	if name, value, isVar := splitVariable(line); isVar {
+		if name == "" {
+			return Target{}, false, errors.New("missing variable name before \"=\"")
+		}
+		v, err := expand(value, p.lookup)
+		if err != nil {
+			return Target{}, false, err
+		}
+		p.vars[name] = v
+		return Target{}, false, nil
+	}
+	t, err = p.target(line)
+	if err != nil {
+		return Target{}, false, err
+	}
+	return t, true, nil
+}
+
+// target expands a trimmed URL line and parses the result.
+func (p *parser) target(line string) (Target, error) {
+	expanded, err := expand(line, p.lookup)
+	if err != nil {
+		return Target{}, err
+	}
+	expanded = strings.Trim(expanded, blanks)
+	if expanded == "" {
+		return Target{}, errors.New("missing URL")
+	}
+	return parseTarget(expanded, p.dir)
+}
+
+// splitVariable recognises "NAME=value" the way siege does: only name bytes
+// may precede the first '=', which is what keeps URLs with query strings
+// from being taken for definitions. The value skips any run of blanks, '='
+// and ':' after the name and loses a trailing " #comment".
+func splitVariable(line string) (name, value string, ok bool) {
+	eq := strings.IndexByte(line, '=')
+	if eq < 0 {
+		return "", "", false
+	}
+	for i := 0; i < eq; i++ {
+		if !isNameByte(line[i]) {
+			return "", "", false
+		}
+	}
+	rest := stripComment(line[eq+1:])
+	return line[:eq], strings.TrimLeft(rest, " \t=:"), true
+}
+
+// stripComment cuts s at the first '#' that follows a blank and drops the
+// blanks before it. A '#' glued to text is kept because it may be data.
+func stripComment(s string) string {
+	if c := commentStart(s); c >= 0 {
+		return strings.TrimRight(s[:c], blanks)
+	}
+	return s
+}
+
+// commentStart returns the index of the first '#' preceded by a blank, or -1.
+func commentStart(s string) int {
+	for i := 1; i < len(s); i++ {
+		if s[i] == '#' && isBlank(s[i-1]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// isBlank is the separator class of the line grammar.
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
