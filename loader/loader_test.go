@@ -115,12 +115,17 @@ func TestRequestContents(t *testing.T) {
 		line(srv.URL + "/form POST a=1&b=2"),
 		line(srv.URL + "/api PUT -T application/json; {\"x\":1}"),
 		line(srv.URL + "/item DELETE"),
+		line(srv.URL + "/head HEAD"), // the answer has a Content-Length but no body
 	}
-	cfg := Config{Users: 1, Reps: 3, UserAgent: "webload-test", ContentType: "application/x-www-form-urlencoded",
+	cfg := Config{Users: 1, Reps: 4, UserAgent: "webload-test", ContentType: "application/x-www-form-urlencoded",
 		Headers: []Header{{Name: "X-Run", Value: "r1"}, {Name: "Accept", Value: "text/html"}}}
-	run(t, cfg, targets)
-
-	for _, key := range []string{"POST /form", "PUT /api", "DELETE /item"} {
+	results, _ := run(t, cfg, targets)
+	for _, r := range results {
+		if r.Status != 200 {
+			t.Errorf("result %+v, want 200", r)
+		}
+	}
+	for _, key := range []string{"POST /form", "PUT /api", "DELETE /item", "HEAD /head"} {
 		if n := srv.count(key); n != 1 {
 			t.Errorf("%s: %d requests, want 1", key, n)
 		}

@@ -98,3 +98,50 @@ func TestSignalWritesThePartialReport(t *testing.T) {
 		})
 	}
 }
+
+// A second Ctrl-C quits at once, without waiting for requests that would take the whole timeout.
+func TestSecondSignalQuitsAtOnce(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int64
+	release := make(chan struct{})
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(release); site.Close() })
+	cmd := exec.Command(os.Args[0], "-c", "2", "-t", "1H", "--timeout", "60", site.URL+"/")
+	cmd.Env = append(os.Environ(), "WEBLOAD_TEST_MAIN=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for hits.Load() < 2 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	time.Sleep(200 * time.Millisecond)
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+			t.Errorf("exit = %v, want 130", err)
+		}
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("a second Ctrl-C did not end webload")
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("took %v after the first Ctrl-C; the requests in flight had a 60 s timeout", took)
+	}
+	if !strings.Contains(stderr.String(), "exiting without a report") || strings.Contains(stdout.String(), "Transactions:") {
+		t.Errorf("stdout %q stderr %q", stdout.String(), stderr.String())
+	}
+}
