@@ -114,7 +114,3 @@ func (r *Recorder) add(res *loader.Result) {
 	}
 	_ = u.hist.RecordValue(v)
 }
-
-// Requests is the number of requests that have ended so far; a progress display may read it
-// from the goroutine that feeds the recorder.
-func (r *Recorder) Requests() int64 { return r.requests }
