@@ -25,7 +25,7 @@ func newClient(cfg *Config, cs *connStats) *fasthttp.Client {
 	c := &fasthttp.Client{
 		Name: cfg.UserAgent,
 		// Every user holds at most one connection per host at a time.
-		MaxConnsPerHost: cfg.Users,
+		MaxConnsPerHost: cfg.concurrency(),
 		// Wait instead of failing at once if the pool is momentarily full; the wait is bounded by
 		// the request timeout and lands in the measured latency.
 		MaxConnWaitTimeout: cfg.Timeout,

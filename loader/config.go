@@ -6,13 +6,14 @@ import (
 	"time"
 )
 
-// Config describes a closed-model run: Users virtual users, each sending one request at a time
-// and waiting for its answer before the next, as siege does.
+// Config describes a run. By default it is a closed model: Users virtual users, each sending
+// one request at a time and waiting for its answer before the next, as siege does. With Rate
+// set it is an open model: requests start on a fixed schedule whatever the server does.
 type Config struct {
-	// Users is the number of virtual users (siege's -c), each its own goroutine.
+	// Users is the number of virtual users (siege's -c), each its own goroutine. Closed model only.
 	Users int
-	// Reps is the number of iterations per user (siege's -r); 0 means no limit. One iteration
-	// is one request to one URL.
+	// Reps is the number of iterations per user (siege's -r) in the closed model, and the total
+	// number of requests in the open model; 0 means no limit. One iteration is one request.
 	Reps int
 	// Once splits the URL list into contiguous slices, one per user, so each URL is fetched
 	// exactly once in total (siege's -r once). Reps must be 0.
@@ -24,6 +25,15 @@ type Config struct {
 	Random bool
 	// Seed makes random choices (URLs and delays) reproducible.
 	Seed uint64
+	// Rate, in requests per second, switches to the open model; 0 keeps the closed one.
+	Rate float64
+	// MaxUsers caps the requests in flight at once in the open model. A request due while all
+	// are busy waits for the first free one and keeps its intended start time, so the wait
+	// counts in its latency.
+	MaxUsers int
+	// Ramp starts the users evenly over this time (closed model) or grows the rate linearly from
+	// zero over it (open model).
+	Ramp time.Duration
 	// Delay is the upper bound of the uniform random pause a user takes after each request
 	// (siege's -d). The pause is not part of any response time.
 	Delay time.Duration
@@ -62,13 +72,22 @@ var (
 	ErrNegativeDelay = errors.New("the delay must not be negative")
 	ErrNegativeTime  = errors.New("the run time must not be negative")
 	ErrNoTargets     = errors.New("no URLs to load")
+	ErrBadRate       = errors.New("the rate must be positive")
+	ErrNoMaxUsers    = errors.New("the open model needs at least 1 user")
+	ErrNegativeRamp  = errors.New("the ramp must not be negative")
 )
 
 // Validate reports the first setting that cannot work.
 func (c *Config) Validate() error {
 	switch {
-	case c.Users < 1:
+	case c.Rate < 0 || c.Rate != c.Rate:
+		return ErrBadRate
+	case c.Rate > 0 && c.MaxUsers < 1:
+		return fmt.Errorf("%w (got %d)", ErrNoMaxUsers, c.MaxUsers)
+	case c.Rate == 0 && c.Users < 1:
 		return fmt.Errorf("%w (got %d)", ErrNoUsers, c.Users)
+	case c.Ramp < 0:
+		return ErrNegativeRamp
 	case c.Reps < 0:
 		return ErrNegativeReps
 	case c.Once && c.Reps != 0:
@@ -81,6 +100,17 @@ func (c *Config) Validate() error {
 		return ErrNegativeTime
 	}
 	return nil
+}
+
+// open tells whether the run uses the open model.
+func (c *Config) open() bool { return c.Rate > 0 }
+
+// concurrency is the most requests the run can have in flight.
+func (c *Config) concurrency() int {
+	if c.open() {
+		return c.MaxUsers
+	}
+	return c.Users
 }
 
 func (c *Config) batchSize() int {

@@ -60,6 +60,12 @@ type Outcome struct {
 	// ErrorSamples holds the first error message seen for each failure kind, so a report can
 	// say what "other" or "bad-response" meant.
 	ErrorSamples map[ErrKind]string
+	// Users is how many users took part: Config.Users in the closed model, the number the
+	// open model had to start to keep its schedule.
+	Users int
+	// Unsent counts open-model requests that were due before the run stopped but never sent,
+	// because every user was busy (they are not in any other figure).
+	Unsent int64
 }
 
 // Loader runs one load test. Build it with New; Run may be called once.
@@ -75,6 +81,7 @@ type Loader struct {
 	stopCh  chan struct{}
 	stopMu  sync.Mutex
 	reason  StopReason
+	stopAt  time.Duration // when the run was stopped, from its start
 
 	samplesMu sync.Mutex
 	samples   map[ErrKind]string
@@ -148,7 +155,7 @@ func newTemplate(cfg *Config, t *urls.Target) (*fasthttp.Request, error) {
 // Duration over, or ctx cancelled. Requests in flight at a stop are allowed to finish (each is
 // bounded by the timeout) and are counted. Results reach sink before Run returns.
 func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
-	results := make(chan *[]Result, 2*l.cfg.Users)
+	results := make(chan *[]Result, 2*min(l.cfg.concurrency(), 1024))
 	collected := make(chan struct{})
 	go func() {
 		defer close(collected)
@@ -169,18 +176,17 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 		}
 	}()
 
-	var users sync.WaitGroup
 	l.start = time.Now()
 	if l.cfg.Duration > 0 {
 		timer := time.AfterFunc(l.cfg.Duration, func() { l.stop(TimeUp) })
 		defer timer.Stop()
 	}
-	for id := range l.cfg.Users {
-		rng := rand.New(rand.NewPCG(l.cfg.Seed, uint64(id)))
-		p := planFor(&l.cfg, id, len(l.targets), rng)
-		users.Go(func() { l.user(id, p, rng, results) })
+	users, unsent := l.cfg.Users, int64(0)
+	if l.cfg.open() {
+		users, unsent = l.runOpen(results)
+	} else {
+		l.runClosed(results)
 	}
-	users.Wait()
 	elapsed := time.Since(l.start)
 	l.stop(Completed) // first reason wins: this only sticks when nothing stopped the run earlier
 	close(results)
@@ -200,7 +206,20 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 		WireBytesIn:  l.conns.bytesIn.Load(),
 		WireBytesOut: l.conns.bytesOut.Load(),
 		ErrorSamples: l.samples,
+		Users:        users,
+		Unsent:       unsent,
 	}
+}
+
+// runClosed starts the closed model's users and waits for all of them.
+func (l *Loader) runClosed(results chan<- *[]Result) {
+	var users sync.WaitGroup
+	for id := range l.cfg.Users {
+		rng := rand.New(rand.NewPCG(l.cfg.Seed, uint64(id)))
+		p := planFor(&l.cfg, id, len(l.targets), rng)
+		users.Go(func() { l.user(id, p, rng, results) })
+	}
+	users.Wait()
 }
 
 // stop ends the run for the first reason given; later calls change nothing.
@@ -211,8 +230,16 @@ func (l *Loader) stop(reason StopReason) {
 		return
 	}
 	l.reason = reason
+	l.stopAt = time.Since(l.start)
 	l.stopped.Store(true)
 	close(l.stopCh)
+}
+
+// stopOffset is when the run was stopped, from its start.
+func (l *Loader) stopOffset() time.Duration {
+	l.stopMu.Lock()
+	defer l.stopMu.Unlock()
+	return l.stopAt
 }
 
 // sample keeps the first message seen for a failure kind.

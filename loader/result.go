@@ -7,7 +7,10 @@ import "time"
 type Result struct {
 	// Start is when the request was sent, measured from the start of the run.
 	Start time.Duration
-	// Latency is the whole request: connect (when a new connection is needed), write, server
+	// Intended is when the request should have been sent: its slot in the open model's
+	// schedule, or Start in the closed model. Start-Intended is the time it waited.
+	Intended time.Duration
+	// Latency is the service time: connect (when a new connection is needed), write, server
 	// time, and reading the headers and the full body.
 	Latency time.Duration
 	// BodyBytes is the size of the response body as received (de-chunked, still compressed
@@ -23,9 +26,18 @@ type Result struct {
 	Err ErrKind
 	// HTTP10 is set when the server answered with HTTP/1.0.
 	HTTP10 bool
+	// Queued is set in the open model when the request was due while every user was busy, so
+	// it waited for one to become free.
+	Queued bool
 	// AfterStop is set when the run was stopped (time up, interrupt) while this request was
 	// in flight: it finished afterwards and is counted, where siege would drop it.
 	AfterStop bool
+}
+
+// ResponseTime is the latency a visitor would see: from the intended start to the last byte.
+// In the open model it includes the wait for a free user (coordinated-omission correct).
+func (r *Result) ResponseTime() time.Duration {
+	return r.Latency + r.Start - r.Intended
 }
 
 // Failed tells whether the request counts as a failed transaction under siege's rules: no

@@ -7,36 +7,30 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// user is one virtual user's loop: send, record, pause, until its plan is done or the run stops.
-// It owns its request, response and batch, so nothing here is shared with other users.
+// user is one virtual user's loop in the closed model: send, record, pause, until its plan is
+// done or the run stops. It owns its request, response and batch, so nothing here is shared.
 func (l *Loader) user(id int, p plan, rng *rand.Rand, out chan<- *[]Result) {
+	if l.cfg.Ramp > 0 {
+		// Users join evenly over the ramp: user id starts at id/Users of it.
+		if !l.sleepUntil(time.Duration(int64(l.cfg.Ramp) * int64(id) / int64(l.cfg.Users))) {
+			return
+		}
+	}
 	req := fasthttp.AcquireRequest()
 	resp := fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp)
-
-	batch := l.batches.Get().(*[]Result)
-	lastFlush := time.Now()
-	flushEvery := l.cfg.flushInterval()
+	b := l.newBatcher(out)
+	defer b.close()
 	for i := 0; p.reps < 0 || i < p.reps; i++ {
 		if l.stopped.Load() {
 			break
 		}
 		res, end := l.send(req, resp, p.picker.Next(), id)
-		*batch = append(*batch, res)
-		if len(*batch) == cap(*batch) || end.Sub(lastFlush) >= flushEvery {
-			out <- batch
-			batch = l.batches.Get().(*[]Result)
-			lastFlush = end
-		}
+		b.add(res, end)
 		if l.cfg.Delay > 0 && (p.reps < 0 || i+1 < p.reps) {
 			l.pause(time.Duration(rng.Int64N(int64(l.cfg.Delay))))
 		}
-	}
-	if len(*batch) > 0 {
-		out <- batch
-	} else {
-		l.batches.Put(batch)
 	}
 }
 
@@ -48,11 +42,13 @@ func (l *Loader) send(req *fasthttp.Request, resp *fasthttp.Response, ti, user i
 	start := time.Now()
 	err := l.client.Do(req, resp)
 	end := time.Now()
+	offset := start.Sub(l.start)
 	res := Result{
-		Start:   start.Sub(l.start),
-		Latency: end.Sub(start),
-		Target:  int32(ti),
-		User:    int32(user),
+		Start:    offset,
+		Intended: offset,
+		Latency:  end.Sub(start),
+		Target:   int32(ti),
+		User:     int32(user),
 	}
 	if err != nil {
 		res.Err = classify(err)
@@ -75,4 +71,44 @@ func (l *Loader) pause(d time.Duration) {
 	case <-t.C:
 	case <-l.stopCh:
 	}
+}
+
+// sleepUntil waits until offset from the start of the run; false means the run stopped first.
+func (l *Loader) sleepUntil(offset time.Duration) bool {
+	if wait := offset - time.Since(l.start); wait > 0 {
+		l.pause(wait)
+	}
+	return !l.stopped.Load()
+}
+
+// batcher collects one goroutine's results and hands them to the collector when the batch is
+// full or has waited FlushInterval, so the sink sees fresh results without a send per request.
+type batcher struct {
+	l         *Loader
+	out       chan<- *[]Result
+	batch     *[]Result
+	lastFlush time.Time
+	every     time.Duration
+}
+
+func (l *Loader) newBatcher(out chan<- *[]Result) *batcher {
+	return &batcher{l: l, out: out, batch: l.batches.Get().(*[]Result), lastFlush: time.Now(), every: l.cfg.flushInterval()}
+}
+
+func (b *batcher) add(res Result, end time.Time) {
+	*b.batch = append(*b.batch, res)
+	if len(*b.batch) == cap(*b.batch) || end.Sub(b.lastFlush) >= b.every {
+		b.out <- b.batch
+		b.batch = b.l.batches.Get().(*[]Result)
+		b.lastFlush = end
+	}
+}
+
+// close hands over what is left.
+func (b *batcher) close() {
+	if len(*b.batch) > 0 {
+		b.out <- b.batch
+		return
+	}
+	b.l.batches.Put(b.batch)
 }

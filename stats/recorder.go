@@ -9,10 +9,20 @@ import (
 	"github.com/webload/webload/urls"
 )
 
+// Options shape what a Recorder keeps.
+type Options struct {
+	// Interval is the width of a timeline bucket; 0 means one second.
+	Interval time.Duration
+	// RampEnd separates the ramp from the steady state: results intended before it belong to
+	// the ramp. 0 means the run has no ramp.
+	RampEnd time.Duration
+}
+
 // Recorder accumulates a run's results. It implements loader.Sink; like every sink it is fed
 // from one goroutine and holds no locks.
 type Recorder struct {
 	targets []urls.Target
+	opt     Options
 
 	requests  int64 // every request that ended: transactions + failures
 	hits      int64 // siege's transactions: responses that are not 408 or 5xx
@@ -21,17 +31,26 @@ type Recorder struct {
 	afterStop int64
 	clamped   int64 // latencies beyond the histogram's range, recorded at its top
 
-	hitTime  time.Duration // summed latency of transactions (response time)
-	busyTime time.Duration // summed latency of every request (concurrency)
+	hitTime  time.Duration // summed response time of transactions
+	busyTime time.Duration // summed response time of every request (concurrency)
 	minHit   time.Duration
 	maxHit   time.Duration
 
 	bodyBytes int64
 	status    [1000]int64
 	errors    [loader.NumErrKinds]int64
-	perUser   []int64 // transactions per user
-	hist      *hdr.Histogram
+	perUser   []int64        // transactions per user
+	hist      *hdr.Histogram // response time of transactions, from the intended start
+	service   *hdr.Histogram // service time of transactions, from the actual send
+	lag       *hdr.Histogram // actual minus intended send time of every request
 	urls      []urlRecord
+
+	queued     int64 // open model: requests that waited for a free user
+	queuedWait time.Duration
+	queuedMax  time.Duration
+
+	timeline []bucket
+	steady   bucket // results intended after the ramp
 }
 
 // urlRecord is the per-URL share of a Recorder.
@@ -45,12 +64,17 @@ type urlRecord struct {
 
 var _ loader.Sink = (*Recorder)(nil)
 
-// NewRecorder prepares a recorder for a run over targets with the given number of users.
-func NewRecorder(targets []urls.Target, users int) *Recorder {
+// NewRecorder prepares a recorder for a run over targets.
+func NewRecorder(targets []urls.Target, opt Options) *Recorder {
+	if opt.Interval <= 0 {
+		opt.Interval = time.Second
+	}
 	return &Recorder{
 		targets: targets,
-		perUser: make([]int64, users),
+		opt:     opt,
 		hist:    newHistogram(),
+		service: newHistogram(),
+		lag:     newHistogram(),
 		urls:    make([]urlRecord, len(targets)),
 	}
 }
@@ -64,17 +88,32 @@ func (r *Recorder) Record(batch []loader.Result) {
 
 // add books one result under siege's rules: a request with no response, a 408 or a 5xx is a
 // failure; every other response is a transaction, successful when below 400 or a 401/407.
+// Times are response times from the intended start, which in the closed model is the send.
 func (r *Recorder) add(res *loader.Result) {
+	rt := res.ResponseTime()
 	r.requests++
-	r.busyTime += res.Latency
+	r.busyTime += rt
 	if res.AfterStop {
 		r.afterStop++
 	}
+	r.recordLag(res)
+	b := r.bucketFor(res.Intended + rt)
+	b.requests++
+	var st *bucket
+	if r.opt.RampEnd > 0 && res.Intended >= r.opt.RampEnd {
+		st = &r.steady
+		st.requests++
+	}
+
 	u := &r.urls[res.Target]
 	if res.Err != loader.ErrNone {
 		r.errors[res.Err]++
 		r.failures++
 		u.failures++
+		b.failures++
+		if st != nil {
+			st.failures++
+		}
 		return
 	}
 	r.status[res.Status%1000]++
@@ -84,33 +123,74 @@ func (r *Recorder) add(res *loader.Result) {
 	u.status[res.Status]++
 	r.bodyBytes += res.BodyBytes
 	u.bytes += res.BodyBytes
+	b.bytes += res.BodyBytes
 	if res.Failed() {
 		r.failures++
 		u.failures++
+		b.failures++
+		if st != nil {
+			st.failures++
+		}
 		return
 	}
+
 	r.hits++
 	if res.Successful() {
 		r.successes++
+		b.successes++
+	}
+	for int(res.User) >= len(r.perUser) {
+		r.perUser = append(r.perUser, 0)
 	}
 	r.perUser[res.User]++
-	r.hitTime += res.Latency
-	if r.hits == 1 || res.Latency < r.minHit {
-		r.minHit = res.Latency
+	r.hitTime += rt
+	if r.hits == 1 || rt < r.minHit {
+		r.minHit = rt
 	}
-	r.maxHit = max(r.maxHit, res.Latency)
+	r.maxHit = max(r.maxHit, rt)
 	u.hits++
-	u.hitTime += res.Latency
-	u.maxHit = max(u.maxHit, res.Latency)
+	u.hitTime += rt
+	u.maxHit = max(u.maxHit, rt)
 
-	v, clamped := toUnits(res.Latency)
-	if clamped {
-		r.clamped++
-	}
-	// Both histograms cover every clamped value, so these cannot fail.
+	v := r.units(rt)
+	// Every histogram covers the clamped range, so recording cannot fail.
 	_ = r.hist.RecordValue(v)
+	_ = r.service.RecordValue(r.units(res.Latency))
 	if u.hist == nil {
 		u.hist = newSparseHistogram()
 	}
 	_ = u.hist.RecordValue(v)
+	b.addHit(rt, v)
+	if st != nil {
+		st.addHit(rt, v)
+	}
+}
+
+// recordLag keeps how late each request was sent, and the open model's waits for a free user.
+func (r *Recorder) recordLag(res *loader.Result) {
+	lag := res.Start - res.Intended
+	_ = r.lag.RecordValue(r.units(lag))
+	if res.Queued {
+		r.queued++
+		r.queuedWait += lag
+		r.queuedMax = max(r.queuedMax, lag)
+	}
+}
+
+// units converts to histogram units and counts what had to be clamped.
+func (r *Recorder) units(d time.Duration) int64 {
+	v, clamped := toUnits(d)
+	if clamped {
+		r.clamped++
+	}
+	return v
+}
+
+// bucketFor returns the timeline bucket of a moment of the run, growing the timeline as needed.
+func (r *Recorder) bucketFor(at time.Duration) *bucket {
+	i := int(max(at, 0) / r.opt.Interval)
+	for i >= len(r.timeline) {
+		r.timeline = append(r.timeline, bucket{})
+	}
+	return &r.timeline[i]
 }

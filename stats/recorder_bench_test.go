@@ -15,7 +15,7 @@ func BenchmarkRecord(b *testing.B) {
 	for i := range targets {
 		targets[i] = urls.Target{Method: "GET", URL: "http://127.0.0.1/p"}
 	}
-	rec := NewRecorder(targets, 20)
+	rec := NewRecorder(targets, Options{})
 	batch := make([]loader.Result, 256)
 	for i := range batch {
 		batch[i] = loader.Result{Target: int32(i % 50), User: int32(i % 20), Status: 200,

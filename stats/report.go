@@ -27,8 +27,12 @@ type Report struct {
 
 	// Label names the run (--label), e.g. the stack under test.
 	Label string `json:"label"`
-	// Percentiles of the transactions' response times, in seconds.
+	// Percentiles of the transactions' response times, in seconds. In the open model they
+	// count from each request's intended start, so time queued behind a stalled server counts.
 	Percentiles Percentiles `json:"percentiles"`
+	// ServiceTime percentiles count from the actual send instead (equal to Percentiles in the
+	// closed model, where every request is sent when intended).
+	ServiceTime Percentiles `json:"service_time"`
 	// StatusCodes counts every response by status, failures (5xx, 408) included.
 	StatusCodes map[string]int64 `json:"status_codes"`
 	// Errors counts requests that got no response, by kind.
@@ -50,7 +54,14 @@ type Report struct {
 	// LatencyOverflow counts latencies beyond the histogram's one hour, recorded as one hour.
 	LatencyOverflow int64     `json:"latency_overflow"`
 	Users           UserStats `json:"users"`
-	Run             RunInfo   `json:"run"`
+	// Schedule describes how well the open model kept its schedule; nil in the closed model.
+	Schedule *Schedule `json:"schedule,omitempty"`
+	// SteadyState has the figures of the run after its ramp; nil without a ramp.
+	SteadyState *SteadyState `json:"steady_state,omitempty"`
+	// Timeline has one point per TimelineInterval seconds, by the time requests ended.
+	Timeline         []TimelinePoint `json:"timeline"`
+	TimelineInterval float64         `json:"timeline_interval"`
+	Run              RunInfo         `json:"run"`
 	// Histogram holds the transactions' latencies in microseconds, HdrHistogram's V2
 	// compressed encoding in base64, so runs can be merged and compared exactly.
 	Histogram string `json:"histogram"`
@@ -102,12 +113,48 @@ type RunInfo struct {
 	Delay      float64   `json:"delay"`   // seconds
 	Timeout    float64   `json:"timeout"` // seconds
 	Connection string    `json:"connection"`
+	Model      string    `json:"model"`     // "closed" (users) or "open" (arrival rate)
+	Rate       float64   `json:"rate"`      // open model: planned requests per second
+	MaxUsers   int       `json:"max_users"` // open model: cap on requests in flight
+	Ramp       float64   `json:"ramp"`      // seconds
 	URLFile    string    `json:"url_file,omitempty"`
 	// HistogramUnit is the unit of the encoded histograms' values.
 	HistogramUnit string `json:"histogram_unit"`
 }
 
 const megabyte = 1 << 20
+
+// Schedule is the open model's account of its timing. Times are seconds.
+type Schedule struct {
+	// Rate is the planned arrival rate, requests per second.
+	Rate float64 `json:"rate"`
+	// Sent counts requests sent; Unsent those due before the stop that no user was free for.
+	Sent   int64 `json:"sent"`
+	Unsent int64 `json:"unsent"`
+	// LagMean..LagMax are the scheduling error: actual minus intended send time, all requests.
+	LagMean float64 `json:"lag_mean"`
+	LagP50  float64 `json:"lag_p50"`
+	LagP99  float64 `json:"lag_p99"`
+	LagMax  float64 `json:"lag_max"`
+	// Delayed counts requests that were due while all MaxUsers users were busy, and waited.
+	Delayed         int64   `json:"delayed"`
+	DelayedWaitMean float64 `json:"delayed_wait_mean"`
+	DelayedWaitMax  float64 `json:"delayed_wait_max"`
+	// Users is how many users the schedule needed at most; MaxUsers the cap.
+	Users    int `json:"users"`
+	MaxUsers int `json:"max_users"`
+}
+
+// SteadyState are the figures of the requests intended after the ramp. Times are seconds.
+type SteadyState struct {
+	From            float64     `json:"from"`
+	Duration        float64     `json:"duration"`
+	Requests        int64       `json:"requests"`
+	Transactions    int64       `json:"transactions"`
+	Failed          int64       `json:"failed"`
+	TransactionRate float64     `json:"transaction_rate"`
+	Percentiles     Percentiles `json:"percentiles"`
+}
 
 // Report computes the run's figures. The recorder must have received every result (the loader's
 // Run has returned); run describes the settings and is completed from the outcome.
@@ -131,7 +178,7 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 		WireBytesSent:          o.WireBytesOut,
 		ConnectionsOpened:      o.Connections,
 		LatencyOverflow:        r.clamped,
-		Users:                  userStats(r.perUser),
+		Users:                  userStats(r.perUser, o.Users),
 		Histogram:              encode(r.hist),
 	}
 	if r.hits+r.failures > 0 {
@@ -140,14 +187,8 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 	if r.hits > 0 {
 		rep.ResponseTime = (r.hitTime / time.Duration(r.hits)).Seconds()
 		top := r.maxHit.Seconds()
-		rep.Percentiles = Percentiles{
-			P50:  min(quantile(r.hist, 50), top),
-			P90:  min(quantile(r.hist, 90), top),
-			P95:  min(quantile(r.hist, 95), top),
-			P99:  min(quantile(r.hist, 99), top),
-			P999: min(quantile(r.hist, 99.9), top),
-			Max:  top,
-		}
+		rep.Percentiles = percentiles(r.hist, top)
+		rep.ServiceTime = percentiles(r.service, fromUnits(r.service.Max()).Seconds())
 	}
 	if elapsed > 0 {
 		rep.TransactionRate = float64(r.hits) / elapsed
@@ -173,11 +214,61 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 	for i := range r.urls {
 		rep.URLs = append(rep.URLs, r.urlStats(i))
 	}
+	rep.TimelineInterval = r.opt.Interval.Seconds()
+	for i := range r.timeline {
+		rep.Timeline = append(rep.Timeline, r.timeline[i].point(time.Duration(i)*r.opt.Interval))
+	}
+	if run.Model == "open" {
+		rep.Schedule = r.schedule(o, run)
+	}
+	if r.opt.RampEnd > 0 {
+		rep.SteadyState = r.steadyState(o)
+	}
 	run.StopReason = o.Stop.String()
 	run.StartedAt = o.Started
 	run.HistogramUnit = "us"
 	rep.Run = run
 	return rep
+}
+
+func (r *Recorder) schedule(o loader.Outcome, run RunInfo) *Schedule {
+	s := &Schedule{
+		Rate:     run.Rate,
+		Sent:     r.requests,
+		Unsent:   o.Unsent,
+		Delayed:  r.queued,
+		Users:    o.Users,
+		MaxUsers: run.MaxUsers,
+	}
+	if r.requests > 0 {
+		s.LagMean = fromUnits(int64(r.lag.Mean())).Seconds()
+		s.LagP50 = quantile(r.lag, 50)
+		s.LagP99 = quantile(r.lag, 99)
+		s.LagMax = fromUnits(r.lag.Max()).Seconds()
+	}
+	if r.queued > 0 {
+		s.DelayedWaitMean = (r.queuedWait / time.Duration(r.queued)).Seconds()
+		s.DelayedWaitMax = r.queuedMax.Seconds()
+	}
+	return s
+}
+
+func (r *Recorder) steadyState(o loader.Outcome) *SteadyState {
+	st := &r.steady
+	s := &SteadyState{
+		From:         r.opt.RampEnd.Seconds(),
+		Duration:     max(o.Elapsed-r.opt.RampEnd, 0).Seconds(),
+		Requests:     st.requests,
+		Transactions: st.hits,
+		Failed:       st.failures,
+	}
+	if s.Duration > 0 {
+		s.TransactionRate = float64(st.hits) / s.Duration
+	}
+	if st.hist != nil {
+		s.Percentiles = percentiles(st.hist, st.maxHit.Seconds())
+	}
+	return s
 }
 
 func (r *Recorder) urlStats(i int) URLStats {
@@ -204,8 +295,12 @@ func (r *Recorder) urlStats(i int) URLStats {
 	return s
 }
 
-// userStats is the mean and population standard deviation of transactions per user.
-func userStats(perUser []int64) UserStats {
+// userStats is the mean and population standard deviation of transactions per user; users
+// without a transaction count as zeros.
+func userStats(perUser []int64, users int) UserStats {
+	for len(perUser) < users {
+		perUser = append(perUser, 0)
+	}
 	s := UserStats{Count: len(perUser)}
 	if len(perUser) == 0 {
 		return s

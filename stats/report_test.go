@@ -27,7 +27,7 @@ func knownRun() (*Recorder, loader.Outcome) {
 		{Method: "POST", URL: "http://127.0.0.1:8080/b", Source: "u:2"},
 	}
 	ms := time.Millisecond
-	rec := NewRecorder(targets, 2)
+	rec := NewRecorder(targets, Options{})
 	rec.Record([]loader.Result{
 		{Target: 0, User: 0, Status: 200, Latency: 100 * ms, BodyBytes: mib},
 		{Target: 0, User: 0, Status: 200, Latency: 200 * ms, BodyBytes: mib},
@@ -43,6 +43,7 @@ func knownRun() (*Recorder, loader.Outcome) {
 		Elapsed:      2 * time.Second,
 		Stop:         loader.TimeUp,
 		Connections:  3,
+		Users:        2,
 		WireBytesIn:  5 * mib,
 		WireBytesOut: mib / 4,
 		ErrorSamples: map[loader.ErrKind]string{loader.ErrTimeout: "timeout"},
@@ -141,7 +142,7 @@ func TestReportHistogramRoundTrip(t *testing.T) {
 
 func TestEmptyRunHasNoNaN(t *testing.T) {
 	t.Parallel()
-	rec := NewRecorder([]urls.Target{{Method: "GET", URL: "http://127.0.0.1/"}}, 1)
+	rec := NewRecorder([]urls.Target{{Method: "GET", URL: "http://127.0.0.1/"}}, Options{})
 	rep := rec.Report(loader.Outcome{}, RunInfo{}, "")
 	var b bytes.Buffer
 	if err := WriteJSON(&b, &rep); err != nil {

@@ -92,9 +92,28 @@ func writeExtras(b *strings.Builder, rep *Report) {
 		float64(rep.WireBytesReceived)/megabyte, float64(rep.WireBytesSent)/megabyte, rep.ConnectionsOpened)
 	fmt.Fprintf(b, "Per-user transactions:\t%12.2f mean, %.2f stddev over %d users\n",
 		rep.Users.TransactionsMean, rep.Users.TransactionsStddev, rep.Users.Count)
+	if s := rep.Schedule; s != nil {
+		writeSchedule(b, rep, s)
+	}
+	if st := rep.SteadyState; st != nil {
+		fmt.Fprintf(b, "Steady state:\t\t%12.2f trans/sec after the %.2f s ramp: %d transactions, %d failed, p50 %.3f ms, p99 %.3f ms\n",
+			st.TransactionRate, st.From, st.Transactions, st.Failed, st.Percentiles.P50*1000, st.Percentiles.P99*1000)
+	}
 	if rep.LatencyOverflow > 0 {
 		fmt.Fprintf(b, "Latency overflow:\t%12d transactions longer than 1 h, recorded as 1 h\n", rep.LatencyOverflow)
 	}
+}
+
+// writeSchedule reports the open model's timing: how closely requests left on schedule, and
+// how many had to wait for a free user.
+func writeSchedule(b *strings.Builder, rep *Report, s *Schedule) {
+	fmt.Fprintf(b, "Arrival rate:\t\t%12.2f req/sec planned; %d sent, %d unsent\n", s.Rate, s.Sent, s.Unsent)
+	fmt.Fprintf(b, "Send lag:\t\t%12.3f ms p99, %.3f ms max (actual minus intended send time)\n",
+		s.LagP99*1000, s.LagMax*1000)
+	fmt.Fprintf(b, "Waited for a user:\t%12d requests (users started: %d of at most %d), %.3f ms mean, %.3f ms max\n",
+		s.Delayed, s.Users, s.MaxUsers, s.DelayedWaitMean*1000, s.DelayedWaitMax*1000)
+	fmt.Fprintf(b, "Service time:\t\t%12.3f ms p50, %.3f ms p99, %.3f ms max (from the actual send; response times count from the intended one)\n",
+		rep.ServiceTime.P50*1000, rep.ServiceTime.P99*1000, rep.ServiceTime.Max*1000)
 }
 
 // tabsAfter pads a label to the 24-column value start siege's block uses (tab stops of 8).

@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/webload/webload/internal/progress"
 
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
@@ -27,12 +31,17 @@ func runCommand(c *cli.Context, stdout, stderr io.Writer, env lookupEnv) error {
 	if err != nil {
 		return err
 	}
+	term, _ := env("TERM")
+	_, noColor := env("NO_COLOR")
+	spec.out.progress = isTerminal(stderr) && term != "dumb" && !spec.out.quiet && !spec.out.verbose
+	spec.out.color = !noColor
 	return execute(c.Context, spec, stdout, stderr)
 }
 
 // execute runs the load and writes every output asked for. An interrupted run still writes
 // everything it measured before reporting the interruption.
 func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error {
+	terminal := stderr
 	stderr = &lockedWriter{w: stderr} // the stop notice and verbose failures share it
 	if err := loader.CheckHosts(ctx, spec.targets, net.DefaultResolver.LookupHost); err != nil {
 		return usageError{err}
@@ -41,7 +50,7 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 	if err != nil {
 		return usageError{err}
 	}
-	rec := stats.NewRecorder(spec.targets, spec.cfg.Users)
+	rec := stats.NewRecorder(spec.targets, stats.Options{Interval: spec.interval, RampEnd: spec.cfg.Ramp})
 	var sink loader.Sink = rec
 	if spec.out.verbose {
 		sink = stats.NewVerbose(stdout, stderr, spec.targets, rec)
@@ -50,18 +59,28 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 	if talk {
 		fmt.Fprint(stderr, banner(&spec))
 	}
+	notices := stderr
+	stopProgress := func() {}
+	if spec.out.progress {
+		live := stats.NewLive(sink, time.Second, time.Now())
+		sink = live
+		d := progress.Start(terminal, plannedProgress(&spec), spec.out.color, time.Now(),
+			func(now time.Time) progress.Figures { return progress.Figures(live.Figures(now)) })
+		notices, stopProgress = d, d.Stop
+	}
 	finished := make(chan struct{})
 	go func() {
 		select {
 		case <-ctx.Done():
 			if talk {
-				fmt.Fprintln(stderr, "Stopping: letting the requests in flight finish, then reporting (Ctrl-C again to quit at once)")
+				fmt.Fprintln(notices, "Stopping: letting the requests in flight finish, then reporting (Ctrl-C again to quit at once)")
 			}
 		case <-finished:
 		}
 	}()
 	outcome := l.Run(ctx, sink)
 	close(finished)
+	stopProgress()
 
 	rep := rec.Report(outcome, spec.info, spec.out.label)
 	if err := writeOutputs(&rep, spec.out, stdout, time.Now()); err != nil {
@@ -98,21 +117,58 @@ func writeOutputs(rep *stats.Report, out outputs, stdout io.Writer, now time.Tim
 
 // banner says what is about to happen.
 func banner(s *runSpec) string {
+	c := &s.cfg
 	var plan string
 	switch {
-	case s.cfg.Once:
+	case c.Once:
 		plan = "each URL once"
-	case s.cfg.Reps > 0 && s.cfg.Duration > 0:
-		plan = fmt.Sprintf("%d requests each or %v, whichever ends first", s.cfg.Reps, s.cfg.Duration)
-	case s.cfg.Reps > 0:
-		plan = fmt.Sprintf("%d requests each", s.cfg.Reps)
-	case s.cfg.Duration > 0:
-		plan = fmt.Sprintf("for %v", s.cfg.Duration)
+	case c.Reps > 0 && c.Duration > 0:
+		plan = fmt.Sprintf("%d requests%s or %v, whichever ends first", c.Reps, perUser(c), c.Duration)
+	case c.Reps > 0:
+		plan = fmt.Sprintf("%d requests%s", c.Reps, perUser(c))
+	case c.Duration > 0:
+		plan = fmt.Sprintf("for %v", c.Duration)
 	default:
 		plan = "until Ctrl-C"
 	}
-	return fmt.Sprintf("** webload %s\n** %d users, %s, over %d URLs\nLoading... Ctrl-C stops and reports what was measured.\n",
-		version, s.cfg.Users, plan, len(s.targets))
+	who := fmt.Sprintf("%d users", c.Users)
+	if c.Rate > 0 {
+		who = fmt.Sprintf("%.6g requests/s (open model, up to %d users)", c.Rate, c.MaxUsers)
+	}
+	if c.Ramp > 0 {
+		who += fmt.Sprintf(" after a %v ramp", c.Ramp)
+	}
+	return fmt.Sprintf("** webload %s\n** %s, %s, over %d URLs\nLoading... Ctrl-C stops and reports what was measured.\n",
+		version, who, plan, len(s.targets))
+}
+
+func perUser(c *loader.Config) string {
+	if c.Rate > 0 {
+		return " in all"
+	}
+	return " each"
+}
+
+// plannedProgress is what the progress line measures against: the run time, else the number
+// of requests.
+func plannedProgress(s *runSpec) progress.Plan {
+	c := &s.cfg
+	plan := progress.Plan{Duration: c.Duration}
+	switch {
+	case c.Once:
+		plan.Requests = int64(len(s.targets))
+	case c.Reps > 0 && c.Rate > 0:
+		plan.Requests = int64(c.Reps)
+	case c.Reps > 0:
+		plan.Requests = int64(c.Reps) * int64(c.Users)
+	}
+	return plan
+}
+
+// isTerminal tells whether w is a terminal, where a progress line can be redrawn in place.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // lockedWriter serialises writes from the goroutines that share stderr.

@@ -17,15 +17,17 @@ import (
 
 // runSpec is everything a run needs, taken from the flags.
 type runSpec struct {
-	cfg     loader.Config
-	targets []urls.Target
-	info    stats.RunInfo
-	out     outputs
+	cfg      loader.Config
+	targets  []urls.Target
+	info     stats.RunInfo
+	out      outputs
+	interval time.Duration // timeline bucket
 }
 
 // outputs says where the result goes.
 type outputs struct {
 	verbose, quiet, json bool
+	progress, color      bool // a live progress line on stderr, in colour
 	jsonFile, logFile    string
 	mark, label          string
 	text                 stats.TextOptions
@@ -62,6 +64,23 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 	}
 	if cfg.Timeout, err = parseSeconds(c.String("timeout")); err != nil || cfg.Timeout <= 0 {
 		return s, usagef("--timeout: want a positive number of seconds or a duration such as 500ms (got %q)", c.String("timeout"))
+	}
+	if c.IsSet("rate") {
+		if cfg.Rate, err = parseRate(c.String("rate")); err != nil {
+			return s, usagef("--rate: %w", err)
+		}
+		cfg.MaxUsers = c.Int("max-users")
+		if cfg.MaxUsers < 1 {
+			return s, usagef("--max-users: must be at least 1 (got %d)", cfg.MaxUsers)
+		}
+	}
+	if c.IsSet("ramp") {
+		if cfg.Ramp, err = parseSeconds(c.String("ramp")); err != nil {
+			return s, usagef("--ramp: %w", err)
+		}
+	}
+	if s.interval, err = parseSeconds(c.String("interval")); err != nil || s.interval < time.Millisecond {
+		return s, usagef("--interval: want a duration of at least 1ms such as 1s or 500ms (got %q)", c.String("interval"))
 	}
 	cfg.Random = c.Bool("internet")
 	cfg.Seed = rand.Uint64()
@@ -164,7 +183,15 @@ func runInfo(cfg *loader.Config, reps, file string) stats.RunInfo {
 	if cfg.ConnectionClose {
 		conn = "close"
 	}
+	model := "closed"
+	if cfg.Rate > 0 {
+		model = "open"
+	}
 	return stats.RunInfo{
+		Model:      model,
+		Rate:       cfg.Rate,
+		MaxUsers:   cfg.MaxUsers,
+		Ramp:       cfg.Ramp.Seconds(),
 		Version:    version,
 		Users:      cfg.Users,
 		Reps:       reps,
@@ -192,6 +219,27 @@ func parseRunTime(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("want NUM[S|M|H] such as 30S, 5M or 1H (got %q)", s)
 	}
 	return time.Duration(v * float64(mult)), nil
+}
+
+// parseRate reads --rate: requests per second ("500"), or requests per a period ("30/1m",
+// "5/10s", "100/s").
+func parseRate(s string) (float64, error) {
+	num, per, hasPer := strings.Cut(s, "/")
+	n, err := strconv.ParseFloat(num, 64)
+	if err != nil || !(n > 0) || math.IsInf(n, 0) {
+		return 0, fmt.Errorf("want requests per second such as 500, or per a period such as 30/1m (got %q)", s)
+	}
+	if !hasPer {
+		return n, nil
+	}
+	if per != "" && (per[0] < '0' || per[0] > '9') {
+		per = "1" + per // "100/s" means per one second
+	}
+	d, err := time.ParseDuration(per)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("want a period such as 1s, 1m or 10s after \"/\" (got %q)", s)
+	}
+	return n / d.Seconds(), nil
 }
 
 // parseSeconds reads a plain number of seconds (siege's style, "2" or "0.5") or a Go duration

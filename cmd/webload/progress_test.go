@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+)
+
+// progressMark is in the live line ("... 200 req/s ...") and never in a report.
+const progressMark = " req/s "
+
+func TestProgressOnlyOnATerminal(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	args := []string{"--rate", "200", "-t", "2S", site.URL + "/p"}
+
+	t.Run("terminal", func(t *testing.T) {
+		t.Parallel()
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), "WEBLOAD_TEST_MAIN=1", "TERM=xterm", "NO_COLOR=1")
+		tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 140})
+		if err != nil {
+			t.Skip("no pseudo-terminal here:", err)
+		}
+		defer tty.Close()
+		var out bytes.Buffer
+		copied := make(chan struct{})
+		go func() { io.Copy(&out, tty); close(copied) }() // ends with EIO when the process exits
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("webload on a terminal: %v\n%s", err, out.String())
+		}
+		tty.Close()
+		<-copied
+		text := out.String()
+		if !strings.Contains(text, progressMark) || !strings.Contains(text, "0 failed") {
+			t.Errorf("no progress line on the terminal:\n%s", text)
+		}
+		if strings.Contains(text, "\x1b[31m") {
+			t.Error("colour despite NO_COLOR")
+		}
+		if !strings.Contains(text, "Transactions:") {
+			t.Errorf("no report after the progress line:\n%s", text)
+		}
+	})
+	t.Run("pipe", func(t *testing.T) {
+		t.Parallel()
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), "WEBLOAD_TEST_MAIN=1", "TERM=xterm")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("webload on a pipe: %v\n%s", err, stderr.String())
+		}
+		if strings.Contains(stderr.String()+stdout.String(), progressMark) {
+			t.Errorf("progress line on a pipe:\n%s", stderr.String())
+		}
+	})
+}

@@ -1,0 +1,127 @@
+package loader
+
+import (
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// job is one scheduled request of the open model.
+type job struct {
+	target   int
+	intended time.Duration
+	queued   bool
+}
+
+// runOpen is the open model: one dispatcher starts requests at the pacer's times and hands each
+// to an idle user, starting a new user when none is idle, up to MaxUsers. When all are busy the
+// request waits for the first free one; it keeps its intended time, so the wait is part of its
+// response time. Nothing is dropped while the run lasts; requests still waiting when it stops
+// are counted as unsent. It returns the number of users started and of requests unsent.
+func (l *Loader) runOpen(out chan<- *[]Result) (users int, unsent int64) {
+	pacer := Rate{PerSecond: l.cfg.Rate, Ramp: l.cfg.Ramp}
+	total := int64(-1)
+	switch {
+	case l.cfg.Once:
+		total = int64(len(l.targets))
+	case l.cfg.Reps > 0:
+		total = int64(l.cfg.Reps)
+	}
+	var picker Picker = &sequential{n: len(l.targets)}
+	if l.cfg.Random {
+		picker = &uniform{rng: rand.New(rand.NewPCG(l.cfg.Seed, 0)), n: len(l.targets)}
+	}
+
+	jobs := make(chan job)
+	var workers sync.WaitGroup
+	defer workers.Wait()
+	defer close(jobs)
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for i := int64(0); total < 0 || i < total; i++ {
+		j := job{intended: pacer.Due(i)}
+		if l.cfg.Duration > 0 && j.intended >= l.cfg.Duration {
+			// Exact at the end: the timer that stops the run may fire a little late.
+			return users, 0
+		}
+		if !l.waitUntil(j.intended, timer) {
+			return users, l.countUnsent(pacer, i, total)
+		}
+		if l.stopped.Load() {
+			return users, l.countUnsent(pacer, i, total)
+		}
+		j.target = picker.Next()
+		select {
+		case jobs <- j:
+			continue
+		default:
+		}
+		if users < l.cfg.MaxUsers {
+			id := users
+			users++
+			workers.Go(func() { l.worker(id, j, jobs, out) })
+			continue
+		}
+		j.queued = true
+		select {
+		case jobs <- j:
+		case <-l.stopCh:
+			return users, l.countUnsent(pacer, i, total)
+		}
+	}
+	return users, 0
+}
+
+// waitUntil sleeps until offset from the start of the run; false means the run stopped first.
+// The Go runtime's timers can wake up to a millisecond late on an idle process (the poller's
+// timeout has millisecond resolution), and that lateness would count in every response time,
+// so the last stretch of each wait is a nanosleep, which the kernel ends within microseconds.
+func (l *Loader) waitUntil(offset time.Duration, timer *time.Timer) bool {
+	const fine = 2 * time.Millisecond
+	wait := offset - time.Since(l.start)
+	if wait > fine {
+		timer.Reset(wait - fine)
+		select {
+		case <-timer.C:
+		case <-l.stopCh:
+			return false
+		}
+		wait = offset - time.Since(l.start)
+	}
+	if wait > 0 {
+		nanosleep(wait)
+	}
+	return !l.stopped.Load()
+}
+
+// countUnsent counts the requests from i on that were due before the run stopped: they were
+// scheduled but never found a free user (or the dispatcher was itself late).
+func (l *Loader) countUnsent(p Pacer, i, total int64) int64 {
+	stopAt := l.stopOffset()
+	if l.cfg.Duration > 0 {
+		stopAt = min(stopAt, l.cfg.Duration) // the timer may fire a little late
+	}
+	var n int64
+	for ; (total < 0 || i < total) && p.Due(i) < stopAt; i++ {
+		n++
+	}
+	return n
+}
+
+// worker is one user of the open model: it sends the jobs it is handed until there are none.
+func (l *Loader) worker(id int, first job, jobs <-chan job, out chan<- *[]Result) {
+	req := fasthttp.AcquireRequest()
+	resp := fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	b := l.newBatcher(out)
+	defer b.close()
+	for j, ok := first, true; ok; j, ok = <-jobs {
+		res, end := l.send(req, resp, j.target, id)
+		res.Intended = j.intended
+		res.Queued = j.queued
+		b.add(res, end)
+	}
+}

@@ -1,0 +1,112 @@
+package loader
+
+import (
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestOpenModelKeepsItsSchedule(t *testing.T) {
+	t.Parallel()
+	srv := newHitServer(t, nil)
+	results, out := run(t, Config{Rate: 200, MaxUsers: 100, Duration: 2 * time.Second}, pageTargets(t, srv.URL, 5))
+	// Requests 0..399 are due before 2 s. One that the stop overtakes is counted as unsent,
+	// never lost.
+	if got := int64(len(results)) + out.Unsent; got != 400 {
+		t.Errorf("%d sent + %d unsent, want 400", len(results), out.Unsent)
+	}
+	if len(results) < 396 {
+		t.Errorf("only %d of 400 requests sent", len(results))
+	}
+	for i, r := range results {
+		if r.Status != 200 {
+			t.Fatalf("result %d: %+v", i, r)
+		}
+		if lag := r.Start - r.Intended; lag < 0 {
+			t.Fatalf("request started %v before its time", -lag)
+		}
+	}
+	if out.Users > 100 || out.Users < 1 {
+		t.Errorf("%d users, want 1..100", out.Users)
+	}
+}
+
+func TestOpenModelTotalRequests(t *testing.T) {
+	t.Parallel()
+	srv := newHitServer(t, nil)
+	targets := pageTargets(t, srv.URL, 10)
+	results, out := run(t, Config{Rate: 1000, MaxUsers: 50, Reps: 50}, targets)
+	if len(results) != 50 || out.Stop != Completed || out.Unsent != 0 {
+		t.Errorf("%d results, stop %v, unsent %d; want 50, completed, 0", len(results), out.Stop, out.Unsent)
+	}
+	for i := range targets {
+		if n := srv.count("GET /p/" + itoa(i)); n != 5 {
+			t.Errorf("/p/%d hit %d times, want 5 (the list walked in order)", i, n)
+		}
+	}
+}
+
+// A server that stops answering for a while: every request due during the stall waits, and
+// the open model counts that wait, where a closed model would record a handful of slow requests.
+func TestOpenModelMeasuresFromTheIntendedStart(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	var stalled atomic.Int64
+	srv := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) {
+		since := time.Since(start)
+		if since >= time.Second && since < 2*time.Second {
+			stalled.Add(1)
+			time.Sleep(2*time.Second - since)
+		}
+	})
+	results, _ := run(t, Config{Rate: 50, MaxUsers: 1000, Duration: 3 * time.Second}, pageTargets(t, srv.URL, 1))
+	slow := 0
+	for _, r := range results {
+		if r.ResponseTime() >= 400*time.Millisecond {
+			slow++
+		}
+	}
+	// About 50 requests arrive during the 1 s stall; those of its first half wait over 0.5 s.
+	if slow < 15 || stalled.Load() < 30 {
+		t.Errorf("%d requests slower than 400 ms, %d stalled; want the stall visible", slow, stalled.Load())
+	}
+}
+
+func TestOpenModelQueuesAtTheUserCap(t *testing.T) {
+	t.Parallel()
+	srv := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) { time.Sleep(50 * time.Millisecond) })
+	// Two users serve at most 40 requests/s; 100/s are due for a second.
+	results, out := run(t, Config{Rate: 100, MaxUsers: 2, Duration: time.Second}, pageTargets(t, srv.URL, 1))
+	if out.Users != 2 {
+		t.Errorf("%d users, want 2", out.Users)
+	}
+	if got := int64(len(results)) + out.Unsent; got != 100 {
+		t.Errorf("%d sent + %d unsent, want the 100 due", len(results), out.Unsent)
+	}
+	queued, maxWait := 0, time.Duration(0)
+	for _, r := range results {
+		if r.Queued {
+			queued++
+			maxWait = max(maxWait, r.Start-r.Intended)
+		}
+	}
+	if queued == 0 || maxWait < 200*time.Millisecond || out.Unsent == 0 {
+		t.Errorf("queued %d (longest wait %v), unsent %d: want the cap's backlog visible", queued, maxWait, out.Unsent)
+	}
+}
+
+func TestClosedModelRamp(t *testing.T) {
+	t.Parallel()
+	srv := newHitServer(t, nil)
+	results, _ := run(t, Config{Users: 4, Reps: 1, Ramp: 400 * time.Millisecond}, pageTargets(t, srv.URL, 4))
+	if len(results) != 4 {
+		t.Fatalf("%d results, want 4", len(results))
+	}
+	for _, r := range results {
+		// User u joins at u/4 of the ramp.
+		if want := time.Duration(r.User) * 100 * time.Millisecond; r.Start < want {
+			t.Errorf("user %d started at %v, before its ramp slot %v", r.User, r.Start, want)
+		}
+	}
+}
