@@ -275,6 +275,9 @@ func TestBadInput(t *testing.T) {
 		{"no URL", nil, "webload: no URL: give one (webload http://127.0.0.1:8080/) or a URL file (webload -f urls.txt)"},
 		{"header without colon", []string{"-H", "oops", "http://127.0.0.1:1/"}, `webload: -H: want "Name: value" (got "oops")`},
 		{"mark without log", []string{"-m", "x", "http://127.0.0.1:1/"}, "webload: -m: a mark goes into the log file; give one with -l FILE"},
+		{"bad rate", []string{"--rate", "fast", "http://127.0.0.1:1/"}, `webload: --rate: want requests per second such as 500, or per a period such as 30/1m (got "fast")`},
+		{"rate with users", []string{"--rate", "10", "-c", "5", "http://127.0.0.1:1/"}, "webload: -c sets the users of the closed model"},
+		{"rate with delay", []string{"--rate", "10", "-d", "1", "http://127.0.0.1:1/"}, "webload: -d pauses closed-model users"},
 		{"two URLs", []string{"http://127.0.0.1:1/a", "http://127.0.0.1:1/b"}, "webload: expected one URL, got 2 arguments"},
 	}
 	for _, tc := range tests {

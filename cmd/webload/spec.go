@@ -69,6 +69,12 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 		if cfg.Rate, err = parseRate(c.String("rate")); err != nil {
 			return s, usagef("--rate: %w", err)
 		}
+		switch {
+		case c.IsSet("concurrent"):
+			return s, usagef("-c sets the users of the closed model; with --rate the schedule starts users as needed, capped by --max-users")
+		case c.IsSet("delay"):
+			return s, usagef("-d pauses closed-model users; with --rate the schedule alone decides when requests start")
+		}
 		cfg.MaxUsers = c.Int("max-users")
 		if cfg.MaxUsers < 1 {
 			return s, usagef("--max-users: must be at least 1 (got %d)", cfg.MaxUsers)
