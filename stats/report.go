@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/sysload"
 )
 
 // Report is a run's result: every figure the text report shows, in the form -j prints and -o
@@ -65,6 +66,12 @@ type Report struct {
 	// Histogram holds the transactions' latencies in microseconds, HdrHistogram's V2
 	// compressed encoding in base64, so runs can be merged and compared exactly.
 	Histogram string `json:"histogram"`
+	// ServiceHistogram holds the service times the same way.
+	ServiceHistogram string `json:"service_histogram"`
+	// Server is the server's load during the run (--server-metrics); nil when not measured.
+	Server *sysload.Summary `json:"server,omitempty"`
+	// Repeats holds each run of a --repeat series, whose combination this report is.
+	Repeats []Report `json:"repeats,omitempty"`
 }
 
 // Percentiles of response time, in seconds.
@@ -143,6 +150,8 @@ type Schedule struct {
 	// Users is how many users the schedule needed at most; MaxUsers the cap.
 	Users    int `json:"users"`
 	MaxUsers int `json:"max_users"`
+	// Histogram holds the lags in microseconds (HdrHistogram V2, base64).
+	Histogram string `json:"histogram"`
 }
 
 // SteadyState are the figures of the requests intended after the ramp. Times are seconds.
@@ -154,6 +163,8 @@ type SteadyState struct {
 	Failed          int64       `json:"failed"`
 	TransactionRate float64     `json:"transaction_rate"`
 	Percentiles     Percentiles `json:"percentiles"`
+	// Histogram holds the steady state's response times in microseconds.
+	Histogram string `json:"histogram,omitempty"`
 }
 
 // Report computes the run's figures. The recorder must have received every result (the loader's
@@ -180,6 +191,7 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 		LatencyOverflow:        r.clamped,
 		Users:                  userStats(r.perUser, o.Users),
 		Histogram:              encode(r.hist),
+		ServiceHistogram:       encode(r.service),
 	}
 	if r.hits+r.failures > 0 {
 		rep.Availability = float64(r.hits) / float64(r.hits+r.failures) * 100
@@ -233,12 +245,13 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 
 func (r *Recorder) schedule(o loader.Outcome, run RunInfo) *Schedule {
 	s := &Schedule{
-		Rate:     run.Rate,
-		Sent:     r.requests,
-		Unsent:   o.Unsent,
-		Delayed:  r.queued,
-		Users:    o.Users,
-		MaxUsers: run.MaxUsers,
+		Rate:      run.Rate,
+		Sent:      r.requests,
+		Unsent:    o.Unsent,
+		Delayed:   r.queued,
+		Users:     o.Users,
+		MaxUsers:  run.MaxUsers,
+		Histogram: encode(r.lag),
 	}
 	if r.requests > 0 {
 		s.LagMean = fromUnits(int64(r.lag.Mean())).Seconds()
@@ -267,6 +280,7 @@ func (r *Recorder) steadyState(o loader.Outcome) *SteadyState {
 	}
 	if st.hist != nil {
 		s.Percentiles = percentiles(st.hist, st.maxHit.Seconds())
+		s.Histogram = encode(st.hist)
 	}
 	return s
 }

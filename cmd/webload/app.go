@@ -52,6 +52,14 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 				},
 			},
 			{
+				Name:      "compare",
+				Usage:     "compare saved results (-o) side by side against the first, or a --history of runs",
+				ArgsUsage: "BASELINE.json CANDIDATE.json...",
+				Flags:     compareFlags(),
+				HideHelp:  true,
+				Action:    func(c *cli.Context) error { return compareCommand(c, stdout) },
+			},
+			{
 				Name:     "help",
 				Usage:    "show the options",
 				HideHelp: true,
@@ -71,15 +79,17 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 // arguments into the shape the flag parser accepts.
 func runApp(ctx context.Context, args []string, stdout, stderr io.Writer, env lookupEnv) error {
 	app := newApp(stdout, stderr, env)
-	head := 1
-	if len(args) > 1 && app.Command(args[1]) != nil {
-		head = 2
+	head, flags := 1, app.Flags
+	if len(args) > 1 {
+		if cmd := app.Command(args[1]); cmd != nil {
+			head, flags = 2, cmd.Flags
+		}
 	}
 	if len(args) < head {
 		return app.RunContext(ctx, args)
 	}
 	norm := append([]string{}, args[:head]...)
-	norm = append(norm, normalizeArgs(args[head:], valueFlags(app.Flags))...)
+	norm = append(norm, normalizeArgs(args[head:], valueFlags(flags))...)
 	return app.RunContext(ctx, norm)
 }
 

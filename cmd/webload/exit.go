@@ -7,10 +7,11 @@ import (
 )
 
 // Exit codes, documented in the README.
-// 1 is kept for failed gates; 130 and 143 come from signalCause.
+// 130 and 143 come from signalCause.
 const (
-	exitOK    = 0
-	exitUsage = 2 // bad flags, unreadable or malformed input, unresolvable hosts
+	exitOK         = 0
+	exitGateFailed = 1 // an --assert or --max-regression check failed
+	exitUsage      = 2 // bad flags, unreadable or malformed input, unresolvable hosts
 )
 
 // usageError marks a mistake in what the user asked for: exit 2.
@@ -37,6 +38,11 @@ func exitCode(err error, stderr io.Writer) int {
 	var intr interruptedError
 	if errors.As(err, &intr) {
 		return intr.cause.exitCode()
+	}
+	var gate gateError
+	if errors.As(err, &gate) {
+		fmt.Fprintf(stderr, "webload: %v\n", err)
+		return exitGateFailed
 	}
 	fmt.Fprintf(stderr, "webload: %v\n", err)
 	return exitUsage

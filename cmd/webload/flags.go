@@ -34,6 +34,12 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "mark", Aliases: []string{"m"}, Usage: "write a mark `TEXT` into the log before the run's line"},
 		&cli.StringFlag{Name: "label", Usage: "`NAME` of the run, e.g. \"MariaDB 10.0 XtraDB\""},
 		&cli.BoolFlag{Name: "per-url", Usage: "add the per-URL table to the text report"},
+		&cli.IntFlag{Name: "repeat", Value: 1, Usage: "run the same load `N` times and keep every run in one result, so compare can tell noise from change"},
+		&cli.StringFlag{Name: "repeat-pause", Value: "5s", Usage: "pause `DURATION` between the runs of --repeat"},
+		&cli.StringSliceFlag{Name: "assert", Usage: "gate `EXPR` on the result, e.g. p95<800ms, availability>=99.9, url:/checkout p99<2s (repeatable); a broken gate exits 1"},
+		&cli.StringFlag{Name: "junit", Usage: "write the gates' verdicts as JUnit XML to `FILE`"},
+		&cli.StringFlag{Name: "history", Usage: "also keep the result in `DIR` under a timestamped name, for compare --history"},
+		&cli.StringFlag{Name: "server-metrics", Usage: "read the server's load during the run from a node exporter `URL` (http://host:9100/metrics) or \"local\" (/proc of this machine)"},
 		&cli.StringFlag{Name: "siege-format", Value: "4.0", Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Usage: "print the version"},
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
+	"github.com/webload/webload/sysload"
 )
 
 // runCommand is the App's action: siege's command line.
@@ -38,35 +41,87 @@ func runCommand(c *cli.Context, stdout, stderr io.Writer, env lookupEnv) error {
 	return execute(c.Context, spec, stdout, stderr)
 }
 
-// execute runs the load and writes every output asked for. An interrupted run still writes
-// everything it measured before reporting the interruption.
+// execute runs the load (a --repeat series of runs) and writes every output asked for, then
+// checks the gates. An interrupted run still writes everything it measured before reporting
+// the interruption.
 func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error {
 	terminal := stderr
 	stderr = &lockedWriter{w: stderr} // the stop notice and verbose failures share it
 	if err := loader.CheckHosts(ctx, spec.targets, net.DefaultResolver.LookupHost); err != nil {
 		return usageError{err}
 	}
+	talk := !spec.out.quiet && !spec.out.json
+	if talk {
+		fmt.Fprint(stderr, banner(&spec))
+	}
+	var runs []stats.Report
+	interrupted := false
+	for i := range max(spec.repeat, 1) {
+		if i > 0 && !pauseBetweenRuns(ctx, spec.repeatPause) {
+			interrupted = true
+			break
+		}
+		rep, stop, err := runOnce(ctx, &spec, stdout, stderr, terminal, talk)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, rep)
+		if spec.repeat > 1 && talk {
+			fmt.Fprintf(stderr, "Run %d of %d: %d transactions, %.2f trans/sec, p95 %.3f ms, %d failed\n", i+1, spec.repeat,
+				rep.Transactions, rep.TransactionRate, rep.Percentiles.P95*1000, rep.FailedTransactions)
+		}
+		if stop == loader.Interrupted {
+			interrupted = true
+			break
+		}
+	}
+	rep := runs[0]
+	if spec.repeat > 1 {
+		var err error
+		if rep, err = stats.Combine(runs); err != nil {
+			return err
+		}
+	}
+	if err := writeOutputs(&rep, spec.out, stdout, time.Now()); err != nil {
+		return err
+	}
+	if spec.history != "" {
+		if err := saveHistory(spec.history, &rep); err != nil {
+			return err
+		}
+	}
+	if interrupted {
+		var sc signalCause
+		errors.As(context.Cause(ctx), &sc)
+		return interruptedError{sc}
+	}
+	return checkGates(&rep, &spec, stdout)
+}
+
+// runOnce makes one run: the loader, its statistics, and the progress line and server
+// monitor around it.
+func runOnce(ctx context.Context, spec *runSpec, stdout, stderr, terminal io.Writer, talk bool) (stats.Report, loader.StopReason, error) {
 	l, err := loader.New(spec.cfg, spec.targets)
 	if err != nil {
-		return usageError{err}
+		return stats.Report{}, 0, usageError{err}
 	}
 	rec := stats.NewRecorder(spec.targets, stats.Options{Interval: spec.interval, RampEnd: spec.cfg.Ramp})
 	var sink loader.Sink = rec
 	if spec.out.verbose {
 		sink = stats.NewVerbose(stdout, stderr, spec.targets, rec)
 	}
-	talk := !spec.out.quiet && !spec.out.json
-	if talk {
-		fmt.Fprint(stderr, banner(&spec))
-	}
 	notices := stderr
 	stopProgress := func() {}
 	if spec.out.progress {
 		live := stats.NewLive(sink, time.Second, time.Now())
 		sink = live
-		d := progress.Start(terminal, plannedProgress(&spec), spec.out.color, time.Now(),
+		d := progress.Start(terminal, plannedProgress(spec), spec.out.color, time.Now(),
 			func(now time.Time) progress.Figures { return progress.Figures(live.Figures(now)) })
 		notices, stopProgress = d, d.Stop
+	}
+	var monitor *sysload.Monitor
+	if spec.server != nil {
+		monitor = sysload.Start(ctx, spec.server, spec.serverSpec, spec.interval)
 	}
 	finished := make(chan struct{})
 	go func() {
@@ -81,19 +136,78 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 	outcome := l.Run(ctx, sink)
 	close(finished)
 	stopProgress()
-
 	rep := rec.Report(outcome, spec.info, spec.out.label)
-	if err := writeOutputs(&rep, spec.out, stdout, time.Now()); err != nil {
-		return err
+	if monitor != nil {
+		server := monitor.Stop()
+		rep.Server = &server
 	}
-	if outcome.Stop == loader.Interrupted {
-		var sc signalCause
-		if errors.As(context.Cause(ctx), &sc) {
-			return interruptedError{sc}
+	return rep, outcome.Stop, nil
+}
+
+// pauseBetweenRuns lets the server settle between the runs of a series; false means the run was
+// interrupted meanwhile.
+func pauseBetweenRuns(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// checkGates evaluates --assert on the result, prints each verdict and writes --junit.
+func checkGates(rep *stats.Report, spec *runSpec, stdout io.Writer) error {
+	if len(spec.gates) == 0 {
+		return nil
+	}
+	results := stats.CheckGates(rep, spec.gates)
+	failed := 0
+	for _, r := range results {
+		if !r.Passed {
+			failed++
 		}
-		return interruptedError{signalCause{}}
+		if !spec.out.quiet && !spec.out.json || !r.Passed {
+			fmt.Fprintln(stdout, "Gate "+r.Text)
+		}
+	}
+	if spec.junit != "" {
+		if err := writeJUnitFile(spec.junit, "webload "+rep.Label, results); err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return gateError{failed: failed, total: len(results)}
 	}
 	return nil
+}
+
+// saveHistory keeps the result under DIR with a name that sorts by time, for
+// `webload compare --history DIR`.
+func saveHistory(dir string, rep *stats.Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	name := rep.Run.StartedAt.UTC().Format("20060102T150405Z")
+	if slug := slugify(rep.Label); slug != "" {
+		name += "-" + slug
+	}
+	return stats.SaveJSON(filepath.Join(dir, name+".json"), rep)
+}
+
+// slugify keeps letters, digits, dots and dashes of a label, for a file name.
+func slugify(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.', r == '-':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-.")
 }
 
 // writeOutputs prints the report (text or JSON) and writes the files asked for. It tries every

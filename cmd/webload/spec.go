@@ -12,16 +12,24 @@ import (
 
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
+	"github.com/webload/webload/sysload"
 	"github.com/webload/webload/urls"
 )
 
 // runSpec is everything a run needs, taken from the flags.
 type runSpec struct {
-	cfg      loader.Config
-	targets  []urls.Target
-	info     stats.RunInfo
-	out      outputs
-	interval time.Duration // timeline bucket
+	cfg         loader.Config
+	targets     []urls.Target
+	info        stats.RunInfo
+	out         outputs
+	interval    time.Duration // timeline bucket and server sampling
+	repeat      int           // runs in the series
+	repeatPause time.Duration
+	gates       []stats.Gate
+	junit       string
+	history     string
+	server      sysload.Source // nil without --server-metrics
+	serverSpec  string
 }
 
 // outputs says where the result goes.
@@ -117,6 +125,9 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 	if s.out, err = outputsFromFlags(c); err != nil {
 		return s, err
 	}
+	if err := checksFromFlags(c, &s); err != nil {
+		return s, err
+	}
 	if s.out.verbose {
 		cfg.BatchSize = 1 // each line as soon as its request ends
 	}
@@ -146,6 +157,37 @@ func outputsFromFlags(c *cli.Context) (outputs, error) {
 	}
 	o.text = stats.TextOptions{Layout: layout, PerURL: c.Bool("per-url")}
 	return o, nil
+}
+
+// checksFromFlags reads what surrounds the load: repeats, gates, history and server metrics.
+func checksFromFlags(c *cli.Context, s *runSpec) error {
+	s.repeat = c.Int("repeat")
+	if s.repeat < 1 {
+		return usagef("--repeat: want at least 1 run (got %d)", s.repeat)
+	}
+	var err error
+	if s.repeatPause, err = parseSeconds(c.String("repeat-pause")); err != nil {
+		return usagef("--repeat-pause: %w", err)
+	}
+	for _, expr := range c.StringSlice("assert") {
+		g, err := stats.ParseGate(expr)
+		if err != nil {
+			return usagef("--assert: %w", err)
+		}
+		s.gates = append(s.gates, g)
+	}
+	s.junit = c.String("junit")
+	if s.junit != "" && len(s.gates) == 0 {
+		return usagef("--junit: there are no gates to report; add --assert EXPR")
+	}
+	s.history = c.String("history")
+	if spec := c.String("server-metrics"); spec != "" {
+		if s.server, err = sysload.NewSource(spec, nil); err != nil {
+			return usagef("--server-metrics: %w", err)
+		}
+		s.serverSpec = spec
+	}
+	return nil
 }
 
 // targetsFromFlags reads the URL given on the command line or the URL file. An unquoted

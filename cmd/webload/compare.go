@@ -1,0 +1,187 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/stats"
+)
+
+func compareFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "`FORMAT` of the table: text, md (Markdown) or json"},
+		&cli.BoolFlag{Name: "per-url", Usage: "also list the URLs whose p95 changed most, both ways"},
+		&cli.StringFlag{Name: "max-regression", Usage: "fail (exit 1) when a figure gets worse than the baseline by more than `LIMITS`, e.g. p95=10%,trate=5%; changes within noise pass"},
+		&cli.StringFlag{Name: "junit", Usage: "write the --max-regression verdicts as JUnit XML to `FILE`"},
+		&cli.StringFlag{Name: "history", Usage: "compare the newest result in `DIR` (written by --history) with the median of the ones before"},
+		&cli.IntFlag{Name: "last", Value: 30, Usage: "with --history, use the last `N` results"},
+		helpFlag(),
+	}
+}
+
+// compareCommand is `webload compare A.json B.json ...` and `webload compare --history DIR`.
+func compareCommand(c *cli.Context, stdout io.Writer) error {
+	if c.Bool("help") {
+		return cli.ShowCommandHelp(c, "compare")
+	}
+	format := c.String("format")
+	if format != "text" && format != "md" && format != "json" {
+		return usagef("--format: want text, md or json (got %q)", format)
+	}
+	var limits []stats.Limit
+	if s := c.String("max-regression"); s != "" {
+		var err error
+		if limits, err = stats.ParseLimits(s); err != nil {
+			return usagef("--max-regression: %w", err)
+		}
+	}
+	var results []stats.LimitResult
+	var err error
+	if dir := c.String("history"); dir != "" {
+		if c.Args().Len() > 0 {
+			return usagef("give either result files or --history DIR, not both")
+		}
+		results, err = compareHistory(dir, c.Int("last"), format, limits, stdout)
+	} else {
+		results, err = compareFiles(c.Args().Slice(), format, c.Bool("per-url"), limits, stdout)
+	}
+	if err != nil {
+		return err
+	}
+	return finishLimits(results, c.String("junit"), "webload compare", stdout)
+}
+
+func compareFiles(paths []string, format string, perURL bool, limits []stats.Limit, stdout io.Writer) ([]stats.LimitResult, error) {
+	if len(paths) < 2 {
+		return nil, usagef("compare needs at least two result files (webload compare old.json new.json)")
+	}
+	reports, err := readReports(paths)
+	if err != nil {
+		return nil, err
+	}
+	cmp, err := stats.Compare(reports, perURL)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	switch format {
+	case "json":
+		err = writeJSON(stdout, cmp)
+	case "md":
+		err = cmp.WriteMarkdown(stdout)
+	default:
+		err = cmp.WriteText(stdout)
+	}
+	return cmp.CheckLimits(limits), err
+}
+
+func compareHistory(dir string, last int, format string, limits []stats.Limit, stdout io.Writer) ([]stats.LimitResult, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, usageError{err}
+	}
+	sort.Strings(paths) // names start with the UTC time of the run
+	if last < 2 {
+		return nil, usagef("--last: want at least 2 (got %d)", last)
+	}
+	if len(paths) > last {
+		paths = paths[len(paths)-last:]
+	}
+	if len(paths) < 2 {
+		return nil, usagef("%s holds %d results; a trend needs at least 2", dir, len(paths))
+	}
+	reports, err := readReports(paths)
+	if err != nil {
+		return nil, err
+	}
+	trend, err := stats.NewTrend(reports)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if format == "json" {
+		err = writeJSON(stdout, trend)
+	} else {
+		err = trend.WriteText(stdout)
+	}
+	return trend.CheckLimits(limits), err
+}
+
+func readReports(paths []string) ([]stats.Report, error) {
+	var reports []stats.Report
+	for _, p := range paths {
+		rep, err := stats.ReadJSON(p)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		reports = append(reports, rep)
+	}
+	return reports, nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// finishLimits prints each limit's verdict, writes the JUnit file, and fails with exit 1 when
+// a limit was broken.
+func finishLimits(results []stats.LimitResult, junit, suite string, stdout io.Writer) error {
+	failed := 0
+	for _, r := range results {
+		if !r.Passed {
+			failed++
+		}
+	}
+	if len(results) > 0 {
+		fmt.Fprintln(stdout)
+		for _, r := range results {
+			fmt.Fprintln(stdout, r.Text)
+		}
+	}
+	if junit != "" {
+		if err := writeJUnitFile(junit, suite, limitCases(results)); err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return gateError{failed: failed, total: len(results)}
+	}
+	return nil
+}
+
+// gateError means the run or comparison broke a gate: exit 1.
+type gateError struct{ failed, total int }
+
+func (e gateError) Error() string {
+	return fmt.Sprintf("%d of %d checks failed", e.failed, e.total)
+}
+
+func limitCases(results []stats.LimitResult) []stats.GateResult {
+	var out []stats.GateResult
+	for _, r := range results {
+		out = append(out, stats.GateResult{
+			Gate:   stats.Gate{Expr: r.Label + ": " + r.Key},
+			Passed: r.Passed,
+			Text:   r.Text,
+		})
+	}
+	return out
+}
+
+func writeJUnitFile(path, suite string, results []stats.GateResult) error {
+	var b strings.Builder
+	if err := stats.WriteJUnit(&b, suite, results); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("write JUnit file: %w", err)
+	}
+	return nil
+}

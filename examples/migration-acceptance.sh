@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Pre-migration acceptance: load the old stack and the new one the same way, three runs each,
+# and accept the new stack only if it is not measurably slower.
+#
+#   OLD=http://10.0.0.1 NEW=http://10.0.0.2 ./migration-acceptance.sh urls.txt
+#
+# urls.txt uses $(SITE) for the host (see urls.txt in this folder); the script points it at
+# each stack in turn. With node exporters on the servers, LA and MEM are filled in as well.
+set -euo pipefail
+URLS=${1:-urls.txt}
+OLD=${OLD:?set OLD to the old stack, e.g. http://10.0.0.1}
+NEW=${NEW:?set NEW to the new stack, e.g. http://10.0.0.2}
+PAUSE=${PAUSE:-30s}   # lets the server settle between runs
+LOAD=(-b -c 20 -r 50 -f "$URLS" --repeat 3 --repeat-pause "$PAUSE")
+
+SITE=$OLD webload "${LOAD[@]}" --label "MySQL 5.1 (old)" -o old.json \
+  ${OLD_METRICS:+--server-metrics "$OLD_METRICS"}
+SITE=$NEW webload "${LOAD[@]}" --label "Percona 5.6 (new)" -o new.json \
+  ${NEW_METRICS:+--server-metrics "$NEW_METRICS"} \
+  --assert 'availability>=99.9' --assert 'failed==0'
+
+# The table for the ticket, and the verdict: only significant regressions fail (exit 1).
+webload compare --format md --per-url old.json new.json > comparison.md
+webload compare --max-regression 'p95=10%,rtime=10%,trate=5%' --junit acceptance.xml old.json new.json

@@ -1,0 +1,260 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// column is one figure of the comparison table: the seed columns of a migration report (ETime,
+// RTime, TRate, Conc, OK) plus failures, percentiles and the server's load.
+type column struct {
+	name, key, unit string
+	higherIsBetter  bool
+	latency         bool    // a percentile of the latency distribution: also judged by rank test
+	scale           float64 // from the report's unit to the displayed one
+	decimals        int
+	value           func(*Report) (float64, bool)
+}
+
+func always(f func(*Report) float64) func(*Report) (float64, bool) {
+	return func(r *Report) (float64, bool) { return f(r), true }
+}
+
+// columns are the comparison's figures, in table order.
+var columns = []column{
+	{name: "ETime", key: "etime", unit: "s", scale: 1, decimals: 2, value: always(func(r *Report) float64 { return r.ElapsedTime })},
+	{name: "RTime", key: "rtime", unit: "s", scale: 1, decimals: 3, value: always(func(r *Report) float64 { return r.ResponseTime })},
+	{name: "TRate", key: "trate", unit: "/s", higherIsBetter: true, scale: 1, decimals: 2, value: always(func(r *Report) float64 { return r.TransactionRate })},
+	{name: "Conc", key: "conc", scale: 1, decimals: 2, value: always(func(r *Report) float64 { return r.Concurrency })},
+	{name: "OK", key: "ok", higherIsBetter: true, scale: 1, value: always(func(r *Report) float64 { return float64(r.SuccessfulTransactions) })},
+	{name: "Failed", key: "failed", scale: 1, value: always(func(r *Report) float64 { return float64(r.FailedTransactions) })},
+	{name: "p50", key: "p50", unit: "ms", latency: true, scale: 1000, decimals: 1, value: always(func(r *Report) float64 { return r.Percentiles.P50 })},
+	{name: "p95", key: "p95", unit: "ms", latency: true, scale: 1000, decimals: 1, value: always(func(r *Report) float64 { return r.Percentiles.P95 })},
+	{name: "p99", key: "p99", unit: "ms", latency: true, scale: 1000, decimals: 1, value: always(func(r *Report) float64 { return r.Percentiles.P99 })},
+	{name: "LA", key: "la", scale: 1, decimals: 2, value: serverLoad},
+	{name: "MEM", key: "mem", unit: "MB", scale: 1, decimals: 0, value: serverMem},
+}
+
+// Verdicts on a change.
+const (
+	Significant = "significant" // unlikely to be noise
+	WithinNoise = "noise"       // within what repeated runs vary by
+	NoEstimate  = "no estimate" // a single run on either side: no spread to judge by
+)
+
+// Comparison is the side-by-side table of `webload compare`: the first run is the baseline.
+type Comparison struct {
+	Columns []ColumnInfo `json:"columns"`
+	Rows    []CompareRow `json:"rows"`
+	Notes   []string     `json:"notes"`
+	// URLChanges lists, per candidate run, the URLs whose p95 changed most (with --per-url).
+	URLChanges []URLChange `json:"url_changes,omitempty"`
+}
+
+// ColumnInfo names a column and its unit.
+type ColumnInfo struct {
+	Name string `json:"name"`
+	Key  string `json:"key"`
+	Unit string `json:"unit"`
+}
+
+// CompareRow is one run (or --repeat series).
+type CompareRow struct {
+	Label string        `json:"label"`
+	Runs  int           `json:"runs"`
+	Cells []CompareCell `json:"cells"`
+}
+
+// CompareCell is one figure of one run. Value is in the column's unit; for a series it is the
+// mean over its runs (percentiles: of all its samples together), and Spread their standard
+// deviation. Change is relative to the baseline (0.1 = +10 %); nil on the baseline row and
+// where either side was not measured.
+type CompareCell struct {
+	Measured bool     `json:"measured"`
+	Value    float64  `json:"value"`
+	Spread   float64  `json:"spread,omitempty"`
+	Change   *float64 `json:"change,omitempty"`
+	Verdict  string   `json:"verdict,omitempty"`
+	P        *float64 `json:"p,omitempty"`
+	// Worse is set when the change goes the bad way (slower, fewer, more failures).
+	Worse bool `json:"worse,omitempty"`
+}
+
+// Compare lines up the runs against the first. Each report may be a --repeat series, whose
+// runs give the spread that tells a real change from noise.
+func Compare(reports []Report, perURL bool) (Comparison, error) {
+	var c Comparison
+	if len(reports) < 2 {
+		return c, fmt.Errorf("compare needs at least two results (got %d)", len(reports))
+	}
+	for _, col := range columns {
+		c.Columns = append(c.Columns, ColumnInfo{Name: col.name, Key: col.key, Unit: col.unit})
+	}
+	base := &reports[0]
+	baseHist, err := decodeHistogram(base.Histogram)
+	if err != nil {
+		return c, fmt.Errorf("baseline %q: %w", base.Label, err)
+	}
+	single := false
+	for i := range reports {
+		r := &reports[i]
+		row := CompareRow{Label: labelOf(r, i), Runs: max(1, len(r.Repeats))}
+		single = single || row.Runs < 2
+		hist := baseHist
+		if i > 0 {
+			if hist, err = decodeHistogram(r.Histogram); err != nil {
+				return c, fmt.Errorf("%q: %w", row.Label, err)
+			}
+		}
+		for _, col := range columns {
+			cell := valueCell(r, col)
+			if i > 0 {
+				judge(&cell, valueCell(base, col), col, series(base, col), series(r, col), baseHist, hist)
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		c.Rows = append(c.Rows, row)
+		if perURL && i > 0 {
+			c.URLChanges = append(c.URLChanges, urlChanges(base, r, row.Label)...)
+		}
+	}
+	if single {
+		c.Notes = append(c.Notes, "1 run, no noise estimate: a result without --repeat has no spread to judge by; "+
+			"latency columns are judged by a rank test on the distributions alone, the others not at all (marked ?)")
+	}
+	return c, nil
+}
+
+func labelOf(r *Report, i int) string {
+	if r.Label != "" {
+		return r.Label
+	}
+	return fmt.Sprintf("run %d", i+1)
+}
+
+// valueCell is a run's figure: the series mean for counts and rates, the pooled distribution's
+// percentile for latencies.
+func valueCell(r *Report, col column) CompareCell {
+	v, ok := col.value(r)
+	if !ok {
+		return CompareCell{}
+	}
+	cell := CompareCell{Measured: true, Value: v * col.scale}
+	if vals := series(r, col); len(vals) >= 2 {
+		mean, sd := meanSD(vals)
+		if !col.latency {
+			cell.Value = mean * col.scale
+		}
+		cell.Spread = sd * col.scale
+	}
+	return cell
+}
+
+// series is a figure's value in each run of a --repeat series (nil for a single run).
+func series(r *Report, col column) []float64 {
+	var vals []float64
+	for i := range r.Repeats {
+		if v, ok := col.value(&r.Repeats[i]); ok {
+			vals = append(vals, v)
+		}
+	}
+	return vals
+}
+
+// judge sets a candidate cell's change and verdict against the baseline's.
+func judge(cell *CompareCell, base CompareCell, col column, baseVals, vals []float64, baseHist, hist *hdr.Histogram) {
+	if !cell.Measured || !base.Measured {
+		return
+	}
+	change := relChange(base.Value, cell.Value)
+	cell.Change = &change
+	cell.Worse = change != 0 && (change > 0) != col.higherIsBetter
+	p, ok := welchP(baseVals, vals)
+	if col.latency {
+		rp, rok := rankP(baseHist, hist)
+		switch {
+		case ok && rok:
+			p = math.Max(p, rp) // both the runs' spread and the distributions must show it
+		case rok:
+			p, ok = rp, true
+		}
+	}
+	if !ok {
+		cell.Verdict = NoEstimate
+		return
+	}
+	cell.P = &p
+	cell.Verdict = WithinNoise
+	if p < alpha {
+		cell.Verdict = Significant
+	}
+}
+
+// relChange is (b-a)/a; from zero it is 0 when both are zero and ±Inf otherwise.
+func relChange(a, b float64) float64 {
+	switch {
+	case a == b:
+		return 0
+	case a == 0:
+		return math.Copysign(math.Inf(1), b)
+	}
+	return (b - a) / math.Abs(a)
+}
+
+func meanSD(v []float64) (mean, sd float64) {
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	for _, x := range v {
+		sd += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(sd / float64(len(v)-1))
+}
+
+func decodeHistogram(encoded string) (*hdr.Histogram, error) {
+	h := newHistogram()
+	return h, mergeInto(h, encoded)
+}
+
+// URLChange is one URL's p95 in the baseline and a candidate.
+type URLChange struct {
+	Label   string  `json:"label"`
+	Method  string  `json:"method"`
+	Path    string  `json:"path"`
+	BaseP95 float64 `json:"base_p95"` // seconds
+	P95     float64 `json:"p95"`
+	Change  float64 `json:"change"`
+}
+
+// urlChanges pairs URLs by method and path (the stacks under test often differ in host) and
+// keeps the five largest rises and the five largest falls of p95.
+func urlChanges(base, r *Report, label string) []URLChange {
+	byKey := map[string]*URLStats{}
+	for i := range base.URLs {
+		u := &base.URLs[i]
+		byKey[u.Method+" "+requestURI(u.URL)] = u
+	}
+	var all []URLChange
+	for i := range r.URLs {
+		u := &r.URLs[i]
+		b, ok := byKey[u.Method+" "+requestURI(u.URL)]
+		if !ok || b.Hits == 0 || u.Hits == 0 {
+			continue
+		}
+		all = append(all, URLChange{Label: label, Method: u.Method, Path: requestURI(u.URL),
+			BaseP95: b.P95, P95: u.P95, Change: relChange(b.P95, u.P95)})
+	}
+	sortChanges(all)
+	if len(all) <= 10 {
+		return all
+	}
+	return append(all[:5:5], all[len(all)-5:]...)
+}
+
+func sortChanges(c []URLChange) {
+	sort.SliceStable(c, func(i, j int) bool { return c[i].Change > c[j].Change })
+}

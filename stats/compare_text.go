@@ -1,0 +1,129 @@
+package stats
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// marks show a change's verdict in the tables.
+var marks = map[string]string{Significant: "*", WithinNoise: "~", NoEstimate: "?"}
+
+const legend = "* significant (p < 0.05), ~ within noise, ? no noise estimate; changes are against the first row"
+
+// cellText renders a cell: value, and for candidates the change and its mark.
+func cellText(c CompareCell, decimals int) string {
+	if !c.Measured {
+		return "-"
+	}
+	s := formatValue(c.Value, decimals)
+	if c.Change != nil {
+		s += " " + changeText(*c.Change) + marks[c.Verdict]
+	}
+	return s
+}
+
+// formatValue shows a figure with its column's decimals, or more for small values so at least
+// three significant digits remain (a loopback p95 of 0.159 ms, not 0.2).
+func formatValue(v float64, decimals int) string {
+	if decimals > 0 && v != 0 && math.Abs(v) < 100 {
+		for math.Abs(v)*math.Pow10(decimals) < 100 && decimals < 9 {
+			decimals++
+		}
+	}
+	return fmt.Sprintf("%.*f", decimals, v)
+}
+
+func changeText(change float64) string {
+	if math.IsInf(change, 0) {
+		return fmt.Sprintf("%+.0f", change) // +Inf: grew from zero
+	}
+	return fmt.Sprintf("%+.1f%%", change*100)
+}
+
+// table is the comparison as rows of strings, header first.
+func (c *Comparison) table() [][]string {
+	head := []string{"Run"}
+	for _, col := range c.Columns {
+		name := col.Name
+		if col.Unit != "" {
+			name += " (" + col.Unit + ")"
+		}
+		head = append(head, name)
+	}
+	rows := [][]string{head}
+	for _, r := range c.Rows {
+		label := r.Label
+		if r.Runs > 1 {
+			label += fmt.Sprintf(" (%d runs)", r.Runs)
+		}
+		line := []string{label}
+		for i, cell := range r.Cells {
+			line = append(line, cellText(cell, columns[i].decimals))
+		}
+		rows = append(rows, line)
+	}
+	return rows
+}
+
+// WriteText writes the comparison as an aligned text table.
+func (c *Comparison) WriteText(w io.Writer) error {
+	var b strings.Builder
+	rows := c.table()
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, s := range r {
+			widths[i] = max(widths[i], len([]rune(s)))
+		}
+	}
+	for _, r := range rows {
+		for i, s := range r {
+			if i == 0 {
+				fmt.Fprintf(&b, "%-*s", widths[i], s)
+			} else {
+				fmt.Fprintf(&b, "  %*s", widths[i], s)
+			}
+		}
+		b.WriteString("\n")
+	}
+	c.writeFooter(&b, false)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteMarkdown writes the comparison as a Markdown table, to paste into a ticket.
+func (c *Comparison) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	rows := c.table()
+	for i, r := range rows {
+		b.WriteString("| " + strings.Join(r, " | ") + " |\n")
+		if i == 0 {
+			b.WriteString("|---" + strings.Repeat("|---:", len(r)-1) + "|\n")
+		}
+	}
+	c.writeFooter(&b, true)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (c *Comparison) writeFooter(b *strings.Builder, md bool) {
+	b.WriteString("\n" + legend + "\n")
+	for _, n := range c.Notes {
+		b.WriteString("Note: " + n + "\n")
+	}
+	if len(c.URLChanges) == 0 {
+		return
+	}
+	b.WriteString("\nURLs whose p95 changed most:\n")
+	if md {
+		b.WriteString("\n| Run | URL | base p95 (ms) | p95 (ms) | change |\n|---|---|---:|---:|---:|\n")
+	}
+	for _, u := range c.URLChanges {
+		if md {
+			fmt.Fprintf(b, "| %s | %s %s | %.1f | %.1f | %s |\n", u.Label, u.Method, u.Path, u.BaseP95*1000, u.P95*1000, changeText(u.Change))
+		} else {
+			fmt.Fprintf(b, "  %-20s %8s  %9.1f ms -> %9.1f ms  %s %s\n", u.Label, changeText(u.Change), u.BaseP95*1000, u.P95*1000, u.Method, u.Path)
+		}
+	}
+}

@@ -1,0 +1,227 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Gate is one pass/fail condition on a run, parsed from an --assert expression.
+type Gate struct {
+	// Expr is the expression as written; reports name the gate by it.
+	Expr string
+	// URL is "" for a gate on the whole run; otherwise the url: selector, a path such as
+	// /checkout (with or without its query) or an absolute URL.
+	URL string
+	// Metric is the canonical metric name, whichever alias was written.
+	Metric string
+	// Op is one of < <= > >= == !=.
+	Op string
+	// Value is the limit in the metric's base unit: seconds for times, percent for
+	// availability and error_rate, plain numbers otherwise.
+	Value float64
+}
+
+// GateResult is the verdict of one gate on one report.
+type GateResult struct {
+	Gate   Gate
+	Passed bool
+	// Measured is the metric in its base unit. A url gate that matches several URLs must hold
+	// for each, so this is the worst of them. NaN when nothing could be measured.
+	Measured float64
+	// Text is one line for people, such as "p95 = 812.345 ms, allowed < 800 ms: FAILED".
+	Text string
+}
+
+// CheckGates evaluates every gate against a report, in order. The == and != gates compare
+// exactly, with no tolerance: they are meant for counts, which are whole numbers and exact in a
+// float64; a measured time or rate will seldom equal a limit to the last bit.
+func CheckGates(rep *Report, gates []Gate) []GateResult {
+	results := make([]GateResult, len(gates))
+	for i, g := range gates {
+		results[i] = checkGate(rep, g)
+	}
+	return results
+}
+
+// checkGate also copes with gates built by hand rather than by ParseGate, so that a bad one fails
+// with a reason instead of passing silently or panicking.
+func checkGate(rep *Report, g Gate) GateResult {
+	res := GateResult{Gate: g, Measured: math.NaN()}
+	m, ok := findGateMetric(g.Metric)
+	switch {
+	case rep == nil:
+		return res.fail("no report to check")
+	case !ok:
+		return res.fail(fmt.Sprintf("unknown metric %q", g.Metric))
+	case !validGateOp(g.Op):
+		return res.fail(fmt.Sprintf("unknown operator %q", g.Op))
+	case g.URL == "" && m.run == nil:
+		return res.fail(m.name + " is kept only per URL")
+	case g.URL != "" && m.url == nil:
+		return res.fail(m.name + " is not kept per URL")
+	}
+	if g.URL != "" {
+		return checkURLGate(rep, g, m, res)
+	}
+	res.Measured = m.run(rep)
+	res.Passed = gateHolds(g.Op, res.Measured, g.Value)
+	res.Text = fmt.Sprintf("%s = %s: %s", m.name, m.describe(g.Op, res.Measured, g.Value), gateVerdict(res.Passed))
+	return res
+}
+
+// checkURLGate requires the gate of every URL the selector matches, since one selector often
+// names both the GET and the POST of a page, and reports the worst so the line shows what failed.
+func checkURLGate(rep *Report, g Gate, m gateMetric, res GateResult) GateResult {
+	worst, matches := -1, 0
+	res.Passed = true
+	for i := range rep.URLs {
+		u := &rep.URLs[i]
+		if !gateSelects(g.URL, u.URL) {
+			continue
+		}
+		v := m.url(u)
+		matches++
+		res.Passed = res.Passed && gateHolds(g.Op, v, g.Value)
+		if worst < 0 || gateWorse(g.Op, v, res.Measured, g.Value) {
+			worst, res.Measured = i, v
+		}
+	}
+	if matches == 0 {
+		return res.fail("no URL in the run matches " + g.URL)
+	}
+	u := &rep.URLs[worst]
+	where := strings.TrimSpace(u.Method + " " + u.URL)
+	if matches > 1 {
+		where += fmt.Sprintf(" (worst of %d matching URLs)", matches)
+	}
+	res.Text = fmt.Sprintf("%s of %s = %s: %s", m.name, where, m.describe(g.Op, res.Measured, g.Value), gateVerdict(res.Passed))
+	return res
+}
+
+// fail is the verdict on a gate that could not be measured at all.
+func (res GateResult) fail(reason string) GateResult {
+	res.Passed = false
+	res.Text = fmt.Sprintf("%s: %s: FAILED", res.Gate.label(), reason)
+	return res
+}
+
+// label names the gate as its author wrote it. A gate built by hand gets a written form that
+// ParseGate reads back to the same gate.
+func (g Gate) label() string {
+	if s := strings.TrimSpace(g.Expr); s != "" {
+		return s
+	}
+	s := g.Metric + g.Op + strconv.FormatFloat(g.Value, 'f', -1, 64)
+	if m, ok := findGateMetric(g.Metric); ok && m.kind == gateTime {
+		s += "s"
+	}
+	if g.URL != "" {
+		s = "url:" + g.URL + " " + s
+	}
+	return s
+}
+
+func gateVerdict(passed bool) string {
+	if passed {
+		return "ok"
+	}
+	return "FAILED"
+}
+
+// gateSelects reports whether a url: selector names an absolute URL: written whole, as its path
+// and query, or as its bare path, since people copy whichever form is at hand.
+func gateSelects(selector, abs string) bool {
+	if selector == abs {
+		return true
+	}
+	uri := requestURI(abs)
+	path, _, _ := strings.Cut(uri, "?")
+	return selector == uri || selector == path
+}
+
+// gateHolds compares exactly; see CheckGates.
+func gateHolds(op string, measured, limit float64) bool {
+	switch op {
+	case "<":
+		return measured < limit
+	case "<=":
+		return measured <= limit
+	case ">":
+		return measured > limit
+	case ">=":
+		return measured >= limit
+	case "==":
+		return measured == limit
+	case "!=":
+		return measured != limit
+	}
+	return false
+}
+
+// gateWorse reports whether a lies further than b on the failing side of the gate: for an upper
+// bound the larger, for a lower bound the smaller, for == the further from the limit and for !=
+// the nearer to it.
+func gateWorse(op string, a, b, limit float64) bool {
+	switch op {
+	case "<", "<=":
+		return a > b
+	case ">", ">=":
+		return a < b
+	case "==":
+		return math.Abs(a-limit) > math.Abs(b-limit)
+	case "!=":
+		return math.Abs(a-limit) < math.Abs(b-limit)
+	}
+	return false
+}
+
+// describe shows the measured value and the limit in one unit, chosen by the measured value, so
+// the two read side by side. When rounding would make a failing value look equal to its limit,
+// the measured value gets the digits that tell them apart.
+func (m gateMetric) describe(op string, measured, limit float64) string {
+	scale, prec, unit := m.display(measured)
+	got := strconv.FormatFloat(measured*scale, 'f', prec, 64)
+	want := gateNumber(limit * scale)
+	if measured != limit && gateSameNumber(got, want) {
+		got = gateNumber(measured * scale)
+		if gateSameNumber(got, want) {
+			got = strconv.FormatFloat(measured*scale, 'f', -1, 64)
+		}
+	}
+	return fmt.Sprintf("%s%s, allowed %s %s%s", got, unit, op, want, unit)
+}
+
+// display picks the scale, decimals and unit a value of this metric is shown in: times in ms up
+// to 10 s and in seconds beyond, where ms digits stop being useful.
+func (m gateMetric) display(v float64) (scale float64, prec int, unit string) {
+	switch m.kind {
+	case gateTime:
+		if v < 10 {
+			return 1000, 3, " ms"
+		}
+		return 1, 3, " s"
+	case gatePercent:
+		return 1, 3, " %"
+	case gateRate:
+		return 1, 2, m.unit
+	}
+	return 1, 0, m.unit
+}
+
+// gateNumber writes a limit as people write limits: 800, not 800.000 or 800.0000000000001 (the
+// float noise of scaling seconds to ms).
+func gateNumber(v float64) string {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 9, 64), 64)
+	if err != nil {
+		r = v
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+func gateSameNumber(a, b string) bool {
+	x, errX := strconv.ParseFloat(a, 64)
+	y, errY := strconv.ParseFloat(b, 64)
+	return errX == nil && errY == nil && x == y
+}

@@ -1,0 +1,79 @@
+package stats
+
+import (
+	"math"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// alpha is the significance level of webload's tests: a change is called real when noise alone
+// would produce one as large less than 5 % of the time.
+const alpha = 0.05
+
+// welchP is the two-sided p-value of Welch's t-test: do two sets of repeated measurements (one
+// figure from each run of a --repeat series) have different means? It needs at least two
+// values on each side; ok is false otherwise. Two series without any spread differ for sure
+// when their means differ.
+func welchP(a, b []float64) (p float64, ok bool) {
+	if len(a) < 2 || len(b) < 2 {
+		return 0, false
+	}
+	ma, va := stat.MeanVariance(a, nil)
+	mb, vb := stat.MeanVariance(b, nil)
+	sa, sb := va/float64(len(a)), vb/float64(len(b))
+	if sa+sb == 0 {
+		if ma == mb {
+			return 1, true
+		}
+		return 0, true
+	}
+	t := (mb - ma) / math.Sqrt(sa+sb)
+	// Welch-Satterthwaite degrees of freedom.
+	df := (sa + sb) * (sa + sb) / (sa*sa/float64(len(a)-1) + sb*sb/float64(len(b)-1))
+	return 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(math.Abs(t)), true
+}
+
+// rankP is the two-sided p-value of the Mann-Whitney U test on two latency distributions held
+// in HdrHistograms of the same geometry: is a request of one run likely to be slower than one of
+// the other? Samples in the same bucket count as ties. It uses the normal approximation with the
+// tie correction, which is accurate for the thousands of samples a run records; ok is false when
+// either side is empty.
+func rankP(a, b *hdr.Histogram) (p float64, ok bool) {
+	na, nb := float64(a.TotalCount()), float64(b.TotalCount())
+	if na == 0 || nb == 0 {
+		return 0, false
+	}
+	// Walk both distributions bucket by bucket in increasing value; equal geometries give
+	// equal bucket bounds, so a bucket either appears in both lists or in one.
+	da, db := a.Distribution(), b.Distribution()
+	var u, belowB, ties float64
+	for i, j := 0, 0; i < len(da) || j < len(db); {
+		var ca, cb float64
+		switch {
+		case j == len(db) || i < len(da) && da[i].From < db[j].From:
+			ca = float64(da[i].Count)
+			i++
+		case i == len(da) || db[j].From < da[i].From:
+			cb = float64(db[j].Count)
+			j++
+		default:
+			ca, cb = float64(da[i].Count), float64(db[j].Count)
+			i++
+			j++
+		}
+		u += ca * (belowB + cb/2)
+		belowB += cb
+		if t := ca + cb; t > 1 {
+			ties += t*t*t - t
+		}
+	}
+	n := na + nb
+	variance := na * nb / 12 * ((n + 1) - ties/(n*(n-1)))
+	if variance <= 0 {
+		return 1, true // every sample in one bucket: no difference can be seen
+	}
+	z := (u - na*nb/2) / math.Sqrt(variance)
+	return math.Erfc(math.Abs(z) / math.Sqrt2), true
+}

@@ -1,0 +1,70 @@
+package stats
+
+import (
+	"math"
+	"testing"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+func TestWelchP(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		a, b   []float64
+		wantLo float64
+		wantHi float64
+		ok     bool
+	}{
+		// By hand: variances 1 and 1, t = 10/sqrt(2/3) = 12.247 with 4 degrees of freedom,
+		// two-sided p = 0.000255.
+		{"clearly different", []float64{10, 11, 12}, []float64{20, 21, 22}, 0.00025, 0.00026, true},
+		// t = 0.5/sqrt(2/3) = 0.612 with 4 degrees of freedom: p = 0.573.
+		{"within noise", []float64{10, 11, 12}, []float64{10.5, 11.5, 12.5}, 0.57, 0.58, true},
+		{"no spread, same", []float64{5, 5}, []float64{5, 5}, 1, 1, true},
+		{"no spread, different", []float64{5, 5}, []float64{6, 6}, 0, 0, true},
+		{"one run", []float64{5}, []float64{6, 7}, 0, 0, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p, ok := welchP(tc.a, tc.b)
+			if ok != tc.ok || p < tc.wantLo || p > tc.wantHi {
+				t.Errorf("welchP = %v, %v; want %v in [%v, %v]", p, ok, tc.ok, tc.wantLo, tc.wantHi)
+			}
+		})
+	}
+}
+
+func TestRankP(t *testing.T) {
+	t.Parallel()
+	fill := func(values ...int64) *hdr.Histogram {
+		h := newHistogram()
+		for _, v := range values {
+			_ = h.RecordValue(v)
+		}
+		return h
+	}
+	var slow, fast, fast2 []int64
+	for i := range int64(500) {
+		fast = append(fast, 1000+i)
+		fast2 = append(fast2, 1001+i)
+		slow = append(slow, 1100+i)
+	}
+	// Same distribution shifted by one unit: no real difference.
+	if p, ok := rankP(fill(fast...), fill(fast2...)); !ok || p < alpha {
+		t.Errorf("a 0.1 %% shift judged significant: p = %v", p)
+	}
+	// A 10 % shift over 500 samples each is unmistakable.
+	if p, ok := rankP(fill(fast...), fill(slow...)); !ok || p > 1e-6 {
+		t.Errorf("a 10 %% shift judged noise: p = %v", p)
+	}
+	// Exact check on a small case against the U statistic by hand: a = {1,2}, b = {3,4}:
+	// U = 0, mean 2, variance 2*2*5/12 = 5/3, z = -1.549, p = 0.1213.
+	if p, _ := rankP(fill(1, 2), fill(3, 4)); math.Abs(p-0.1213) > 0.001 {
+		t.Errorf("p = %v, want 0.1213", p)
+	}
+	if _, ok := rankP(fill(), fill(1)); ok {
+		t.Error("an empty side gave a p-value")
+	}
+}
