@@ -330,3 +330,12 @@ func TestDemo(t *testing.T) {
 		}
 	}
 }
+
+// closedAddr is a loopback address where nothing listens.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	s := httptest.NewServer(http.NotFoundHandler())
+	addr := s.Listener.Addr().String()
+	s.Close()
+	return addr
+}

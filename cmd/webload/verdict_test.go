@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// stackRun loads a site whose every page takes delay, three runs, and saves the result.
+func stackRun(t *testing.T, dir, label string, delay time.Duration, extra ...string) string {
+	t.Helper()
+	site := newCounter(t, delay, 200)
+	out := filepath.Join(dir, strings.ReplaceAll(label, " ", "-")+".json")
+	args := append([]string{"-q", "-c", "5", "-r", "20", "--repeat", "3", "--repeat-pause", "0",
+		"--label", label, "-o", out}, extra...)
+	_, stderr, code := webload(t, nil, append(args, site.URL+"/page")...)
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %s", label, code, stderr)
+	}
+	return out
+}
+
+// A CI job must fail on a real regression and pass on noise.
+func TestCompareGatesRegressionsNotNoise(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	old := stackRun(t, dir, "MySQL 5.1", 20*time.Millisecond)
+	same := stackRun(t, dir, "Percona 5.6", 20*time.Millisecond)
+	slower := stackRun(t, dir, "MariaDB Aria", 30*time.Millisecond)
+
+	stdout, stderr, code := webload(t, nil, "compare", "--max-regression", "p95=15%,trate=15%", old, same)
+	if code != 0 {
+		t.Errorf("same speed: exit %d, want 0\n%s%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = webload(t, nil, "compare", "--max-regression", "p95=15%,trate=15%", "--junit",
+		filepath.Join(dir, "verdict.xml"), old, slower)
+	if code != 1 || !strings.Contains(stdout, "MariaDB Aria p95") || !strings.Contains(stdout, "FAILED (significant") {
+		t.Errorf("50 %% slower: exit %d, want 1\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "webload: 2 of 2 checks failed") {
+		t.Errorf("stderr %q", stderr)
+	}
+	var suites struct {
+		Suites []struct {
+			Tests    int `xml:"tests,attr"`
+			Failures int `xml:"failures,attr"`
+		} `xml:"testsuite"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "verdict.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xml.Unmarshal(data, &suites); err != nil || len(suites.Suites) != 1 || suites.Suites[0].Tests != 2 || suites.Suites[0].Failures != 2 {
+		t.Errorf("JUnit %+v (%v):\n%s", suites, err, data)
+	}
+
+	stdout, _, code = webload(t, nil, "compare", "--format", "md", "--per-url", old, same, slower)
+	if code != 0 || !strings.HasPrefix(stdout, "| Run | ETime (s) |") || strings.Count(stdout, "(3 runs)") != 3 ||
+		!strings.Contains(stdout, "URLs whose p95 changed most") {
+		t.Errorf("markdown comparison (exit %d):\n%s", code, stdout)
+	}
+	stdout, _, code = webload(t, nil, "compare", "--format", "json", old, slower)
+	if code != 0 || !strings.Contains(stdout, `"verdict": "significant"`) {
+		t.Errorf("JSON comparison (exit %d):\n%s", code, stdout)
+	}
+}
+
+func TestAssertGates(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	junit := filepath.Join(t.TempDir(), "gates.xml")
+	stdout, stderr, code := webload(t, nil, "-c", "2", "-r", "5", "--assert", "availability>=99.9",
+		"--assert", "p95<1ms", "--assert", "trate>=1000000", "--junit", junit, site.URL+"/g")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if !strings.Contains(stdout, "Gate availability = 100.000 %, allowed >= 99.9 %: ok") ||
+		!strings.Contains(stdout, "Gate trate = ") || !strings.Contains(stderr, "of 3 checks failed") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+	if data, err := os.ReadFile(junit); err != nil || strings.Count(string(data), "<testcase") != 3 {
+		t.Errorf("JUnit (%v):\n%s", err, data)
+	}
+	_, stderr, code = webload(t, nil, "--assert", "p95<<800ms", site.URL+"/g")
+	if code != 2 || !strings.Contains(stderr, `bad gate "p95<<800ms": at column 5`) {
+		t.Errorf("bad expression: exit %d, %q", code, stderr)
+	}
+}
+
+func TestHistoryTrend(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, time.Millisecond, 200)
+	dir := t.TempDir()
+	for i := range 3 {
+		_, stderr, code := webload(t, nil, "-q", "-c", "2", "-r", "10", "--label", "nightly", "--history", dir, site.URL+"/h")
+		if code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, code, stderr)
+		}
+		time.Sleep(1100 * time.Millisecond) // history names have one-second resolution
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*-nightly.json"))
+	if len(files) != 3 {
+		t.Fatalf("history holds %v", files)
+	}
+	stdout, stderr, code := webload(t, nil, "compare", "--history", dir, "--last", "30")
+	if code != 0 || !strings.Contains(stdout, "3 runs") || !strings.Contains(stdout, "TRate /s") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+func TestServerMetricsLocal(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	stdout, stderr, code := webload(t, nil, "-c", "2", "-r", "20", "--server-metrics", "local", site.URL+"/s")
+	if code != 0 || !strings.Contains(stdout, "Server load:") || !strings.Contains(stdout, "from local, 0 failed") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	// A node exporter that is not there: the run goes on and says so.
+	stdout, stderr, code = webload(t, nil, "-c", "1", "-r", "3", "--server-metrics", "http://"+closedAddr(t)+"/metrics", site.URL+"/s")
+	if code != 0 || !strings.Contains(stdout, "Server samples:") || !strings.Contains(stdout, "2 failed") {
+		t.Errorf("unreachable exporter: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -1,0 +1,84 @@
+package stats
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestNewObservationP(t *testing.T) {
+	t.Parallel()
+	prev := []float64{100, 102, 98, 101, 99} // mean 100, sd 1.58
+	tests := []struct {
+		name   string
+		x      float64
+		lo, hi float64
+	}{
+		// t = 0/…: p = 1.
+		{"at the mean", 100, 0.99, 1.0},
+		// t = 2/(1.581*sqrt(1.2)) = 1.155 with 4 degrees of freedom: p = 0.312.
+		{"within the spread", 102, 0.30, 0.32},
+		// t = 10/1.732 = 5.774, 4 df: p = 0.0045.
+		{"far outside", 110, 0.004, 0.005},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p, ok := newObservationP(prev, tc.x)
+			if !ok || p < tc.lo || p > tc.hi {
+				t.Errorf("p = %v (ok %v), want in [%v, %v]", p, ok, tc.lo, tc.hi)
+			}
+		})
+	}
+	if _, ok := newObservationP([]float64{1}, 2); ok {
+		t.Error("one earlier run gave a p-value")
+	}
+}
+
+func TestTrend(t *testing.T) {
+	t.Parallel()
+	ms := time.Millisecond
+	var runs []Report
+	for i, e := range []float64{10.0, 10.2, 9.9, 10.1, 10.0, 13.0} { // the last night is slow
+		r := fakeRun("night", uint64(i), 1000, 100*ms, 100*ms, time.Duration(e*float64(time.Second)))
+		r.Run.StartedAt = time.Date(2026, 11, 20+i, 2, 30, 0, 0, time.UTC)
+		runs = append(runs, r)
+	}
+	tr, err := NewTrend(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	et := tr.Figures[columnIndex("etime")]
+	if et.Median != 10.0 || et.Newest != 13.0 || math.Abs(et.Change-0.3) > 1e-9 || et.Verdict != Significant || !et.Worse {
+		t.Errorf("elapsed trend %+v", et)
+	}
+	if la := tr.Figures[columnIndex("la")]; la.Verdict != NoEstimate {
+		t.Errorf("load average without server metrics: %+v", la)
+	}
+	res := tr.CheckLimits([]Limit{{Key: "trate", Max: 0.05}, {Key: "p95", Max: 0.5}})
+	if res[0].Passed || !res[1].Passed {
+		t.Errorf("limits: %+v", res)
+	}
+	var b bytes.Buffer
+	if err := tr.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "ETime s") || !strings.Contains(b.String(), "▁") || !strings.Contains(b.String(), "+30.0%*") {
+		t.Errorf("trend text:\n%s", b.String())
+	}
+	if _, err := NewTrend(runs[:1]); err == nil {
+		t.Error("a trend of one run")
+	}
+}
+
+func TestSparkline(t *testing.T) {
+	t.Parallel()
+	if got := sparkline([]float64{1, 2, 3, 4, 5, 6, 7, 8}); got != "▁▂▃▄▅▆▇█" {
+		t.Errorf("sparkline = %q", got)
+	}
+	if got := sparkline([]float64{5, 5, math.NaN()}); got != "▅▅ " {
+		t.Errorf("flat sparkline = %q", got)
+	}
+}
