@@ -13,7 +13,7 @@ import (
 type column struct {
 	name, key, unit string
 	higherIsBetter  bool
-	latency         bool    // a percentile of the latency distribution: also judged by rank test
+	quantile        float64 // for a latency percentile column (0-100): judged by a quantile test too
 	scale           float64 // from the report's unit to the displayed one
 	decimals        int
 	value           func(*Report) (float64, bool)
@@ -31,9 +31,9 @@ var columns = []column{
 	{name: "Conc", key: "conc", scale: 1, decimals: 2, value: always(func(r *Report) float64 { return r.Concurrency })},
 	{name: "OK", key: "ok", higherIsBetter: true, scale: 1, value: always(func(r *Report) float64 { return float64(r.SuccessfulTransactions) })},
 	{name: "Failed", key: "failed", scale: 1, value: always(func(r *Report) float64 { return float64(r.FailedTransactions) })},
-	{name: "p50", key: "p50", unit: "ms", latency: true, scale: 1000, decimals: 1, value: always(func(r *Report) float64 { return r.Percentiles.P50 })},
-	{name: "p95", key: "p95", unit: "ms", latency: true, scale: 1000, decimals: 1, value: always(func(r *Report) float64 { return r.Percentiles.P95 })},
-	{name: "p99", key: "p99", unit: "ms", latency: true, scale: 1000, decimals: 1, value: always(func(r *Report) float64 { return r.Percentiles.P99 })},
+	{name: "p50", key: "p50", unit: "ms", quantile: 50, scale: 1000, decimals: 1, value: always(func(r *Report) float64 { return r.Percentiles.P50 })},
+	{name: "p95", key: "p95", unit: "ms", quantile: 95, scale: 1000, decimals: 1, value: always(func(r *Report) float64 { return r.Percentiles.P95 })},
+	{name: "p99", key: "p99", unit: "ms", quantile: 99, scale: 1000, decimals: 1, value: always(func(r *Report) float64 { return r.Percentiles.P99 })},
 	{name: "LA", key: "la", scale: 1, decimals: 2, value: serverLoad},
 	{name: "MEM", key: "mem", unit: "MB", scale: 1, decimals: 0, value: serverMem},
 }
@@ -123,7 +123,7 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 	}
 	if single {
 		c.Notes = append(c.Notes, "1 run, no noise estimate: a result without --repeat has no spread to judge by; "+
-			"latency columns are judged by a rank test on the distributions alone, the others not at all (marked ?)")
+			"the percentile columns are judged by a test on the two latency distributions alone, the others not at all (marked ?)")
 	}
 	return c, nil
 }
@@ -145,7 +145,7 @@ func valueCell(r *Report, col column) CompareCell {
 	cell := CompareCell{Measured: true, Value: v * col.scale}
 	if vals := series(r, col); len(vals) >= 2 {
 		mean, sd := meanSD(vals)
-		if !col.latency {
+		if col.quantile == 0 {
 			cell.Value = mean * col.scale
 		}
 		cell.Spread = sd * col.scale
@@ -173,8 +173,8 @@ func judge(cell *CompareCell, base CompareCell, col column, baseVals, vals []flo
 	cell.Change = &change
 	cell.Worse = change != 0 && (change > 0) != col.higherIsBetter
 	p, ok := welchP(baseVals, vals)
-	if col.latency {
-		rp, rok := rankP(baseHist, hist)
+	if col.quantile > 0 {
+		rp, rok := quantileP(baseHist, hist, col.quantile)
 		switch {
 		case ok && rok:
 			p = math.Max(p, rp) // both the runs' spread and the distributions must show it
@@ -228,6 +228,10 @@ type URLChange struct {
 	BaseP95 float64 `json:"base_p95"` // seconds
 	P95     float64 `json:"p95"`
 	Change  float64 `json:"change"`
+	// Verdict comes from a test of the URL's p95 on its two latency distributions: with the
+	// few requests a URL gets, a large change in p95 is often noise.
+	Verdict string   `json:"verdict"`
+	P       *float64 `json:"p,omitempty"`
 }
 
 // urlChanges pairs URLs by method and path (the stacks under test often differ in host) and
@@ -245,8 +249,19 @@ func urlChanges(base, r *Report, label string) []URLChange {
 		if !ok || b.Hits == 0 || u.Hits == 0 {
 			continue
 		}
-		all = append(all, URLChange{Label: label, Method: u.Method, Path: requestURI(u.URL),
-			BaseP95: b.P95, P95: u.P95, Change: relChange(b.P95, u.P95)})
+		ch := URLChange{Label: label, Method: u.Method, Path: requestURI(u.URL),
+			BaseP95: b.P95, P95: u.P95, Change: relChange(b.P95, u.P95), Verdict: NoEstimate}
+		hb, errB := decodeHistogram(b.Histogram)
+		hu, errU := decodeHistogram(u.Histogram)
+		if errB == nil && errU == nil {
+			if p, ok := quantileP(hb, hu, 95); ok {
+				ch.P, ch.Verdict = &p, WithinNoise
+				if p < alpha {
+					ch.Verdict = Significant
+				}
+			}
+		}
+		all = append(all, ch)
 	}
 	sortChanges(all)
 	if len(all) <= 10 {

@@ -115,15 +115,17 @@ func (c *Comparison) writeFooter(b *strings.Builder, md bool) {
 	if len(c.URLChanges) == 0 {
 		return
 	}
-	b.WriteString("\nURLs whose p95 changed most:\n")
+	b.WriteString("\nURLs whose p95 changed most (marks from a test of each URL's p95):\n")
 	if md {
 		b.WriteString("\n| Run | URL | base p95 (ms) | p95 (ms) | change |\n|---|---|---:|---:|---:|\n")
 	}
 	for _, u := range c.URLChanges {
 		if md {
-			fmt.Fprintf(b, "| %s | %s %s | %.1f | %.1f | %s |\n", u.Label, u.Method, u.Path, u.BaseP95*1000, u.P95*1000, changeText(u.Change))
+			fmt.Fprintf(b, "| %s | %s %s | %.1f | %.1f | %s%s |\n", u.Label, u.Method, u.Path, u.BaseP95*1000, u.P95*1000,
+				changeText(u.Change), marks[u.Verdict])
 		} else {
-			fmt.Fprintf(b, "  %-20s %8s  %9.1f ms -> %9.1f ms  %s %s\n", u.Label, changeText(u.Change), u.BaseP95*1000, u.P95*1000, u.Method, u.Path)
+			fmt.Fprintf(b, "  %-20s %9s%s  %9.1f ms -> %9.1f ms  %s %s\n", u.Label, changeText(u.Change), marks[u.Verdict],
+				u.BaseP95*1000, u.P95*1000, u.Method, u.Path)
 		}
 	}
 }

@@ -36,7 +36,7 @@ func TestWelchP(t *testing.T) {
 	}
 }
 
-func TestRankP(t *testing.T) {
+func TestQuantileP(t *testing.T) {
 	t.Parallel()
 	fill := func(values ...int64) *hdr.Histogram {
 		h := newHistogram()
@@ -45,26 +45,43 @@ func TestRankP(t *testing.T) {
 		}
 		return h
 	}
-	var slow, fast, fast2 []int64
-	for i := range int64(500) {
-		fast = append(fast, 1000+i)
-		fast2 = append(fast2, 1001+i)
-		slow = append(slow, 1100+i)
+	var base, same, slowTail, slowBody []int64
+	for i := range int64(1000) {
+		base = append(base, 1000+i)
+		same = append(same, 1001+i)
+		v := 1000 + i
+		if i >= 950 {
+			v *= 3 // only the slowest 5 % got slower
+		}
+		slowTail = append(slowTail, v)
+		slowBody = append(slowBody, 1100+i)
 	}
-	// Same distribution shifted by one unit: no real difference.
-	if p, ok := rankP(fill(fast...), fill(fast2...)); !ok || p < alpha {
-		t.Errorf("a 0.1 %% shift judged significant: p = %v", p)
+	tests := []struct {
+		name       string
+		a, b       []int64
+		q          float64
+		wantSignif bool
+	}{
+		{"identical but for one unit, p95", base, same, 95, false},
+		{"tail slower, p50 unchanged", base, slowTail, 50, false},
+		{"whole body slower, p50", base, slowBody, 50, true},
+		{"whole body slower, p95", base, slowBody, 95, true},
 	}
-	// A 10 % shift over 500 samples each is unmistakable.
-	if p, ok := rankP(fill(fast...), fill(slow...)); !ok || p > 1e-6 {
-		t.Errorf("a 10 %% shift judged noise: p = %v", p)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p, ok := quantileP(fill(tc.a...), fill(tc.b...), tc.q)
+			if !ok || (p < alpha) != tc.wantSignif {
+				t.Errorf("p = %v (ok %v), want significant %v", p, ok, tc.wantSignif)
+			}
+		})
 	}
-	// Exact check on a small case against the U statistic by hand: a = {1,2}, b = {3,4}:
-	// U = 0, mean 2, variance 2*2*5/12 = 5/3, z = -1.549, p = 0.1213.
-	if p, _ := rankP(fill(1, 2), fill(3, 4)); math.Abs(p-0.1213) > 0.001 {
-		t.Errorf("p = %v, want 0.1213", p)
+	// By hand: a = {1,2,3,4}, b = {3,4,5,6}; pooled p50 = 3 (4th of 8); above it: a 1 of 4, b 3 of 4;
+	// shares 0.25 and 0.75, pooled 0.5, se = sqrt(0.25*0.5) = 0.354, z = 1.414, p = 0.157.
+	if p, _ := quantileP(fill(1, 2, 3, 4), fill(3, 4, 5, 6), 50); math.Abs(p-0.1573) > 0.001 {
+		t.Errorf("p = %v, want 0.1573", p)
 	}
-	if _, ok := rankP(fill(), fill(1)); ok {
+	if _, ok := quantileP(fill(), fill(1), 50); ok {
 		t.Error("an empty side gave a p-value")
 	}
 }

@@ -41,8 +41,8 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 			},
 			{
 				Name:     "demo",
-				Usage:    "start a sample shop on 127.0.0.1 and load it with -c 20 -r 50",
-				Flags:    []cli.Flag{helpFlag()},
+				Usage:    "start a sample shop on 127.0.0.1 and load it with -c 20 -r 50 (or only --serve it)",
+				Flags:    demoFlags(),
 				HideHelp: true,
 				Action: func(c *cli.Context) error {
 					if c.Bool("help") {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -338,4 +339,38 @@ func closedAddr(t *testing.T) string {
 	addr := s.Listener.Addr().String()
 	s.Close()
 	return addr
+}
+
+func TestDemoServe(t *testing.T) {
+	t.Parallel()
+	addr := closedAddr(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var stderr bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- runApp(ctx, []string{"webload", "demo", "--serve", "--addr", addr, "--slowdown", "0.1"}, io.Discard, &stderr, nil)
+	}()
+	var resp *http.Response
+	var err error
+	for range 100 {
+		if resp, err = http.Get("http://" + addr + "/product/107"); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("the served shop never answered: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("status %d", resp.StatusCode)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("demo --serve ended with %v, want a clean stop", err)
+	}
+	if _, _, code := webload(t, nil, "demo", "--serve", "--addr", "0.0.0.0:0"); code != 2 {
+		t.Errorf("serving off loopback: exit %d, want 2", code)
+	}
 }

@@ -36,9 +36,35 @@ type page struct {
 	base time.Duration
 }
 
-// Start serves the shop on a free port of 127.0.0.1. seed makes the server times repeatable.
-func Start(seed uint64) (*Site, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// Config says where and how the shop runs.
+type Config struct {
+	// Addr is the loopback address to listen on; "" means a free port of 127.0.0.1.
+	Addr string
+	// Seed makes the server times repeatable.
+	Seed uint64
+	// Slowdown multiplies every server time (1.3 is a stack 30 % slower); 0 means 1.
+	Slowdown float64
+}
+
+// ErrNotLoopback refuses to serve the shop anywhere but on this machine.
+var ErrNotLoopback = errors.New("the sample shop listens on loopback only (127.0.0.1 or [::1])")
+
+// Start serves the shop.
+func Start(cfg Config) (*Site, error) {
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
+	}
+	host, _, err := net.SplitHostPort(cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("start sample shop: %w", err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("start sample shop on %s: %w", cfg.Addr, ErrNotLoopback)
+	}
+	if cfg.Slowdown <= 0 {
+		cfg.Slowdown = 1
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("start sample shop: %w", err)
 	}
@@ -46,11 +72,11 @@ func Start(seed uint64) (*Site, error) {
 		base:  "http://" + ln.Addr().String(),
 		pages: map[string]page{},
 		done:  make(chan struct{}),
-		rng:   rand.New(rand.NewPCG(seed, 0x5109)),
+		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x5109)),
 	}
-	for i, path := range catalogue() {
+	for i, path := range Catalogue() {
 		s.paths = append(s.paths, path)
-		s.pages[path] = page{body: render(path, pageSize(i)), base: baseTime(i)}
+		s.pages[path] = page{body: render(path, pageSize(i)), base: time.Duration(float64(baseTime(i)) * cfg.Slowdown)}
 	}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
@@ -73,6 +99,9 @@ func (s *Site) URLs() []string {
 	}
 	return out
 }
+
+// Done is closed when the server has stopped.
+func (s *Site) Done() <-chan struct{} { return s.done }
 
 // Close stops the server and waits for it.
 func (s *Site) Close() error {
@@ -111,8 +140,8 @@ func (s *Site) serverTime(base time.Duration) time.Duration {
 	return time.Duration(float64(base) * (0.5 + s.rng.Float64()))
 }
 
-// catalogue is the shop's 50 most visited pages, as an analytics export would list them.
-func catalogue() []string {
+// Catalogue is the shop's 50 most visited pages (paths), as an analytics export would list them.
+func Catalogue() []string {
 	paths := []string{"/", "/search?q=laptop", "/search?q=phone+case", "/cart", "/delivery", "/contacts"}
 	for i := 1; i <= 8; i++ {
 		paths = append(paths, "/category/"+strconv.Itoa(i))

@@ -9,7 +9,7 @@ import (
 
 func TestShopServesItsPages(t *testing.T) {
 	t.Parallel()
-	site, err := Start(1)
+	site, err := Start(Config{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,5 +44,15 @@ func TestShopServesItsPages(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 404 {
 		t.Errorf("unknown page: status %d, want 404", resp.StatusCode)
+	}
+}
+
+func TestShopStaysOnLoopback(t *testing.T) {
+	t.Parallel()
+	for _, addr := range []string{"0.0.0.0:0", "192.0.2.1:0", ":0"} {
+		if site, err := Start(Config{Addr: addr}); err == nil {
+			site.Close()
+			t.Errorf("Start(%q) served off loopback", addr)
+		}
 	}
 }
