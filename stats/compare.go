@@ -14,6 +14,7 @@ type column struct {
 	name, key, unit string
 	higherIsBetter  bool
 	quantile        float64 // for a latency percentile column (0-100): judged by a quantile test too
+	rank            bool    // the mean response time: judged by a rank test on the distributions too
 	scale           float64 // from the report's unit to the displayed one
 	decimals        int
 	value           func(*Report) (float64, bool)
@@ -26,7 +27,7 @@ func always(f func(*Report) float64) func(*Report) (float64, bool) {
 // columns are the comparison's figures, in table order.
 var columns = []column{
 	{name: "ETime", key: "etime", unit: "s", scale: 1, decimals: 2, value: always(func(r *Report) float64 { return r.ElapsedTime })},
-	{name: "RTime", key: "rtime", unit: "s", scale: 1, decimals: 3, value: always(func(r *Report) float64 { return r.ResponseTime })},
+	{name: "RTime", key: "rtime", unit: "s", rank: true, scale: 1, decimals: 3, value: always(func(r *Report) float64 { return r.ResponseTime })},
 	{name: "TRate", key: "trate", unit: "/s", higherIsBetter: true, scale: 1, decimals: 2, value: always(func(r *Report) float64 { return r.TransactionRate })},
 	{name: "Conc", key: "conc", scale: 1, decimals: 2, value: always(func(r *Report) float64 { return r.Concurrency })},
 	{name: "OK", key: "ok", higherIsBetter: true, scale: 1, value: always(func(r *Report) float64 { return float64(r.SuccessfulTransactions) })},
@@ -123,7 +124,7 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 	}
 	if single {
 		c.Notes = append(c.Notes, "1 run, no noise estimate: a result without --repeat has no spread to judge by; "+
-			"the percentile columns are judged by a test on the two latency distributions alone, the others not at all (marked ?)")
+			"RTime and the percentile columns are judged by tests on the two latency distributions alone, the others not at all (marked ?)")
 	}
 	return c, nil
 }
@@ -173,8 +174,11 @@ func judge(cell *CompareCell, base CompareCell, col column, baseVals, vals []flo
 	cell.Change = &change
 	cell.Worse = change != 0 && (change > 0) != col.higherIsBetter
 	p, ok := welchP(baseVals, vals)
-	if col.quantile > 0 {
-		rp, rok := quantileP(baseHist, hist, col.quantile)
+	if col.quantile > 0 || col.rank {
+		rp, rok := rankP(baseHist, hist)
+		if col.quantile > 0 {
+			rp, rok = quantileP(baseHist, hist, col.quantile)
+		}
 		switch {
 		case ok && rok:
 			p = math.Max(p, rp) // both the runs' spread and the distributions must show it

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webload/webload/internal/nodeexportertest"
 )
 
 // stackRun loads a site whose every page takes delay, three runs, and saves the result.
@@ -124,5 +127,38 @@ func TestServerMetricsLocal(t *testing.T) {
 	stdout, stderr, code = webload(t, nil, "-c", "1", "-r", "3", "--server-metrics", "http://"+closedAddr(t)+"/metrics", site.URL+"/s")
 	if code != 0 || !strings.Contains(stdout, "Server samples:") || !strings.Contains(stdout, "2 failed") {
 		t.Errorf("unreachable exporter: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// LA and MEM from a real node exporter, through to the comparison table.
+func TestServerMetricsFromNodeExporter(t *testing.T) {
+	t.Parallel()
+	url := nodeexportertest.Start(t)
+	dir := t.TempDir()
+	a := stackRun(t, dir, "old", time.Millisecond, "--server-metrics", url)
+	b := stackRun(t, dir, "new", time.Millisecond, "--server-metrics", url)
+	for _, path := range []string{a, b} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep struct {
+			Server *struct {
+				Source        string  `json:"source"`
+				Samples       int     `json:"samples"`
+				Failures      int     `json:"failures"`
+				PeakMemUsedMB float64 `json:"peak_mem_used_mb"`
+			} `json:"server"`
+		}
+		if err := json.Unmarshal(data, &rep); err != nil {
+			t.Fatal(err)
+		}
+		if s := rep.Server; s == nil || s.Source != url || s.Samples < 6 || s.Failures != 0 || s.PeakMemUsedMB <= 0 {
+			t.Errorf("%s: server %+v", path, rep.Server)
+		}
+	}
+	stdout, _, code := webload(t, nil, "compare", "--format", "json", a, b)
+	if code != 0 || strings.Count(stdout, `"measured": true`) != 22 {
+		t.Errorf("every column of both rows, LA and MEM included, should be measured (exit %d):\n%s", code, stdout)
 	}
 }
