@@ -51,6 +51,13 @@ type Config struct {
 	ConnectionClose bool
 	// Insecure skips TLS certificate verification.
 	Insecure bool
+	// MaxBody caps the bytes of a response body that are read; a longer body is a failure of
+	// kind ErrTooLarge and its connection is dropped. 0 means no cap. Bodies are read and
+	// counted, never kept, so memory does not grow with their size either way.
+	MaxBody int64
+	// MaxFailures stops the run once this many requests got no response (siege's "failures"
+	// setting); 0 means never.
+	MaxFailures int64
 	// BatchSize is how many results a user collects before handing them to the sink; 1 hands
 	// over each result at once (needed for live per-request output). 0 means 256.
 	BatchSize int

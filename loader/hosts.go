@@ -19,7 +19,7 @@ func CheckHosts(ctx context.Context, targets []urls.Target, lookup LookupFunc) e
 	for _, t := range targets {
 		u, err := url.Parse(t.URL)
 		if err != nil {
-			return fmt.Errorf("%s: bad URL %q: %w", t.Source, t.URL, err)
+			return fmt.Errorf("%s: bad URL %q: %w", t.Source, urls.Redacted(t.URL), err)
 		}
 		host := u.Hostname()
 		if seen[host] || net.ParseIP(host) != nil {

@@ -27,9 +27,10 @@ type StopReason uint8
 
 // The ways a run ends.
 const (
-	Completed   StopReason = iota // every user made its requests
-	TimeUp                        // the run's Duration elapsed
-	Interrupted                   // the context was cancelled (Ctrl-C, SIGTERM)
+	Completed       StopReason = iota // every user made its requests
+	TimeUp                            // the run's Duration elapsed
+	Interrupted                       // the context was cancelled (Ctrl-C, SIGTERM)
+	TooManyFailures                   // MaxFailures requests got no response
 )
 
 func (r StopReason) String() string {
@@ -38,6 +39,8 @@ func (r StopReason) String() string {
 		return "completed"
 	case TimeUp:
 		return "time"
+	case TooManyFailures:
+		return "failures"
 	default:
 		return "interrupted"
 	}
@@ -85,6 +88,7 @@ type Loader struct {
 
 	samplesMu sync.Mutex
 	samples   map[ErrKind]string
+	socketErr atomic.Int64 // requests without a response, for MaxFailures
 
 	batches sync.Pool
 }
@@ -124,7 +128,7 @@ func newTemplate(cfg *Config, t *urls.Target) (*fasthttp.Request, error) {
 	defer fasthttp.ReleaseURI(uri)
 	uri.DisablePathNormalizing = true
 	if err := uri.Parse(nil, []byte(t.URL)); err != nil {
-		return nil, fmt.Errorf("%s: bad URL %q: %w", t.Source, t.URL, err)
+		return nil, fmt.Errorf("%s: bad URL %q: %w", t.Source, urls.Redacted(t.URL), err)
 	}
 	req.SetURI(uri)
 	req.Header.SetMethod(t.Method)
@@ -242,8 +246,12 @@ func (l *Loader) stopOffset() time.Duration {
 	return l.stopAt
 }
 
-// sample keeps the first message seen for a failure kind.
-func (l *Loader) sample(kind ErrKind, err error) {
+// failed books a request that got no response: it stops the run at MaxFailures, and keeps the
+// first message seen for each kind.
+func (l *Loader) failed(kind ErrKind, err error) {
+	if n := l.socketErr.Add(1); l.cfg.MaxFailures > 0 && n >= l.cfg.MaxFailures {
+		l.stop(TooManyFailures)
+	}
 	l.samplesMu.Lock()
 	defer l.samplesMu.Unlock()
 	if _, ok := l.samples[kind]; !ok {

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"io"
 	"math/rand/v2"
 	"time"
 
@@ -50,17 +51,47 @@ func (l *Loader) send(req *fasthttp.Request, resp *fasthttp.Response, ti, user i
 		Target:   int32(ti),
 		User:     int32(user),
 	}
+	if err == nil {
+		res.Status = uint16(resp.StatusCode())
+		res.HTTP10 = !resp.Header.IsHTTP11()
+		res.BodyBytes, err = l.readBody(resp)
+		end = time.Now()
+		res.Latency = end.Sub(start)
+	}
 	if err != nil {
 		res.Err = classify(err)
-		l.sample(res.Err, err)
-	} else {
-		res.Status = uint16(resp.StatusCode())
-		res.BodyBytes = int64(len(resp.Body()))
-		res.HTTP10 = !resp.Header.IsHTTP11()
+		l.failed(res.Err, err)
 	}
 	// Checked after the request: if the run stopped while it was in flight, say so.
 	res.AfterStop = l.stopped.Load()
 	return res, end
+}
+
+// errTooLarge marks a body cut off at MaxBody.
+var errTooLarge = fasthttp.ErrBodyTooLarge
+
+// readBody reads the response body to the end (or MaxBody) and counts it without keeping it.
+// A body that fails half way (timeout, reset, short) makes the whole request a failure.
+func (l *Loader) readBody(resp *fasthttp.Response) (int64, error) {
+	stream := resp.BodyStream()
+	if stream == nil {
+		return int64(len(resp.Body())), nil
+	}
+	var r io.Reader = stream
+	if l.cfg.MaxBody > 0 {
+		r = io.LimitReader(stream, l.cfg.MaxBody+1)
+	}
+	n, err := io.Copy(io.Discard, r)
+	if err == nil && l.cfg.MaxBody > 0 && n > l.cfg.MaxBody {
+		n, err = l.cfg.MaxBody, errTooLarge
+	}
+	// Closing with an error drops the connection: the rest of the body is still on it.
+	if c, ok := stream.(fasthttp.ReadCloserWithError); ok {
+		_ = c.CloseWithError(err)
+	} else {
+		_ = resp.CloseBodyStream()
+	}
+	return n, err
 }
 
 // pause sleeps for d or until the run stops, whichever is first.

@@ -127,7 +127,12 @@ func sparkline(values []float64) string {
 		case hi == lo:
 			b.WriteRune(sparks[len(sparks)/2])
 		default:
-			b.WriteRune(sparks[int((v-lo)/(hi-lo)*float64(len(sparks)-1)+0.5)])
+			// Clamped: with extreme values the ratio can overflow to NaN.
+			i := (v-lo)/(hi-lo)*float64(len(sparks)-1) + 0.5
+			if math.IsNaN(i) {
+				i = 0
+			}
+			b.WriteRune(sparks[int(math.Max(0, math.Min(i, float64(len(sparks)-1))))])
 		}
 	}
 	return b.String()

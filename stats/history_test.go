@@ -78,6 +78,10 @@ func TestSparkline(t *testing.T) {
 	if got := sparkline([]float64{1, 2, 3, 4, 5, 6, 7, 8}); got != "▁▂▃▄▅▆▇█" {
 		t.Errorf("sparkline = %q", got)
 	}
+	// Extreme values overflow the scale; the line must still have one mark per value.
+	if got := sparkline([]float64{-1e308, 1e308, 0}); len([]rune(got)) != 3 {
+		t.Errorf("extreme sparkline = %q", got)
+	}
 	if got := sparkline([]float64{5, 5, math.NaN()}); got != "▅▅ " {
 		t.Errorf("flat sparkline = %q", got)
 	}

@@ -1,7 +1,9 @@
 package stats
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,30 +20,39 @@ func WriteJSON(w io.Writer, rep *Report) error {
 	return nil
 }
 
-// SaveJSON writes the report to path through a temporary file and a rename, so an interrupted
-// write never leaves half a result where a whole one is expected.
+// SaveJSON writes the report to path atomically (see WriteFileAtomic).
 func SaveJSON(path string, rep *Report) error {
+	var b bytes.Buffer
+	if err := WriteJSON(&b, rep); err != nil {
+		return err
+	}
+	if err := WriteFileAtomic(path, b.Bytes()); err != nil {
+		return fmt.Errorf("save report: %w", err)
+	}
+	return nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same folder and a
+// rename, so an interrupted write never leaves half a file where a whole one is expected.
+func WriteFileAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("save report: %w", err)
+		return err
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	// CreateTemp makes the file private; a result is an ordinary file like any other output.
+	// CreateTemp makes the file private; an output is an ordinary file like any other.
 	if err := tmp.Chmod(0o644); err != nil {
 		tmp.Close()
-		return fmt.Errorf("save report: %w", err)
+		return err
 	}
-	if err := WriteJSON(tmp, rep); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save report: %w", err)
+		return err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("save report: %w", err)
-	}
-	return nil
+	return os.Rename(tmp.Name(), path)
 }
 
 // ReadJSON reads a report written by WriteJSON or SaveJSON.
@@ -54,5 +65,22 @@ func ReadJSON(path string) (Report, error) {
 	if err := json.Unmarshal(data, &rep); err != nil {
 		return rep, fmt.Errorf("read report %s: %w", path, err)
 	}
+	if err := rep.looksLikeOurs(); err != nil {
+		return rep, fmt.Errorf("read report %s: %w", path, err)
+	}
 	return rep, nil
+}
+
+// ErrNotAResult says a JSON file is valid but was not written by webload (siege's -j output,
+// say), which would otherwise compare as a run of zeros.
+var ErrNotAResult = errors.New("not a webload result (written by webload -o or -j)")
+
+func (r *Report) looksLikeOurs() error {
+	switch {
+	case r.Run.Version == "" || r.Run.HistogramUnit != "us":
+		return ErrNotAResult
+	case r.Requests < 0 || r.Transactions < 0 || r.FailedTransactions < 0 || r.ElapsedTime < 0:
+		return fmt.Errorf("%w: negative counts", ErrNotAResult)
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/sysload"
+	"github.com/webload/webload/urls"
 )
 
 // Report is a run's result: every figure the text report shows, in the form -j prints and -o
@@ -289,7 +290,7 @@ func (r *Recorder) urlStats(i int) URLStats {
 	u := &r.urls[i]
 	s := URLStats{
 		Method:      r.targets[i].Method,
-		URL:         r.targets[i].URL,
+		URL:         urls.Redacted(r.targets[i].URL),
 		Hits:        u.hits,
 		Failures:    u.failures,
 		Bytes:       u.bytes,

@@ -57,7 +57,7 @@ func (v *Verbose) Record(batch []loader.Result) {
 // displayURL is what siege shows: the path for GET, the absolute URL for other methods.
 func displayURL(t urls.Target) string {
 	if t.Method != "GET" {
-		return t.URL
+		return urls.Redacted(t.URL)
 	}
 	return requestURI(t.URL)
 }

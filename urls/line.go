@@ -3,6 +3,7 @@ package urls
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,30 +104,39 @@ func parseBody(rest, dir string) (contentType string, body []byte, err error) {
 	return contentType, body, nil
 }
 
-// readBodyFile loads a "<path" body. Only regular files are accepted: a
-// device or FIFO could block the parse forever or never end.
+// readBodyFile loads a "<path" body. A relative path must stay inside the URL file's folder
+// (or, on the command line, the current one): "<../../etc/shadow" or a symlink leading out is
+// refused, so a URL file from elsewhere cannot make webload send files it did not ship with.
+// An absolute path is taken as given, since writing one is a deliberate choice. Only regular
+// files are accepted: a device or FIFO could block the parse forever or never end.
 func readBodyFile(path, dir string) ([]byte, error) {
 	if path == "" {
 		return nil, errors.New("missing body file name after \"<\"")
 	}
-	full := path
-	if !filepath.IsAbs(path) {
-		full = filepath.Join(dir, path)
+	var f *os.File
+	var err error
+	if filepath.IsAbs(path) {
+		f, err = os.Open(path)
+	} else {
+		if dir == "" {
+			dir = "."
+		}
+		f, err = os.OpenInRoot(dir, path)
 	}
-	info, err := os.Stat(full)
+	if err != nil {
+		return nil, fmt.Errorf("read body file %s: %w", path, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("read body file %s: %w", path, err)
 	}
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("read body file %s: not a regular file", path)
 	}
-	data, err := os.ReadFile(full)
+	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("read body file %s: %w", path, err)
-	}
-	if data == nil {
-		// An empty file is still a body; nil is reserved for "no body".
-		data = []byte{}
 	}
 	return data, nil
 }

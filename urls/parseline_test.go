@@ -49,7 +49,7 @@ func TestParseLineErrors(t *testing.T) {
 		{"undefined", "http://$NOPE/", "command line: undefined variable NOPE"},
 		{"port", "h:99999", `command line: invalid port "99999"`},
 		{"get body", "h GET x", "command line: GET takes no body"},
-		{"body file", "h POST <nope.json", "command line: read body file nope.json: stat nope.json: no such file or directory"},
+		{"body file", "h POST <nope.json", "command line: read body file nope.json: openat nope.json: no such file or directory"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -374,3 +374,60 @@ func TestDemoServe(t *testing.T) {
 		t.Errorf("serving off loopback: exit %d, want 2", code)
 	}
 }
+
+// Credentials given to webload must never reach an output: not the report, the JSON, the log,
+// verbose lines, gate verdicts or a comparison.
+func TestSecretsAreRedacted(t *testing.T) {
+	t.Parallel()
+	var sawAuth, sawCookie bool
+	var mu sync.Mutex
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		sawAuth = sawAuth || r.Header.Get("Authorization") == "Bearer tok3n-tok3n"
+		sawCookie = sawCookie || r.Header.Get("Cookie") == "sid=c00kie-c00kie"
+		mu.Unlock()
+		http.SetCookie(w, &http.Cookie{Name: "sid", Value: "set-c00kie-value"})
+		if r.URL.Path == "/fail" {
+			w.WriteHeader(503)
+		}
+	}))
+	t.Cleanup(site.Close)
+	dir := t.TempDir()
+	secretURL := strings.Replace(site.URL, "http://", "http://bob:s3cret-pass@", 1)
+	file := filepath.Join(dir, "urls.txt")
+	content := secretURL + "/page\n" + secretURL + "/form POST a=1\n" + secretURL + "/fail\n"
+	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, log, junit := filepath.Join(dir, "r.json"), filepath.Join(dir, "runs.log"), filepath.Join(dir, "gates.xml")
+	headers := []string{"-H", "Authorization: Bearer tok3n-tok3n", "-H", "Cookie: sid=c00kie-c00kie"}
+	args := append(headers, "-v", "--per-url", "-c", "2", "-r", "3", "-f", file, "-o", out, "-l", log,
+		"--assert", "url:/page p99<1m", "--junit", junit)
+	stdout, stderr, code := webload(t, nil, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	cmpOut, cmpErr, _ := webload(t, nil, "compare", "--per-url", out, out)
+	jsonOut, _, _ := webload(t, nil, append(headers, "-j", "-c", "1", "-r", "3", "-f", file)...)
+	everything := stdout + stderr + cmpOut + cmpErr + jsonOut
+	for _, f := range []string{out, log, junit} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		everything += string(data)
+	}
+	for _, secret := range []string{"s3cret-pass", "tok3n-tok3n", "c00kie-c00kie", "set-c00kie-value"} {
+		if strings.Contains(everything, secret) {
+			t.Errorf("%q appears in an output", secret)
+		}
+	}
+	if !strings.Contains(everything, "bob:xxxxx@") {
+		t.Error("the redacted URL should still name the user")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !sawAuth || !sawCookie {
+		t.Errorf("the site should still receive the credentials: authorization %v, cookie %v", sawAuth, sawCookie)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -180,7 +179,7 @@ func writeJUnitFile(path, suite string, results []stats.GateResult) error {
 	if err := stats.WriteJUnit(&b, suite, results); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	if err := stats.WriteFileAtomic(path, []byte(b.String())); err != nil {
 		return fmt.Errorf("write JUnit file: %w", err)
 	}
 	return nil

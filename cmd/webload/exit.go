@@ -10,9 +10,26 @@ import (
 // 130 and 143 come from signalCause.
 const (
 	exitOK         = 0
-	exitGateFailed = 1 // an --assert or --max-regression check failed
-	exitUsage      = 2 // bad flags, unreadable or malformed input, unresolvable hosts
+	exitGateFailed = 1  // an --assert or --max-regression check failed
+	exitUsage      = 2  // bad flags, unreadable or malformed input, unresolvable hosts
+	exitAborted    = 3  // --failures reached
+	exitBug        = 70 // the accounting check failed: a bug in webload (EX_SOFTWARE)
 )
+
+// abortedError says the run stopped at its failure threshold, after writing its report.
+type abortedError struct{ threshold int64 }
+
+func (e abortedError) Error() string {
+	return fmt.Sprintf("aborted: %d requests got no response (--failures %d); the report covers what was measured",
+		e.threshold, e.threshold)
+}
+
+// bugError says webload's own accounting is wrong; the outputs were written but are suspect.
+type bugError struct{ err error }
+
+func (e bugError) Error() string {
+	return fmt.Sprintf("BUG: %v; the report above is suspect, please report this", e.err)
+}
 
 // usageError marks a mistake in what the user asked for: exit 2.
 type usageError struct{ err error }
@@ -39,11 +56,17 @@ func exitCode(err error, stderr io.Writer) int {
 	if errors.As(err, &intr) {
 		return intr.cause.exitCode()
 	}
-	var gate gateError
-	if errors.As(err, &gate) {
-		fmt.Fprintf(stderr, "webload: %v\n", err)
-		return exitGateFailed
-	}
 	fmt.Fprintf(stderr, "webload: %v\n", err)
+	var gate gateError
+	var aborted abortedError
+	var bug bugError
+	switch {
+	case errors.As(err, &gate):
+		return exitGateFailed
+	case errors.As(err, &aborted):
+		return exitAborted
+	case errors.As(err, &bug):
+		return exitBug
+	}
 	return exitUsage
 }

@@ -26,6 +26,8 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "content-type", Aliases: []string{"T"}, Value: "application/x-www-form-urlencoded", Usage: "Content-Type `TYPE` of request bodies"},
 		&cli.StringFlag{Name: "connection", Value: "keep-alive", Usage: "`MODE`: keep-alive, or close for a new connection per request"},
 		&cli.BoolFlag{Name: "insecure", Usage: "do not verify TLS certificates"},
+		&cli.StringFlag{Name: "max-body", Usage: "read at most `SIZE` of each response body (e.g. 10MB); a longer one is a too-large failure (default: no cap; bodies are never kept)"},
+		&cli.Int64Flag{Name: "failures", Usage: "abort the run (exit 3) once `N` requests got no response, like siege's failures setting (default: never)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print one line per request"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 		&cli.BoolFlag{Name: "json-output", Aliases: []string{"j"}, Usage: "print the result as JSON instead of text"},

@@ -50,12 +50,15 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 	if err := loader.CheckHosts(ctx, spec.targets, net.DefaultResolver.LookupHost); err != nil {
 		return usageError{err}
 	}
+	if err := loader.RaiseFileLimit(max(spec.cfg.Users, spec.cfg.MaxUsers)); err != nil {
+		return usageError{err}
+	}
 	talk := !spec.out.quiet && !spec.out.json
 	if talk {
 		fmt.Fprint(stderr, banner(&spec))
 	}
 	var runs []stats.Report
-	interrupted := false
+	interrupted, aborted := false, false
 	for i := range max(spec.repeat, 1) {
 		if i > 0 && !pauseBetweenRuns(ctx, spec.repeatPause) {
 			interrupted = true
@@ -74,6 +77,10 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 			interrupted = true
 			break
 		}
+		if stop == loader.TooManyFailures {
+			aborted = true
+			break
+		}
 	}
 	rep := runs[0]
 	if spec.repeat > 1 {
@@ -85,6 +92,9 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 	if err := writeOutputs(&rep, spec.out, stdout, time.Now()); err != nil {
 		return err
 	}
+	if err := rep.Check(); err != nil {
+		return bugError{err}
+	}
 	if spec.history != "" {
 		if err := saveHistory(spec.history, &rep); err != nil {
 			return err
@@ -94,6 +104,9 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 		var sc signalCause
 		errors.As(context.Cause(ctx), &sc)
 		return interruptedError{sc}
+	}
+	if aborted {
+		return abortedError{spec.cfg.MaxFailures}
 	}
 	return checkGates(&rep, &spec, stdout)
 }

@@ -87,6 +87,13 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 		if cfg.MaxUsers < 1 {
 			return s, usagef("--max-users: must be at least 1 (got %d)", cfg.MaxUsers)
 		}
+		if !c.IsSet("max-users") {
+			// The default cap must not make a run fail on a machine with fewer open files; a cap
+			// the user asked for is checked, and refused, before the run.
+			if allowed, err := loader.MaxUsersForFileLimit(); err == nil && allowed > 0 {
+				cfg.MaxUsers = min(cfg.MaxUsers, allowed)
+			}
+		}
 	}
 	if c.IsSet("ramp") {
 		if cfg.Ramp, err = parseSeconds(c.String("ramp")); err != nil {
@@ -121,6 +128,14 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 		return s, usagef("--connection: want keep-alive or close (got %q)", conn)
 	}
 	cfg.Insecure = c.Bool("insecure")
+	if c.IsSet("max-body") {
+		if cfg.MaxBody, err = parseSize(c.String("max-body")); err != nil || cfg.MaxBody < 1 {
+			return s, usagef("--max-body: want a size such as 512KB, 10MB or 1GB (got %q)", c.String("max-body"))
+		}
+	}
+	if cfg.MaxFailures = c.Int64("failures"); cfg.MaxFailures < 0 {
+		return s, usagef("--failures: want a number of failures from 1 (got %d)", cfg.MaxFailures)
+	}
 
 	if s.out, err = outputsFromFlags(c); err != nil {
 		return s, err
@@ -288,6 +303,27 @@ func parseRate(s string) (float64, error) {
 		return 0, fmt.Errorf("want a period such as 1s, 1m or 10s after \"/\" (got %q)", s)
 	}
 	return n / d.Seconds(), nil
+}
+
+// parseSize reads a byte count with an optional unit: B, KB, MB, GB (powers of 1024, as the
+// reports' MB).
+func parseSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("want a size such as 512KB or 10MB (got %q)", s)
+	}
+	return n * mult, nil
 }
 
 // parseSeconds reads a plain number of seconds (siege's style, "2" or "0.5") or a Go duration

@@ -1,0 +1,58 @@
+package stats
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Check verifies the report's accounting: every request that ended is counted exactly once,
+// as a transaction or as a failure, and the breakdowns (status codes, error kinds, URLs,
+// timeline) add up to the totals. A failure here is a bug in webload, never in the site.
+func (r *Report) Check() error {
+	var problems []string
+	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	if r.Requests != r.Transactions+r.FailedTransactions {
+		add("requests %d != transactions %d + failed %d", r.Requests, r.Transactions, r.FailedTransactions)
+	}
+	var statuses, failedStatuses int64
+	for code, n := range r.StatusCodes {
+		statuses += n
+		if c, _ := strconv.Atoi(code); c == 408 || c >= 500 {
+			failedStatuses += n
+		}
+	}
+	var errs int64
+	for _, n := range r.Errors {
+		errs += n
+	}
+	if statuses != r.Transactions+failedStatuses {
+		add("status codes count %d responses, want transactions %d + failed responses %d", statuses, r.Transactions, failedStatuses)
+	}
+	if errs+failedStatuses != r.FailedTransactions {
+		add("failures by kind %d + failed responses %d != failed %d", errs, failedStatuses, r.FailedTransactions)
+	}
+	if r.SuccessfulTransactions > r.Transactions {
+		add("successful %d > transactions %d", r.SuccessfulTransactions, r.Transactions)
+	}
+	var hits, fails int64
+	for _, u := range r.URLs {
+		hits += u.Hits
+		fails += u.Failures
+	}
+	if hits != r.Transactions || fails != r.FailedTransactions {
+		add("URLs count %d transactions and %d failures, totals are %d and %d", hits, fails, r.Transactions, r.FailedTransactions)
+	}
+	var inTimeline int64
+	for _, p := range r.Timeline {
+		inTimeline += p.Requests
+	}
+	if inTimeline != r.Requests {
+		add("timeline counts %d requests, total is %d", inTimeline, r.Requests)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("accounting check failed: %s", strings.Join(problems, "; "))
+	}
+	return nil
+}

@@ -1,0 +1,56 @@
+package stats
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzReadReport feeds arbitrary files to what compare, combine and the gates do with a saved
+// result: a truncated or foreign file must be an error, never a panic.
+func FuzzReadReport(f *testing.F) {
+	rec, out := knownRun()
+	rep := rec.Report(out, RunInfo{Version: "test"}, "seed")
+	var b bytes.Buffer
+	if err := WriteJSON(&b, &rep); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b.Bytes())
+	f.Add(b.Bytes()[:b.Len()/2])
+	f.Add([]byte(`{"transactions": 4, "availability": 100.00, "elapsed_time": 0.01}`)) // siege's -j
+	f.Add([]byte(`{"run": {"version": "x", "histogram_unit": "us"}, "histogram": "HISTFAAAAB"}`))
+	f.Add([]byte(`{"run": {"version": "x", "histogram_unit": "us"}, "urls": [{"hits": 1, "histogram": "%%%"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "r.json")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r, err := ReadJSON(path)
+		if err != nil {
+			return
+		}
+		_ = r.Check()
+		if c, err := Compare([]Report{r, r}, true); err == nil {
+			_ = c.CheckLimits([]Limit{{Key: "p95", Max: 0.1}})
+			var w bytes.Buffer
+			_ = c.WriteText(&w)
+			_ = json.NewEncoder(&w).Encode(c)
+		}
+		if comb, err := Combine([]Report{r, r}); err == nil {
+			var w bytes.Buffer
+			_ = WriteText(&w, &comb, TextOptions{PerURL: true})
+		}
+		gates := []string{"p95<1s", "availability>=99", "url:/ p99<2s"}
+		for _, g := range gates {
+			if gate, err := ParseGate(g); err == nil {
+				_ = CheckGates(&r, []Gate{gate})
+			}
+		}
+		if tr, err := NewTrend([]Report{r, r, r}); err == nil {
+			var w bytes.Buffer
+			_ = tr.WriteText(&w)
+		}
+	})
+}
