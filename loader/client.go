@@ -37,7 +37,15 @@ func newClient(cfg *Config, cs *connStats) *fasthttp.Client {
 		WriteTimeout:        cfg.Timeout,
 		MaxIdleConnDuration: idle,
 		// Room for large cookie headers; the buffers are pooled per request, not per connection.
-		ReadBufferSize:           16 << 10,
+		ReadBufferSize: 16 << 10,
+		// Bodies are streamed and discarded by the user (see readBody), so a 2 GB answer costs
+		// no memory; the request's deadline still bounds reading them.
+		StreamResponseBody: true,
+		// Error messages must not quote response bytes: they may hold cookies or tokens.
+		ConfigureClient: func(hc *fasthttp.HostClient) error {
+			hc.SecureErrorLogMessage = true
+			return nil
+		},
 		DisablePathNormalizing:   true,
 		NoDefaultUserAgentHeader: cfg.UserAgent == "",
 		DialTimeout: func(addr string, timeout time.Duration) (net.Conn, error) {

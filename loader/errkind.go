@@ -104,5 +104,7 @@ func isParseError(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "error when reading response headers") ||
 		strings.Contains(msg, "cannot parse") ||
+		strings.Contains(msg, "hex number") || // a broken chunk size
+		strings.Contains(msg, "chunk") ||
 		strings.Contains(msg, "error when reading response body")
 }

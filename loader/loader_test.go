@@ -177,7 +177,7 @@ func TestFailuresByKind(t *testing.T) {
 				}
 			}},
 		{name: "reset before the response", wantKind: ErrClosed, wantFailed: true, handle: resetConnection},
-		{name: "reset in the body", wantKind: ErrReset, wantFailed: true, handle: func(w http.ResponseWriter, r *http.Request) {
+		{name: "reset in the body", wantKind: ErrReset, wantStatus: 200, wantFailed: true, handle: func(w http.ResponseWriter, r *http.Request) {
 			conn, buf, _ := w.(http.Hijacker).Hijack()
 			buf.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\npartial")
 			buf.Flush()

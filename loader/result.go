@@ -20,7 +20,8 @@ type Result struct {
 	Target int32
 	// User is the virtual user that sent the request, from 0.
 	User int32
-	// Status is the HTTP status code, 0 when no response was read.
+	// Status is the HTTP status code, 0 when no response head was read. A response whose body
+	// then failed keeps its status but is a failure (Err says why).
 	Status uint16
 	// Err says why no response was read; ErrNone when one was.
 	Err ErrKind

@@ -43,6 +43,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "history", Usage: "also keep the result in `DIR` under a timestamped name, for compare --history"},
 		&cli.StringFlag{Name: "server-metrics", Usage: "read the server's load during the run from a node exporter `URL` (http://host:9100/metrics) or \"local\" (/proc of this machine)"},
 		&cli.StringFlag{Name: "siege-format", Value: "4.0", Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"},
+		&cli.StringFlag{Name: "pprof", Usage: "serve Go's profiler (/debug/pprof/) on loopback `ADDRESS` while the run lasts, e.g. 127.0.0.1:6060"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Usage: "print the version"},
 	}
 }

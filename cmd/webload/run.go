@@ -38,6 +38,13 @@ func runCommand(c *cli.Context, stdout, stderr io.Writer, env lookupEnv) error {
 	_, noColor := env("NO_COLOR")
 	spec.out.progress = isTerminal(stderr) && term != "dumb" && !spec.out.quiet && !spec.out.verbose
 	spec.out.color = !noColor
+	if addr := c.String("pprof"); addr != "" {
+		stop, err := servePprof(c.Context, addr)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	return execute(c.Context, spec, stdout, stderr)
 }
 

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/internal/faultsite"
+)
+
+// faultReport is what the fault tests read from the JSON result.
+type faultReport struct {
+	Requests     int64            `json:"requests"`
+	Transactions int64            `json:"transactions"`
+	Failed       int64            `json:"failed_transactions"`
+	BodyBytes    int64            `json:"body_bytes"`
+	Connections  int64            `json:"connections_opened"`
+	StatusCodes  map[string]int64 `json:"status_codes"`
+	Errors       map[string]int64 `json:"errors"`
+	Elapsed      float64          `json:"elapsed_time"`
+	Run          struct {
+		StopReason string `json:"stop_reason"`
+	} `json:"run"`
+}
+
+func startFaultSite(t *testing.T) *faultsite.Site {
+	t.Helper()
+	site, err := faultsite.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { site.Close() })
+	return site
+}
+
+// Every kind of misbehaving server, for the closed and the open model: each request is counted
+// once, under the right kind, and the run ends in bounded time. (webload's own accounting check
+// runs on every result: a miscount would exit 70.)
+func TestFaults(t *testing.T) {
+	t.Parallel()
+	site := startFaultSite(t)
+	tests := []struct {
+		path    string
+		extra   []string
+		kind    string // the one failure kind expected for every request, "" for none
+		status  string // the one status expected for every transaction
+		maxTime time.Duration
+	}{
+		{path: "/ok", status: "200", maxTime: 5 * time.Second},
+		{path: "/reset-before", kind: "closed", maxTime: 5 * time.Second},
+		{path: "/reset-after-headers", kind: "reset", maxTime: 5 * time.Second},
+		{path: "/hang", extra: []string{"--timeout", "300ms"}, kind: "timeout", maxTime: 5 * time.Second},
+		{path: "/stall-body", extra: []string{"--timeout", "300ms"}, kind: "timeout", maxTime: 5 * time.Second},
+		{path: "/trickle", extra: []string{"--timeout", "1500ms"}, kind: "timeout", maxTime: 10 * time.Second},
+		{path: "/bad-status", kind: "bad-response", maxTime: 5 * time.Second},
+		{path: "/garbage", kind: "bad-response", maxTime: 5 * time.Second},
+		{path: "/bad-chunked", kind: "bad-response", maxTime: 5 * time.Second},
+		{path: "/short-body", kind: "bad-response", maxTime: 5 * time.Second},
+		{path: "/huge", extra: []string{"--max-body", "1MB"}, kind: "too-large", maxTime: 10 * time.Second},
+		{path: "/close-after?n=2", status: "200", maxTime: 5 * time.Second},
+		{path: "/status?code=404", status: "404", maxTime: 5 * time.Second},
+	}
+	models := []struct {
+		name string
+		args []string
+	}{
+		{"closed", []string{"-c", "2", "-r", "3"}},
+		{"open", []string{"--rate", "30", "-r", "6"}},
+	}
+	for _, m := range models {
+		for _, tc := range tests {
+			t.Run(m.name+tc.path, func(t *testing.T) {
+				t.Parallel()
+				args := append(append([]string{"-j"}, m.args...), tc.extra...)
+				start := time.Now()
+				stdout, stderr, code := webload(t, nil, append(args, site.URL(tc.path))...)
+				took := time.Since(start)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				var r faultReport
+				if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+					t.Fatal(err)
+				}
+				if r.Requests != 6 {
+					t.Errorf("%d requests, want 6", r.Requests)
+				}
+				if tc.kind != "" && (r.Failed != 6 || r.Errors[tc.kind] != 6 || len(r.Errors) != 1) {
+					t.Errorf("failed %d, errors %v; want 6 of kind %s", r.Failed, r.Errors, tc.kind)
+				}
+				if tc.status != "" && (r.Transactions != 6 || r.StatusCodes[tc.status] != 6) {
+					t.Errorf("transactions %d, status codes %v; want 6 of %s", r.Transactions, r.StatusCodes, tc.status)
+				}
+				if took > tc.maxTime {
+					t.Errorf("took %v, want at most %v", took, tc.maxTime)
+				}
+			})
+		}
+	}
+}
+
+// A 503 burst is counted exactly: 3 of every 10 requests fail, the rest are transactions.
+func TestFaultBurst(t *testing.T) {
+	t.Parallel()
+	site := startFaultSite(t)
+	stdout, stderr, code := webload(t, nil, "-j", "-c", "1", "-r", "20", site.URL("/burst"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r faultReport
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Failed != 6 || r.StatusCodes["503"] != 6 || r.Transactions != 14 || len(r.Errors) != 0 {
+		t.Errorf("failed %d (503s %d), transactions %d, errors %v; want 6, 6, 14, none", r.Failed, r.StatusCodes["503"], r.Transactions, r.Errors)
+	}
+}
+
+// A 100 MB body is read to the end and counted, and costs no memory: it is never kept.
+func TestFaultLargeBodyIsCounted(t *testing.T) {
+	t.Parallel()
+	site := startFaultSite(t)
+	const size = 100 << 20
+	stdout, stderr, code := webload(t, nil, "-j", "-c", "2", "-r", "1", site.URL(fmt.Sprintf("/huge?bytes=%d", size)))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r faultReport
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Transactions != 2 || r.BodyBytes != 2*size {
+		t.Errorf("transactions %d, body bytes %d; want 2 and %d", r.Transactions, r.BodyBytes, 2*size)
+	}
+}
+
+// The site goes down for a second mid-run: only the requests of that second fail, and the
+// users reconnect when it is back.
+func TestFaultServerRestart(t *testing.T) {
+	t.Parallel()
+	for _, model := range [][]string{{"-c", "4"}, {"--rate", "200"}} {
+		t.Run(strings.Join(model, " "), func(t *testing.T) {
+			t.Parallel()
+			site := startFaultSite(t)
+			go func() {
+				time.Sleep(time.Second)
+				_ = site.GoDown(time.Second)
+			}()
+			args := append([]string{"-j", "-t", "3S", "--timeout", "2"}, model...)
+			stdout, stderr, code := webload(t, nil, append(args, site.URL("/ok"))...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var r faultReport
+			if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+				t.Fatal(err)
+			}
+			// The site counts requests as they arrive; those cut by the outage arrived but got no
+			// answer, so they are failures.
+			if hits := site.Hits("/ok"); r.Failed == 0 || r.Transactions == 0 || hits < r.Transactions || hits > r.Transactions+r.Failed {
+				t.Errorf("failed %d, transactions %d, the site saw %d: want failures during the outage, and each request it saw answered or failed",
+					r.Failed, r.Transactions, hits)
+			}
+			if r.Connections < 2 {
+				t.Errorf("%d connections opened: the users should have reconnected", r.Connections)
+			}
+		})
+	}
+}
+
+// siege's failure threshold: the run stops at N requests without a response, reports what it
+// measured, and exits 3.
+func TestFailureThreshold(t *testing.T) {
+	t.Parallel()
+	site := startFaultSite(t)
+	start := time.Now()
+	stdout, stderr, code := webload(t, nil, "-j", "-c", "2", "-t", "1M", "--failures", "5", site.URL("/reset-before"))
+	if code != 3 || !strings.Contains(stderr, "aborted: 5 requests got no response") {
+		t.Fatalf("exit %d, stderr %q; want 3 and the reason", code, stderr)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Errorf("took %v to abort", time.Since(start))
+	}
+	var r faultReport
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Failed < 5 || r.Run.StopReason != "failures" {
+		t.Errorf("failed %d, stop reason %q", r.Failed, r.Run.StopReason)
+	}
+}
