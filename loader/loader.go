@@ -76,6 +76,7 @@ type Loader struct {
 	cfg       Config
 	targets   []urls.Target
 	templates []*fasthttp.Request
+	mix       *mix // nil for an unweighted list
 	client    *fasthttp.Client
 	conns     connStats
 
@@ -115,6 +116,11 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		l.templates = append(l.templates, t)
 	}
 	l.client = newClient(&l.cfg, &l.conns)
+	walkLength := cfg.Reps * cfg.Users
+	if cfg.open() {
+		walkLength = cfg.Reps
+	}
+	l.mix = newMix(targets, walkLength)
 	size := cfg.batchSize()
 	l.batches.New = func() any { b := make([]Result, 0, size); return &b }
 	return l, nil
@@ -220,7 +226,7 @@ func (l *Loader) runClosed(results chan<- *[]Result) {
 	var users sync.WaitGroup
 	for id := range l.cfg.Users {
 		rng := rand.New(rand.NewPCG(l.cfg.Seed, uint64(id)))
-		p := planFor(&l.cfg, id, len(l.targets), rng)
+		p := planFor(&l.cfg, id, len(l.targets), rng, l.mix)
 		users.Go(func() { l.user(id, p, rng, results) })
 	}
 	users.Wait()

@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -29,10 +28,7 @@ func (l *Loader) runOpen(out chan<- *[]Result) (users int, unsent int64) {
 	case l.cfg.Reps > 0:
 		total = int64(l.cfg.Reps)
 	}
-	var picker Picker = &sequential{n: len(l.targets)}
-	if l.cfg.Random {
-		picker = &uniform{rng: rand.New(rand.NewPCG(l.cfg.Seed, 0)), n: len(l.targets)}
-	}
+	picker := openPicker(&l.cfg, len(l.targets), l.mix)
 
 	jobs := make(chan job)
 	var workers sync.WaitGroup

@@ -42,17 +42,42 @@ type plan struct {
 // id*n/users so that they spread over the list, and with -r equal to the list length every user
 // fetches every URL exactly once. siege computes id*(n/users), which puts every user on the first
 // URL when there are more users than URLs.
-func planFor(cfg *Config, id, n int, rng *rand.Rand) plan {
+//
+// With weights (m non-nil), users walk the weighted walk from offsets spread the same way, so
+// with -r the users together cover the walk exactly once and every URL gets its share; -i draws
+// in proportion to the weights. -r once ignores weights: it means every URL once.
+func planFor(cfg *Config, id, n int, rng *rand.Rand, m *mix) plan {
 	lo := id * n / cfg.Users
+	reps := repsOrUnlimited(cfg.Reps)
 	switch {
 	case cfg.Once:
 		hi := (id + 1) * n / cfg.Users
 		return plan{picker: &sequential{pos: lo, n: n}, reps: hi - lo}
+	case cfg.Random && m != nil:
+		return plan{picker: &weighted{rng: rng, a: &m.alias}, reps: reps}
 	case cfg.Random:
-		return plan{picker: &uniform{rng: rng, n: n}, reps: repsOrUnlimited(cfg.Reps)}
+		return plan{picker: &uniform{rng: rng, n: n}, reps: reps}
+	case m != nil:
+		return plan{picker: &walker{walk: m.walk, pos: id * len(m.walk) / cfg.Users}, reps: reps}
 	default:
-		return plan{picker: &sequential{pos: lo % n, n: n}, reps: repsOrUnlimited(cfg.Reps)}
+		return plan{picker: &sequential{pos: lo % n, n: n}, reps: reps}
 	}
+}
+
+// openPicker is the open model's single picker, owned by its dispatcher.
+func openPicker(cfg *Config, n int, m *mix) Picker {
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0))
+	switch {
+	case cfg.Once:
+		return &sequential{n: n}
+	case cfg.Random && m != nil:
+		return &weighted{rng: rng, a: &m.alias}
+	case cfg.Random:
+		return &uniform{rng: rng, n: n}
+	case m != nil:
+		return &walker{walk: m.walk}
+	}
+	return &sequential{n: n}
 }
 
 func repsOrUnlimited(reps int) int {

@@ -96,6 +96,7 @@ type parser struct {
 	dir    string
 	getenv func(string) (string, bool)
 	vars   map[string]string
+	weight float64 // from a "#@weight" line, for the next URL
 }
 
 // errorAt wraps err so every failure names the input, and the line when
@@ -121,6 +122,10 @@ func (p *parser) lookup(name string) (string, bool) {
 // (blank, comment, variable definition).
 func (p *parser) line(raw string) (t Target, ok bool, err error) {
 	line := strings.Trim(raw, blanks)
+	if strings.HasPrefix(line, weightDirective) {
+		p.weight, err = parseWeight(strings.TrimSpace(line[len(weightDirective):]))
+		return Target{}, false, err
+	}
 	if line == "" || line[0] == '#' {
 		return Target{}, false, nil
 	}
@@ -139,6 +144,7 @@ func (p *parser) line(raw string) (t Target, ok bool, err error) {
 	if err != nil {
 		return Target{}, false, err
 	}
+	t.Weight, p.weight = p.weight, 0
 	return t, true, nil
 }
 

@@ -23,6 +23,10 @@ type Target struct {
 	// Source is "FILE:LINE" (or "command line") so that reports about a
 	// target can point back at the line that produced it.
 	Source string
+	// Weight is the URL's share of the traffic, from a "#@weight N" line before it (what
+	// `webload urls import` writes: the page's visits). 0 means no weight was given; a list
+	// with no weights at all is walked evenly.
+	Weight float64
 }
 
 // Options controls expansion. The zero value consults no environment, which
