@@ -3,8 +3,6 @@ package loader
 import (
 	"sync"
 	"time"
-
-	"github.com/valyala/fasthttp"
 )
 
 // job is one scheduled request of the open model.
@@ -108,12 +106,8 @@ func (l *Loader) countUnsent(p Pacer, i, total int64) int64 {
 
 // worker is one user of the open model: it sends the jobs it is handed until there are none.
 func (l *Loader) worker(id int, first job, jobs <-chan job, out chan<- *[]Result) {
-	req := fasthttp.AcquireRequest()
-	resp := fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseRequest(req)
-	defer fasthttp.ReleaseResponse(resp)
-	b := l.newBatcher(out)
-	defer b.close()
+	req, resp, b, done := l.sender(out)
+	defer done()
 	for j, ok := first, true; ok; j, ok = <-jobs {
 		res, end := l.send(req, resp, j.target, id)
 		res.Intended = j.intended

@@ -17,12 +17,8 @@ func (l *Loader) user(id int, p plan, rng *rand.Rand, out chan<- *[]Result) {
 			return
 		}
 	}
-	req := fasthttp.AcquireRequest()
-	resp := fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseRequest(req)
-	defer fasthttp.ReleaseResponse(resp)
-	b := l.newBatcher(out)
-	defer b.close()
+	req, resp, b, done := l.sender(out)
+	defer done()
 	for i := 0; p.reps < 0 || i < p.reps; i++ {
 		if l.stopped.Load() {
 			break
@@ -32,6 +28,17 @@ func (l *Loader) user(id int, p plan, rng *rand.Rand, out chan<- *[]Result) {
 		if l.cfg.Delay > 0 && (p.reps < 0 || i+1 < p.reps) {
 			l.pause(time.Duration(rng.Int64N(int64(l.cfg.Delay))))
 		}
+	}
+}
+
+// sender gives a goroutine that sends requests what it owns: a request, a response and a
+// batch of results; done releases them and hands over the last results.
+func (l *Loader) sender(out chan<- *[]Result) (*fasthttp.Request, *fasthttp.Response, *batcher, func()) {
+	req, resp, b := fasthttp.AcquireRequest(), fasthttp.AcquireResponse(), l.newBatcher(out)
+	return req, resp, b, func() {
+		b.close()
+		fasthttp.ReleaseRequest(req)
+		fasthttp.ReleaseResponse(resp)
 	}
 }
 

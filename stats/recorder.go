@@ -106,24 +106,18 @@ func (r *Recorder) add(res *loader.Result) {
 	}
 
 	u := &r.urls[res.Target]
-	if res.Err != loader.ErrNone {
-		r.errors[res.Err]++
-		r.failures++
-		u.failures++
-		b.failures++
-		if st != nil {
-			st.failures++
+	if res.Err == loader.ErrNone {
+		r.status[res.Status%1000]++
+		if u.status == nil {
+			u.status = map[uint16]int64{}
 		}
-		return
+		u.status[res.Status]++
+		r.bodyBytes += res.BodyBytes
+		u.bytes += res.BodyBytes
+		b.bytes += res.BodyBytes
+	} else {
+		r.errors[res.Err]++
 	}
-	r.status[res.Status%1000]++
-	if u.status == nil {
-		u.status = map[uint16]int64{}
-	}
-	u.status[res.Status]++
-	r.bodyBytes += res.BodyBytes
-	u.bytes += res.BodyBytes
-	b.bytes += res.BodyBytes
 	if res.Failed() {
 		r.failures++
 		u.failures++

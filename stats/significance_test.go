@@ -36,15 +36,17 @@ func TestWelchP(t *testing.T) {
 	}
 }
 
+// fill makes a histogram of the given values (in histogram units).
+func fill(values ...int64) *hdr.Histogram {
+	h := newHistogram()
+	for _, v := range values {
+		_ = h.RecordValue(v)
+	}
+	return h
+}
+
 func TestQuantileP(t *testing.T) {
 	t.Parallel()
-	fill := func(values ...int64) *hdr.Histogram {
-		h := newHistogram()
-		for _, v := range values {
-			_ = h.RecordValue(v)
-		}
-		return h
-	}
 	var base, same, slowTail, slowBody []int64
 	for i := range int64(1000) {
 		base = append(base, 1000+i)
@@ -88,13 +90,6 @@ func TestQuantileP(t *testing.T) {
 
 func TestRankP(t *testing.T) {
 	t.Parallel()
-	fill := func(values ...int64) *hdr.Histogram {
-		h := newHistogram()
-		for _, v := range values {
-			_ = h.RecordValue(v)
-		}
-		return h
-	}
 	var slow, fast, fast2 []int64
 	for i := range int64(500) {
 		fast = append(fast, 1000+i)
