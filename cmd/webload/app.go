@@ -59,6 +59,7 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 				HideHelp:  true,
 				Action:    func(c *cli.Context) error { return compareCommand(c, stdout) },
 			},
+			urlsCommand(stdout, stderr),
 			{
 				Name:     "help",
 				Usage:    "show the options",
@@ -79,11 +80,14 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 // arguments into the shape the flag parser accepts.
 func runApp(ctx context.Context, args []string, stdout, stderr io.Writer, env lookupEnv) error {
 	app := newApp(stdout, stderr, env)
-	head, flags := 1, app.Flags
-	if len(args) > 1 {
-		if cmd := app.Command(args[1]); cmd != nil {
-			head, flags = 2, cmd.Flags
+	// Find the (sub)command the arguments name, whose flags decide what takes a value.
+	head, flags, cmds := 1, app.Flags, app.Commands
+	for head < len(args) {
+		cmd := findCommand(cmds, args[head])
+		if cmd == nil {
+			break
 		}
+		head, flags, cmds = head+1, cmd.Flags, cmd.Subcommands
 	}
 	if len(args) < head {
 		return app.RunContext(ctx, args)
@@ -91,6 +95,15 @@ func runApp(ctx context.Context, args []string, stdout, stderr io.Writer, env lo
 	norm := append([]string{}, args[:head]...)
 	norm = append(norm, normalizeArgs(args[head:], valueFlags(flags))...)
 	return app.RunContext(ctx, norm)
+}
+
+func findCommand(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
 }
 
 func helpFlag() cli.Flag {

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/stats"
+	"github.com/webload/webload/urls"
+)
+
+// urlsCommand groups the URL-list tools: `webload urls import`.
+func urlsCommand(stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:     "urls",
+		Usage:    "work with URL lists",
+		HideHelp: true,
+		Subcommands: []*cli.Command{{
+			Name:      "import",
+			Usage:     "turn analytics exports or access logs into a weighted URL file (siege's format)",
+			ArgsUsage: "FILE...",
+			HideHelp:  true,
+			Flags:     importFlags(),
+			Action:    func(c *cli.Context) error { return importCommand(c, stdout, stderr) },
+		}},
+	}
+}
+
+func importFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Usage: "`FORMAT` of the input: ga4, ua, yandex, matomo, csv or log (default: detected)"},
+		&cli.StringFlag{Name: "url-column", Usage: "with --format csv: the `HEADER` of the URL or path column"},
+		&cli.StringFlag{Name: "count-column", Usage: "with --format csv: the `HEADER` of the count column"},
+		&cli.StringFlag{Name: "base", Usage: "the site under test, `URL` such as http://127.0.0.1:8080: paths are joined to it, full URLs get its scheme and host"},
+		&cli.StringFlag{Name: "host", Usage: "keep only rows of `HOST` when the input has full URLs of several"},
+		&cli.StringFlag{Name: "status", Usage: "access logs: count requests answered with these `STATUSES` (default 2xx,3xx)"},
+		&cli.StringFlag{Name: "methods", Usage: "access logs: count these `METHODS` (default GET,HEAD; add POST to keep forms)"},
+		&cli.BoolFlag{Name: "include-assets", Usage: "access logs: keep static assets (CSS, scripts, images, fonts)"},
+		&cli.BoolFlag{Name: "include-bots", Usage: "access logs: keep requests from obvious bots"},
+		&cli.BoolFlag{Name: "strip-query", Usage: "drop query strings"},
+		&cli.StringSliceFlag{Name: "drop-param", Usage: "drop query parameter `NAME` (repeatable), e.g. a session id"},
+		&cli.IntFlag{Name: "top", Value: 50, Usage: "keep the `N` most visited pages (0 or less: all)"},
+		&cli.Int64Flag{Name: "min-count", Usage: "drop pages visited fewer than `N` times"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the URL file to `FILE` instead of stdout"},
+		helpFlag(),
+	}
+}
+
+// importCommand reads the files, writes the URL file and a summary of what was kept.
+func importCommand(c *cli.Context, stdout, stderr io.Writer) error {
+	if c.Bool("help") {
+		return cli.ShowSubcommandHelp(c)
+	}
+	if c.Args().Len() == 0 {
+		return usagef("urls import: give the files to read (an analytics export or access logs)")
+	}
+	opt := urls.ImportOptions{
+		Format:        c.String("format"),
+		URLColumn:     c.String("url-column"),
+		CountColumn:   c.String("count-column"),
+		Base:          c.String("base"),
+		Host:          c.String("host"),
+		Status:        splitList(c.String("status")),
+		Methods:       splitList(strings.ToUpper(c.String("methods"))),
+		IncludeAssets: c.Bool("include-assets"),
+		IncludeBots:   c.Bool("include-bots"),
+		StripQuery:    c.Bool("strip-query"),
+		DropParams:    c.StringSlice("drop-param"),
+		Top:           c.Int("top"),
+		MinCount:      c.Int64("min-count"),
+	}
+	if opt.Top <= 0 {
+		opt.Top = -1
+	}
+	entries, sum, err := urls.Import(c.Args().Slice(), opt)
+	if err != nil {
+		return usageError{err}
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Imported by webload from %s (%s): %d URLs, %.1f %% of %d counted visits.\n",
+		strings.Join(c.Args().Slice(), ", "), sum.Format, len(entries), sum.Coverage, sum.Total)
+	b.WriteString("# Each #@weight line gives the next URL's visits; siege reads the file as it is.\n")
+	lines := make([]string, len(entries))
+	weights := make([]float64, len(entries))
+	for i, e := range entries {
+		lines[i] = e.URL
+		if e.Method != "GET" {
+			lines[i] += " " + e.Method
+		}
+		weights[i] = float64(e.Count)
+	}
+	if err := urls.WriteWeighted(&b, lines, weights); err != nil {
+		return err
+	}
+	if out := c.String("output"); out != "" {
+		if err := stats.WriteFileAtomic(out, b.Bytes()); err != nil {
+			return fmt.Errorf("write %s: %w", out, err)
+		}
+	} else if _, err := stdout.Write(b.Bytes()); err != nil {
+		return err
+	}
+	writeImportSummary(stderr, sum, len(entries))
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// writeImportSummary says what was read, what was skipped and why, and how much traffic the
+// kept URLs cover.
+func writeImportSummary(w io.Writer, s urls.ImportSummary, kept int) {
+	fmt.Fprintf(w, "Read %d rows (%s); kept %d URLs covering %.1f %% of the %d visits counted\n",
+		s.RowsRead, s.Format, kept, s.Coverage, s.Total)
+	reasons := make([]string, 0, len(s.Skipped))
+	for r := range s.Skipped {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		fmt.Fprintf(w, "  skipped %d rows: %s\n", s.Skipped[r], r)
+	}
+	for _, bad := range s.BadRows {
+		fmt.Fprintf(w, "  unreadable: %s\n", bad)
+	}
+}
