@@ -191,3 +191,31 @@ func TestFailureThreshold(t *testing.T) {
 		t.Errorf("failed %d, stop reason %q", r.Failed, r.Run.StopReason)
 	}
 }
+
+// Against a server that never answers, a timed run ends within its time plus one timeout.
+func TestTimedRunAgainstAHungServer(t *testing.T) {
+	t.Parallel()
+	site := startFaultSite(t)
+	for _, model := range [][]string{{"-c", "5"}, {"--rate", "50"}} {
+		t.Run(strings.Join(model, " "), func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			args := append([]string{"-j", "-t", "1S", "--timeout", "1"}, model...)
+			stdout, stderr, code := webload(t, nil, append(args, site.URL("/hang"))...)
+			took := time.Since(start)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if took > 2*time.Second+500*time.Millisecond {
+				t.Errorf("took %v; -t 1S with --timeout 1 must end within about 2 s", took)
+			}
+			var r faultReport
+			if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Requests == 0 || r.Errors["timeout"] != r.Requests {
+				t.Errorf("requests %d, errors %v; every request should be a timeout", r.Requests, r.Errors)
+			}
+		})
+	}
+}
