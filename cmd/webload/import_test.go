@@ -1,12 +1,15 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/webload/webload/urls"
 )
 
 // accessLog writes a combined-format log whose pages were visited 60, 30 and 10 times, with
@@ -113,6 +116,50 @@ func TestImportBadInput(t *testing.T) {
 			_, stderr, code := webload(t, nil, tc.args...)
 			if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
 				t.Errorf("exit %d, stderr %q; want 2 and one line with %q", code, stderr, tc.want)
+			}
+		})
+	}
+}
+
+var updateExamples = flag.Bool("update", false, "rewrite the imported URL files in examples/import")
+
+// Every sample export imports into the URL file kept beside it, and that file is one webload
+// (and siege) reads.
+func TestImportExamples(t *testing.T) {
+	t.Parallel()
+	samples, err := filepath.Glob("../../examples/import/*.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples = append(samples, "../../examples/import/access.log")
+	for _, sample := range samples {
+		t.Run(filepath.Base(sample), func(t *testing.T) {
+			t.Parallel()
+			args := []string{"urls", "import", "--base", "http://127.0.0.1:8080"}
+			if strings.Contains(sample, "generic") {
+				args = append(args, "--format", "csv", "--url-column", "endpoint", "--count-column", "hits")
+			}
+			stdout, stderr, code := webload(t, nil, append(args, sample)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			// The header names the input as given; keep it independent of the test's folder.
+			stdout = strings.ReplaceAll(stdout, "../../examples/import/", "examples/import/")
+			golden := strings.TrimSuffix(sample, filepath.Ext(sample)) + ".urls.txt"
+			if *updateExamples {
+				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/webload -run TestImportExamples -update)", err)
+			}
+			if stdout != string(want) {
+				t.Errorf("%s is out of date:\n%s", golden, stdout)
+			}
+			if _, err := urls.ParseFile(golden, urls.Options{}); err != nil {
+				t.Errorf("the imported file does not parse: %v", err)
 			}
 		})
 	}
