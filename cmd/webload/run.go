@@ -102,7 +102,8 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 	if err := rep.Check(); err != nil {
 		return bugError{err}
 	}
-	if spec.history != "" {
+	// Only whole runs join the history: a partial one would distort the trend.
+	if spec.history != "" && !interrupted && !aborted {
 		if err := saveHistory(spec.history, &rep); err != nil {
 			return err
 		}
