@@ -271,20 +271,22 @@ func TestInterruptCountsRequestsInFlight(t *testing.T) {
 func TestConnections(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name      string
-		close     bool
-		wantConns int64
+		name               string
+		close              bool
+		minConns, maxConns int64
 	}{
-		{name: "keep-alive reuses one connection per user", wantConns: 3},
-		{name: "connection close opens one per request", close: true, wantConns: 30},
+		// Users share one pool: at most one connection each, fewer when one user's idle
+		// connection serves another that started later.
+		{name: "keep-alive reuses connections", minConns: 1, maxConns: 3},
+		{name: "connection close opens one per request", close: true, minConns: 30, maxConns: 30},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := newHitServer(t, nil)
 			_, out := run(t, Config{Users: 3, Reps: 10, ConnectionClose: tc.close}, pageTargets(t, srv.URL, 2))
-			if out.Connections != tc.wantConns {
-				t.Errorf("opened %d connections, want %d", out.Connections, tc.wantConns)
+			if out.Connections < tc.minConns || out.Connections > tc.maxConns {
+				t.Errorf("opened %d connections, want %d..%d", out.Connections, tc.minConns, tc.maxConns)
 			}
 			if out.WireBytesIn == 0 || out.WireBytesOut == 0 {
 				t.Errorf("wire bytes in %d out %d, want both counted", out.WireBytesIn, out.WireBytesOut)
