@@ -21,7 +21,7 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 	app := &cli.App{
 		Name:                      "webload",
 		Usage:                     "load-test a web site, siege-compatible, with exact statistics",
-		UsageText:                 "webload [options] URL\n   webload [options] -f urls.txt\n   webload demo",
+		UsageText:                 "webload [options] URL\n   webload [options] -f urls.txt\n   webload demo\n   webload compare old.json new.json\n   webload urls import --base URL export.csv",
 		Version:                   version,
 		HideVersion:               true, // -v is siege's --verbose; -V prints the version
 		Writer:                    stdout,
