@@ -24,6 +24,7 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 		UsageText:                 "webload [options] URL\n   webload [options] -f urls.txt\n   webload demo\n   webload compare old.json new.json\n   webload urls import --base URL export.csv",
 		Version:                   version,
 		HideVersion:               true, // -v is siege's --verbose; -V prints the version
+		HideHelp:                  true,
 		Writer:                    stdout,
 		ErrWriter:                 stderr,
 		Flags:                     flags,
