@@ -1,0 +1,92 @@
+package loader
+
+import (
+	"math/rand/v2"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/webload/webload/urls"
+)
+
+// fastServer is a fasthttp server on loopback answering every request with a 100-byte body:
+// the cheapest server there is, so the client's own cost shows.
+func fastServer(tb testing.TB) string {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	body := make([]byte, 100)
+	srv := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) { ctx.SetBody(body) }}
+	go srv.Serve(ln)
+	tb.Cleanup(func() { _ = srv.Shutdown() })
+	return "http://" + ln.Addr().String()
+}
+
+func benchLoader(tb testing.TB) *Loader {
+	tb.Helper()
+	tg, err := urls.ParseLine(fastServer(tb)+"/small", urls.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	l, err := New(Config{Users: 1, Reps: 1, Timeout: 5 * time.Second, UserAgent: "bench"}, []urls.Target{tg})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	l.start = time.Now()
+	return l
+}
+
+// BenchmarkSend is one user's whole request path: copy the prepared request, send it, read
+// and count the body, describe it as a Result.
+func BenchmarkSend(b *testing.B) {
+	l := benchLoader(b)
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	b.ReportAllocs()
+	for b.Loop() {
+		if res, _ := l.send(req, resp, 0, 0); res.Status != 200 {
+			b.Fatalf("result %+v", res)
+		}
+	}
+}
+
+// BenchmarkPick is the cost of choosing the next URL, plain and weighted.
+func BenchmarkPick(b *testing.B) {
+	targets := make([]urls.Target, 50)
+	for i := range targets {
+		targets[i].Weight = float64(1 + i*i)
+	}
+	m := newMix(targets, 1000)
+	pickers := map[string]Picker{
+		"sequential": &sequential{n: 50},
+		"walk":       &walker{walk: m.walk},
+		"weighted":   &weighted{rng: newRand(1), a: &m.alias},
+	}
+	for name, p := range pickers {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = p.Next()
+			}
+		})
+	}
+}
+
+// The request path must stay nearly allocation-free: what it allocates per request is pinned
+// here, so a change that adds garbage to every request fails.
+func TestSendAllocations(t *testing.T) {
+	l := benchLoader(t)
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	l.send(req, resp, 0, 0) // warm the pools and the connection
+	allocs := testing.AllocsPerRun(200, func() { l.send(req, resp, 0, 0) })
+	const pinned = 4
+	t.Logf("%.1f allocations per request", allocs)
+	if allocs > pinned {
+		t.Errorf("%.1f allocations per request, pinned at %d", allocs, pinned)
+	}
+}
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0)) }
