@@ -48,9 +48,13 @@ http {
     server { listen 127.0.0.1:$port backlog=4096; root $work/site; }
 }
 CONF
+# nginx's workers run as an unprivileged user: mktemp's folder is private to us.
+chmod 755 "$work"
+chmod -R a+rX "$work/site"
 nginx -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
+code=$(curl -s -o /dev/null -w '%{http_code}' "$base/p/1")
+[ "$code" = 200 ] || { echo "nginx answers $code for $base/p/1, not 200: see $work/error.log" >&2; exit 1; }
 trap 'kill -QUIT "$(cat "$work/nginx.pid")" 2>/dev/null; sleep 0.5; mkdir -p "$keep"; cp -r "$work/out" "$keep/" 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 50); do curl -sf -o /dev/null "$base/small" && break; sleep 0.1; done
 
 go build -o "$work/webload" ./cmd/webload
 printf 'connection = keep-alive\njson_output = true\nparser = false\nprotocol = HTTP/1.1\n' > "$work/siegerc"
