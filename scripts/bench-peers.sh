@@ -117,7 +117,7 @@ for idf in glob.glob(os.path.join(out, "*.id")):
             bad = n - j["req2xx"]
         elif tool == "wrk":
             n = int(re.search(r"(\d+) requests in", text)[1]); rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text)[1])
-            p50 = ms(re.search(r"50%\s+(\S+)", text)[1]); p99 = ms(re.search(r"99%\s+(\S+)", text)[1])
+            p50 = ms(re.search(r"^\s*50%\s+(\S+)", text, re.M)[1]); p99 = ms(re.search(r"^\s*99%\s+(\S+)", text, re.M)[1])
             m = re.search(r"Non-2xx or 3xx responses: (\d+)", text); bad = int(m[1]) if m else 0
             m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
             bad += sum(int(x) for x in m.groups()) if m else 0
