@@ -33,17 +33,8 @@ func TestImportRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lines := make([]string, len(entries))
-			weights := make([]float64, len(entries))
-			for i, e := range entries {
-				lines[i] = e.URL
-				if e.Method != "GET" {
-					lines[i] += " " + e.Method
-				}
-				weights[i] = float64(e.Count)
-			}
 			var file bytes.Buffer
-			if err := WriteWeighted(&file, lines, weights); err != nil {
+			if err := WriteEntries(&file, entries); err != nil {
 				t.Fatal(err)
 			}
 			targets, err := Parse(bytes.NewReader(file.Bytes()), "imported.txt", "", Options{})
@@ -87,13 +78,8 @@ func TestImportRoundTripHostileURLs(t *testing.T) {
 	if len(entries) != 9 || len(sum.BadRows) != 0 {
 		t.Fatalf("entries:\n%sbad rows: %q", entriesText(entries), sum.BadRows)
 	}
-	lines := make([]string, len(entries))
-	weights := make([]float64, len(entries))
-	for i, e := range entries {
-		lines[i], weights[i] = e.URL, float64(e.Count)
-	}
 	var file bytes.Buffer
-	if err := WriteWeighted(&file, lines, weights); err != nil {
+	if err := WriteEntries(&file, entries); err != nil {
 		t.Fatal(err)
 	}
 	targets, err := Parse(&file, "imported.txt", t.TempDir(), Options{})
@@ -102,7 +88,7 @@ func TestImportRoundTripHostileURLs(t *testing.T) {
 	}
 	for i, tg := range targets {
 		if tg.URL != entries[i].URL || tg.Method != "GET" || tg.Body != nil || tg.Weight != float64(entries[i].Count) {
-			t.Errorf("line %q parsed as %s %s %q weight %v", lines[i], tg.Method, tg.URL, tg.Body, tg.Weight)
+			t.Errorf("URL %q parsed as %s %s %q weight %v", entries[i].URL, tg.Method, tg.URL, tg.Body, tg.Weight)
 		}
 	}
 	if want := testBase + "/price?max=%24HOME&min=%24%7BX%7D"; entries[0].URL != want {

@@ -34,3 +34,18 @@ func WriteWeighted(w io.Writer, lines []string, weights []float64) error {
 	}
 	return nil
 }
+
+// WriteEntries writes imported entries as a weighted URL file: each page's visits as its
+// weight, and the method after the URL when it is not GET.
+func WriteEntries(w io.Writer, entries []Entry) error {
+	lines := make([]string, len(entries))
+	weights := make([]float64, len(entries))
+	for i, e := range entries {
+		lines[i] = e.URL
+		if e.Method != "GET" {
+			lines[i] += " " + e.Method
+		}
+		weights[i] = float64(e.Count)
+	}
+	return WriteWeighted(w, lines, weights)
+}

@@ -84,16 +84,7 @@ func importCommand(c *cli.Context, stdout, stderr io.Writer) error {
 	fmt.Fprintf(&b, "# Imported by webload from %s (%s): %d URLs, %.1f %% of %d counted visits.\n",
 		strings.Join(c.Args().Slice(), ", "), sum.Format, len(entries), sum.Coverage, sum.Total)
 	b.WriteString("# Each #@weight line gives the next URL's visits; siege reads the file as it is.\n")
-	lines := make([]string, len(entries))
-	weights := make([]float64, len(entries))
-	for i, e := range entries {
-		lines[i] = e.URL
-		if e.Method != "GET" {
-			lines[i] += " " + e.Method
-		}
-		weights[i] = float64(e.Count)
-	}
-	if err := urls.WriteWeighted(&b, lines, weights); err != nil {
+	if err := urls.WriteEntries(&b, entries); err != nil {
 		return err
 	}
 	if out := c.String("output"); out != "" {
