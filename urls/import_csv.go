@@ -132,16 +132,17 @@ func importBlankRecord(fields []string) bool {
 	return true
 }
 
-// findHeader consumes lines up to and including the table's header. Comment lines, blank
-// lines, Excel's "sep=" line and up to importHeaderSearch other lines may come first.
-func (im *importer) findHeader(src *importLines, st *importFile, format string) (importLayout, error) {
-	var first []string
+// scanHeaderCandidates feeds visit every line that could be a table header, split with the
+// separator it uses, and whether a "#" preamble came before it. Blank, comment and Excel's
+// "sep=" lines are skipped, and at most importHeaderSearch candidates are looked at; visit
+// returns true to stop. findHeader and detect share it so they look at the same lines.
+func scanHeaderCandidates(next func() (importLine, bool), visit func(fields []string, sep byte, preamble bool) bool) {
 	var sep byte
 	preamble := false
 	for candidates := 0; candidates < importHeaderSearch; {
-		line, ok := src.next()
+		line, ok := next()
 		if !ok {
-			break
+			return
 		}
 		t := strings.TrimSpace(line.text)
 		switch {
@@ -160,13 +161,27 @@ func (im *importer) findHeader(src *importLines, st *importFile, format string) 
 		if s == 0 {
 			s = importSeparator(line.text)
 		}
-		fields := importSplit(line.text, s)
+		if visit(importSplit(line.text, s), s, preamble) {
+			return
+		}
+	}
+}
+
+// findHeader consumes lines up to and including the table's header. Comment lines, blank
+// lines, Excel's "sep=" line and up to importHeaderSearch other lines may come first.
+func (im *importer) findHeader(src *importLines, st *importFile, format string) (importLayout, error) {
+	var first []string
+	var found importLayout
+	ok := false
+	scanHeaderCandidates(src.next, func(fields []string, sep byte, preamble bool) bool {
 		if first == nil {
 			first = fields
 		}
-		if lay, ok := im.layout(format, fields, s, preamble, false); ok {
-			return lay, nil
-		}
+		found, ok = im.layout(format, fields, sep, preamble, false)
+		return ok
+	})
+	if ok {
+		return found, nil
 	}
 	if src.err != nil {
 		return importLayout{}, &LineError{File: st.name, Err: fmt.Errorf("read: %w", src.err)}

@@ -168,33 +168,24 @@ func importLastColumnWithPrefix(names, prefixes []string) int {
 // a known export header decides; failing that, the input is an access log when at least
 // half of its first non-blank lines parse as log lines. It returns "" when neither holds.
 func (im *importer) detect(head []importLine) string {
-	preamble := false
-	var sep byte
-	candidates := 0
-	for _, line := range head {
-		if candidates == importHeaderSearch {
-			break // as far as findHeader would look
+	i := 0
+	next := func() (importLine, bool) {
+		if i == len(head) {
+			return importLine{}, false
 		}
-		t := strings.TrimSpace(line.text)
-		switch {
-		case t == "":
-			continue
-		case t[0] == '#':
-			preamble = true
-			continue
+		i++
+		return head[i-1], true
+	}
+	format := ""
+	scanHeaderCandidates(next, func(fields []string, sep byte, preamble bool) bool {
+		if lay, ok := im.layout("", fields, sep, preamble, true); ok {
+			format = lay.format
+			return true
 		}
-		if s, ok := importSepLine(t); ok {
-			sep = s
-			continue
-		}
-		candidates++
-		s := sep
-		if s == 0 {
-			s = importSeparator(line.text)
-		}
-		if lay, ok := im.layout("", importSplit(line.text, s), s, preamble, true); ok {
-			return lay.format
-		}
+		return false
+	})
+	if format != "" {
+		return format
 	}
 	lines, logs := 0, 0
 	for _, line := range head {
