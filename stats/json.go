@@ -10,12 +10,12 @@ import (
 	"path/filepath"
 )
 
-// WriteJSON writes the report as indented JSON.
-func WriteJSON(w io.Writer, rep *Report) error {
+// WriteJSON writes a report, or a comparison or trend, as indented JSON.
+func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(rep); err != nil {
-		return fmt.Errorf("write JSON report: %w", err)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -71,7 +70,7 @@ func compareFiles(paths []string, format string, perURL bool, limits []stats.Lim
 	}
 	switch format {
 	case "json":
-		err = writeJSON(stdout, cmp)
+		err = stats.WriteJSON(stdout, cmp)
 	case "md":
 		err = cmp.WriteMarkdown(stdout)
 	default:
@@ -104,7 +103,7 @@ func compareHistory(dir string, last int, format string, limits []stats.Limit, s
 		return nil, usageError{err}
 	}
 	if format == "json" {
-		err = writeJSON(stdout, trend)
+		err = stats.WriteJSON(stdout, trend)
 	} else {
 		err = trend.WriteText(stdout)
 	}
@@ -121,12 +120,6 @@ func readReports(paths []string) ([]stats.Report, error) {
 		reports = append(reports, rep)
 	}
 	return reports, nil
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // finishLimits prints each limit's verdict, writes the JUnit file, and fails with exit 1 when
