@@ -89,7 +89,8 @@ type Loader struct {
 
 	samplesMu sync.Mutex
 	samples   map[ErrKind]string
-	socketErr atomic.Int64 // requests without a response, for MaxFailures
+	sampled   [NumErrKinds]atomic.Bool // a sample is kept: later failures of the kind skip the lock
+	socketErr atomic.Int64             // requests without a response, for MaxFailures
 
 	batches sync.Pool
 }
@@ -258,9 +259,13 @@ func (l *Loader) failed(kind ErrKind, err error) {
 	if n := l.socketErr.Add(1); l.cfg.MaxFailures > 0 && n >= l.cfg.MaxFailures {
 		l.stop(TooManyFailures)
 	}
+	if l.sampled[kind].Load() {
+		return // a refused or timed-out storm must not queue every user on one lock
+	}
 	l.samplesMu.Lock()
 	defer l.samplesMu.Unlock()
 	if _, ok := l.samples[kind]; !ok {
 		l.samples[kind] = err.Error()
+		l.sampled[kind].Store(true)
 	}
 }
