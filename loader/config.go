@@ -55,11 +55,16 @@ type Config struct {
 	// kind ErrTooLarge and its connection is dropped. 0 means no cap. Bodies are read and
 	// counted, never kept, so memory does not grow with their size either way.
 	MaxBody int64
+	// HeaderBuffer is the bytes each request in flight may use for the response's status line
+	// and headers; a longer header block is a bad-response failure. 0 picks 16 KiB, or less
+	// (down to 4 KiB) when there are so many users that the buffers would pass 40 MiB.
+	HeaderBuffer int
 	// MaxFailures stops the run once this many requests got no response (siege's "failures"
 	// setting); 0 means never.
 	MaxFailures int64
 	// BatchSize is how many results a user collects before handing them to the sink; 1 hands
-	// over each result at once (needed for live per-request output). 0 means 256.
+	// over each result at once (needed for live per-request output). 0 means 256, fewer
+	// when there are more than 256 users.
 	BatchSize int
 	// FlushInterval bounds how long a result may wait in a partly filled batch; 0 means 100 ms.
 	FlushInterval time.Duration
@@ -122,9 +127,22 @@ func (c *Config) concurrency() int {
 
 func (c *Config) batchSize() int {
 	if c.BatchSize <= 0 {
-		return 256
+		// Every user holds a batch: 256 results (12 KiB) each would take 120 MB at 10 000
+		// users, so the batches together hold at most about 64 Ki results.
+		return min(256, max(4, 1<<16/c.concurrency()))
 	}
 	return c.BatchSize
+}
+
+func (c *Config) headerBuffer() int {
+	if c.HeaderBuffer > 0 {
+		return c.HeaderBuffer
+	}
+	size := 16 << 10
+	for size > 4<<10 && size*c.concurrency() > 40<<20 {
+		size /= 2
+	}
+	return size
 }
 
 func (c *Config) flushInterval() time.Duration {

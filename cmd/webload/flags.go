@@ -26,6 +26,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "content-type", Aliases: []string{"T"}, Value: "application/x-www-form-urlencoded", Usage: "Content-Type `TYPE` of request bodies"},
 		&cli.StringFlag{Name: "connection", Value: "keep-alive", Usage: "`MODE`: keep-alive, or close for a new connection per request"},
 		&cli.BoolFlag{Name: "insecure", Usage: "do not verify TLS certificates"},
+		&cli.StringFlag{Name: "header-buffer", Usage: "room for each response's status line and headers, `SIZE` (e.g. 32KB); longer headers are a bad-response failure (default: 16KB, less above 2 560 users, at least 4KB)"},
 		&cli.StringFlag{Name: "max-body", Usage: "read at most `SIZE` of each response body (e.g. 10MB); a longer one is a too-large failure (default: no cap; bodies are never kept)"},
 		&cli.Int64Flag{Name: "failures", Usage: "abort the run (exit 3) once `N` requests got no response, like siege's failures setting (default: never)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print one line per request"},

@@ -128,6 +128,13 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 		return s, usagef("--connection: want keep-alive or close (got %q)", conn)
 	}
 	cfg.Insecure = c.Bool("insecure")
+	if c.IsSet("header-buffer") {
+		n, err := parseSize(c.String("header-buffer"))
+		if err != nil || n < 1<<10 || n > 1<<20 {
+			return s, usagef("--header-buffer: want a size from 1KB to 1MB (got %q)", c.String("header-buffer"))
+		}
+		cfg.HeaderBuffer = int(n)
+	}
 	if c.IsSet("max-body") {
 		if cfg.MaxBody, err = parseSize(c.String("max-body")); err != nil || cfg.MaxBody < 1 {
 			return s, usagef("--max-body: want a size such as 512KB, 10MB or 1GB (got %q)", c.String("max-body"))
