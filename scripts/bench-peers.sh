@@ -2,6 +2,7 @@
 # bench-peers.sh: webload beside wrk, bombardier and siege, against the same nginx on 127.0.0.1.
 #
 #   scripts/bench-peers.sh [ROUNDS] [SECONDS]          defaults: 3 rounds of 10 s
+#   scripts/bench-peers.sh scale [ROUNDS] [SECONDS]    10 000 users; defaults: 1 round of 10 s
 #
 # Installs what is missing (nginx, wrk, siege from Debian; bombardier from the Go module proxy),
 # serves a 100-byte file and a 50-page site from nginx with a config of its own, then runs the
@@ -10,8 +11,15 @@
 # median requests/s, the ratio to wrk, client CPU per request (user + system time of the client
 # process), peak RSS, and p50/p99 as each tool reports them. nginx is stopped by its pid.
 # Client and server share the machine: read the CPU per request, not only the rate.
+#
+# The scale mode runs 10 000 connections instead: webload's closed model with 10 000 users,
+# its open model at --rate 20000 --max-users 10000, wrk and bombardier with 10 000 connections,
+# and reports peak RSS and the requests that failed beside the rate.
 set -euo pipefail
-ROUNDS=${1:-3}; SECS=${2:-10}
+MODE=speed
+if [ "${1:-}" = scale ]; then MODE=scale; shift; fi
+if [ $MODE = scale ]; then ROUNDS=${1:-1}; else ROUNDS=${1:-3}; fi
+SECS=${2:-10}
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin:$(go env GOPATH)/bin"
 
@@ -38,19 +46,21 @@ cat > "$work/nginx.conf" <<CONF
 worker_processes 1;
 pid $work/nginx.pid;
 error_log $work/error.log warn;
-worker_rlimit_nofile 16384;
-events { worker_connections 8192; }
+worker_rlimit_nofile 40000;
+events { worker_connections 20000; }
 http {
     access_log off;
     keepalive_requests 1000000;
     client_body_temp_path $work/tmp;
     default_type text/plain;
-    server { listen 127.0.0.1:$port backlog=4096; root $work/site; }
+    server { listen 127.0.0.1:$port backlog=16384; root $work/site; }
 }
 CONF
 # nginx's workers run as an unprivileged user: mktemp's folder is private to us.
 chmod 755 "$work"
 chmod -R a+rX "$work/site"
+# 10 000 connections need as many descriptors in each client (webload raises its own limit).
+ulimit -n "$(ulimit -Hn)"
 nginx -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
 code=$(curl -s -o /dev/null -w '%{http_code}' "$base/p/1")
 [ "$code" = 200 ] || { echo "nginx answers $code for $base/p/1, not 200: see $work/error.log" >&2; exit 1; }
@@ -65,6 +75,7 @@ run() {
   f="$work/out/$tool.$case.$c.$r"; mkdir -p "$work/out"
   local cmd
   case $tool in
+    webload-open) cmd=("$work/webload" -j --rate 20000 --max-users "$c" -t "${SECS}S" "$url") ;;
     webload) if [ "$case" = list ]; then cmd=("$work/webload" -b -j -c "$c" -t "${SECS}S" -f "$work/urls.txt")
              else cmd=("$work/webload" -b -j -c "$c" -t "${SECS}S" "$url"); fi ;;
     wrk) cmd=(wrk -t2 -c "$c" -d "${SECS}s" --latency "$url") ;;
@@ -78,6 +89,10 @@ run() {
 }
 
 for r in $(seq "$ROUNDS"); do
+  if [ $MODE = scale ]; then
+    for tool in webload webload-open wrk bombardier; do run "$tool" scale 10000 "$r"; done
+    continue
+  fi
   for c in 20 200; do
     for tool in webload wrk bombardier siege; do run "$tool" small "$c" "$r"; done
     for tool in webload siege; do run "$tool" list "$c" "$r"; done
@@ -102,7 +117,7 @@ for idf in glob.glob(os.path.join(out, "*.id")):
     n = rate = p50 = p99 = None
     bad = 0  # responses other than 2xx, and requests without a response
     try:
-        if tool == "webload":
+        if tool.startswith("webload"):
             j = json.loads(text); n, rate = j["requests"], j["transaction_rate"]
             p50, p99 = j["percentiles"]["p50"] * 1000, j["percentiles"]["p99"] * 1000
             bad = n - sum(v for k, v in j["status_codes"].items() if k.startswith("2"))
@@ -127,6 +142,7 @@ for idf in glob.glob(os.path.join(out, "*.id")):
         continue
     rows.setdefault((case, int(c), tool), []).append(
         dict(rate=rate, cpu=(float(u) + float(s)) * 1e6 / n, rss=int(rss) / 1024, p50=p50, p99=p99, bad=bad))
+TOOLS = ["webload", "webload-open", "wrk", "bombardier", "siege"]
 def med(vals):
     vals = [v for v in vals if v is not None]
     return statistics.median(vals) if vals else None
@@ -134,7 +150,7 @@ def f(v, fmt):
     return "-" if v is None else fmt.format(v)
 print("| case | conn | tool | req/s (median) | vs wrk | CPU µs/req | peak RSS MB | p50 ms | p99 ms | not 2xx | runs |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
-for (case, c, tool) in sorted(rows, key=lambda k: (k[0] != "small", k[0], k[1], ["webload", "wrk", "bombardier", "siege"].index(k[2]))):
+for (case, c, tool) in sorted(rows, key=lambda k: (k[0] != "small", k[0], k[1], TOOLS.index(k[2]))):
     rs = rows[(case, c, tool)]
     rate = med([x["rate"] for x in rs])
     wrk = med([x["rate"] for x in rows.get((case, c, "wrk"), [])])

@@ -1,0 +1,62 @@
+package loader
+
+import (
+	"context"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/valyala/fasthttp"
+	"github.com/valyala/fasthttp/fasthttputil"
+
+	"github.com/webload/webload/urls"
+)
+
+// discard is a sink that only counts, so the loop's own cost shows.
+type discard struct{ n int }
+
+func (d *discard) Record(batch []Result) { d.n += len(batch) }
+
+// BenchmarkPrepare is the per-request preparation: the URL's prepared request copied into the
+// user's own, with the request's deadline.
+func BenchmarkPrepare(b *testing.B) {
+	l := benchLoader(b)
+	req := fasthttp.AcquireRequest()
+	b.ReportAllocs()
+	for b.Loop() {
+		l.templates[0].CopyTo(req)
+		req.SetTimeout(l.cfg.Timeout)
+	}
+}
+
+// BenchmarkUserLoop is one closed-model user's whole loop (pick, prepare, send, read, batch,
+// hand over) against a fasthttp server on an in-memory listener, so no socket cost hides it.
+func BenchmarkUserLoop(b *testing.B) {
+	ln := fasthttputil.NewInmemoryListener()
+	body := make([]byte, 100)
+	srv := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) { ctx.SetBody(body) }}
+	go srv.Serve(ln) //nolint:errcheck // ends when the listener closes
+	b.Cleanup(func() { _ = srv.Shutdown() })
+
+	targets := make([]urls.Target, 50)
+	for i := range targets {
+		tg, err := urls.ParseLine("http://127.0.0.1:1/p/"+string(rune('a'+i%26)), urls.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		targets[i] = tg
+	}
+	l, err := New(Config{Users: 1, Reps: b.N, Timeout: 5 * time.Second, UserAgent: "bench"}, targets)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l.client.DialTimeout = func(string, time.Duration) (net.Conn, error) { return ln.Dial() }
+	var sink discard
+	b.ReportAllocs()
+	b.ResetTimer()
+	out := l.Run(context.Background(), &sink)
+	b.StopTimer()
+	if sink.n != b.N || out.Stop != Completed {
+		b.Fatalf("%d results of %d, stop %v", sink.n, b.N, out.Stop)
+	}
+}
