@@ -29,8 +29,8 @@ func newCollector(pageURL *url.URL) *collector {
 	return &collector{
 		page:    pageURL,
 		base:    pageURL,
-		rawSeen: make(map[string]struct{}),
-		seen:    make(map[string]struct{}),
+		rawSeen: make(map[string]struct{}, 32),
+		seen:    make(map[string]struct{}, 32),
 	}
 }
 
