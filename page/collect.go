@@ -43,11 +43,7 @@ func (c *collector) setBase(href []byte) {
 	c.baseSeen = true
 	// Values seen so far were resolved against the old base.
 	clear(c.rawSeen)
-	s, ok := c.clean(href)
-	if !ok {
-		return
-	}
-	ref, err := url.Parse(string(s))
+	ref, err := url.Parse(string(c.clean(trimSpace(href))))
 	if err != nil {
 		return
 	}
@@ -64,10 +60,12 @@ func (c *collector) setBase(href []byte) {
 // add resolves one raw URL value and appends it unless it is not http(s), fails to parse or
 // was seen before.
 func (c *collector) add(raw []byte) {
-	s, ok := c.clean(raw)
-	if !ok {
+	s := trimSpace(raw)
+	// Checking the scheme first means large data: URLs are never copied or parsed.
+	if len(s) == 0 || !httpOrRelative(s) {
 		return
 	}
+	s = c.clean(s)
 	if _, dup := c.rawSeen[string(s)]; dup {
 		return
 	}
@@ -94,15 +92,10 @@ func (c *collector) add(raw []byte) {
 	c.out = append(c.out, u)
 }
 
-// clean prepares a raw value the way the URL parser of a browser does before parsing: it trims
-// ASCII whitespace, removes tabs and newlines inside, and turns backslashes into slashes before
-// the query. It reports false for empty values and for schemes other than http and https, so
-// that large data: URLs are never parsed. The result may live in c.scratch until the next call.
-func (c *collector) clean(raw []byte) ([]byte, bool) {
-	s := trimSpace(raw)
-	if len(s) == 0 || !httpOrRelative(s) {
-		return nil, false
-	}
+// clean prepares a trimmed value the way the URL parser of a browser does before parsing: it
+// removes tabs and newlines inside, and turns backslashes into slashes before the query. The
+// result may live in c.scratch until the next call.
+func (c *collector) clean(s []byte) []byte {
 	if bytes.ContainsAny(s, "\t\n\r\\") {
 		buf := c.scratch[:0]
 		inQuery := false
@@ -120,7 +113,7 @@ func (c *collector) clean(raw []byte) ([]byte, bool) {
 		c.scratch = buf
 		s = buf
 	}
-	return s, true
+	return s
 }
 
 // httpOrRelative reports whether s has no scheme (a relative URL) or an http or https scheme.
