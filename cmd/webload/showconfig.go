@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// flagValues is what effectiveConfig reads of a *cli.Context.
+type flagValues interface {
+	IsSet(name string) bool
+	Value(name string) interface{}
+	StringSlice(name string) []string
+}
+
+// effectiveConfig renders the run's effective settings (-C, like siege's -C/--config): one
+// "name: value" line per run flag in flags order (a line per value for repeatable flags),
+// defaults included, secrets shown as "***". rc holds the siegerc settings that were applied to
+// c, those the command line did not override: a flag set to a value that one of them gives is
+// marked "(siegerc line N)", any other flag that is set "(command line)".
+func effectiveConfig(c flagValues, flags []cli.Flag, rc []siegeSetting) string {
+	type row struct{ name, value, from string }
+	var rows []row
+	width := 0
+	for _, f := range flags {
+		name := f.Names()[0]
+		if name == "version" || name == "help" {
+			continue // actions, not settings
+		}
+		values := []string{fmt.Sprint(c.Value(name))}
+		if _, ok := f.(*cli.StringSliceFlag); ok {
+			if values = c.StringSlice(name); len(values) == 0 {
+				values = []string{""}
+			}
+		}
+		for _, v := range values {
+			from := ""
+			if c.IsSet(name) {
+				from = "command line"
+				if i := slices.IndexFunc(rc, func(s siegeSetting) bool { return s.Flag == name && s.Value == v }); i >= 0 {
+					from = fmt.Sprintf("siegerc line %d", rc[i].Line)
+				}
+			}
+			rows = append(rows, row{name, redactSecret(name, v), from})
+		}
+		width = max(width, len(name))
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		line := fmt.Sprintf("%-*s %s", width+1, r.name+":", r.value)
+		if r.from != "" {
+			line += "  (" + r.from + ")"
+		}
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	return b.String()
+}
+
+// redactSecret hides credentials in a flag's value: the value of secret headers, the password
+// of "user:password", the data of a login request and the password of any URL.
+func redactSecret(flag, value string) string {
+	switch flag {
+	case "header":
+		name, _, _ := strings.Cut(value, ":")
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "authorization", "proxy-authorization", "cookie", "x-api-key", "x-auth-token":
+			return name + ": ***"
+		}
+	case "user":
+		if name, _, ok := strings.Cut(value, ":"); ok {
+			return name + ":***"
+		}
+	case "login":
+		if f := strings.Fields(value); len(f) > 2 && isMethod(f[1]) && !strings.HasPrefix(f[2], "<") {
+			value = f[0] + " " + f[1] + " ***"
+		}
+	}
+	scheme := strings.Index(value, "://")
+	if scheme < 0 {
+		return value
+	}
+	rest := value[scheme+3:]
+	end := strings.IndexAny(rest, "/?# \t")
+	if end < 0 {
+		end = len(rest)
+	}
+	at := strings.LastIndexByte(rest[:end], '@')
+	if at < 0 {
+		return value
+	}
+	name, _, ok := strings.Cut(rest[:at], ":")
+	if !ok {
+		return value
+	}
+	return value[:scheme+3] + name + ":***" + rest[at:]
+}

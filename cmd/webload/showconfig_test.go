@@ -1,0 +1,83 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// TestEffectiveConfig renders -C for a run set from a command line and a siegerc, and compares
+// it with testdata/effective-config.golden (rewritten by -update).
+func TestEffectiveConfig(t *testing.T) {
+	t.Parallel()
+	// The run flags plus the ones the siegerc wiring adds, which hold secrets.
+	flags := append(runFlags(),
+		&cli.StringFlag{Name: "user"},
+		&cli.StringFlag{Name: "proxy"},
+		&cli.StringSliceFlag{Name: "login"},
+	)
+	rc := []siegeSetting{
+		set("timeout", "12", 7),
+		set("header", "X-Stage: staging", 9),
+		set("user", "ops:s3cret", 11),
+		set("proxy", "http://me:pw@proxy.test:8080", 12),
+		set("login", "http://h/login POST user=ops&pass=x", 13),
+		set("concurrent", "40", 3), // overridden by -c
+	}
+	var got string
+	app := &cli.App{
+		Name:                      "webload",
+		Flags:                     flags,
+		DisableSliceFlagSeparator: true,
+		HideHelp:                  true,
+		ExitErrHandler:            func(*cli.Context, error) {},
+		Action: func(c *cli.Context) error {
+			var applied []siegeSetting
+			for _, s := range rc {
+				if c.IsSet(s.Flag) && s.Flag != "header" {
+					continue // the command line wins
+				}
+				if err := c.Set(s.Flag, s.Value); err != nil {
+					return err
+				}
+				applied = append(applied, s)
+			}
+			got = effectiveConfig(c, flags, applied)
+			return nil
+		},
+	}
+	args := []string{"webload", "-c", "10", "-H", "Authorization: Bearer tok", "-H", "cookie: a=b", "-v"}
+	if err := app.Run(args); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, filepath.Join("testdata", "effective-config.golden"), got)
+}
+
+func TestEffectiveConfigRedaction(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ flag, in, want string }{
+		{"header", "Authorization: Bearer abc", "Authorization: ***"},
+		{"header", "proxy-authorization: Basic abc", "proxy-authorization: ***"},
+		{"header", "Cookie: session=1", "Cookie: ***"},
+		{"header", "X-Stage: blue", "X-Stage: blue"},
+		{"user", "bob:secret", "bob:***"},
+		{"user", "bob", "bob"},
+		{"proxy", "http://me:pw@proxy:3128", "http://me:***@proxy:3128"},
+		{"proxy", "http://proxy:3128", "http://proxy:3128"},
+		{"proxy", "http://me@proxy:3128", "http://me@proxy:3128"},
+		{"login", "http://h/login POST user=a&pass=b", "http://h/login POST ***"},
+		{"login", "http://h/login POST </srv/login.json", "http://h/login POST </srv/login.json"},
+		{"login", "http://u:p@h/login", "http://u:***@h/login"},
+		{"server-metrics", "http://a:b@host:9100/metrics", "http://a:***@host:9100/metrics"},
+		{"file", "urls.txt", "urls.txt"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.flag+" "+tc.in, func(t *testing.T) {
+			t.Parallel()
+			if got := redactSecret(tc.flag, tc.in); got != tc.want {
+				t.Errorf("redactSecret(%q, %q) = %q, want %q", tc.flag, tc.in, got, tc.want)
+			}
+		})
+	}
+}

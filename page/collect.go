@@ -1,0 +1,187 @@
+package page
+
+import (
+	"bytes"
+	"net/url"
+)
+
+// collector turns raw attribute and CSS URL values into the deduplicated, absolute result list.
+// It is used by one Resources call only, so it needs no locking.
+type collector struct {
+	page *url.URL // the document URL; nil means only absolute URLs can be kept
+	base *url.URL // what relative URLs resolve against: page, or the first <base href>
+
+	baseSeen bool // only the first <base> with an href counts, as in browsers
+
+	// rawSeen skips values already handled under the current base without parsing them again:
+	// shop pages repeat the same icon or placeholder dozens of times.
+	rawSeen map[string]struct{}
+	// seen holds the resolved URLs, because different raw values ("a.png", "./a.png") may
+	// resolve to the same resource.
+	seen map[string]struct{}
+	out  []*url.URL
+
+	scratch []byte // reused by clean for values with tabs, newlines or backslashes
+	cssBuf  []byte // reused for CSS URLs with escapes; apart from scratch, as add cleans it
+}
+
+func newCollector(pageURL *url.URL) *collector {
+	return &collector{
+		page:    pageURL,
+		base:    pageURL,
+		rawSeen: make(map[string]struct{}, 32),
+		seen:    make(map[string]struct{}, 32),
+	}
+}
+
+// setBase handles a <base href>. Like browsers, it resolves href against the document URL and
+// falls back to the document URL when href does not parse or is a data: or javascript: URL.
+func (c *collector) setBase(href []byte) {
+	if c.baseSeen {
+		return
+	}
+	c.baseSeen = true
+	// Values seen so far were resolved against the old base.
+	clear(c.rawSeen)
+	ref, err := url.Parse(string(c.clean(trimSpace(href))))
+	if err != nil {
+		return
+	}
+	b := ref
+	if c.page != nil {
+		b = c.page.ResolveReference(ref)
+	}
+	if b.Scheme == "data" || b.Scheme == "javascript" || !b.IsAbs() {
+		return
+	}
+	c.base = b
+}
+
+// add resolves one raw URL value and appends it unless it is not http(s), fails to parse or
+// was seen before.
+func (c *collector) add(raw []byte) {
+	s := trimSpace(raw)
+	// Checking the scheme first means large data: URLs are never copied or parsed.
+	if len(s) == 0 || !httpOrRelative(s) {
+		return
+	}
+	s = c.clean(s)
+	if _, dup := c.rawSeen[string(s)]; dup {
+		return
+	}
+	key := string(s)
+	c.rawSeen[key] = struct{}{}
+	ref, err := url.Parse(key)
+	if err != nil {
+		return
+	}
+	u := ref
+	if c.base != nil {
+		u = c.base.ResolveReference(ref)
+	}
+	// An empty host also rules out opaque forms such as "http:x", which name no server.
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
+		return
+	}
+	u.Fragment, u.RawFragment = "", ""
+	abs := u.String()
+	if _, dup := c.seen[abs]; dup {
+		return
+	}
+	c.seen[abs] = struct{}{}
+	c.out = append(c.out, u)
+}
+
+// clean prepares a trimmed value the way the URL parser of a browser does before parsing: it
+// removes tabs and newlines inside, and turns backslashes into slashes before the query. The
+// result may live in c.scratch until the next call.
+func (c *collector) clean(s []byte) []byte {
+	if bytes.ContainsAny(s, "\t\n\r\\") {
+		buf := c.scratch[:0]
+		inQuery := false
+		for _, b := range s {
+			switch {
+			case b == '\t' || b == '\n' || b == '\r':
+				continue
+			case b == '?' || b == '#':
+				inQuery = true
+			case b == '\\' && !inQuery:
+				b = '/'
+			}
+			buf = append(buf, b)
+		}
+		c.scratch = buf
+		s = buf
+	}
+	return s
+}
+
+// httpOrRelative reports whether s has no scheme (a relative URL) or an http or https scheme.
+// A scheme is an ASCII letter followed by letters, digits, '+', '-' or '.', then ':'.
+func httpOrRelative(s []byte) bool {
+	if len(s) == 0 || !isAlpha(s[0]) {
+		return true
+	}
+	for i := 1; i < len(s); i++ {
+		b := s[i]
+		if b == ':' {
+			scheme := s[:i]
+			return bytes.EqualFold(scheme, []byte("http")) || bytes.EqualFold(scheme, []byte("https"))
+		}
+		if !isAlpha(b) && !isDigit(b) && b != '+' && b != '-' && b != '.' {
+			return true
+		}
+	}
+	return true
+}
+
+// trimSpace trims HTML's ASCII whitespace (space, tab, LF, FF, CR) from both ends.
+func trimSpace(s []byte) []byte {
+	for len(s) > 0 && isSpace(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isSpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'
+}
+
+func isAlpha(b byte) bool {
+	lower := b | 0x20 // ASCII letters only differ in this bit
+	return 'a' <= lower && lower <= 'z'
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+// addSrcset adds every candidate URL of a srcset or imagesrcset value.
+func (c *collector) addSrcset(s []byte) {
+	for {
+		u, rest, ok := nextSrcsetURL(s)
+		if !ok {
+			return
+		}
+		c.add(u)
+		s = rest
+	}
+}
+
+// addCSS adds the URLs in CSS text; imports is whether @import "x.css" counts (style sheets
+// yes, style attributes no).
+func (c *collector) addCSS(css []byte, imports bool) {
+	s := cssScanner{src: css, imports: imports}
+	for {
+		u, escaped, ok := s.next()
+		if !ok {
+			return
+		}
+		if escaped {
+			c.cssBuf = cssUnescape(c.cssBuf[:0], u)
+			u = c.cssBuf
+		}
+		c.add(u)
+	}
+}

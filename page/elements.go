@@ -1,0 +1,189 @@
+package page
+
+import "bytes"
+
+// tagKind names the elements whose attributes or nesting matter; every other element can only
+// contribute an inline style attribute.
+type tagKind uint8
+
+const (
+	tagOther tagKind = iota
+	tagAudio
+	tagBase
+	tagEmbed
+	tagImg
+	tagInput
+	tagLink
+	tagObject
+	tagPicture
+	tagScript
+	tagSource
+	tagStyle
+	tagTemplate
+	tagVideo
+)
+
+// maxKnownTag is the length of the longest name kindOf knows ("template").
+const maxKnownTag = 8
+
+// kindOf maps a lower-case tag name to its kind.
+func kindOf(name []byte) tagKind {
+	switch string(name) { // no allocation: the compiler compares the bytes in place
+	case "audio":
+		return tagAudio
+	case "base":
+		return tagBase
+	case "embed":
+		return tagEmbed
+	case "img":
+		return tagImg
+	case "input":
+		return tagInput
+	case "link":
+		return tagLink
+	case "object":
+		return tagObject
+	case "picture":
+		return tagPicture
+	case "script":
+		return tagScript
+	case "source":
+		return tagSource
+	case "style":
+		return tagStyle
+	case "template":
+		return tagTemplate
+	case "video":
+		return tagVideo
+	}
+	return tagOther
+}
+
+// attrs holds the attribute values of one start tag that may name a resource. The slices are
+// valid until the tokenizer's next token. The tokenizer already drops repeated attributes, so
+// the first one wins, as in browsers.
+type attrs struct {
+	src, srcset, href, rel, as, typ, poster, data, imageSrcset, style []byte
+	hasHref                                                           bool // <base href=""> counts though empty
+}
+
+// set records one attribute, given its lower-case name.
+func (a *attrs) set(key, val []byte) {
+	switch string(key) {
+	case "src":
+		a.src = val
+	case "srcset":
+		a.srcset = val
+	case "href":
+		a.href, a.hasHref = val, true
+	case "rel":
+		a.rel = val
+	case "as":
+		a.as = val
+	case "type":
+		a.typ = val
+	case "poster":
+		a.poster = val
+	case "data":
+		a.data = val
+	case "imagesrcset":
+		a.imageSrcset = val
+	case "style":
+		a.style = val
+	}
+}
+
+// element adds what one start tag makes a browser fetch. inMedia is whether the tag sits in a
+// <picture>, <video> or <audio>, the only places where <source> loads anything. Iframes and
+// frames are left out on purpose: they are pages of their own, not resources of this one.
+func (c *collector) element(k tagKind, a *attrs, inMedia bool) {
+	switch k {
+	case tagImg:
+		c.add(a.src)
+		c.addSrcset(a.srcset)
+	case tagSource:
+		if inMedia {
+			c.add(a.src)
+			c.addSrcset(a.srcset)
+		}
+	case tagScript, tagEmbed, tagAudio:
+		c.add(a.src)
+	case tagVideo:
+		c.add(a.poster)
+		c.add(a.src)
+	case tagInput:
+		if bytes.EqualFold(a.typ, []byte("image")) {
+			c.add(a.src)
+		}
+	case tagObject:
+		c.add(a.data)
+	case tagLink:
+		fetched, image := linkFetched(a.rel, a.as)
+		if fetched {
+			c.add(a.href)
+		}
+		if image {
+			c.addSrcset(a.imageSrcset)
+		}
+	case tagBase:
+		if a.hasHref {
+			c.setBase(a.href)
+		}
+	}
+	if len(a.style) > 0 {
+		c.addCSS(a.style, false)
+	}
+}
+
+// linkFetched reports whether a <link> with these rel and as values makes a browser fetch its
+// href, and whether it preloads an image (so its imagesrcset counts too). rel is a list of
+// case-insensitive tokens separated by ASCII whitespace.
+//
+// Fetched: style sheets except alternate ones (browsers load those only when chosen), icons
+// ("icon", "shortcut icon", Apple's touch icons), module preloads, and preloads of the
+// kinds a page renders with (style, script, image, font). Prefetch, preconnect, manifest and
+// the rest are hints or loaded later, and would only inflate the load.
+func linkFetched(rel, as []byte) (fetched, image bool) {
+	var stylesheet, alternate, preload bool
+	for len(rel) > 0 {
+		var tok []byte
+		tok, rel = nextToken(rel)
+		switch {
+		case bytes.EqualFold(tok, []byte("stylesheet")):
+			stylesheet = true
+		case bytes.EqualFold(tok, []byte("alternate")):
+			alternate = true
+		case bytes.EqualFold(tok, []byte("icon")),
+			bytes.EqualFold(tok, []byte("apple-touch-icon")),
+			bytes.EqualFold(tok, []byte("apple-touch-icon-precomposed")),
+			bytes.EqualFold(tok, []byte("modulepreload")):
+			fetched = true
+		case bytes.EqualFold(tok, []byte("preload")):
+			preload = true
+		}
+	}
+	if stylesheet && !alternate {
+		fetched = true
+	}
+	if preload {
+		switch {
+		case bytes.EqualFold(as, []byte("image")):
+			return true, true
+		case bytes.EqualFold(as, []byte("style")),
+			bytes.EqualFold(as, []byte("script")),
+			bytes.EqualFold(as, []byte("font")):
+			fetched = true
+		}
+	}
+	return fetched, false
+}
+
+// nextToken returns the first whitespace-separated token of s and the rest after it.
+func nextToken(s []byte) (tok, rest []byte) {
+	s = trimSpace(s)
+	i := 0
+	for i < len(s) && !isSpace(s[i]) {
+		i++
+	}
+	return s[:i], s[i:]
+}

@@ -1,0 +1,133 @@
+// Package page finds the resources a browser would fetch for an HTML page (images, scripts,
+// style sheets, icons, fonts and images named by CSS), so that a load test can request them
+// after the page the way a browser does.
+//
+// It tokenizes HTML with golang.org/x/net/html and never builds a DOM, because pages come from
+// a load generator's hot path: the scan is linear in the page size, reads tag names from the
+// raw token bytes, and reads attributes only of tags that can name a resource. Most of the
+// remaining allocations are the tokenizer's own (it copies attribute names and values).
+package page
+
+import (
+	"bytes"
+	"net/url"
+
+	"golang.org/x/net/html"
+)
+
+// Resources returns the absolute URLs of the resources a browser would fetch for the HTML
+// document body served at pageURL, in document order, without duplicates. Only http and https
+// URLs are returned; fragments are removed. <base href> changes the base for relative URLs
+// (only the first <base> with an href counts, as in browsers).
+//
+// Counted are img src and srcset (every candidate), source src and srcset inside picture,
+// video and audio, script src, link href for style sheets (not alternate ones), icons,
+// module preloads and preloads as style, script, image or font, input type=image src, video
+// poster and src, audio src, embed src, object data, and url(...) in style attributes and
+// <style> text, where @import counts too. Iframes are pages, not resources, and are skipped,
+// as is everything inside <template> and <noscript> (browsers that run scripts ignore it).
+//
+// URLs are resolved against pageURL, or against the base from the first <base href> once it
+// has been read, as a browser does while it streams a page. Other hosts are kept: filtering is
+// up to the caller. Values that do not parse, are empty or have another scheme (data:,
+// javascript:, mailto:, blob: ...) are skipped. A nil pageURL keeps absolute URLs only.
+//
+// Resources never panics and takes time linear in len(body). It is safe for concurrent use; the
+// returned URLs are new and belong to the caller. It returns nil when it finds nothing.
+func Resources(body []byte, pageURL *url.URL) []*url.URL {
+	c := newCollector(pageURL)
+	z := html.NewTokenizer(bytes.NewReader(body))
+	var (
+		media    int  // open <picture>, <video> and <audio> elements
+		template int  // open <template> elements, whose content is inert
+		inStyle  bool // the previous token opened a <style>, so a text token is CSS
+	)
+	for {
+		tt := z.Next()
+		wasStyle := inStyle
+		inStyle = false
+		switch tt {
+		case html.ErrorToken:
+			// io.EOF at the end of body; the tokenizer reports no other error for a byte reader.
+			return c.out
+		case html.TextToken:
+			if wasStyle {
+				c.addCSS(z.Text(), true)
+			}
+		case html.EndTagToken:
+			switch rawTagKind(z.Raw()) {
+			case tagPicture, tagVideo, tagAudio:
+				media = max(media-1, 0)
+			case tagTemplate:
+				template = max(template-1, 0)
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			// HTML ignores the self-closing slash on elements like <video/>, so both open them.
+			raw := z.Raw()
+			k := rawTagKind(raw)
+			switch k {
+			case tagPicture, tagVideo, tagAudio:
+				media++
+			case tagTemplate:
+				template++
+			}
+			if template > 0 {
+				continue
+			}
+			inStyle = k == tagStyle
+			// Reading attributes copies them, so tags that cannot name a resource are passed
+			// over unless they may carry a style attribute (the name cannot be escaped).
+			if k == tagOther && !containsStyleFold(raw) {
+				continue
+			}
+			var a attrs
+			for more := true; more; {
+				var key, val []byte
+				key, val, more = z.TagAttr()
+				if key == nil {
+					break
+				}
+				a.set(key, val)
+			}
+			c.element(k, &a, media > 0)
+		}
+	}
+}
+
+// rawTagKind returns the kind of the tag in raw (the bytes of a start or end tag token). It
+// reads the raw bytes because the tokenizer's TagName copies the name for every tag, and most
+// tags do not matter here.
+func rawTagKind(raw []byte) tagKind {
+	var buf [maxKnownTag]byte
+	i := 1 // past '<'
+	if i < len(raw) && raw[i] == '/' {
+		i++
+	}
+	n := 0
+	for ; i < len(raw); i++ {
+		b := raw[i]
+		if isSpace(b) || b == '/' || b == '>' {
+			break
+		}
+		if n == len(buf) {
+			return tagOther
+		}
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		buf[n] = b
+		n++
+	}
+	return kindOf(buf[:n])
+}
+
+// containsStyleFold reports whether raw contains "style" in any case.
+func containsStyleFold(raw []byte) bool {
+	const word = "style"
+	for i := 0; i+len(word) <= len(raw); i++ {
+		if raw[i]|0x20 == 's' && bytes.EqualFold(raw[i:i+len(word)], []byte(word)) {
+			return true
+		}
+	}
+	return false
+}
