@@ -44,10 +44,10 @@ func benchLoader(tb testing.TB) *Loader {
 // and count the body, describe it as a Result.
 func BenchmarkSend(b *testing.B) {
 	l := benchLoader(b)
-	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	x := l.newExchange()
 	b.ReportAllocs()
 	for b.Loop() {
-		if res, _ := l.send(req, resp, 0, 0); res.Status != 200 {
+		if res, _ := l.send(x, 0, 0); res.Status != 200 {
 			b.Fatalf("result %+v", res)
 		}
 	}
@@ -82,9 +82,9 @@ func TestSendAllocations(t *testing.T) {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	l := benchLoader(t)
-	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-	l.send(req, resp, 0, 0) // warm the pools and the connection
-	allocs := testing.AllocsPerRun(200, func() { l.send(req, resp, 0, 0) })
+	x := l.newExchange()
+	l.send(x, 0, 0) // warm the pools and the connection
+	allocs := testing.AllocsPerRun(200, func() { l.send(x, 0, 0) })
 	const pinned = 4
 	t.Logf("%.1f allocations per request", allocs)
 	if allocs > pinned {

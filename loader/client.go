@@ -24,8 +24,9 @@ func newClient(cfg *Config, cs *connStats) *fasthttp.Client {
 	idle := max(10*time.Second, 2*cfg.Delay)
 	c := &fasthttp.Client{
 		Name: cfg.UserAgent,
-		// Every user holds at most one connection per host at a time.
-		MaxConnsPerHost: cfg.concurrency(),
+		// Every user holds at most one connection per host at a time, or one per parallel
+		// resource fetch when pages are parsed.
+		MaxConnsPerHost: cfg.concurrency() * cfg.connsPerUser(),
 		// Wait instead of failing at once if the pool is momentarily full; the wait is bounded by
 		// the request timeout and lands in the measured latency.
 		MaxConnWaitTimeout: cfg.Timeout,

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/webload/webload/urls"
 )
 
 // Config describes a run. By default it is a closed model: Users virtual users, each sending
@@ -44,6 +46,9 @@ type Config struct {
 	// Headers are added to every request; a header of the same name replaces the default
 	// (unlike siege, which sends both).
 	Headers []Header
+	// AcceptEncoding is sent as the Accept-Encoding header when set; gzip, deflate and br
+	// answers are decoded to count their decoded size.
+	AcceptEncoding string
 	// ContentType is sent with requests that carry a body, unless the target sets its own.
 	ContentType string
 	// ConnectionClose sends "Connection: close" so every request opens a new connection
@@ -59,6 +64,31 @@ type Config struct {
 	// and headers; a longer header block is a bad-response failure. 0 picks 16 KiB, or less
 	// (down to 4 KiB) when there are so many users that the buffers would pass 40 MiB.
 	HeaderBuffer int
+	// Parser fetches the resources of every HTML page like a browser (siege's "parser"):
+	// images, scripts, stylesheets and icons on the page's host or ResourceHosts, each once per
+	// user unless NoCache, over up to ParallelResources connections of the user.
+	Parser bool
+	// ResourceHosts are more hosts (host or host:port) whose resources are fetched, such as a CDN.
+	ResourceHosts []string
+	// NoCache fetches a page's resources on every visit instead of once per user.
+	NoCache bool
+	// ParallelResources is how many resources a user fetches at once; 0 means 6, as browsers do.
+	ParallelResources int
+	// Cookies gives every user a cookie jar (RFC 6265 rules): cookies set by responses are sent
+	// back by that user's later requests.
+	Cookies bool
+	// FollowRedirects follows 301, 302, 303, 307 and 308 answers, up to MaxRedirects hops,
+	// each hop a transaction (siege's "follow-location"). Hops are only followed to hosts of
+	// the URL list, unless FollowAnyHost.
+	FollowRedirects bool
+	// MaxRedirects bounds the hops of one URL; 0 means 10.
+	MaxRedirects int
+	// FollowAnyHost follows redirects to any host. Off by default, so a load test is never
+	// steered onto a third party's site.
+	FollowAnyHost bool
+	// Login lists requests every user makes once, in order, before its first URL (siege's
+	// login-url), such as a form POST that sets a session cookie.
+	Login []urls.Target
 	// MaxFailures stops the run once this many requests got no response (siege's "failures"
 	// setting); 0 means never.
 	MaxFailures int64
@@ -132,6 +162,34 @@ func (c *Config) batchSize() int {
 		return min(256, max(4, 1<<16/c.concurrency()))
 	}
 	return c.BatchSize
+}
+
+// browser tells whether users visit pages (resources, cookies, redirects, logins) rather than
+// send one request per URL.
+func (c *Config) browser() bool {
+	return c.Parser || c.Cookies || c.FollowRedirects || len(c.Login) > 0
+}
+
+func (c *Config) maxRedirects() int {
+	if c.MaxRedirects <= 0 {
+		return 10
+	}
+	return c.MaxRedirects
+}
+
+func (c *Config) parallelResources() int {
+	if c.ParallelResources <= 0 {
+		return 6
+	}
+	return c.ParallelResources
+}
+
+// connsPerUser is the most connections to one host a user may hold at once.
+func (c *Config) connsPerUser() int {
+	if c.Parser {
+		return c.parallelResources()
+	}
+	return 1
 }
 
 func (c *Config) headerBuffer() int {

@@ -87,7 +87,8 @@ func classify(err error) ErrKind {
 	if errors.As(err, &netErr) && netErr.Timeout() {
 		return ErrTimeout
 	}
-	if isParseError(err) {
+	var enc errBadEncoding
+	if errors.As(err, &enc) || isParseError(err) {
 		return ErrBadResponse
 	}
 	return ErrOther

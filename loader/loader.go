@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -73,12 +75,16 @@ type Outcome struct {
 
 // Loader runs one load test. Build it with New; Run may be called once.
 type Loader struct {
-	cfg       Config
-	targets   []urls.Target
-	templates []*fasthttp.Request
-	mix       *mix // nil for an unweighted list
-	client    *fasthttp.Client
-	conns     connStats
+	cfg           Config
+	targets       []urls.Target
+	templates     []*fasthttp.Request // one per target, then one per login step
+	urlOf         []*url.URL          // the URL of each template, for cookies and redirects
+	get           *fasthttp.Request   // a GET with the run's headers, for resources and redirects
+	hosts         hostSet             // the hosts of the URL list, where redirects may lead
+	resourceHosts hostSet             // more hosts that page resources may come from
+	mix           *mix                // nil for an unweighted list
+	client        *fasthttp.Client
+	conns         connStats
 
 	start   time.Time
 	stopped atomic.Bool
@@ -109,13 +115,26 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		stopCh:  make(chan struct{}),
 		samples: map[ErrKind]string{},
 	}
-	for i := range targets {
-		t, err := newTemplate(&cfg, &targets[i])
+	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
+	for _, h := range cfg.ResourceHosts {
+		l.resourceHosts.addName(h)
+	}
+	for i, t := range l.Targets() {
+		tmpl, err := newTemplate(&cfg, &t)
 		if err != nil {
 			return nil, err
 		}
-		l.templates = append(l.templates, t)
+		u, err := url.Parse(t.URL)
+		if err != nil {
+			return nil, fmt.Errorf("%s: bad URL %q: %w", t.Source, urls.Redacted(t.URL), err)
+		}
+		l.templates = append(l.templates, tmpl)
+		l.urlOf = append(l.urlOf, u)
+		if i < len(targets) {
+			l.hosts.addURL(u)
+		}
 	}
+	l.get = newGetTemplate(&cfg)
 	l.client = newClient(&l.cfg, &l.conns)
 	walkLength := cfg.Reps * cfg.Users
 	if cfg.open() {
@@ -125,6 +144,25 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 	size := cfg.batchSize()
 	l.batches.New = func() any { b := make([]Result, 0, size); return &b }
 	return l, nil
+}
+
+// Targets lists what results are booked under: Result.Target indexes it. It is the URL list
+// followed by the login steps.
+func (l *Loader) Targets() []urls.Target {
+	if len(l.cfg.Login) == 0 {
+		return l.targets
+	}
+	return append(slices.Clip(l.targets), l.cfg.Login...)
+}
+
+// newGetTemplate builds the GET that resources and redirects start from: the run's headers
+// without a URL or body.
+func newGetTemplate(cfg *Config) *fasthttp.Request {
+	req := &fasthttp.Request{}
+	req.URI().DisablePathNormalizing = true
+	req.Header.SetMethod(fasthttp.MethodGet)
+	setRunHeaders(cfg, req)
+	return req
 }
 
 // newTemplate builds the request for a target once; users copy it before each send, so the
@@ -150,6 +188,15 @@ func newTemplate(cfg *Config, t *urls.Target) (*fasthttp.Request, error) {
 		}
 		req.SetBodyRaw(t.Body)
 	}
+	setRunHeaders(cfg, req)
+	return req, nil
+}
+
+// setRunHeaders puts the headers every request of the run carries on req.
+func setRunHeaders(cfg *Config, req *fasthttp.Request) {
+	if cfg.AcceptEncoding != "" {
+		req.Header.Set(fasthttp.HeaderAcceptEncoding, cfg.AcceptEncoding)
+	}
 	for _, h := range cfg.Headers {
 		if strings.EqualFold(h.Name, "Host") {
 			req.UseHostHeader = true
@@ -159,7 +206,6 @@ func newTemplate(cfg *Config, t *urls.Target) (*fasthttp.Request, error) {
 	if cfg.ConnectionClose {
 		req.SetConnectionClose()
 	}
-	return req, nil
 }
 
 // Run sends the load and returns when every user has finished: all its requests made, the

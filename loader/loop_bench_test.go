@@ -32,6 +32,13 @@ func BenchmarkPrepare(b *testing.B) {
 // BenchmarkUserLoop is one closed-model user's whole loop (pick, prepare, send, read, batch,
 // hand over) against a fasthttp server on an in-memory listener, so no socket cost hides it.
 func BenchmarkUserLoop(b *testing.B) {
+	b.Run("plain", func(b *testing.B) { benchUserLoop(b, Config{}) })
+	// The CLI's defaults: pages parsed, cookies kept, redirects followed; the answers are not
+	// HTML and set no cookies, so this is the cost of being ready for them.
+	b.Run("browser", func(b *testing.B) { benchUserLoop(b, Config{Parser: true, Cookies: true, FollowRedirects: true}) })
+}
+
+func benchUserLoop(b *testing.B, cfg Config) {
 	ln := fasthttputil.NewInmemoryListener()
 	body := make([]byte, 100)
 	srv := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) { ctx.SetBody(body) }}
@@ -46,7 +53,8 @@ func BenchmarkUserLoop(b *testing.B) {
 		}
 		targets[i] = tg
 	}
-	l, err := New(Config{Users: 1, Reps: b.N, Timeout: 5 * time.Second, UserAgent: "bench"}, targets)
+	cfg.Users, cfg.Reps, cfg.Timeout, cfg.UserAgent = 1, b.N, 5*time.Second, "bench"
+	l, err := New(cfg, targets)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,7 +64,11 @@ func BenchmarkUserLoop(b *testing.B) {
 	b.ResetTimer()
 	out := l.Run(context.Background(), &sink)
 	b.StopTimer()
-	if sink.n != b.N || out.Stop != Completed {
+	want := b.N
+	if cfg.browser() {
+		want *= 2 // a page result follows each request
+	}
+	if sink.n != want || out.Stop != Completed {
 		b.Fatalf("%d results of %d, stop %v", sink.n, b.N, out.Stop)
 	}
 }

@@ -106,10 +106,18 @@ func (l *Loader) countUnsent(p Pacer, i, total int64) int64 {
 
 // worker is one user of the open model: it sends the jobs it is handed until there are none.
 func (l *Loader) worker(id int, first job, jobs <-chan job, out chan<- *[]Result) {
-	req, resp, b, done := l.sender(out)
+	x, b, done := l.sender(out)
 	defer done()
+	v := l.newVisitor(x, id)
+	if v != nil {
+		defer v.release()
+	}
 	for j, ok := first, true; ok; j, ok = <-jobs {
-		res, end := l.send(req, resp, j.target, id)
+		if v != nil {
+			v.visit(j.target, &j, b)
+			continue
+		}
+		res, end := l.send(x, j.target, id)
 		res.Intended = j.intended
 		res.Queued = j.queued
 		b.add(res, end)

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -51,9 +52,13 @@ func TestOpenModelTotalRequests(t *testing.T) {
 // the open model counts that wait, where a closed model would record a handful of slow requests.
 func TestOpenModelMeasuresFromTheIntendedStart(t *testing.T) {
 	t.Parallel()
-	start := time.Now()
+	// The stall is timed from the first request the server sees, not from the test's start,
+	// so a slow start on a busy machine cannot move it out of the run.
+	var first sync.Once
+	var start time.Time
 	var stalled atomic.Int64
 	srv := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) {
+		first.Do(func() { start = time.Now() })
 		since := time.Since(start)
 		if since >= time.Second && since < 2*time.Second {
 			stalled.Add(1)

@@ -16,6 +16,9 @@ type Result struct {
 	// BodyBytes is the size of the response body as received (de-chunked, still compressed
 	// when the server compressed it). Zero when no response was read.
 	BodyBytes int64
+	// Decoded is the size of the body after undoing its Content-Encoding (gzip, deflate, br);
+	// BodyBytes when it had none or one this client does not decode.
+	Decoded int64
 	// Target is the index of the target in the run's target list.
 	Target int32
 	// User is the virtual user that sent the request, from 0.
@@ -25,6 +28,11 @@ type Result struct {
 	Status uint16
 	// Err says why no response was read; ErrNone when one was.
 	Err ErrKind
+	// Kind says what the request was for; KindPage marks a whole page visit, not a request.
+	Kind Kind
+	// OffHost is set on a redirect that was not followed because it led to a host that is
+	// neither in the URL list nor allowed (Config.FollowAnyHost).
+	OffHost bool
 	// HTTP10 is set when the server answered with HTTP/1.0.
 	HTTP10 bool
 	// Queued is set in the open model when the request was due while every user was busy, so
@@ -34,6 +42,19 @@ type Result struct {
 	// in flight: it finished afterwards and is counted, where siege would drop it.
 	AfterStop bool
 }
+
+// Kind says what a request was for.
+type Kind uint8
+
+// The kinds of results. All but KindPage are requests, and transactions under siege's rules.
+const (
+	KindURL      Kind = iota // a URL of the list, or a redirect hop on its way
+	KindResource             // an image, script, stylesheet or icon of the URL's HTML page
+	KindLogin                // a login step, made once per user before its first URL
+	// KindPage is not a request but the whole visit of a URL: from its first request to its
+	// last resource, redirects included. Status and Err are those of the page itself.
+	KindPage
+)
 
 // ResponseTime is the latency a visitor would see: from the intended start to the last byte.
 // In the open model it includes the wait for a free user (coordinated-omission correct).

@@ -3,15 +3,14 @@ package loader
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"time"
 
 	"github.com/valyala/fasthttp"
 )
 
-// user is one virtual user's loop in the closed model: send, record, pause, until its plan is
-// done or the run stops. It owns its request, response and batch, so nothing here is shared.
+// user is one virtual user's loop in the closed model: send (or visit), record, pause, until its
+// plan is done or the run stops. It owns its exchange and batch, so nothing here is shared.
 func (l *Loader) user(id int, p plan, rng *rand.Rand, out chan<- *[]Result) {
 	if l.cfg.Ramp > 0 {
 		// Users join evenly over the ramp: user id starts at id/Users of it.
@@ -19,45 +18,77 @@ func (l *Loader) user(id int, p plan, rng *rand.Rand, out chan<- *[]Result) {
 			return
 		}
 	}
-	req, resp, b, done := l.sender(out)
+	x, b, done := l.sender(out)
 	defer done()
+	v := l.newVisitor(x, id)
+	if v != nil {
+		defer v.release()
+	}
 	for i := 0; p.reps < 0 || i < p.reps; i++ {
 		if l.stopped.Load() {
 			break
 		}
-		res, end := l.send(req, resp, p.picker.Next(), id)
-		b.add(res, end)
+		if v != nil {
+			v.visit(p.picker.Next(), nil, b)
+		} else {
+			b.add(l.send(x, p.picker.Next(), id))
+		}
 		if l.cfg.Delay > 0 && (p.reps < 0 || i+1 < p.reps) {
 			l.pause(time.Duration(rng.Int64N(int64(l.cfg.Delay))))
 		}
 	}
 }
 
-// sender gives a goroutine that sends requests what it owns: a request, a response and a
-// batch of results; done releases them and hands over the last results.
-func (l *Loader) sender(out chan<- *[]Result) (*fasthttp.Request, *fasthttp.Response, *batcher, func()) {
-	req, resp, b := fasthttp.AcquireRequest(), fasthttp.AcquireResponse(), l.newBatcher(out)
-	return req, resp, b, func() {
+// exchange is what one goroutine needs to make requests: its own request, response and body
+// reader.
+type exchange struct {
+	req  *fasthttp.Request
+	resp *fasthttp.Response
+	body body
+}
+
+// sender gives a goroutine that sends requests what it owns: an exchange and a batch of
+// results; done releases them and hands over the last results.
+func (l *Loader) sender(out chan<- *[]Result) (*exchange, *batcher, func()) {
+	x := l.newExchange()
+	b := l.newBatcher(out)
+	return x, b, func() {
 		b.close()
-		fasthttp.ReleaseRequest(req)
-		fasthttp.ReleaseResponse(resp)
+		x.release()
 	}
+}
+
+func (l *Loader) newExchange() *exchange {
+	return &exchange{req: fasthttp.AcquireRequest(), resp: fasthttp.AcquireResponse(), body: body{maxBody: l.cfg.MaxBody}}
+}
+
+func (x *exchange) release() {
+	fasthttp.ReleaseRequest(x.req)
+	fasthttp.ReleaseResponse(x.resp)
 }
 
 // send makes one request to target ti and describes it as a Result. It returns when the request
 // ended, as an offset from the run's start, so the caller need not read the clock again.
-func (l *Loader) send(req *fasthttp.Request, resp *fasthttp.Response, ti, user int) (Result, time.Duration) {
-	l.templates[ti].CopyTo(req)
-	req.SetTimeout(l.cfg.Timeout) // not part of what CopyTo copies
+func (l *Loader) send(x *exchange, ti, user int) (Result, time.Duration) {
+	l.templates[ti].CopyTo(x.req)
+	x.req.SetTimeout(l.cfg.Timeout) // not part of what CopyTo copies
+	return l.do(x, ti, user, false)
+}
+
+// do sends the request prepared in x and describes it as a Result booked under target ti. With
+// parse set, the start of an HTML answer is kept in x.body.page.
+func (l *Loader) do(x *exchange, ti, user int, parse bool) (Result, time.Duration) {
 	// Offsets from the run's start read only the monotonic clock, half the cost of time.Now,
 	// which is a measurable share of the client's time at tens of thousands of requests per second.
 	offset := time.Since(l.start)
-	err := l.client.Do(req, resp)
+	err := l.client.Do(x.req, x.resp)
 	res := Result{Start: offset, Intended: offset, Target: int32(ti), User: int32(user)}
 	if err == nil {
-		res.Status = uint16(resp.StatusCode())
-		res.HTTP10 = !resp.Header.IsHTTP11()
-		res.BodyBytes, err = l.readBody(resp)
+		res.Status = uint16(x.resp.StatusCode())
+		res.HTTP10 = !x.resp.Header.IsHTTP11()
+		var size bodySize
+		size, err = x.body.read(x.resp, parse && isHTML(x.resp.Header.ContentType()))
+		res.BodyBytes, res.Decoded = size.received, size.decoded
 	}
 	// One clock reading ends the request, after the body.
 	endOffset := time.Since(l.start)
@@ -78,33 +109,6 @@ func (l *Loader) explain(err error) error {
 		return fmt.Errorf("response headers longer than the %d-byte header buffer (raise --header-buffer): %w", l.cfg.headerBuffer(), err)
 	}
 	return err
-}
-
-// errTooLarge marks a body cut off at MaxBody.
-var errTooLarge = fasthttp.ErrBodyTooLarge
-
-// readBody reads the response body to the end (or MaxBody) and counts it without keeping it.
-// A body that fails half way (timeout, reset, short) makes the whole request a failure.
-func (l *Loader) readBody(resp *fasthttp.Response) (int64, error) {
-	stream := resp.BodyStream()
-	if stream == nil {
-		return int64(len(resp.Body())), nil
-	}
-	var r io.Reader = stream
-	if l.cfg.MaxBody > 0 {
-		r = io.LimitReader(stream, l.cfg.MaxBody+1)
-	}
-	n, err := io.Copy(io.Discard, r)
-	if err == nil && l.cfg.MaxBody > 0 && n > l.cfg.MaxBody {
-		n, err = l.cfg.MaxBody, errTooLarge
-	}
-	// Closing with an error drops the connection: the rest of the body is still on it.
-	if c, ok := stream.(fasthttp.ReadCloserWithError); ok {
-		_ = c.CloseWithError(err)
-	} else {
-		_ = resp.CloseBodyStream()
-	}
-	return n, err
 }
 
 // pause sleeps for d or until the run stops, whichever is first.

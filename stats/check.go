@@ -40,6 +40,10 @@ func (r *Report) Check() error {
 	for _, u := range r.URLs {
 		hits += u.Hits
 		fails += u.Failures
+		if u.Pages != nil { // a URL's resources are counted with its page
+			hits += u.Pages.Resources - u.Pages.ResourceFailures
+			fails += u.Pages.ResourceFailures
+		}
 	}
 	if hits != r.Transactions || fails != r.FailedTransactions {
 		add("URLs count %d transactions and %d failures, totals are %d and %d", hits, fails, r.Transactions, r.FailedTransactions)

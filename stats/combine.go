@@ -29,8 +29,8 @@ func Combine(runs []Report) (Report, error) {
 		TimelineInterval: first.TimelineInterval,
 		Repeats:          runs,
 	}
-	hist, service := newHistogram(), newHistogram()
-	var hitTime, busyTime float64
+	hist, service, pageHist := newHistogram(), newHistogram(), newHistogram()
+	var hitTime, busyTime, pageTime float64
 	var offset float64
 	for i := range runs {
 		r := &runs[i]
@@ -43,6 +43,7 @@ func Combine(runs []Report) (Report, error) {
 		out.Requests += r.Requests
 		out.InFlightAtStop += r.InFlightAtStop
 		out.BodyBytes += r.BodyBytes
+		out.DecodedBytes += r.DecodedBytes
 		out.WireBytesReceived += r.WireBytesReceived
 		out.WireBytesSent += r.WireBytesSent
 		out.ConnectionsOpened += r.ConnectionsOpened
@@ -68,6 +69,9 @@ func Combine(runs []Report) (Report, error) {
 			return Report{}, fmt.Errorf("combine run %d: %w", i+1, err)
 		}
 		if err := mergeInto(service, r.ServiceHistogram); err != nil {
+			return Report{}, fmt.Errorf("combine run %d: %w", i+1, err)
+		}
+		if err := mergePages(&out.Pages, r.Pages, pageHist, &pageTime); err != nil {
 			return Report{}, fmt.Errorf("combine run %d: %w", i+1, err)
 		}
 		for _, p := range r.Timeline {
@@ -103,6 +107,7 @@ func Combine(runs []Report) (Report, error) {
 		out.ServiceTime = percentiles(service, fromUnits(service.Max()).Seconds())
 	}
 	out.Histogram, out.ServiceHistogram = encode(hist), encode(service)
+	finishPages(out.Pages, pageHist, pageTime)
 	urls, err := combineURLs(runs)
 	if err != nil {
 		return Report{}, err
@@ -139,6 +144,44 @@ func combineURLs(runs []Report) ([]URLStats, error) {
 			u.P50, u.P95, u.P99 = p.P50, p.P95, p.P99
 			u.Histogram = encode(h)
 		}
+		pages, err := combineURLPages(runs, i)
+		if err != nil {
+			return nil, err
+		}
+		u.Pages = pages
+	}
+	return out, nil
+}
+
+// combineURLPages merges URL i's page figures; nil when no run visited it as a page.
+func combineURLPages(runs []Report, i int) (*URLPages, error) {
+	var out *URLPages
+	h := newHistogram()
+	var pageTime float64
+	for r := range runs {
+		s := runs[r].URLs[i].Pages
+		if s == nil {
+			continue
+		}
+		if out == nil {
+			out = &URLPages{}
+		}
+		out.Pages += s.Pages
+		out.Failed += s.Failed
+		out.Resources += s.Resources
+		out.ResourceFailures += s.ResourceFailures
+		out.ResourceBytes += s.ResourceBytes
+		out.Max = math.Max(out.Max, s.Max)
+		pageTime += s.Mean * float64(s.Pages-s.Failed)
+		if err := mergeInto(h, s.Histogram); err != nil {
+			return nil, fmt.Errorf("combine run %d, pages of URL %s: %w", r+1, runs[r].URLs[i].URL, err)
+		}
+	}
+	if out != nil && out.Pages > out.Failed {
+		out.Mean = pageTime / float64(out.Pages-out.Failed)
+		p := percentiles(h, out.Max)
+		out.P50, out.P95, out.P99 = p.P50, p.P95, p.P99
+		out.Histogram = encode(h)
 	}
 	return out, nil
 }

@@ -52,6 +52,9 @@ func (l *Live) Record(batch []loader.Result) {
 	l.mu.Lock()
 	for i := range batch {
 		r := &batch[i]
+		if r.Kind == loader.KindPage {
+			continue // a page visit, not a request
+		}
 		l.requests++
 		l.curCount++
 		if r.Failed() {

@@ -51,6 +51,10 @@ type Recorder struct {
 
 	timeline []bucket
 	steady   bucket // results intended after the ramp
+
+	pages        pageRecord // page visits, when users load pages like a browser
+	decodedBytes int64
+	resourceRow  urlRecord // what per-URL rows leave out: resources, counted in pages instead
 }
 
 // urlRecord is the per-URL share of a Recorder.
@@ -60,6 +64,7 @@ type urlRecord struct {
 	maxHit                time.Duration
 	status                map[uint16]int64
 	hist                  *hdr.PackedHistogram // allocated at the first transaction
+	page                  pageRecord           // the URL's page visits and their resources
 }
 
 var _ loader.Sink = (*Recorder)(nil)
@@ -90,6 +95,15 @@ func (r *Recorder) Record(batch []loader.Result) {
 // failure; every other response is a transaction, successful when below 400 or a 401/407.
 // Times are response times from the intended start, which in the closed model is the send.
 func (r *Recorder) add(res *loader.Result) {
+	if res.Kind == loader.KindPage {
+		v := r.units(res.ResponseTime())
+		r.pages.addPage(res, v, true)
+		r.urls[res.Target].page.addPage(res, v, false)
+		return
+	}
+	r.pages.addRequest(res)
+	r.urls[res.Target].page.addRequest(res)
+	r.decodedBytes += res.Decoded
 	rt := res.ResponseTime()
 	r.requests++
 	r.busyTime += rt
@@ -105,7 +119,11 @@ func (r *Recorder) add(res *loader.Result) {
 		st.requests++
 	}
 
+	// A URL's own figures leave its page's resources out; they are in its page figures.
 	u := &r.urls[res.Target]
+	if res.Kind == loader.KindResource {
+		u = &r.resourceRow
+	}
 	if res.Err == loader.ErrNone {
 		r.status[res.Status%1000]++
 		if u.status == nil {

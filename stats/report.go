@@ -71,6 +71,12 @@ type Report struct {
 	ServiceHistogram string `json:"service_histogram"`
 	// Server is the server's load during the run (--server-metrics); nil when not measured.
 	Server *sysload.Summary `json:"server,omitempty"`
+	// Pages has the page figures when users loaded pages like a browser (resources, redirects,
+	// logins); nil otherwise.
+	Pages *PageStats `json:"pages,omitempty"`
+	// DecodedBytes is the size of the response bodies after undoing their Content-Encoding;
+	// BodyBytes counts them as received.
+	DecodedBytes int64 `json:"decoded_bytes"`
 	// Repeats holds each run of a --repeat series, whose combination this report is.
 	Repeats []Report `json:"repeats,omitempty"`
 }
@@ -99,6 +105,9 @@ type URLStats struct {
 	Bytes       int64            `json:"bytes"`
 	StatusCodes map[string]int64 `json:"status_codes"`
 	Histogram   string           `json:"histogram,omitempty"`
+	// Pages has the URL's page figures (its visits and their resources) when users loaded
+	// pages like a browser.
+	Pages *URLPages `json:"pages,omitempty"`
 }
 
 // UserStats shows how evenly the users were served (sysbench's "threads fairness").
@@ -193,6 +202,8 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 		Users:                  userStats(r.perUser, o.Users),
 		Histogram:              encode(r.hist),
 		ServiceHistogram:       encode(r.service),
+		Pages:                  r.pages.stats(),
+		DecodedBytes:           r.decodedBytes,
 	}
 	if r.hits+r.failures > 0 {
 		rep.Availability = float64(r.hits) / float64(r.hits+r.failures) * 100
@@ -296,6 +307,7 @@ func (r *Recorder) urlStats(i int) URLStats {
 		Bytes:       u.bytes,
 		Max:         u.maxHit.Seconds(),
 		StatusCodes: map[string]int64{},
+		Pages:       u.page.urlStats(),
 	}
 	for code, n := range u.status {
 		s.StatusCodes[strconv.Itoa(int(code))] = n

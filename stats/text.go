@@ -43,6 +43,7 @@ func WriteText(w io.Writer, rep *Report, opt TextOptions) error {
 	var b strings.Builder
 	writeSiegeBlock(&b, rep, opt.Layout)
 	writeExtras(&b, rep)
+	writePages(&b, rep)
 	if opt.PerURL {
 		writeURLTable(&b, rep)
 	}

@@ -15,12 +15,29 @@ func writeURLTable(b *strings.Builder, rep *Report) {
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Mean > rows[j].Mean })
 	names := urlNames(rows)
 
-	b.WriteString("\nPer URL, slowest mean first (times of transactions in ms):\n")
-	fmt.Fprintf(b, "%8s %8s %10s %10s %10s %10s %10s %12s  %s\n",
-		"Hits", "Failed", "Mean", "p50", "p95", "p99", "Max", "Bytes", "URL")
+	pages := rep.Pages != nil
+	b.WriteString("\nPer URL, slowest mean first (times of transactions in ms")
+	if pages {
+		b.WriteString("; a page load is the URL with its redirects and resources")
+	}
+	b.WriteString("):\n")
+	fmt.Fprintf(b, "%8s %8s %10s %10s %10s %10s %10s %12s", "Hits", "Failed", "Mean", "p50", "p95", "p99", "Max", "Bytes")
+	if pages {
+		fmt.Fprintf(b, " %10s %10s", "Page p95", "Resources")
+	}
+	b.WriteString("  URL\n")
 	for i, u := range rows {
-		fmt.Fprintf(b, "%8d %8d %10.3f %10.3f %10.3f %10.3f %10.3f %12d  %s\n",
-			u.Hits, u.Failures, u.Mean*1000, u.P50*1000, u.P95*1000, u.P99*1000, u.Max*1000, u.Bytes, names[i])
+		fmt.Fprintf(b, "%8d %8d %10.3f %10.3f %10.3f %10.3f %10.3f %12d",
+			u.Hits, u.Failures, u.Mean*1000, u.P50*1000, u.P95*1000, u.P99*1000, u.Max*1000, u.Bytes)
+		if pages {
+			var p95 float64
+			var res int64
+			if u.Pages != nil {
+				p95, res = u.Pages.P95, u.Pages.Resources
+			}
+			fmt.Fprintf(b, " %10.3f %10d", p95*1000, res)
+		}
+		fmt.Fprintf(b, "  %s\n", names[i])
 	}
 }
 

@@ -35,10 +35,18 @@ func NewVerbose(out, errw io.Writer, targets []urls.Target, next loader.Sink) *V
 func (v *Verbose) Record(batch []loader.Result) {
 	for i := range batch {
 		r := &batch[i]
+		if r.Kind == loader.KindPage {
+			continue // a page visit, not a request
+		}
 		t := &v.targets[r.Target]
+		method, path := t.Method, v.paths[r.Target]
+		if r.Kind == loader.KindResource {
+			// Results carry no URLs, so a resource is shown by the page it belongs to.
+			method, path = "GET", "(resource of "+path+")"
+		}
 		if r.Err != loader.ErrNone {
 			fmt.Fprintf(v.err, "[error] %-8s %6.2f secs: %7d bytes ==> %-4s %s\n",
-				r.Err, r.Latency.Seconds(), 0, t.Method, v.paths[r.Target])
+				r.Err, r.Latency.Seconds(), 0, method, path)
 			continue
 		}
 		proto := "HTTP/1.1"
@@ -46,7 +54,7 @@ func (v *Verbose) Record(batch []loader.Result) {
 			proto = "HTTP/1.0"
 		}
 		fmt.Fprintf(v.out, "%s %d %6.2f secs: %7d bytes ==> %-4s %s\n",
-			proto, r.Status, r.Latency.Seconds(), r.BodyBytes, t.Method, v.paths[r.Target])
+			proto, r.Status, r.Latency.Seconds(), r.BodyBytes, method, path)
 	}
 	// Output errors cannot stop a load run; they surface when the report is written.
 	_ = v.out.Flush()

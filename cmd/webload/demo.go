@@ -40,6 +40,11 @@ func demoCommand(c *cli.Context, stdout, stderr io.Writer) error {
 		UserAgent:   "webload/" + version,
 		ContentType: "application/x-www-form-urlencoded",
 		Seed:        1,
+		// The run's defaults: users load pages like browsers.
+		Parser:          true,
+		Cookies:         true,
+		FollowRedirects: true,
+		AcceptEncoding:  "gzip, deflate, br",
 	}
 	spec := runSpec{
 		cfg:     cfg,

@@ -7,7 +7,7 @@ import (
 // runFlags are siege's options plus webload's. The App and the run command share them, so that
 // `webload -c 20 -r 50 -f urls.txt` works as it does with siege.
 func runFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.IntFlag{Name: "concurrent", Aliases: []string{"c"}, Value: 25, Usage: "`N` simulated users"},
 		&cli.StringFlag{Name: "reps", Aliases: []string{"r"}, Usage: "`N` requests per user, or \"once\" to fetch each URL once in total"},
 		&cli.StringFlag{Name: "time", Aliases: []string{"t"}, Usage: "run for `NUM[S|M|H]` (no unit means minutes, as in siege)"},
@@ -46,7 +46,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "siege-format", Value: "4.0", Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"},
 		&cli.StringFlag{Name: "pprof", Usage: "serve Go's profiler (/debug/pprof/) on loopback `ADDRESS` while the run lasts, e.g. 127.0.0.1:6060"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Usage: "print the version"},
-	}
+	}, browserFlags()...)
 }
 
 // valueFlags lists the flag names (every alias) that take a value, which argument

@@ -34,6 +34,9 @@ func runCommand(c *cli.Context, stdout, stderr io.Writer, env lookupEnv) error {
 	if err != nil {
 		return err
 	}
+	if probeURL(c) != "" {
+		return probe(&spec, c.IsSet("print"), stdout)
+	}
 	term, _ := env("TERM")
 	_, noColor := env("NO_COLOR")
 	spec.out.progress = isTerminal(stderr) && term != "dumb" && !spec.out.quiet && !spec.out.verbose
@@ -127,10 +130,11 @@ func runOnce(ctx context.Context, spec *runSpec, stdout, stderr, terminal io.Wri
 	if err != nil {
 		return stats.Report{}, 0, usageError{err}
 	}
-	rec := stats.NewRecorder(spec.targets, stats.Options{Interval: spec.interval, RampEnd: spec.cfg.Ramp})
+	// The loader books login steps after the URL list, so the statistics see its target list.
+	rec := stats.NewRecorder(l.Targets(), stats.Options{Interval: spec.interval, RampEnd: spec.cfg.Ramp})
 	var sink loader.Sink = rec
 	if spec.out.verbose {
-		sink = stats.NewVerbose(stdout, stderr, spec.targets, rec)
+		sink = stats.NewVerbose(stdout, stderr, l.Targets(), rec)
 	}
 	notices := stderr
 	stopProgress := func() {}

@@ -11,12 +11,7 @@ import (
 // it with testdata/effective-config.golden (rewritten by -update).
 func TestEffectiveConfig(t *testing.T) {
 	t.Parallel()
-	// The run flags plus the ones the siegerc wiring adds, which hold secrets.
-	flags := append(runFlags(),
-		&cli.StringFlag{Name: "user"},
-		&cli.StringFlag{Name: "proxy"},
-		&cli.StringSliceFlag{Name: "login"},
-	)
+	flags := runFlags()
 	rc := []siegeSetting{
 		set("timeout", "12", 7),
 		set("header", "X-Stage: staging", 9),

@@ -119,6 +119,9 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 	if c.IsSet("user-agent") {
 		cfg.UserAgent = c.String("user-agent")
 	}
+	if err := browserFromFlags(c, cfg, env); err != nil {
+		return s, err
+	}
 	cfg.ContentType = c.String("content-type")
 	switch conn := c.String("connection"); conn {
 	case "keep-alive":
@@ -218,6 +221,13 @@ func targetsFromFlags(c *cli.Context, env lookupEnv) ([]urls.Target, error) {
 	opt := urls.Options{Getenv: env}
 	args := c.Args().Slice()
 	file := c.String("file")
+	if probe := probeURL(c); probe != "" {
+		t, err := urls.ParseLine(probe, opt)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return []urls.Target{t}, nil
+	}
 	switch {
 	case len(args) > 0 && file != "":
 		return nil, usagef("give either a URL or a URL file (-f), not both")

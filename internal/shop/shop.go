@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,6 +29,8 @@ type Site struct {
 
 	mu  sync.Mutex // guards rng
 	rng *rand.Rand
+
+	sessions atomic.Int64
 }
 
 // page is one page's fixed body and typical server time.
@@ -76,7 +79,7 @@ func Start(cfg Config) (*Site, error) {
 	}
 	for i, path := range Catalogue() {
 		s.paths = append(s.paths, path)
-		s.pages[path] = page{body: render(path, pageSize(i)), base: time.Duration(float64(baseTime(i)) * cfg.Slowdown)}
+		s.pages[path] = page{body: render(path, pageSize(i), images(i)), base: time.Duration(float64(baseTime(i)) * cfg.Slowdown)}
 	}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
@@ -112,8 +115,19 @@ func (s *Site) Close() error {
 	return errors.Join(err, s.err)
 }
 
-// ServeHTTP answers a page after its server time.
+// ServeHTTP answers a page after its server time, and its stylesheet, script and images at
+// once. The first answer to a visitor without a session sets one, as shops do.
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if _, err := r.Cookie("shop_session"); err != nil {
+		http.SetCookie(w, &http.Cookie{Name: "shop_session", Value: strconv.FormatInt(s.sessions.Add(1), 36),
+			Path: "/", HttpOnly: true})
+	}
+	if a, ok := assets[r.URL.Path]; ok {
+		w.Header().Set("Content-Type", a.contentType)
+		w.Header().Set("Cache-Control", "max-age=86400")
+		_, _ = w.Write(a.body)
+		return
+	}
 	p, ok := s.pages[r.URL.RequestURI()]
 	if !ok {
 		http.NotFound(w, r)
@@ -182,13 +196,21 @@ func baseTime(i int) time.Duration {
 	return time.Duration(8+i*13%30) * time.Millisecond
 }
 
-// render builds an HTML page of exactly size bytes.
-func render(path string, size int) []byte {
-	head := fmt.Sprintf("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Sample shop: %s</title></head>\n<body><h1>%s</h1>\n", path, path)
+// render builds an HTML page of exactly size bytes that uses the shop's stylesheet and script
+// and shows the given images.
+func render(path string, size int, imgs []string) []byte {
+	var head strings.Builder
+	fmt.Fprintf(&head, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Sample shop: %s</title>\n", path)
+	head.WriteString("<link rel=\"stylesheet\" href=\"/static/shop.css\"><link rel=\"icon\" href=\"/static/favicon.ico\">\n")
+	head.WriteString("<script src=\"/static/shop.js\" defer></script></head>\n")
+	fmt.Fprintf(&head, "<body><h1>%s</h1>\n", path)
+	for _, img := range imgs {
+		fmt.Fprintf(&head, "<img src=\"%s\" alt=\"\" width=\"240\" height=\"240\">\n", img)
+	}
 	tail := "</body></html>\n"
 	var b strings.Builder
 	b.Grow(size)
-	b.WriteString(head)
+	b.WriteString(head.String())
 	para := "<p>Hand-picked goods, fast delivery and honest prices. Every item is in stock and ships today.</p>\n"
 	for b.Len()+len(para)+len(tail) <= size {
 		b.WriteString(para)

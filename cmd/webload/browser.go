@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bufio"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/urls"
+)
+
+// browserFlags are the options that make users behave like browsers: page resources, cookies,
+// logins, redirects, compression and credentials.
+func browserFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "parser", Value: true, Usage: "fetch each HTML page's images, scripts, stylesheets and icons like a browser, as siege does (--no-parser: only the URLs)"},
+		&cli.BoolFlag{Name: "no-parser", Usage: "do not fetch page resources"},
+		&cli.StringSliceFlag{Name: "resource-hosts", Usage: "also fetch resources from `HOST[:PORT]` (e.g. a CDN); repeatable or comma-separated. By default only the page's own host"},
+		&cli.BoolFlag{Name: "no-cache", Usage: "fetch a page's resources on every visit, not once per user"},
+		&cli.BoolFlag{Name: "no-cookies", Usage: "do not keep cookies (by default each user has its own cookie jar)"},
+		&cli.StringSliceFlag{Name: "login", Usage: "each user first requests `\"URL [POST data]\"` once (siege's login-url); repeatable for multi-step logins"},
+		&cli.BoolFlag{Name: "no-follow", Usage: "do not follow redirects (by default up to 10 hops, each a transaction)"},
+		&cli.BoolFlag{Name: "follow-any-host", Usage: "follow redirects to hosts that are not in the URL list"},
+		&cli.StringFlag{Name: "accept-encoding", Value: "gzip, deflate, br", Usage: "Accept-Encoding `VALUE` sent with every request; \"\" sends none"},
+		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "basic authentication `USER:PASSWORD` for every request"},
+		&cli.StringFlag{Name: "get", Aliases: []string{"g"}, Usage: "make one GET of `URL` and print the request and response headers (secrets hidden), as siege -g"},
+		&cli.StringFlag{Name: "print", Aliases: []string{"p"}, Usage: "like -g, and print the decoded body too, as siege -p"},
+		&cli.StringFlag{Name: "cacert", Usage: "trust the CA certificates in PEM `FILE` too (verification is on unless --insecure)"},
+		&cli.StringFlag{Name: "cert", Usage: "client certificate, PEM `FILE`"},
+		&cli.StringFlag{Name: "key", Usage: "client certificate's private key, PEM `FILE`"},
+		&cli.StringFlag{Name: "proxy", Usage: "send everything through the HTTP proxy at `URL` (http://[user:pass@]host:port), tunnelled with CONNECT"},
+		&cli.StringFlag{Name: "header-file", Usage: "add the headers in `FILE` (one \"Name: value\" per line, # comments) to every request"},
+	}
+}
+
+// browserFromFlags sets the loader's browser-like options from the flags.
+func browserFromFlags(c *cli.Context, cfg *loader.Config, env lookupEnv) error {
+	cfg.Parser = c.Bool("parser") && !c.Bool("no-parser")
+	for _, h := range c.StringSlice("resource-hosts") {
+		for _, name := range strings.Split(h, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				cfg.ResourceHosts = append(cfg.ResourceHosts, name)
+			}
+		}
+	}
+	cfg.NoCache = c.Bool("no-cache")
+	cfg.Cookies = !c.Bool("no-cookies")
+	cfg.FollowRedirects = !c.Bool("no-follow")
+	cfg.FollowAnyHost = c.Bool("follow-any-host")
+	cfg.AcceptEncoding = c.String("accept-encoding")
+	for i, line := range c.StringSlice("login") {
+		t, err := urls.ParseLine(line, urls.Options{Getenv: env})
+		if err != nil {
+			return usagef("--login %d: %w", i+1, err)
+		}
+		t.Source = fmt.Sprintf("--login %d", i+1)
+		cfg.Login = append(cfg.Login, t)
+	}
+	if f := c.String("header-file"); f != "" {
+		hs, err := readHeaderFile(f)
+		if err != nil {
+			return usageError{err}
+		}
+		cfg.Headers = append(hs, cfg.Headers...) // -H given on the command line wins
+	}
+	if up := c.String("user"); up != "" {
+		if !strings.Contains(up, ":") {
+			return usagef("-u: want USER:PASSWORD (got a value without a colon)")
+		}
+		cfg.Headers = append(cfg.Headers, loader.Header{Name: "Authorization",
+			Value: "Basic " + base64.StdEncoding.EncodeToString([]byte(up))})
+	}
+	return nil
+}
+
+// readHeaderFile reads "Name: value" lines; a bad one is an error naming the file and line.
+func readHeaderFile(path string) ([]loader.Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--header-file: %w", err)
+	}
+	defer f.Close()
+	var out []loader.Header
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(strings.TrimSpace(name), " \t") {
+			return nil, fmt.Errorf("%s:%d: want \"Name: value\"", path, n)
+		}
+		out = append(out, loader.Header{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}

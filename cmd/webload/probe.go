@@ -1,0 +1,32 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/loader"
+)
+
+// probeURL is the URL of -g or -p, or "" for a load run.
+func probeURL(c *cli.Context) string {
+	if u := c.String("print"); u != "" {
+		return u
+	}
+	return c.String("get")
+}
+
+// probe makes the one request of -g or -p and prints it as siege does: the request's head, the
+// response's head and, with -p, the body.
+func probe(spec *runSpec, body bool, stdout io.Writer) error {
+	p, err := loader.ProbeOnce(spec.cfg, spec.targets[0])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s\n%s\n", p.Request, p.Response)
+	if body {
+		_, err = stdout.Write(p.Body)
+	}
+	return err
+}

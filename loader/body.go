@@ -1,0 +1,192 @@
+package loader
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zlib"
+	brrr "github.com/molecule-man/go-brrr"
+	"github.com/valyala/fasthttp"
+)
+
+// maxParsed is how much of an HTML page (decoded) is kept for finding its resources. Pages are
+// rarely larger; a longer one is still read and counted to its end, only not parsed past this.
+const maxParsed = 2 << 20
+
+// body reads response bodies for one goroutine. It counts each body as received and, when
+// the server compressed it, as decoded, and keeps the decoded start of an HTML page for the
+// parser. Its decoders are made at first use and reused, so plain bodies cost nothing extra.
+type body struct {
+	maxBody int64  // Config.MaxBody: a cap on the bytes received, 0 for none
+	page    []byte // the kept start of the last HTML page read with keep set
+
+	counted counter
+	peek    *bufio.Reader
+	gz      *gzip.Reader
+	zl      io.ReadCloser
+	fl      io.ReadCloser
+	br      *brrr.Reader
+}
+
+// bodySize is what reading a body found.
+type bodySize struct {
+	received int64 // bytes of the body as they arrived (de-chunked, still compressed)
+	decoded  int64 // bytes after decoding the content encoding; received when there is none
+}
+
+// read reads resp's body to its end (or the cap) without keeping it, except the start of it in
+// b.page when keep is set. A body that fails half way makes the whole request a failure, and
+// so does a compressed body that does not decode.
+func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
+	b.page = b.page[:0]
+	stream := resp.BodyStream()
+	if stream == nil {
+		n := int64(len(resp.Body()))
+		return bodySize{n, n}, nil
+	}
+	var src io.Reader = stream
+	if b.maxBody > 0 {
+		src = io.LimitReader(stream, b.maxBody+1)
+	}
+	b.counted = counter{r: src}
+	size, err := b.decode(resp.Header.ContentEncoding(), keep)
+	size.received = b.counted.n
+	if b.maxBody > 0 && size.received > b.maxBody {
+		size.received, err = b.maxBody, errTooLarge
+	}
+	// Closing with an error drops the connection: the rest of the body is still on it.
+	if c, ok := stream.(fasthttp.ReadCloserWithError); ok {
+		_ = c.CloseWithError(err)
+	} else {
+		_ = resp.CloseBodyStream()
+	}
+	return size, err
+}
+
+// decode reads the counted body through the decoder its encoding needs.
+func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
+	var r io.Reader = &b.counted
+	switch {
+	case len(encoding) == 0, bytes.EqualFold(encoding, []byte("identity")):
+	case bytes.EqualFold(encoding, []byte("gzip")), bytes.EqualFold(encoding, []byte("x-gzip")):
+		if b.gz == nil {
+			b.gz = new(gzip.Reader)
+		}
+		if err := b.gz.Reset(&b.counted); err != nil {
+			return bodySize{}, fmt.Errorf("decoding gzip body: %w", errBadEncoding{err})
+		}
+		r = b.gz
+	case bytes.EqualFold(encoding, []byte("deflate")):
+		d, err := b.deflate()
+		if err != nil {
+			return bodySize{}, fmt.Errorf("decoding deflate body: %w", errBadEncoding{err})
+		}
+		r = d
+	case bytes.EqualFold(encoding, []byte("br")):
+		if b.br == nil {
+			b.br = brrr.NewReader(&b.counted)
+		} else {
+			b.br.Reset(&b.counted)
+		}
+		r = b.br
+	default:
+		// An encoding this client did not ask for: counted as received, not decoded.
+	}
+	n, err := b.drain(r, keep)
+	if err != nil && r != &b.counted && b.counted.err == nil {
+		err = errBadEncoding{err} // the bytes arrived but do not decode
+	}
+	return bodySize{decoded: n}, err
+}
+
+// deflate returns a reader for an HTTP "deflate" body: zlib as the standard says, or the raw
+// deflate stream some servers send instead, told apart by the zlib header.
+func (b *body) deflate() (io.Reader, error) {
+	if b.peek == nil {
+		b.peek = bufio.NewReaderSize(&b.counted, 512)
+	} else {
+		b.peek.Reset(&b.counted)
+	}
+	head, _ := b.peek.Peek(2)
+	if len(head) == 2 && head[0]&0x0f == 8 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
+		if b.zl == nil {
+			zl, err := zlib.NewReader(b.peek)
+			b.zl = zl
+			return zl, err
+		}
+		return b.zl, b.zl.(zlib.Resetter).Reset(b.peek, nil)
+	}
+	if b.fl == nil {
+		b.fl = flate.NewReader(b.peek)
+		return b.fl, nil
+	}
+	return b.fl, b.fl.(flate.Resetter).Reset(b.peek, nil)
+}
+
+// drain reads r to its end, keeping up to maxParsed bytes when keep is set.
+func (b *body) drain(r io.Reader, keep bool) (int64, error) {
+	if !keep {
+		return io.Copy(io.Discard, r)
+	}
+	var n int64
+	for {
+		if len(b.page) == cap(b.page) {
+			if cap(b.page) >= maxParsed {
+				m, err := io.Copy(io.Discard, r)
+				return n + m, err
+			}
+			b.page = slices.Grow(b.page, min(max(cap(b.page), 32<<10), maxParsed-cap(b.page)))
+		}
+		m, err := r.Read(b.page[len(b.page):cap(b.page)])
+		b.page = b.page[:len(b.page)+m]
+		n += int64(m)
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+// counter counts the bytes read through it and remembers a read error, which tells a broken
+// connection from a body that does not decode.
+type counter struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if err != nil && !errors.Is(err, io.EOF) {
+		c.err = err
+	}
+	return n, err
+}
+
+// errBadEncoding marks a body whose bytes arrived but do not decode as its Content-Encoding
+// says; it is classified as a bad response.
+type errBadEncoding struct{ err error }
+
+func (e errBadEncoding) Error() string { return "body does not decode: " + e.err.Error() }
+func (e errBadEncoding) Unwrap() error { return e.err }
+
+// errTooLarge marks a body cut off at MaxBody.
+var errTooLarge = fasthttp.ErrBodyTooLarge
+
+// isHTML tells whether a Content-Type is an HTML page, whose resources a browser fetches.
+func isHTML(contentType []byte) bool {
+	return hasPrefixFold(contentType, "text/html") || hasPrefixFold(contentType, "application/xhtml+xml")
+}
+
+func hasPrefixFold(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && bytes.EqualFold(b[:len(prefix)], []byte(prefix))
+}

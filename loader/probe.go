@@ -1,0 +1,61 @@
+package loader
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/webload/webload/urls"
+)
+
+// Probe is one request made to look at, not to measure (siege's -g and -p): the request and
+// response heads as sent and received, with secrets hidden, and the decoded body.
+type Probe struct {
+	Request  string // request line and headers
+	Response string // status line and headers
+	Body     []byte // decoded, up to 2 MiB
+}
+
+// secretHeaders are shown as *** wherever webload prints headers.
+var secretHeaders = []string{"authorization", "proxy-authorization", "cookie", "set-cookie"}
+
+// ProbeOnce makes one request to t with the run's settings.
+func ProbeOnce(cfg Config, t urls.Target) (Probe, error) {
+	cfg.Users, cfg.Reps, cfg.Rate, cfg.Parser = 1, 1, 0, false
+	l, err := New(cfg, []urls.Target{t})
+	if err != nil {
+		return Probe{}, err
+	}
+	x := l.newExchange()
+	defer x.release()
+	l.templates[0].CopyTo(x.req)
+	x.req.SetTimeout(cfg.Timeout)
+	if err := l.client.Do(x.req, x.resp); err != nil {
+		return Probe{}, fmt.Errorf("%s %s: %w", t.Method, urls.Redacted(t.URL), err)
+	}
+	var p Probe
+	p.Request = redactHead(x.req.Header.String())
+	p.Response = redactHead(x.resp.Header.String())
+	if _, err := x.body.read(x.resp, true); err != nil {
+		return p, fmt.Errorf("reading the body of %s: %w", urls.Redacted(t.URL), err)
+	}
+	p.Body = bytes.Clone(x.body.page)
+	return p, nil
+}
+
+// redactHead hides the values of secret headers in an HTTP head.
+func redactHead(head string) string {
+	lines := strings.Split(strings.TrimRight(head, "\r\n"), "\r\n")
+	for i, line := range lines {
+		name, _, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		for _, s := range secretHeaders {
+			if strings.EqualFold(strings.TrimSpace(name), s) {
+				lines[i] = name + ": ***"
+			}
+		}
+	}
+	return strings.Join(lines, "\n") + "\n"
+}

@@ -1,0 +1,246 @@
+package loader
+
+import (
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/webload/webload/page"
+)
+
+// visitor is a user that loads pages like a browser: it logs in once, keeps cookies, follows
+// redirects and fetches each HTML page's resources over a few parallel connections. Only its
+// own goroutine calls visit; the resource fetchers it starts share nothing but the cookie jar,
+// which is safe for concurrent use.
+type visitor struct {
+	l       *Loader
+	x       *exchange
+	id      int
+	cookies *cookies            // nil without Config.Cookies
+	seen    map[string]struct{} // resources fetched already: the user's cache; nil with NoCache
+	started bool                // the login steps have run
+
+	results  []Result   // the current visit's URL, hops and logins
+	fetchers []*fetcher // made at the first page with resources
+}
+
+// fetcher is one of a visitor's parallel resource connections.
+type fetcher struct {
+	x       *exchange
+	results []Result
+	end     time.Duration
+}
+
+// newVisitor gives user id its visitor, or nil when the run sends plain requests.
+func (l *Loader) newVisitor(x *exchange, id int) *visitor {
+	if !l.cfg.browser() {
+		return nil
+	}
+	v := &visitor{l: l, x: x, id: id}
+	if l.cfg.Cookies {
+		v.cookies = newCookies()
+	}
+	if l.cfg.Parser && !l.cfg.NoCache {
+		v.seen = map[string]struct{}{}
+	}
+	return v
+}
+
+// visit loads URL ti: the login steps first if this user has not made them, then the URL and
+// its redirects, then the page's resources. Every request is a result; a last KindPage result
+// spans the whole page. j carries the open model's schedule, nil in the closed model.
+func (v *visitor) visit(ti int, j *job, b *batcher) {
+	l := v.l
+	v.results = v.results[:0]
+	if !v.started {
+		v.started = true
+		for i := range l.cfg.Login {
+			li := len(l.targets) + i
+			v.chain(v.x, li, KindLogin, l.templates[li], l.urlOf[li], j, &v.results)
+			j = nil // only the first request of a visit waited for its slot
+			if l.stopped.Load() {
+				v.flush(b, 0)
+				return
+			}
+		}
+	}
+	first := len(v.results)
+	last, lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlOf[ti], j, &v.results)
+	pageRes := Result{
+		Start: v.results[first].Start, Intended: v.results[first].Intended, Queued: v.results[first].Queued,
+		Target: int32(ti), User: int32(v.id), Kind: KindPage, Status: last.Status, Err: last.Err, HTTP10: last.HTTP10,
+	}
+	for _, r := range v.results[first:] {
+		pageRes.BodyBytes += r.BodyBytes
+		pageRes.Decoded += r.Decoded
+	}
+	complete := true
+	if l.cfg.Parser && last.Err == ErrNone && !last.redirected() && len(v.x.body.page) > 0 {
+		if found := v.resources(page.Resources(v.x.body.page, lastURL), lastURL); len(found) > 0 {
+			if l.stopped.Load() {
+				complete = false
+			} else {
+				resEnd, bytes, decoded, all := v.fetch(ti, found)
+				end = max(end, resEnd)
+				pageRes.BodyBytes += bytes
+				pageRes.Decoded += decoded
+				complete = all
+			}
+		}
+	}
+	pageRes.Latency = end - pageRes.Start
+	pageRes.AfterStop = l.stopped.Load()
+	// A page cut short by the stop has no load time worth reporting.
+	if complete {
+		v.results = append(v.results, pageRes)
+	}
+	v.flush(b, end)
+}
+
+// flush hands the visit's results to the batch.
+func (v *visitor) flush(b *batcher, end time.Duration) {
+	for i := range v.results {
+		b.add(v.results[i], end)
+	}
+	for _, f := range v.fetchers {
+		for i := range f.results {
+			b.add(f.results[i], end)
+		}
+		f.results = f.results[:0]
+	}
+}
+
+// chain sends the request of template base to u and follows its redirects, appending a result
+// per hop to out. It returns the last hop's result and URL and when it ended.
+func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, j *job, out *[]Result) (Result, *url.URL, time.Duration) {
+	l := v.l
+	base.CopyTo(x.req)
+	if base == l.get {
+		x.req.SetRequestURI(u.String())
+	}
+	for hop := 0; ; hop++ {
+		x.req.SetTimeout(l.cfg.Timeout)
+		v.cookies.add(x.req, u)
+		res, end := l.do(x, ti, v.id, l.cfg.Parser && kind != KindResource)
+		res.Kind = kind
+		if j != nil && hop == 0 {
+			res.Intended, res.Queued = j.intended, j.queued
+		}
+		v.cookies.keep(x.resp, u)
+		next := v.redirect(&res, x.resp, u, hop)
+		*out = append(*out, res)
+		if next == nil || l.stopped.Load() {
+			return res, u, end
+		}
+		// Browsers resend the method and body on 307 and 308 only; the others become a GET.
+		if res.Status != fasthttp.StatusTemporaryRedirect && res.Status != fasthttp.StatusPermanentRedirect {
+			base = l.get
+		}
+		base.CopyTo(x.req)
+		x.req.SetRequestURI(next.String())
+		u = next
+	}
+}
+
+// redirect returns where a redirect answer leads when it is to be followed, and marks res when
+// it is not followed because of its host.
+func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, hop int) *url.URL {
+	l := v.l
+	if !l.cfg.FollowRedirects || !res.redirected() || hop >= l.cfg.maxRedirects() {
+		return nil
+	}
+	loc := resp.Header.Peek(fasthttp.HeaderLocation)
+	if len(loc) == 0 {
+		return nil
+	}
+	next, err := from.Parse(string(loc))
+	if err != nil || (next.Scheme != "http" && next.Scheme != "https") || next.Host == "" {
+		return nil
+	}
+	next.Fragment = ""
+	if !l.cfg.FollowAnyHost && !l.hosts.has(next) {
+		res.OffHost = true
+		return nil
+	}
+	return next
+}
+
+// resources keeps the URLs of found that this user fetches for a page at pageURL: on the
+// page's host or an allowed resource host, and not in the user's cache.
+func (v *visitor) resources(found []*url.URL, pageURL *url.URL) []*url.URL {
+	keep := found[:0]
+	for _, u := range found {
+		if !sameHost(u, pageURL) && !v.l.resourceHosts.has(u) {
+			continue
+		}
+		if v.seen != nil {
+			key := u.String()
+			if _, ok := v.seen[key]; ok {
+				continue
+			}
+			v.seen[key] = struct{}{}
+		}
+		keep = append(keep, u)
+	}
+	return keep
+}
+
+// fetch gets a page's resources over up to ParallelResources connections, as a browser does,
+// and returns when the last one ended and the bytes they brought. all is false when the run
+// stopped before every resource was requested.
+func (v *visitor) fetch(ti int, list []*url.URL) (end time.Duration, bytes, decoded int64, all bool) {
+	l := v.l
+	n := min(len(list), l.cfg.parallelResources())
+	for len(v.fetchers) < n {
+		v.fetchers = append(v.fetchers, &fetcher{x: l.newExchange()})
+	}
+	var next atomic.Int64
+	var skipped atomic.Bool
+	var wg sync.WaitGroup
+	for _, f := range v.fetchers[:n] {
+		f.end = 0
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(list) {
+					return
+				}
+				if l.stopped.Load() {
+					skipped.Store(true)
+					return
+				}
+				_, _, e := v.chain(f.x, ti, KindResource, l.get, list[i], nil, &f.results)
+				f.end = max(f.end, e)
+			}
+		})
+	}
+	wg.Wait()
+	for _, f := range v.fetchers[:n] {
+		end = max(end, f.end)
+		for _, r := range f.results {
+			bytes += r.BodyBytes
+			decoded += r.Decoded
+		}
+	}
+	return end, bytes, decoded, !skipped.Load()
+}
+
+// release gives back the fetchers' requests and responses.
+func (v *visitor) release() {
+	for _, f := range v.fetchers {
+		f.x.release()
+	}
+	v.fetchers = nil
+}
+
+// redirected tells whether a response is a redirect a browser follows.
+func (r *Result) redirected() bool {
+	switch r.Status {
+	case 301, 302, 303, 307, 308:
+		return r.Err == ErrNone
+	}
+	return false
+}
