@@ -54,8 +54,19 @@ type Config struct {
 	// ConnectionClose sends "Connection: close" so every request opens a new connection
 	// (siege's "connection = close"); otherwise connections are kept alive.
 	ConnectionClose bool
-	// Insecure skips TLS certificate verification.
+	// Insecure skips TLS certificate verification (curl's --insecure). Verification is on
+	// otherwise, against the system's roots plus CACert.
 	Insecure bool
+	// CACert names a PEM file of extra root certificates to trust, added to the system's
+	// (only these when the system's cannot be loaded). Read once, by New.
+	CACert string
+	// ClientCert and ClientKey name the PEM files of a client certificate and its private key,
+	// sent to every server that asks for one. Both or neither.
+	ClientCert, ClientKey string
+	// Proxy is the URL of an HTTP proxy, http://[user:pass@]host:port. Every connection is
+	// then a CONNECT tunnel through it, for http:// targets too, and the proxy resolves the
+	// targets' host names.
+	Proxy string
 	// MaxBody caps the bytes of a response body that are read; a longer body is a failure of
 	// kind ErrTooLarge and its connection is dropped. 0 means no cap. Bodies are read and
 	// counted, never kept, so memory does not grow with their size either way.
@@ -117,6 +128,8 @@ var (
 	ErrBadRate       = errors.New("the rate must be positive")
 	ErrNoMaxUsers    = errors.New("the open model needs at least 1 user")
 	ErrNegativeRamp  = errors.New("the ramp must not be negative")
+	ErrCertNoKey     = errors.New("--cert and --key must be given together")
+	ErrBadProxy      = errors.New("bad --proxy")
 )
 
 // Validate reports the first setting that cannot work.
@@ -140,6 +153,13 @@ func (c *Config) Validate() error {
 		return ErrNegativeDelay
 	case c.Duration < 0:
 		return ErrNegativeTime
+	case (c.ClientCert == "") != (c.ClientKey == ""):
+		return ErrCertNoKey
+	}
+	if c.Proxy != "" {
+		if _, err := parseProxy(c.Proxy); err != nil {
+			return err
+		}
 	}
 	return nil
 }

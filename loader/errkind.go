@@ -1,6 +1,8 @@
 package loader
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"io"
 	"net"
@@ -26,6 +28,7 @@ const (
 	ErrDNS                        // the host name could not be resolved
 	ErrTooLarge                   // the body was larger than the client accepts
 	ErrNoFreeConns                // the client ran out of connections (a client-side limit)
+	ErrTLS                        // the TLS handshake failed: untrusted certificate, wrong name, client certificate refused
 	ErrOther                      // anything else (the message is reported separately)
 	NumErrKinds                   // the number of kinds, for arrays indexed by kind
 )
@@ -40,6 +43,7 @@ var errKindNames = [NumErrKinds]string{
 	ErrDNS:         "dns",
 	ErrTooLarge:    "too-large",
 	ErrNoFreeConns: "no-free-conns",
+	ErrTLS:         "tls",
 	ErrOther:       "other",
 }
 
@@ -87,11 +91,30 @@ func classify(err error) ErrKind {
 	if errors.As(err, &netErr) && netErr.Timeout() {
 		return ErrTimeout
 	}
+	if isTLSError(err) {
+		return ErrTLS
+	}
 	var enc errBadEncoding
 	if errors.As(err, &enc) || isParseError(err) {
 		return ErrBadResponse
 	}
 	return ErrOther
+}
+
+// isTLSError recognises a failed TLS handshake, on either side.
+func isTLSError(err error) bool {
+	var verify *tls.CertificateVerificationError
+	var unknownAuthority x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var record tls.RecordHeaderError
+	var alert tls.AlertError
+	var op *net.OpError
+	return errors.As(err, &verify) || errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
+		errors.As(err, &invalid) || errors.As(err, &record) || errors.As(err, &alert) ||
+		// An alert from the server (say, a refused client certificate) arrives as this
+		// net.OpError around an unexported type.
+		(errors.As(err, &op) && op.Op == "remote error")
 }
 
 // isParseError recognises a response that arrived but could not be understood. fasthttp wraps

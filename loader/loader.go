@@ -57,7 +57,8 @@ type Outcome struct {
 	Elapsed time.Duration
 	// Stop says why the run ended.
 	Stop StopReason
-	// Connections is the number of TCP connections opened.
+	// Connections is the number of TCP connections opened: to the proxy when there is one,
+	// one per tunnel.
 	Connections int64
 	// WireBytesIn and WireBytesOut count every byte read from and written to the sockets,
 	// headers (and TLS records) included.
@@ -135,7 +136,11 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		}
 	}
 	l.get = newGetTemplate(&cfg)
-	l.client = newClient(&l.cfg, &l.conns)
+	client, err := newClient(&l.cfg, &l.conns)
+	if err != nil {
+		return nil, err
+	}
+	l.client = client
 	walkLength := cfg.Reps * cfg.Users
 	if cfg.open() {
 		walkLength = cfg.Reps

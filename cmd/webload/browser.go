@@ -52,6 +52,7 @@ func browserFromFlags(c *cli.Context, cfg *loader.Config, env lookupEnv) error {
 	cfg.FollowRedirects = !c.Bool("no-follow")
 	cfg.FollowAnyHost = c.Bool("follow-any-host")
 	cfg.AcceptEncoding = c.String("accept-encoding")
+	cfg.CACert, cfg.ClientCert, cfg.ClientKey, cfg.Proxy = c.String("cacert"), c.String("cert"), c.String("key"), c.String("proxy")
 	for i, line := range c.StringSlice("login") {
 		t, err := urls.ParseLine(line, urls.Options{Getenv: env})
 		if err != nil {

@@ -57,8 +57,11 @@ func runCommand(c *cli.Context, stdout, stderr io.Writer, env lookupEnv) error {
 func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error {
 	terminal := stderr
 	stderr = &lockedWriter{w: stderr} // the stop notice and verbose failures share it
-	if err := loader.CheckHosts(ctx, spec.targets, net.DefaultResolver.LookupHost); err != nil {
-		return usageError{err}
+	// Through a proxy, the proxy resolves the names.
+	if spec.cfg.Proxy == "" {
+		if err := loader.CheckHosts(ctx, spec.targets, net.DefaultResolver.LookupHost); err != nil {
+			return usageError{err}
+		}
 	}
 	if err := loader.RaiseFileLimit(max(spec.cfg.Users, spec.cfg.MaxUsers)); err != nil {
 		return usageError{err}
