@@ -33,6 +33,8 @@ func browserFlags() []cli.Flag {
 		&cli.StringFlag{Name: "cert", Usage: "client certificate, PEM `FILE`"},
 		&cli.StringFlag{Name: "key", Usage: "client certificate's private key, PEM `FILE`"},
 		&cli.StringFlag{Name: "proxy", Usage: "send everything through the HTTP proxy at `URL` (http://[user:pass@]host:port), tunnelled with CONNECT"},
+		&cli.StringFlag{Name: "rc", Aliases: []string{"R"}, Usage: "read siege's settings from the siegerc `FILE` (or the file named by $SIEGERC); the command line wins. Never read unless asked"},
+		&cli.BoolFlag{Name: "config", Aliases: []string{"C"}, Usage: "print the effective settings (secrets hidden) and exit, as siege -C"},
 		&cli.StringFlag{Name: "header-file", Usage: "add the headers in `FILE` (one \"Name: value\" per line, # comments) to every request"},
 	}
 }

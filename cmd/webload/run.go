@@ -30,6 +30,14 @@ func runCommand(c *cli.Context, stdout, stderr io.Writer, env lookupEnv) error {
 	if c.Bool("version") {
 		return printVersion(stdout)
 	}
+	applied, err := applySiegerc(c, env, stderr)
+	if err != nil {
+		return err
+	}
+	if c.Bool("config") {
+		_, err := io.WriteString(stdout, effectiveConfig(c, runFlags(), applied))
+		return err
+	}
 	spec, err := specFromFlags(c, env)
 	if err != nil {
 		return err

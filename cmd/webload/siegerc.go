@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/urfave/cli/v2"
 )
 
 // siegeSetting is one key of a siegerc file that webload uses, as the run flag it sets.
@@ -41,13 +43,45 @@ const rcBlanks = " \t\r\n\v\f"
 // ignored lists, once each in file order, the keys that change nothing in webload: siege keys
 // webload does not implement (unless they hold what webload does anyway, such as
 // protocol = HTTP/1.1) and variables no line uses. A bad line is an error "FILE:LINE: problem".
-func readSiegerc(path string) (settings []siegeSetting, ignored []string, err error) {
+func readSiegerc(path string, env lookupEnv) (settings []siegeSetting, ignored []string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("siegerc: %w", err)
 	}
 	defer f.Close()
-	return parseSiegerc(f, path, os.LookupEnv)
+	return parseSiegerc(f, path, env)
+}
+
+// applySiegerc reads the siegerc named by -R or the SIEGERC variable, if any, and sets the
+// flags it holds that the command line did not set (headers and logins add to the command
+// line's). It warns once about keys webload ignores and returns the settings applied, for -C.
+// A siegerc is read only when asked for, so a siege.conf at home never changes webload's runs.
+func applySiegerc(c *cli.Context, env lookupEnv, stderr io.Writer) ([]siegeSetting, error) {
+	path := c.String("rc")
+	if path == "" {
+		path, _ = env("SIEGERC")
+	}
+	if path == "" {
+		return nil, nil
+	}
+	settings, ignored, err := readSiegerc(path, env)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if len(ignored) > 0 {
+		fmt.Fprintf(stderr, "webload: %s: ignoring keys webload does not use: %s\n", path, strings.Join(ignored, ", "))
+	}
+	var applied []siegeSetting
+	for _, s := range settings {
+		if c.IsSet(s.Flag) && s.Flag != "header" && s.Flag != "login" {
+			continue // the command line wins
+		}
+		if err := c.Set(s.Flag, s.Value); err != nil {
+			return nil, usagef("%s:%d: %s: %w", path, s.Line, s.Flag, err)
+		}
+		applied = append(applied, s)
+	}
+	return applied, nil
 }
 
 // parseSiegerc is readSiegerc on any reader; name prefixes errors and env resolves the

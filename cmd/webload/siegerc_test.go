@@ -173,7 +173,7 @@ func TestReadSiegerc(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, ignored, err := readSiegerc(writeRC(t, tc.text))
+			got, ignored, err := readSiegerc(writeRC(t, tc.text), os.LookupEnv)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -217,7 +217,7 @@ func TestReadSiegercErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			path := writeRC(t, tc.text)
-			_, _, err := readSiegerc(path)
+			_, _, err := readSiegerc(path, os.LookupEnv)
 			prefix := fmt.Sprintf("%s:%d: ", path, tc.line)
 			if err == nil || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error = %v, want %q...%q", err, prefix, tc.want)
@@ -229,7 +229,7 @@ func TestReadSiegercErrors(t *testing.T) {
 func TestReadSiegercMissingFile(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "nope.siegerc")
-	_, _, err := readSiegerc(path)
+	_, _, err := readSiegerc(path, os.LookupEnv)
 	if err == nil || !strings.Contains(err.Error(), path) || !os.IsNotExist(unwrapAll(err)) {
 		t.Errorf("error = %v, want one naming %s", err, path)
 	}
@@ -265,7 +265,7 @@ func TestReadSiegercEnvironment(t *testing.T) {
 // testdata/siegerc.golden (rewritten by -update).
 func TestReadSiegercSample(t *testing.T) {
 	t.Parallel()
-	settings, ignored, err := readSiegerc(filepath.Join("testdata", "siegerc"))
+	settings, ignored, err := readSiegerc(filepath.Join("testdata", "siegerc"), os.LookupEnv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// A siegerc given with -R (or $SIEGERC) sets what the command line leaves unset, warns once
+// about the keys webload ignores, and -C shows the result with secrets hidden.
+func TestSiegercRun(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	agents := map[string]int{}
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		agents[r.Header.Get("X-Stage")]++
+		mu.Unlock()
+		fmt.Fprint(w, "ok")
+	}))
+	t.Cleanup(site.Close)
+	rc := filepath.Join(t.TempDir(), "siegerc")
+	text := "concurrent = 3\nreps = 4\nheader = X-Stage: staging\nheader = Authorization: Bearer t0ken\nparser = false\nspinner = true\n"
+	if err := os.WriteFile(rc, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name      string
+		env       map[string]string
+		args      []string
+		wantTrans int
+	}{
+		{"-R", nil, []string{"-R", rc, "-j", site.URL + "/"}, 12},
+		{"SIEGERC", map[string]string{"SIEGERC": rc}, []string{"-j", site.URL + "/"}, 12},
+		{"command line wins", nil, []string{"-R", rc, "-c", "2", "-j", site.URL + "/"}, 8},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := webload(t, tc.env, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var rep struct{ Transactions int }
+			if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Transactions != tc.wantTrans {
+				t.Fatalf("transactions %d (%v), want %d", rep.Transactions, err, tc.wantTrans)
+			}
+			if strings.Count(stderr, "ignoring keys") != 1 || !strings.Contains(stderr, "spinner") {
+				t.Errorf("stderr %q: want one warning naming spinner", stderr)
+			}
+		})
+	}
+	mu.Lock()
+	if agents["staging"] != 32 {
+		t.Errorf("%d requests carried the siegerc's header, want 32", agents["staging"])
+	}
+	mu.Unlock()
+
+	stdout, _, code := webload(t, nil, "-R", rc, "-C")
+	if code != 0 || !strings.Contains(stdout, "(siegerc line 1)") || strings.Contains(stdout, "t0ken") {
+		t.Errorf("-C printed (exit %d):\n%s", code, stdout)
+	}
+	if _, stderr, code := webload(t, nil, "-R", filepath.Join(t.TempDir(), "none"), site.URL); code != exitUsage || !strings.Contains(stderr, "none") {
+		t.Errorf("a missing siegerc: exit %d, %q", code, stderr)
+	}
+}
+
+// -g prints one request's heads with secrets hidden; -p adds the body.
+func TestProbe(t *testing.T) {
+	t.Parallel()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "sid", Value: "s3ss10n"})
+		fmt.Fprint(w, "the body")
+	}))
+	t.Cleanup(site.Close)
+	for _, flag := range []string{"-g", "-p"} {
+		stdout, stderr, code := webload(t, nil, flag, site.URL+"/x", "-u", "ann:pw", "-H", "Cookie: a=b")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", flag, code, stderr)
+		}
+		for _, want := range []string{"GET /x HTTP/1.1", "Authorization: ***", "Cookie: ***", "HTTP/1.1 200 OK", "Set-Cookie: ***"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%s output lacks %q:\n%s", flag, want, stdout)
+			}
+		}
+		for _, secret := range []string{"s3ss10n", "a=b", "YW5uOnB3"} {
+			if strings.Contains(stdout, secret) {
+				t.Errorf("%s output shows the secret %q", flag, secret)
+			}
+		}
+		if got := strings.Contains(stdout, "the body"); got != (flag == "-p") {
+			t.Errorf("%s: body printed %v", flag, got)
+		}
+	}
+}
