@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -96,5 +97,44 @@ func TestProbe(t *testing.T) {
 		if got := strings.Contains(stdout, "the body"); got != (flag == "-p") {
 			t.Errorf("%s: body printed %v", flag, got)
 		}
+	}
+}
+
+// HTTPS is verified by default: an unknown certificate fails as "tls" until it is trusted with
+// --cacert or verification is skipped with --insecure.
+func TestTLSFlags(t *testing.T) {
+	t.Parallel()
+	site := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
+	t.Cleanup(site.Close)
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	pemBytes := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: site.Certificate().Raw})
+	if err := os.WriteFile(ca, pemBytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name      string
+		args      []string
+		wantTrans int
+		wantTLS   int
+	}{
+		{"verified by default", nil, 0, 2},
+		{"--cacert", []string{"--cacert", ca}, 2, 0},
+		{"--insecure", []string{"--insecure"}, 2, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"-c", "1", "-r", "2", "-j", site.URL + "/"}, tc.args...)
+			stdout, stderr, code := webload(t, nil, args...)
+			var rep struct {
+				Transactions int
+				Errors       map[string]int
+			}
+			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+				t.Fatalf("exit %d, %v: %s", code, err, stderr)
+			}
+			if rep.Transactions != tc.wantTrans || rep.Errors["tls"] != tc.wantTLS {
+				t.Errorf("%d transactions, %d tls failures; want %d and %d", rep.Transactions, rep.Errors["tls"], tc.wantTrans, tc.wantTLS)
+			}
+		})
 	}
 }
