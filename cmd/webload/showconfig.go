@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/urls"
 )
 
 // flagValues is what effectiveConfig reads of a *cli.Context.
@@ -77,22 +79,5 @@ func redactSecret(flag, value string) string {
 			value = f[0] + " " + f[1] + " ***"
 		}
 	}
-	scheme := strings.Index(value, "://")
-	if scheme < 0 {
-		return value
-	}
-	rest := value[scheme+3:]
-	end := strings.IndexAny(rest, "/?# \t")
-	if end < 0 {
-		end = len(rest)
-	}
-	at := strings.LastIndexByte(rest[:end], '@')
-	if at < 0 {
-		return value
-	}
-	name, _, ok := strings.Cut(rest[:at], ":")
-	if !ok {
-		return value
-	}
-	return value[:scheme+3] + name + ":***" + rest[at:]
+	return urls.Redacted(value)
 }

@@ -58,13 +58,13 @@ func TestEffectiveConfigRedaction(t *testing.T) {
 		{"header", "X-Stage: blue", "X-Stage: blue"},
 		{"user", "bob:secret", "bob:***"},
 		{"user", "bob", "bob"},
-		{"proxy", "http://me:pw@proxy:3128", "http://me:***@proxy:3128"},
+		{"proxy", "http://me:pw@proxy:3128", "http://me:xxxxx@proxy:3128"},
 		{"proxy", "http://proxy:3128", "http://proxy:3128"},
 		{"proxy", "http://me@proxy:3128", "http://me@proxy:3128"},
 		{"login", "http://h/login POST user=a&pass=b", "http://h/login POST ***"},
 		{"login", "http://h/login POST </srv/login.json", "http://h/login POST </srv/login.json"},
-		{"login", "http://u:p@h/login", "http://u:***@h/login"},
-		{"server-metrics", "http://a:b@host:9100/metrics", "http://a:***@host:9100/metrics"},
+		{"login", "http://u:p@h/login", "http://u:xxxxx@h/login"},
+		{"server-metrics", "http://a:b@host:9100/metrics", "http://a:xxxxx@host:9100/metrics"},
 		{"file", "urls.txt", "urls.txt"},
 	}
 	for _, tc := range tests {
