@@ -100,6 +100,12 @@ type Config struct {
 	// Login lists requests every user makes once, in order, before its first URL (siege's
 	// login-url), such as a form POST that sets a session cookie.
 	Login []urls.Target
+	// Shard and Shards make this run one of Shards parts of the run the rest of the Config
+	// describes (0-based Shard): the closed model's users are split as evenly as possible, each
+	// keeping the URL plan it has in the whole run; the open model's schedule is dealt out
+	// request by request, so shard s sends requests s, s+Shards, s+2·Shards... Together the
+	// shards send exactly the whole run's requests. Shards 0 or 1 is the whole run.
+	Shard, Shards int
 	// MaxFailures stops the run once this many requests got no response (siege's "failures"
 	// setting); 0 means never.
 	MaxFailures int64
@@ -128,6 +134,7 @@ var (
 	ErrBadRate       = errors.New("the rate must be positive")
 	ErrNoMaxUsers    = errors.New("the open model needs at least 1 user")
 	ErrNegativeRamp  = errors.New("the ramp must not be negative")
+	ErrBadShard      = errors.New("the shard must be from 0 to the number of shards - 1")
 	ErrCertNoKey     = errors.New("--cert and --key must be given together")
 	ErrBadProxy      = errors.New("bad --proxy")
 )
@@ -155,6 +162,8 @@ func (c *Config) Validate() error {
 		return ErrNegativeTime
 	case (c.ClientCert == "") != (c.ClientKey == ""):
 		return ErrCertNoKey
+	case c.Shards < 0 || c.Shard < 0 || (c.Shards > 0 && c.Shard >= c.Shards):
+		return fmt.Errorf("%w (shard %d of %d)", ErrBadShard, c.Shard, c.Shards)
 	}
 	if c.Proxy != "" {
 		if _, err := parseProxy(c.Proxy); err != nil {
@@ -182,6 +191,19 @@ func (c *Config) batchSize() int {
 		return min(256, max(4, 1<<16/c.concurrency()))
 	}
 	return c.BatchSize
+}
+
+// shardUsers is the range of the closed model's user ids this shard runs.
+func (c *Config) shardUsers() (lo, hi int) {
+	if c.Shards <= 1 {
+		return 0, c.Users
+	}
+	return c.Shard * c.Users / c.Shards, (c.Shard + 1) * c.Users / c.Shards
+}
+
+// ownsRequest tells whether request i of the open model's schedule is this shard's.
+func (c *Config) ownsRequest(i int64) bool {
+	return c.Shards <= 1 || i%int64(c.Shards) == int64(c.Shard)
 }
 
 // browser tells whether users visit pages (resources, cookies, redirects, logins) rather than

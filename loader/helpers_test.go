@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -87,4 +88,11 @@ func run(t *testing.T, cfg Config, targets []urls.Target) ([]Result, Outcome) {
 		t.Fatalf("run hit the test's bound")
 	}
 	return c.results, out
+}
+
+// snapshot copies the hit counts.
+func (s *hitServer) snapshot() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.hits)
 }

@@ -243,7 +243,8 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 		timer := time.AfterFunc(l.cfg.Duration, func() { l.stop(TimeUp) })
 		defer timer.Stop()
 	}
-	users, unsent := l.cfg.Users, int64(0)
+	lo, hi := l.cfg.shardUsers()
+	users, unsent := hi-lo, int64(0)
 	if l.cfg.open() {
 		users, unsent = l.runOpen(results)
 	} else {
@@ -276,7 +277,8 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 // runClosed starts the closed model's users and waits for all of them.
 func (l *Loader) runClosed(results chan<- *[]Result) {
 	var users sync.WaitGroup
-	for id := range l.cfg.Users {
+	lo, hi := l.cfg.shardUsers()
+	for id := lo; id < hi; id++ {
 		rng := rand.New(rand.NewPCG(l.cfg.Seed, uint64(id)))
 		p := planFor(&l.cfg, id, len(l.targets), rng, l.mix)
 		users.Go(func() { l.user(id, p, rng, results) })

@@ -40,6 +40,10 @@ func (l *Loader) runOpen(out chan<- *[]Result) (users int, unsent int64) {
 			// Exact at the end: the timer that stops the run may fire a little late.
 			return users, 0
 		}
+		if !l.cfg.ownsRequest(i) {
+			picker.Next() // another shard's request: the schedule moves on all the same
+			continue
+		}
 		if !l.waitUntil(j.intended, timer) {
 			return users, l.countUnsent(pacer, i, total)
 		}
@@ -99,7 +103,9 @@ func (l *Loader) countUnsent(p Pacer, i, total int64) int64 {
 	}
 	var n int64
 	for ; (total < 0 || i < total) && p.Due(i) < stopAt; i++ {
-		n++
+		if l.cfg.ownsRequest(i) {
+			n++
+		}
 	}
 	return n
 }

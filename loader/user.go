@@ -20,7 +20,10 @@ func (l *Loader) user(id int, p plan, rng *rand.Rand, out chan<- *[]Result) {
 	}
 	x, b, done := l.sender(out)
 	defer done()
-	v := l.newVisitor(x, id)
+	// A shard's users are numbered from 0 in its results; their plans keep the whole run's ids.
+	lo, _ := l.cfg.shardUsers()
+	me := id - lo
+	v := l.newVisitor(x, me)
 	if v != nil {
 		defer v.release()
 	}
@@ -31,7 +34,7 @@ func (l *Loader) user(id int, p plan, rng *rand.Rand, out chan<- *[]Result) {
 		if v != nil {
 			v.visit(p.picker.Next(), nil, b)
 		} else {
-			b.add(l.send(x, p.picker.Next(), id))
+			b.add(l.send(x, p.picker.Next(), me))
 		}
 		if l.cfg.Delay > 0 && (p.reps < 0 || i+1 < p.reps) {
 			l.pause(time.Duration(rng.Int64N(int64(l.cfg.Delay))))

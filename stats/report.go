@@ -137,6 +137,24 @@ type RunInfo struct {
 	URLFile    string    `json:"url_file,omitempty"`
 	// HistogramUnit is the unit of the encoded histograms' values.
 	HistogramUnit string `json:"histogram_unit"`
+	// Test fingerprints what was run (the URL list and every setting that shapes the load), so
+	// that merge refuses shards of different tests.
+	Test string `json:"test,omitempty"`
+	// Shard says which part of a sharded run this result is; nil for a whole run.
+	Shard *ShardInfo `json:"shard,omitempty"`
+	// Shards lists the parts a merged result was made of.
+	Shards []ShardInfo `json:"shards,omitempty"`
+}
+
+// ShardInfo is one shard of a run made by several webload processes (--shard I/N).
+type ShardInfo struct {
+	Index int `json:"index"` // from 0
+	Count int `json:"count"`
+	// PlannedStart is the --start-at time all shards waited for; zero without one.
+	PlannedStart time.Time `json:"planned_start,omitzero"`
+	// StartOffset is how late this shard started after PlannedStart, in seconds: the clock
+	// and scheduling skew between the machines.
+	StartOffset float64 `json:"start_offset"`
 }
 
 const megabyte = 1 << 20

@@ -53,6 +53,14 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 				},
 			},
 			{
+				Name:      "merge",
+				Usage:     "merge the results of a sharded run (--shard I/N) into the whole run's result",
+				ArgsUsage: "SHARD.json...",
+				Flags:     mergeFlags(),
+				HideHelp:  true,
+				Action:    func(c *cli.Context) error { return mergeCommand(c, stdout) },
+			},
+			{
 				Name:      "compare",
 				Usage:     "compare saved results (-o) side by side against the first, or a --history of runs",
 				ArgsUsage: "BASELINE.json CANDIDATE.json...",

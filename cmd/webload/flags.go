@@ -46,7 +46,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "siege-format", Value: "4.0", Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"},
 		&cli.StringFlag{Name: "pprof", Usage: "serve Go's profiler (/debug/pprof/) on loopback `ADDRESS` while the run lasts, e.g. 127.0.0.1:6060"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Usage: "print the version"},
-	}, browserFlags()...)
+	}, append(browserFlags(), shardFlags()...)...)
 }
 
 // valueFlags lists the flag names (every alias) that take a value, which argument

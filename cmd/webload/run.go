@@ -86,9 +86,19 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 			interrupted = true
 			break
 		}
+		if i == 0 {
+			if err := waitForStart(ctx, spec.startAt); err != nil {
+				return err
+			}
+		}
 		rep, stop, err := runOnce(ctx, &spec, stdout, stderr, terminal, talk)
 		if err != nil {
 			return err
+		}
+		if sh := rep.Run.Shard; sh != nil && !sh.PlannedStart.IsZero() {
+			s := *sh
+			s.StartOffset = rep.Run.StartedAt.Sub(s.PlannedStart).Seconds()
+			rep.Run.Shard = &s
 		}
 		runs = append(runs, rep)
 		if spec.repeat > 1 && talk {

@@ -28,6 +28,7 @@ type runSpec struct {
 	gates       []stats.Gate
 	junit       string
 	history     string
+	startAt     time.Time      // --start-at: when the run begins; zero for at once
 	server      sysload.Source // nil without --server-metrics
 	serverSpec  string
 }
@@ -160,6 +161,15 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 		return s, err
 	}
 	s.info = runInfo(cfg, c.String("reps"), c.String("file"))
+	if err := shardFromFlags(c, &s, env); err != nil {
+		return s, err
+	}
+	s.info.Test = testFingerprint(s.cfg, s.targets, c.IsSet("seed"))
+	if s.cfg.Shards > 1 && !c.IsSet("seed") {
+		// Every shard must draw the same random choices (-i, -d) to make up one run.
+		s.cfg.Seed = seedFromFingerprint(s.info.Test)
+		s.info.Seed = s.cfg.Seed
+	}
 	return s, nil
 }
 

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/stats"
+)
+
+// Four webload processes, each a shard of one run, against one loopback server: merged, they
+// make exactly the whole run's requests, URL by URL as the server counted them, and the merged
+// percentiles come from the added histograms.
+func TestShardedRunMerges(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name      string
+		args      []string
+		wantTotal int
+	}{
+		{"closed", []string{"-c", "10", "-r", "12"}, 120},
+		{"open", []string{"--rate", "400", "-r", "200"}, 200},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			site := newCounter(t, 0, 200)
+			list := urlFile(t, site.URL, 7)
+			dir := t.TempDir()
+			start := time.Now().Add(1500 * time.Millisecond).UTC().Format(time.RFC3339Nano)
+			const n = 4
+			cmds := make([]*exec.Cmd, n)
+			for i := range n {
+				args := append([]string{"-q", "--no-parser", "-f", list, "--start-at", start,
+					"-o", filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))}, tc.args...)
+				cmds[i] = exec.Command(os.Args[0], args...)
+				// The index as a Kubernetes Indexed Job gives it; the count from the environment.
+				cmds[i].Env = append(os.Environ(), "WEBLOAD_TEST_MAIN=1", fmt.Sprintf("JOB_COMPLETION_INDEX=%d", i), "WEBLOAD_SHARDS=4")
+				if err := cmds[i].Start(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i, cmd := range cmds {
+				if err := cmd.Wait(); err != nil {
+					t.Fatalf("shard %d: %v", i, err)
+				}
+			}
+			total := filepath.Join(dir, "total.json")
+			shards, _ := filepath.Glob(filepath.Join(dir, "shard-*.json"))
+			_, stderr, code := webload(t, nil, append([]string{"merge", "-o", total}, shards...)...)
+			if code != 0 {
+				t.Fatalf("merge: exit %d: %s", code, stderr)
+			}
+			rep, err := stats.ReadJSON(total)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if int(rep.Transactions) != tc.wantTotal || len(rep.Run.Shards) != n {
+				t.Fatalf("merged %d transactions from %d shards, want %d from %d", rep.Transactions, len(rep.Run.Shards), tc.wantTotal, n)
+			}
+			seen := site.snapshot()
+			for _, u := range rep.URLs {
+				path := u.URL[strings.Index(u.URL, "/page/"):]
+				if int(u.Hits) != seen[path] {
+					t.Errorf("%s: merged %d hits, the server saw %d", path, u.Hits, seen[path])
+				}
+			}
+			for _, sh := range rep.Run.Shards {
+				if sh.StartOffset < 0 || sh.StartOffset > 1 {
+					t.Errorf("shard %d started %.3f s after the planned start", sh.Index, sh.StartOffset)
+				}
+			}
+			// The merged p99 is the histogram's: check it against a direct merge of the shards.
+			var direct []stats.Report
+			for _, p := range shards {
+				r, _ := stats.ReadJSON(p)
+				direct = append(direct, r)
+			}
+			all, err := stats.Combine(direct)
+			if err != nil || all.Percentiles != rep.Percentiles {
+				t.Errorf("merged percentiles %+v, combined %+v (%v)", rep.Percentiles, all.Percentiles, err)
+			}
+		})
+	}
+}
+
+// merge refuses what is not one run's complete set of shards, saying why.
+func TestMergeRefuses(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	dir := t.TempDir()
+	shard := func(name string, args ...string) string {
+		t.Helper()
+		out := filepath.Join(dir, name)
+		args = append([]string{"-q", "--no-parser", "-c", "2", "-r", "2", "-o", out}, args...)
+		if _, stderr, code := webload(t, nil, append(args, site.URL+"/")...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, stderr)
+		}
+		return out
+	}
+	a0, a1 := shard("a0.json", "--shard", "0/3"), shard("a1.json", "--shard", "1/3")
+	b2 := shard("b2.json", "--shard", "2/3", "-r", "3")
+	whole := shard("whole.json")
+	cases := []struct {
+		name  string
+		files []string
+		want  string
+	}{
+		{"missing", []string{a0, a1}, "missing shard 2 of 3"},
+		{"different test", []string{a0, a1, b2}, "different test"},
+		{"twice", []string{a0, a0, a1}, "given twice"},
+		{"whole run", []string{a0, whole}, "not a shard"},
+	}
+	for _, tc := range cases {
+		_, stderr, code := webload(t, nil, append([]string{"merge"}, tc.files...)...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, %q; want %d and %q", tc.name, code, stderr, exitUsage, tc.want)
+		}
+	}
+	var rep struct {
+		Run struct{ Shard struct{ Index, Count int } }
+	}
+	data, _ := os.ReadFile(a1)
+	if err := json.Unmarshal(data, &rep); err != nil || rep.Run.Shard.Index != 1 || rep.Run.Shard.Count != 3 {
+		t.Errorf("shard 1's result says %+v (%v)", rep.Run.Shard, err)
+	}
+}
