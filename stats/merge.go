@@ -203,4 +203,22 @@ func mergeSchedules(shards []Report) (*Schedule, error) {
 	return out, nil
 }
 
+// writeShards says, in the text report, which shard a result is or which shards it merges.
+func writeShards(b *strings.Builder, rep *Report) {
+	if sh := rep.Run.Shard; sh != nil {
+		fmt.Fprintf(b, "Shard:\t\t\t%12s of a sharded run (merge the shards' results with webload merge)", fmt.Sprintf("%d/%d", sh.Index, sh.Count))
+		if !sh.PlannedStart.IsZero() {
+			fmt.Fprintf(b, "; started %.3f ms after the planned start", sh.StartOffset*1000)
+		}
+		b.WriteString("\n")
+	}
+	if n := len(rep.Run.Shards); n > 0 {
+		late := 0.0
+		for _, sh := range rep.Run.Shards {
+			late = max(late, sh.StartOffset)
+		}
+		fmt.Fprintf(b, "Shards:\t\t\t%12d merged; the latest started %.3f ms after the planned start\n", n, late*1000)
+	}
+}
+
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

@@ -109,6 +109,7 @@ func writeExtras(b *strings.Builder, rep *Report) {
 		fmt.Fprintf(b, "Steady state:\t\t%12.2f trans/sec after the %.2f s ramp: %d transactions, %d failed, p50 %.3f ms, p99 %.3f ms\n",
 			st.TransactionRate, st.From, st.Transactions, st.Failed, st.Percentiles.P50*1000, st.Percentiles.P99*1000)
 	}
+	writeShards(b, rep)
 	if rep.LatencyOverflow > 0 {
 		fmt.Fprintf(b, "Latency overflow:\t%12d transactions longer than 1 h, recorded as 1 h\n", rep.LatencyOverflow)
 	}
