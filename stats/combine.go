@@ -192,25 +192,35 @@ func addCounts(dst, src map[string]int64) {
 	}
 }
 
-// mergeInto adds an encoded histogram to h; an empty encoding adds nothing. It decodes into a
-// sparse histogram first, so a foreign or corrupt header cannot make it allocate a huge dense
-// one, and refuses any geometry but webload's. Values that h cannot hold would make the merge
-// inexact, so they are an error, never dropped in silence.
+// mergeInto adds an encoded histogram to h; an empty encoding adds nothing, a foreign geometry is
+// refused (see decodeOurs). Values that h cannot hold would make the merge inexact, so they are
+// an error, never dropped in silence.
 func mergeInto(h *hdr.Histogram, encoded string) error {
 	if encoded == "" {
 		return nil
 	}
-	src, err := hdr.DecodePacked([]byte(encoded))
+	src, err := decodeOurs(encoded)
 	if err != nil {
-		return fmt.Errorf("decode histogram: %w", err)
-	}
-	if src.LowestTrackableValue() != histLowest || src.HighestTrackableValue() != histHighest ||
-		src.SignificantFigures() != histDigits {
-		return fmt.Errorf("decode histogram: not webload's geometry (%d..%d, %d digits)",
-			src.LowestTrackableValue(), src.HighestTrackableValue(), src.SignificantFigures())
+		return err
 	}
 	if dropped := src.MergeInto(h); dropped > 0 {
 		return fmt.Errorf("merge histogram: %s values out of range", strconv.FormatInt(dropped, 10))
 	}
 	return nil
+}
+
+// decodeOurs decodes a histogram webload encoded. It decodes into a sparse histogram, so a
+// foreign or corrupt header cannot make it allocate a huge dense one, and refuses any geometry
+// but webload's.
+func decodeOurs(encoded string) (*hdr.PackedHistogram, error) {
+	src, err := hdr.DecodePacked([]byte(encoded))
+	if err != nil {
+		return nil, fmt.Errorf("decode histogram: %w", err)
+	}
+	if src.LowestTrackableValue() != histLowest || src.HighestTrackableValue() != histHighest ||
+		src.SignificantFigures() != histDigits {
+		return nil, fmt.Errorf("decode histogram: not webload's geometry (%d..%d, %d digits)",
+			src.LowestTrackableValue(), src.HighestTrackableValue(), src.SignificantFigures())
+	}
+	return src, nil
 }

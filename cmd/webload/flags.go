@@ -35,6 +35,8 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also write the JSON result to `FILE`"},
 		&cli.StringFlag{Name: "log", Aliases: []string{"l"}, Usage: "append a siege-style CSV line to `FILE`"},
 		&cli.StringFlag{Name: "mark", Aliases: []string{"m"}, Usage: "write a mark `TEXT` into the log before the run's line"},
+		&cli.StringFlag{Name: "hdr-log", Usage: "also write the response times of each timeline interval (--interval) as an HdrHistogram interval log to `FILE` (.hlog, values in microseconds)"},
+		&cli.StringFlag{Name: "csv", Usage: "write one CSV row per request to `FILE` as the run goes (a --repeat series: one header, then every run's rows)"},
 		&cli.StringFlag{Name: "label", Usage: "`NAME` of the run, e.g. \"MariaDB 10.0 XtraDB\""},
 		&cli.BoolFlag{Name: "per-url", Usage: "add the per-URL table to the text report"},
 		&cli.IntFlag{Name: "repeat", Value: 1, Usage: "run the same load `N` times and keep every run in one result, so compare can tell noise from change"},
@@ -44,6 +46,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "history", Usage: "also keep the result in `DIR` under a timestamped name, for compare --history"},
 		&cli.StringFlag{Name: "server-metrics", Usage: "read the server's load during the run from a node exporter `URL` (http://host:9100/metrics) or \"local\" (/proc of this machine)"},
 		&cli.StringFlag{Name: "siege-format", Value: "4.0", Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"},
+		&cli.StringFlag{Name: "prometheus-listen", Usage: "serve the run's Prometheus metrics (/metrics) on loopback `ADDRESS` while it lasts, e.g. 127.0.0.1:9464"},
 		&cli.StringFlag{Name: "pprof", Usage: "serve Go's profiler (/debug/pprof/) on loopback `ADDRESS` while the run lasts, e.g. 127.0.0.1:6060"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Usage: "print the version"},
 	}, append(browserFlags(), shardFlags()...)...)

@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"net"
 	"net/http"
 	"net/http/pprof"
 )
@@ -12,16 +9,9 @@ import (
 // servePprof exposes Go's profiler on a loopback address while the run lasts (--pprof), so a
 // long run's CPU, memory and goroutines can be looked at from outside.
 func servePprof(ctx context.Context, addr string) (stop func(), err error) {
-	host, _, err := net.SplitHostPort(addr)
+	ln, err := listenLoopback("pprof", addr)
 	if err != nil {
-		return nil, usagef("--pprof: %w", err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, usagef("--pprof: the profiler listens on loopback only (got %s)", addr)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("--pprof: %w", err)
+		return nil, err
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
@@ -29,16 +19,5 @@ func servePprof(ctx context.Context, addr string) (stop func(), err error) {
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	srv := &http.Server{Handler: mux, BaseContext: func(net.Listener) context.Context { return ctx }}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			return // the listener broke; the run goes on without a profiler
-		}
-	}()
-	return func() {
-		_ = srv.Close()
-		<-done
-	}, nil
+	return serveHTTP(ctx, ln, mux), nil
 }

@@ -79,6 +79,10 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 	if talk {
 		fmt.Fprint(stderr, banner(&spec))
 	}
+	live, err := startLiveOutputs(ctx, spec.out)
+	if err != nil {
+		return err
+	}
 	var runs []stats.Report
 	interrupted, aborted := false, false
 	for i := range max(spec.repeat, 1) {
@@ -88,11 +92,13 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 		}
 		if i == 0 {
 			if err := waitForStart(ctx, spec.startAt); err != nil {
+				live.close()
 				return err
 			}
 		}
-		rep, stop, err := runOnce(ctx, &spec, stdout, stderr, terminal, talk)
+		rep, stop, err := runOnce(ctx, &spec, live, stdout, stderr, terminal, talk)
 		if err != nil {
+			live.close()
 			return err
 		}
 		if sh := rep.Run.Shard; sh != nil && !sh.PlannedStart.IsZero() {
@@ -114,6 +120,7 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 			break
 		}
 	}
+	liveErr := live.close()
 	rep := runs[0]
 	if spec.repeat > 1 {
 		var err error
@@ -121,7 +128,7 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	if err := writeOutputs(&rep, spec.out, stdout, time.Now()); err != nil {
+	if err := errors.Join(liveErr, writeOutputs(&rep, spec.out, stdout, time.Now())); err != nil {
 		return err
 	}
 	if err := rep.Check(); err != nil {
@@ -144,12 +151,18 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 	return checkGates(&rep, &spec, stdout)
 }
 
-// runOnce makes one run: the loader, its statistics, and the progress line and server
-// monitor around it.
-func runOnce(ctx context.Context, spec *runSpec, stdout, stderr, terminal io.Writer, talk bool) (stats.Report, loader.StopReason, error) {
+// runOnce makes one run: the loader, its statistics, and the progress line, server monitor
+// and live outputs around it.
+func runOnce(ctx context.Context, spec *runSpec, live *liveOutputs, stdout, stderr, terminal io.Writer, talk bool) (stats.Report, loader.StopReason, error) {
 	l, err := loader.New(spec.cfg, spec.targets)
 	if err != nil {
 		return stats.Report{}, 0, usageError{err}
+	}
+	// The monitor takes its first sample now, which may take a while: before the sinks take
+	// the run's start time.
+	var monitor *sysload.Monitor
+	if spec.server != nil {
+		monitor = sysload.Start(ctx, spec.server, spec.serverSpec, spec.interval)
 	}
 	// The loader books login steps after the URL list, so the statistics see its target list.
 	rec := stats.NewRecorder(l.Targets(), stats.Options{Interval: spec.interval, RampEnd: spec.cfg.Ramp})
@@ -157,18 +170,16 @@ func runOnce(ctx context.Context, spec *runSpec, stdout, stderr, terminal io.Wri
 	if spec.out.verbose {
 		sink = stats.NewVerbose(stdout, stderr, l.Targets(), rec)
 	}
+	start := time.Now()
+	sink = live.wrap(sink, l.Targets(), start)
 	notices := stderr
 	stopProgress := func() {}
 	if spec.out.progress {
-		live := stats.NewLive(sink, time.Second, time.Now())
-		sink = live
-		d := progress.Start(terminal, plannedProgress(spec), spec.out.color, time.Now(),
-			func(now time.Time) progress.Figures { return progress.Figures(live.Figures(now)) })
+		figures := stats.NewLive(sink, time.Second, start)
+		sink = figures
+		d := progress.Start(terminal, plannedProgress(spec), spec.out.color, start,
+			func(now time.Time) progress.Figures { return progress.Figures(figures.Figures(now)) })
 		notices, stopProgress = d, d.Stop
-	}
-	var monitor *sysload.Monitor
-	if spec.server != nil {
-		monitor = sysload.Start(ctx, spec.server, spec.serverSpec, spec.interval)
 	}
 	finished := make(chan struct{})
 	go func() {
@@ -181,6 +192,7 @@ func runOnce(ctx context.Context, spec *runSpec, stdout, stderr, terminal io.Wri
 		}
 	}()
 	outcome := l.Run(ctx, sink)
+	live.runEnded(outcome.Elapsed)
 	close(finished)
 	stopProgress()
 	rep := rec.Report(outcome, spec.info, spec.out.label)
@@ -272,6 +284,9 @@ func writeOutputs(rep *stats.Report, out outputs, stdout io.Writer, now time.Tim
 	}
 	if out.logFile != "" {
 		errs = append(errs, stats.AppendLog(out.logFile, rep, out.mark, now))
+	}
+	if out.hdrLogFile != "" {
+		errs = append(errs, stats.SaveHdrLog(out.hdrLogFile, rep))
 	}
 	return errors.Join(errs...)
 }

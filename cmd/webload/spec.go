@@ -38,6 +38,8 @@ type outputs struct {
 	verbose, quiet, json bool
 	progress, color      bool // a live progress line on stderr, in colour
 	jsonFile, logFile    string
+	hdrLogFile, csvFile  string // --hdr-log, --csv
+	promAddr             string // --prometheus-listen
 	mark, label          string
 	text                 stats.TextOptions
 }
@@ -175,12 +177,15 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 
 func outputsFromFlags(c *cli.Context) (outputs, error) {
 	o := outputs{
-		quiet:    c.Bool("quiet"),
-		json:     c.Bool("json-output"),
-		jsonFile: c.String("output"),
-		logFile:  c.String("log"),
-		mark:     c.String("mark"),
-		label:    c.String("label"),
+		quiet:      c.Bool("quiet"),
+		json:       c.Bool("json-output"),
+		jsonFile:   c.String("output"),
+		logFile:    c.String("log"),
+		hdrLogFile: c.String("hdr-log"),
+		csvFile:    c.String("csv"),
+		promAddr:   c.String("prometheus-listen"),
+		mark:       c.String("mark"),
+		label:      c.String("label"),
 	}
 	o.verbose = c.Bool("verbose") && !o.quiet && !o.json
 	if o.mark != "" && o.logFile == "" {
