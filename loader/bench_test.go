@@ -3,6 +3,8 @@ package loader
 import (
 	"math/rand/v2"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -26,13 +28,32 @@ func fastServer(tb testing.TB) string {
 	return "http://" + ln.Addr().String()
 }
 
+// h2cServer is net/http's server on loopback speaking h2c only, answering every request with
+// fastServer's 100-byte body.
+func h2cServer(tb testing.TB) string {
+	tb.Helper()
+	body := make([]byte, 100)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(body) }))
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Start()
+	tb.Cleanup(srv.Close)
+	return srv.URL
+}
+
 func benchLoader(tb testing.TB) *Loader {
 	tb.Helper()
-	tg, err := urls.ParseLine(fastServer(tb)+"/small", urls.Options{})
+	return benchLoaderFor(tb, fastServer(tb), false)
+}
+
+// benchLoaderFor is a loader of one user for base's /small, over HTTP/2 when http2 is set.
+func benchLoaderFor(tb testing.TB, base string, http2 bool) *Loader {
+	tb.Helper()
+	tg, err := urls.ParseLine(base+"/small", urls.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	l, err := New(Config{Users: 1, Reps: 1, Timeout: 5 * time.Second, UserAgent: "bench"}, []urls.Target{tg})
+	l, err := New(Config{Users: 1, Reps: 1, Timeout: 5 * time.Second, UserAgent: "bench", HTTP2: http2}, []urls.Target{tg})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -48,6 +69,20 @@ func BenchmarkSend(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if res, _ := l.send(x, 0, 0); res.Status != 200 {
+			b.Fatalf("result %+v", res)
+		}
+	}
+}
+
+// BenchmarkSendHTTP2 is BenchmarkSend over HTTP/2 (Config.HTTP2), h2c on loopback: what the
+// conversions to and from net/http and the HTTP/2 transport cost. Its server, net/http's, costs
+// more than BenchmarkSend's fasthttp server too, so compare the allocations first.
+func BenchmarkSendHTTP2(b *testing.B) {
+	l := benchLoaderFor(b, h2cServer(b), true)
+	x := l.newExchange()
+	b.ReportAllocs()
+	for b.Loop() {
+		if res, _ := l.send(x, 0, 0); res.Status != 200 || res.Err != ErrNone {
 			b.Fatalf("result %+v", res)
 		}
 	}

@@ -26,13 +26,10 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &dialer{stats: cs} // no dial concurrency cap: it would throttle "connection: close" runs
-	if cfg.Proxy != "" {
-		if d.proxy, err = parseProxy(cfg.Proxy); err != nil {
-			return nil, err
-		}
+	d, err := newDialer(cfg, cs)
+	if err != nil {
+		return nil, err
 	}
-	idle := max(10*time.Second, 2*cfg.Delay)
 	c := &fasthttp.Client{
 		Name: cfg.UserAgent,
 		// Every user holds at most one connection per host at a time, or one per parallel
@@ -46,7 +43,7 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 		MaxIdemponentCallAttempts: 1,
 		// No ReadTimeout or WriteTimeout: the per-request SetTimeout already bounds writing,
 		// reading and the streamed body, and each of them would cost a clock reading per request.
-		MaxIdleConnDuration: idle,
+		MaxIdleConnDuration: cfg.idleConn(),
 		// Room for large cookie headers. The buffers are pooled per request, not per
 		// connection, but every user waiting for an answer holds one.
 		ReadBufferSize: cfg.headerBuffer(),
@@ -78,6 +75,27 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 		},
 	}
 	return c, nil
+}
+
+// doer sends a prepared request and fills resp: the run's fasthttp.Client, or h2Client with
+// Config.HTTP2. Everything above the exchange (templates, visits, cookies, bodies, results)
+// works on fasthttp's request and response either way. Safe for concurrent use.
+type doer interface {
+	Do(req *fasthttp.Request, resp *fasthttp.Response) error
+	// CloseIdleConnections closes the kept-alive connections no request is using.
+	CloseIdleConnections()
+}
+
+// newDialer makes the run's dialer; it fails on a bad proxy URL.
+func newDialer(cfg *Config, cs *connStats) (*dialer, error) {
+	d := &dialer{stats: cs} // no dial concurrency cap: it would throttle "connection: close" runs
+	if cfg.Proxy != "" {
+		var err error
+		if d.proxy, err = parseProxy(cfg.Proxy); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
 }
 
 // dialer opens the run's connections: TCP to the target or a tunnel through the proxy, then

@@ -54,6 +54,22 @@ type Config struct {
 	// ConnectionClose sends "Connection: close" so every request opens a new connection
 	// (siege's "connection = close"); otherwise connections are kept alive.
 	ConnectionClose bool
+	// HTTP2 sends every request over HTTP/2 instead of HTTP/1.1, for sites that only speak it:
+	// https targets must agree to "h2" in the TLS handshake (ALPN), http targets are spoken to
+	// in h2c with prior knowledge. The users of a host then share a few multiplexed
+	// connections instead of holding one each. Cookies, redirects, pages, bodies and results are
+	// as over HTTP/1.1; HeaderBuffer does not apply (the HTTP/2 transport's limit of 10 MB
+	// does), and requests the server refused unprocessed (REFUSED_STREAM, GOAWAY) are retried.
+	//
+	// It is a slower path than HTTP/1.1, which fasthttp sends with a handful of allocations:
+	// each request goes through golang.org/x/net/http2 and net/http, which allocate a request,
+	// a context and its timer, header maps and a string per header, some tens of allocations in
+	// all, and every header is converted from fasthttp's request and back into its response.
+	// On loopback a request takes about twice as long end to end (BenchmarkSend against
+	// BenchmarkSendHTTP2, whose net/http server costs more too); that matters only when the
+	// client, not the server, is what limits the rate.
+	// Cannot be combined with ConnectionClose.
+	HTTP2 bool
 	// Insecure skips TLS certificate verification (curl's --insecure). Verification is on
 	// otherwise, against the system's roots plus CACert.
 	Insecure bool
@@ -137,6 +153,7 @@ var (
 	ErrBadShard      = errors.New("the shard must be from 0 to the number of shards - 1")
 	ErrCertNoKey     = errors.New("--cert and --key must be given together")
 	ErrBadProxy      = errors.New("bad --proxy")
+	ErrHTTP2Close    = errors.New("--http2 cannot be combined with --connection close")
 )
 
 // Validate reports the first setting that cannot work.
@@ -164,6 +181,8 @@ func (c *Config) Validate() error {
 		return ErrCertNoKey
 	case c.Shards < 0 || c.Shard < 0 || (c.Shards > 0 && c.Shard >= c.Shards):
 		return fmt.Errorf("%w (shard %d of %d)", ErrBadShard, c.Shard, c.Shards)
+	case c.HTTP2 && c.ConnectionClose:
+		return ErrHTTP2Close
 	}
 	if c.Proxy != "" {
 		if _, err := parseProxy(c.Proxy); err != nil {
@@ -232,6 +251,12 @@ func (c *Config) connsPerUser() int {
 		return c.parallelResources()
 	}
 	return 1
+}
+
+// idleConn is how long an unused kept-alive connection stays open: longer than the longest
+// pause between a user's requests, so the pause does not cost a new connection.
+func (c *Config) idleConn() time.Duration {
+	return max(10*time.Second, 2*c.Delay)
 }
 
 func (c *Config) headerBuffer() int {

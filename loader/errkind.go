@@ -28,7 +28,7 @@ const (
 	ErrDNS                        // the host name could not be resolved
 	ErrTooLarge                   // the body was larger than the client accepts
 	ErrNoFreeConns                // the client ran out of connections (a client-side limit)
-	ErrTLS                        // the TLS handshake failed: untrusted certificate, wrong name, client certificate refused
+	ErrTLS                        // the TLS handshake failed: untrusted certificate, wrong name, client certificate refused, no HTTP/2 (Config.HTTP2)
 	ErrOther                      // anything else (the message is reported separately)
 	NumErrKinds                   // the number of kinds, for arrays indexed by kind
 )
@@ -112,6 +112,7 @@ func isTLSError(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &verify) || errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
 		errors.As(err, &invalid) || errors.As(err, &record) || errors.As(err, &alert) ||
+		errors.Is(err, errNoHTTP2) ||
 		// An alert from the server (say, a refused client certificate) arrives as this
 		// net.OpError around an unexported type.
 		(errors.As(err, &op) && op.Op == "remote error")

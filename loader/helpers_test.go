@@ -32,7 +32,14 @@ type hitServer struct {
 func newHitServer(t *testing.T, handle func(w http.ResponseWriter, r *http.Request)) *hitServer {
 	t.Helper()
 	s := &hitServer{hits: map[string]int{}, bodies: map[string]string{}, headers: map[string]http.Header{}}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.Server = httptest.NewServer(s.handler(handle))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// handler counts and remembers each request, then answers it with handle (nil: a short text).
+func (s *hitServer) handler(handle func(w http.ResponseWriter, r *http.Request)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		s.mu.Lock()
 		s.hits[r.Method+" "+r.URL.RequestURI()]++
@@ -44,9 +51,7 @@ func newHitServer(t *testing.T, handle func(w http.ResponseWriter, r *http.Reque
 			return
 		}
 		fmt.Fprintf(w, "hello %s", r.URL.Path)
-	}))
-	t.Cleanup(s.Close)
-	return s
+	})
 }
 
 func (s *hitServer) count(key string) int {

@@ -1,5 +1,5 @@
 // Package loader is webload's engine: it sends the requests of a run through one fasthttp
-// client and hands each request's Result to a Sink.
+// client (or, with Config.HTTP2, one HTTP/2 transport) and hands each request's Result to a Sink.
 package loader
 
 import (
@@ -84,7 +84,7 @@ type Loader struct {
 	hosts         hostSet             // the hosts of the URL list, where redirects may lead
 	resourceHosts hostSet             // more hosts that page resources may come from
 	mix           *mix                // nil for an unweighted list
-	client        *fasthttp.Client
+	client        doer                // the fasthttp client, or HTTP/2's
 	conns         connStats
 
 	start   time.Time
@@ -136,11 +136,15 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		}
 	}
 	l.get = newGetTemplate(&cfg)
-	client, err := newClient(&l.cfg, &l.conns)
+	var err error
+	if cfg.HTTP2 {
+		l.client, err = newH2Client(&l.cfg, &l.conns)
+	} else {
+		l.client, err = newClient(&l.cfg, &l.conns)
+	}
 	if err != nil {
 		return nil, err
 	}
-	l.client = client
 	walkLength := cfg.Reps * cfg.Users
 	if cfg.open() {
 		walkLength = cfg.Reps

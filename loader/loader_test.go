@@ -328,6 +328,8 @@ func TestConfigValidate(t *testing.T) {
 		{"once with reps", Config{Users: 1, Reps: 2, Once: true, Timeout: time.Second}, ErrOnceWithReps},
 		{"no timeout", Config{Users: 1}, ErrBadTimeout},
 		{"negative delay", Config{Users: 1, Timeout: time.Second, Delay: -1}, ErrNegativeDelay},
+		{"http2 with connection close", Config{Users: 1, Timeout: time.Second, HTTP2: true, ConnectionClose: true}, ErrHTTP2Close},
+		{"http2", Config{Users: 1, Timeout: time.Second, HTTP2: true}, nil},
 		{"fine", Config{Users: 1, Timeout: time.Second}, nil},
 	}
 	for _, tc := range tests {

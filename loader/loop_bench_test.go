@@ -58,7 +58,7 @@ func benchUserLoop(b *testing.B, cfg Config) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	l.client.DialTimeout = func(string, time.Duration) (net.Conn, error) { return ln.Dial() }
+	l.client.(*fasthttp.Client).DialTimeout = func(string, time.Duration) (net.Conn, error) { return ln.Dial() }
 	var sink discard
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -14,7 +14,7 @@ import (
 )
 
 // browserFlags are the options that make users behave like browsers: page resources, cookies,
-// logins, redirects, compression and credentials.
+// logins, redirects, compression, credentials and the protocol.
 func browserFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "parser", Value: true, Usage: "fetch each HTML page's images, scripts, stylesheets and icons like a browser, as siege does (--no-parser: only the URLs)"},
@@ -33,6 +33,7 @@ func browserFlags() []cli.Flag {
 		&cli.StringFlag{Name: "cert", Usage: "client certificate, PEM `FILE`"},
 		&cli.StringFlag{Name: "key", Usage: "client certificate's private key, PEM `FILE`"},
 		&cli.StringFlag{Name: "proxy", Usage: "send everything through the HTTP proxy at `URL` (http://[user:pass@]host:port), tunnelled with CONNECT"},
+		&cli.BoolFlag{Name: "http2", Usage: "send requests over HTTP/2 (https: agreed by ALPN; http: h2c with prior knowledge), for sites that only speak it; slower per request than the default HTTP/1.1"},
 		&cli.StringFlag{Name: "rc", Aliases: []string{"R"}, Usage: "read siege's settings from the siegerc `FILE` (or the file named by $SIEGERC); the command line wins. Never read unless asked"},
 		&cli.BoolFlag{Name: "config", Aliases: []string{"C"}, Usage: "print the effective settings (secrets hidden) and exit, as siege -C"},
 		&cli.StringFlag{Name: "header-file", Usage: "add the headers in `FILE` (one \"Name: value\" per line, # comments) to every request"},
@@ -55,6 +56,7 @@ func browserFromFlags(c *cli.Context, cfg *loader.Config, env lookupEnv) error {
 	cfg.FollowAnyHost = c.Bool("follow-any-host")
 	cfg.AcceptEncoding = c.String("accept-encoding")
 	cfg.CACert, cfg.ClientCert, cfg.ClientKey, cfg.Proxy = c.String("cacert"), c.String("cert"), c.String("key"), c.String("proxy")
+	cfg.HTTP2 = c.Bool("http2")
 	for i, line := range c.StringSlice("login") {
 		t, err := urls.ParseLine(line, urls.Options{Getenv: env})
 		if err != nil {

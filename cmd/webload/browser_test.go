@@ -138,3 +138,36 @@ func TestTLSFlags(t *testing.T) {
 		})
 	}
 }
+
+// --http2 sends every request over HTTP/2; it cannot be combined with --connection close.
+func TestHTTP2(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	protos := map[int]int{}
+	site := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		protos[r.ProtoMajor]++
+		mu.Unlock()
+		fmt.Fprint(w, "ok")
+	}))
+	site.EnableHTTP2 = true
+	site.StartTLS()
+	t.Cleanup(site.Close)
+	stdout, stderr, code := webload(t, nil, "--http2", "--insecure", "-c", "2", "-r", "3", "-j", site.URL+"/")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct{ Transactions int }
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Transactions != 6 {
+		t.Fatalf("transactions %d (%v), want 6", rep.Transactions, err)
+	}
+	mu.Lock()
+	if protos[2] != 6 || len(protos) != 1 {
+		t.Errorf("requests by HTTP major version %v, want 6 over HTTP/2 only", protos)
+	}
+	mu.Unlock()
+	_, stderr, code = webload(t, nil, "--http2", "--connection", "close", site.URL+"/")
+	if code != exitUsage || !strings.Contains(stderr, "--http2 cannot be combined with --connection close") {
+		t.Errorf("--http2 with --connection close: exit %d, %q", code, stderr)
+	}
+}

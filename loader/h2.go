@@ -1,0 +1,268 @@
+package loader
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/valyala/fasthttp"
+	"golang.org/x/net/http2"
+)
+
+// errNoHTTP2 marks a TLS server that did not pick "h2" in the handshake (Config.HTTP2). It is
+// a failure of kind ErrTLS.
+var errNoHTTP2 = errors.New("did not agree to HTTP/2 (ALPN)")
+
+// errH2Timeout is an HTTP/2 request that did not end, body included, within Config.Timeout.
+var errH2Timeout error = h2Timeout{}
+
+// h2Timeout is a fasthttp.ErrTimeout, so that it counts as the HTTP/1.1 path's timeouts do.
+type h2Timeout struct{}
+
+func (h2Timeout) Error() string        { return "http/2: timeout" }
+func (h2Timeout) Is(target error) bool { return target == fasthttp.ErrTimeout }
+
+// h2Client sends requests over HTTP/2 (Config.HTTP2) with golang.org/x/net/http2: it turns
+// fasthttp's request into net/http's and the answer back into fasthttp's response, so that
+// nothing above the exchange changes. Connections come from the run's dialer, so they are
+// counted, tunnelled through the proxy and verified as on the HTTP/1.1 path.
+//
+// It calls the transports' RoundTrip, not an http.Client: a client would parse the Location of
+// every redirect answer (failing the request when it does not parse, where fasthttp hands the
+// answer back) and build the next request before being told not to follow it, and nothing
+// else it offers is wanted here: no jar, no redirects, and Do sets the deadline.
+//
+// x/net marks http2.Transport deprecated in favour of http.Transport's Protocols; it works
+// as before, and from Go 1.27 it runs on net/http's own HTTP/2. It is kept because its
+// DialTLSContext serves http (h2c) and https targets alike through the run's dialer. Safe for
+// concurrent use.
+type h2Client struct {
+	secure    *http2.Transport // https targets: TLS that agreed on h2
+	plain     *http2.Transport // http targets: h2c with prior knowledge
+	timeout   time.Duration    // Config.Timeout, for the whole request
+	userAgent string           // sent when the request has none, as fasthttp.Client.Name is
+}
+
+func newH2Client(cfg *Config, cs *connStats) (*h2Client, error) {
+	tc, err := tlsConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	d, err := newDialer(cfg, cs)
+	if err != nil {
+		return nil, err
+	}
+	c := &h2Client{timeout: cfg.Timeout, userAgent: cfg.UserAgent}
+	// Two transports, because a transport pools connections by host:port alone: one would
+	// hand an h2c connection to an https request for the same address.
+	c.secure = &http2.Transport{
+		DialTLSContext: func(ctx context.Context, _, addr string, _ *tls.Config) (net.Conn, error) {
+			return d.dialH2(addr, c.dialTimeout(ctx), tc)
+		},
+		// webload sends its own Accept-Encoding and decodes the body itself (body.read): the
+		// transport must neither ask for gzip nor decode it on the way.
+		DisableCompression: true,
+		IdleConnTimeout:    cfg.idleConn(),
+	}
+	c.plain = &http2.Transport{
+		AllowHTTP: true,
+		// Called for http targets too when AllowHTTP is set: a plain TCP connection (or
+		// tunnel) on which the transport speaks HTTP/2 at once (h2c with prior knowledge).
+		DialTLSContext: func(ctx context.Context, _, addr string, _ *tls.Config) (net.Conn, error) {
+			return d.dial(addr, c.dialTimeout(ctx), nil)
+		},
+		DisableCompression: true,
+		IdleConnTimeout:    cfg.idleConn(),
+	}
+	return c, nil
+}
+
+// Do sends req over HTTP/2 and fills resp with the answer's head and, as its body stream, the
+// answer's body. The request's deadline keeps running until that stream is closed (body.read
+// closes it), so Config.Timeout bounds the body as on the HTTP/1.1 path.
+func (c *h2Client) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	hreq, err := c.request(ctx, req)
+	if err != nil {
+		cancel()
+		return err
+	}
+	t := c.plain
+	if hreq.URL.Scheme == "https" {
+		t = c.secure
+	}
+	hresp, err := t.RoundTrip(hreq)
+	if err != nil {
+		cancel()
+		return h2Error(err)
+	}
+	fillResponse(resp, hresp, &h2Body{body: hresp.Body, cancel: cancel})
+	return nil
+}
+
+// CloseIdleConnections closes the connections no request is using.
+func (c *h2Client) CloseIdleConnections() {
+	c.secure.CloseIdleConnections()
+	c.plain.CloseIdleConnections()
+}
+
+// dialTimeout is what is left of the request's time for dialing: the transport dials for
+// the request that first needs a connection, under that request's context.
+func (c *h2Client) dialTimeout(ctx context.Context) time.Duration {
+	if deadline, ok := ctx.Deadline(); ok {
+		return time.Until(deadline) // fasthttp's dialer fails at once when nothing is left
+	}
+	return c.timeout
+}
+
+// request converts req into the net/http request that the transport sends.
+func (c *h2Client) request(ctx context.Context, req *fasthttp.Request) (*http.Request, error) {
+	// First what fasthttp's Client and Request.Write do before sending, so that the path is
+	// sent as written (newClient's DisablePathNormalizing) and req reads afterwards as it was
+	// sent (siege's -g prints it): the Host and request target from the URI, the credentials
+	// of the URL unless the request has its own, and the client's User-Agent.
+	uri := req.URI()
+	uri.DisablePathNormalizing = true
+	h := &req.Header
+	if len(h.Host()) == 0 || !req.UseHostHeader {
+		h.SetHostBytes(uri.Host())
+	}
+	h.SetRequestURIBytes(uri.RequestURI())
+	if len(uri.Username()) > 0 && len(h.Peek(fasthttp.HeaderAuthorization)) == 0 {
+		cred := string(uri.Username()) + ":" + string(uri.Password())
+		h.Set(fasthttp.HeaderAuthorization, "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
+	}
+	if len(h.UserAgent()) == 0 && c.userAgent != "" {
+		h.SetUserAgent(c.userAgent)
+	}
+	h.SetProtocol("HTTP/2.0")
+
+	var body io.Reader
+	if b := req.Body(); len(b) > 0 {
+		// A copy: the transport may still be writing the body after the answer came back,
+		// while the user already prepares its next request in req.
+		body = bytes.NewReader(bytes.Clone(b))
+	}
+	hreq, err := http.NewRequestWithContext(ctx, string(h.Method()), "", body)
+	if err != nil {
+		return nil, err
+	}
+	// The target is sent as written: an opaque "//authority/path" is the net/http way to
+	// keep a path from being re-escaped; the transport sends the path part as :path.
+	authority := string(h.Host())
+	path, query, _ := strings.Cut(string(h.RequestURI()), "?")
+	hreq.URL = &url.URL{Scheme: string(uri.Scheme()), Host: string(uri.Host()), Opaque: "//" + authority + path, RawQuery: query}
+	hreq.Host = authority
+	for k, v := range h.All() {
+		if connectionHeader(k) {
+			continue
+		}
+		key := string(k)
+		hreq.Header[key] = append(hreq.Header[key], string(v))
+	}
+	if _, ok := hreq.Header["User-Agent"]; !ok {
+		hreq.Header["User-Agent"] = []string{""} // none, as fasthttp sends; not Go's own
+	}
+	return hreq, nil
+}
+
+// connectionHeader tells whether a request header is HTTP/1.1's business only: HTTP/2 forbids
+// the connection-specific ones, carries Host as :authority and sets Content-Length itself.
+func connectionHeader(key []byte) bool {
+	for _, name := range [...]string{"Host", "Content-Length", "Connection", "Keep-Alive",
+		"Proxy-Connection", "Transfer-Encoding", "Upgrade"} {
+		if strings.EqualFold(string(key), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// fillResponse puts the head of an HTTP/2 answer into resp, and body as its stream.
+func fillResponse(resp *fasthttp.Response, hr *http.Response, body io.Reader) {
+	resp.Reset()
+	resp.SetStatusCode(hr.StatusCode)
+	// Unlike the request's, the response's SetProtocol leaves IsHTTP11 true, so the result is
+	// not marked HTTP10; the head then reads "HTTP/2.0 200 OK".
+	resp.Header.SetProtocol([]byte("HTTP/2.0"))
+	for k, vv := range hr.Header {
+		for _, v := range vv {
+			resp.Header.Add(k, v) // Set-Cookie values land in resp.Header.Cookies()
+		}
+	}
+	resp.SetBodyStream(body, int(hr.ContentLength))
+	if hr.ContentLength < 0 {
+		// SetBodyStream calls an unknown length chunked; HTTP/2 has no such thing.
+		resp.Header.Del(fasthttp.HeaderTransferEncoding)
+	}
+}
+
+// h2Body is an HTTP/2 answer's body as a fasthttp body stream. Closing it ends the stream
+// (with RST_STREAM when it was not read to its end, leaving the connection to the others) and
+// only then releases the request's deadline. One goroutine reads and closes it.
+type h2Body struct {
+	body   io.ReadCloser
+	cancel context.CancelFunc
+	closed bool // fasthttp may close it again when the response is reset
+}
+
+func (b *h2Body) Read(p []byte) (int, error) {
+	n, err := b.body.Read(p)
+	if err != nil {
+		err = h2Error(err) // io.EOF stays as it is
+	}
+	return n, err
+}
+
+func (b *h2Body) Close() error {
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	err := b.body.Close()
+	b.cancel()
+	return err
+}
+
+// h2Error maps what the transport returns to what classify knows.
+func h2Error(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return errH2Timeout
+	}
+	return err
+}
+
+// dialH2 opens a TLS connection to addr (host:port) that agreed on HTTP/2, within timeout.
+func (d *dialer) dialH2(addr string, timeout time.Duration, base *tls.Config) (net.Conn, error) {
+	// A configuration per connection, not per host as for fasthttp: HTTP/2 opens few of them.
+	tc, err := hostTLSConfig(base, addr)
+	if err != nil {
+		return nil, err
+	}
+	tc.NextProtos = []string{http2.NextProtoTLS}
+	conn, err := d.dial(addr, timeout, tc)
+	if err != nil {
+		// Go's servers, among others, end the handshake with an alert when they know none of
+		// the protocols offered; others finish it without choosing one (below).
+		var op *net.OpError
+		if errors.As(err, &op) && op.Op == "remote error" && strings.Contains(op.Err.Error(), "no application protocol") {
+			return nil, fmt.Errorf("server at %s %w: %w", addr, errNoHTTP2, op)
+		}
+		return nil, err
+	}
+	if cs, ok := conn.(interface{ ConnectionState() tls.ConnectionState }); !ok ||
+		cs.ConnectionState().NegotiatedProtocol != http2.NextProtoTLS {
+		conn.Close()
+		return nil, fmt.Errorf("server at %s %w", addr, errNoHTTP2)
+	}
+	return conn, nil
+}
