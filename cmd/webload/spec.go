@@ -37,6 +37,7 @@ type outputs struct {
 	verbose, quiet, json bool
 	progress, color      bool // a live progress line on stderr, in colour
 	jsonFile, logFile    string
+	htmlFile             string
 	mark, label          string
 	text                 stats.TextOptions
 }
@@ -168,6 +169,7 @@ func outputsFromFlags(c *cli.Context) (outputs, error) {
 		quiet:    c.Bool("quiet"),
 		json:     c.Bool("json-output"),
 		jsonFile: c.String("output"),
+		htmlFile: c.String("html"),
 		logFile:  c.String("log"),
 		mark:     c.String("mark"),
 		label:    c.String("label"),
