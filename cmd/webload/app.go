@@ -21,7 +21,7 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 	app := &cli.App{
 		Name:                      "webload",
 		Usage:                     "load-test a web site, siege-compatible, with exact statistics",
-		UsageText:                 "webload [options] URL\n   webload [options] -f urls.txt\n   webload demo\n   webload compare old.json new.json\n   webload urls import --base URL export.csv",
+		UsageText:                 "webload [options] URL\n   webload [options] -f urls.txt\n   webload demo\n   webload compare old.json new.json\n   webload report old.json new.json --html report.html\n   webload urls import --base URL export.csv",
 		Version:                   version,
 		HideVersion:               true, // -v is siege's --verbose; -V prints the version
 		HideHelp:                  true,
@@ -67,6 +67,14 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 				Flags:     compareFlags(),
 				HideHelp:  true,
 				Action:    func(c *cli.Context) error { return compareCommand(c, stdout) },
+			},
+			{
+				Name:      "report",
+				Usage:     "write saved results (-o) as one HTML page, side by side against the first when several",
+				ArgsUsage: "RESULT.json... --html FILE",
+				Flags:     reportFlags(),
+				HideHelp:  true,
+				Action:    reportCommand,
 			},
 			urlsCommand(stdout, stderr),
 			{

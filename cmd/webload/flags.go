@@ -33,6 +33,7 @@ func runFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 		&cli.BoolFlag{Name: "json-output", Aliases: []string{"j"}, Usage: "print the result as JSON instead of text"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also write the JSON result to `FILE`"},
+		&cli.StringFlag{Name: "html", Usage: "also write the result as an HTML report to `FILE`: tables and charts in one file that opens offline"},
 		&cli.StringFlag{Name: "log", Aliases: []string{"l"}, Usage: "append a siege-style CSV line to `FILE`"},
 		&cli.StringFlag{Name: "mark", Aliases: []string{"m"}, Usage: "write a mark `TEXT` into the log before the run's line"},
 		&cli.StringFlag{Name: "hdr-log", Usage: "also write the response times of each timeline interval (--interval) as an HdrHistogram interval log to `FILE` (.hlog, values in microseconds)"},

@@ -18,6 +18,7 @@ import (
 	"github.com/webload/webload/internal/progress"
 
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/report"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/sysload"
 )
@@ -281,6 +282,9 @@ func writeOutputs(rep *stats.Report, out outputs, stdout io.Writer, now time.Tim
 	}
 	if out.jsonFile != "" {
 		errs = append(errs, stats.SaveJSON(out.jsonFile, rep))
+	}
+	if out.htmlFile != "" {
+		errs = append(errs, writeHTMLFile(out.htmlFile, []stats.Report{*rep}, report.Options{}))
 	}
 	if out.logFile != "" {
 		errs = append(errs, stats.AppendLog(out.logFile, rep, out.mark, now))

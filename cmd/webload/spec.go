@@ -40,6 +40,7 @@ type outputs struct {
 	jsonFile, logFile    string
 	hdrLogFile, csvFile  string // --hdr-log, --csv
 	promAddr             string // --prometheus-listen
+	htmlFile             string // --html
 	mark, label          string
 	text                 stats.TextOptions
 }
@@ -186,6 +187,7 @@ func outputsFromFlags(c *cli.Context) (outputs, error) {
 		promAddr:   c.String("prometheus-listen"),
 		mark:       c.String("mark"),
 		label:      c.String("label"),
+		htmlFile:   c.String("html"),
 	}
 	o.verbose = c.Bool("verbose") && !o.quiet && !o.json
 	if o.mark != "" && o.logFile == "" {

@@ -1,0 +1,354 @@
+// report.js draws webload's HTML report. Every figure arrives computed and formatted in the
+// JSON of <script id="data"> (written by report/page.go); this script only lays the tables out,
+// makes some of them sortable, and draws the charts with uPlot. It fetches nothing.
+(function () {
+  "use strict";
+
+  const data = JSON.parse(document.getElementById("data").textContent);
+
+  // Colours of the results, the baseline first, in the percentile plot.
+  const runColours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
+
+  // Every chart, with the element whose width it follows, so it can follow a resized window.
+  const charts = [];
+
+  // el makes an element: el("td", {className: "num"}, "12.3", otherNode).
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    Object.assign(node, props || {});
+    for (const child of children) {
+      if (child !== null && child !== undefined) {
+        node.append(child);
+      }
+    }
+    return node;
+  }
+
+  function section(id) {
+    return document.getElementById(id);
+  }
+
+  // ---- Tables
+
+  // A cell is its text, or [text, key] for a figure, or [text, key, class] for a styled one
+  // (see cell.MarshalJSON in report/table.go). In a column of figures, text such as "-" is a
+  // figure that was not measured: its key is null.
+  function cellText(c) {
+    return Array.isArray(c) ? c[0] : c;
+  }
+
+  function cellKey(c, numeric) {
+    if (!numeric) {
+      return cellText(c);
+    }
+    return Array.isArray(c) ? c[1] : null;
+  }
+
+  function cellClass(c) {
+    return Array.isArray(c) && c.length > 2 ? c[2] : "";
+  }
+
+  // compareKeys orders two sort keys: figures by value, text by its characters. A figure that
+  // was not measured (null) goes after all others, whichever the direction.
+  function compareKeys(a, b, descending) {
+    if (a === null || b === null) {
+      return (a === null) - (b === null);
+    }
+    const c = a < b ? -1 : a > b ? 1 : 0;
+    return descending ? -c : c;
+  }
+
+  // renderTable builds a <table> from a table of the data, inside a box that scrolls sideways
+  // when the table is wider than the page.
+  function renderTable(t, className) {
+    if (t.rows === null || t.rows.length === 0) {
+      return el("p", { className: "empty" }, "None.");
+    }
+    const head = el("tr");
+    for (const col of t.columns) {
+      head.append(el("th", { className: col.num ? "num" : "", title: col.hint || "" }, col.title));
+    }
+    const body = el("tbody");
+    for (const row of t.rows) {
+      const tr = el("tr");
+      row.forEach((c, i) => {
+        const classes = [t.columns[i].num ? "num" : "", cellClass(c)].filter(Boolean);
+        tr.append(el("td", { className: classes.join(" ") }, cellText(c)));
+      });
+      body.append(tr);
+    }
+    const table = el("table", { className: "data " + (className || "") }, el("thead", {}, head), body);
+    if (t.sortable) {
+      makeSortable(table, t);
+    }
+    return el("div", { className: "table-box" }, table);
+  }
+
+  // makeSortable sorts the table by a column when its header is clicked (or chosen with the
+  // keyboard): ascending first, descending on the next click. Rows that tie keep their order.
+  function makeSortable(table, t) {
+    const body = table.tBodies[0];
+    const rows = Array.from(body.rows); // in the data's order
+    const keys = t.rows.map((row) => row.map((c, i) => cellKey(c, t.columns[i].num)));
+    const headers = Array.from(table.tHead.rows[0].cells);
+    let current = -1;
+    let descending = false;
+
+    function sortBy(col) {
+      descending = current === col ? !descending : false;
+      current = col;
+      const order = rows.map((_, i) => i);
+      order.sort((a, b) => compareKeys(keys[a][col], keys[b][col], descending) || a - b);
+      body.append(...order.map((i) => rows[i])); // append moves the rows
+      for (const th of headers) {
+        th.removeAttribute("aria-sort");
+      }
+      headers[col].setAttribute("aria-sort", descending ? "descending" : "ascending");
+    }
+
+    headers.forEach((th, col) => {
+      th.classList.add("sortable");
+      th.tabIndex = 0;
+      th.addEventListener("click", () => sortBy(col));
+      th.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          sortBy(col);
+        }
+      });
+    });
+  }
+
+  // ---- Formatting for charts (tables arrive formatted)
+
+  // sig shows v with one decimal, or more to keep three significant digits, like the tables.
+  function sig(v) {
+    let decimals = 1;
+    if (v !== 0 && Math.abs(v) < 100) {
+      while (Math.abs(v) * Math.pow(10, decimals) < 100 && decimals < 6) {
+        decimals++;
+      }
+    }
+    return v.toFixed(decimals);
+  }
+
+  function ms(v) {
+    return v === null || v === undefined ? "-" : sig(v) + " ms";
+  }
+
+  function rate(v) {
+    return v === null || v === undefined ? "-" : sig(v) + " /s";
+  }
+
+  // clock shows seconds into the run as m:ss, or h:mm:ss.
+  function clock(s) {
+    s = Math.round(s);
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    const sec = String(s % 60).padStart(2, "0");
+    return h > 0 ? h + ":" + String(m).padStart(2, "0") + ":" + sec : m + ":" + sec;
+  }
+
+  // The percentile plot's x axis counts nines: x is log10(1/(1-q)).
+  function ninesLabel(n) {
+    if (n <= 0) {
+      return "0%";
+    }
+    if (n === 1) {
+      return "90%";
+    }
+    return n === 2 ? "99%" : "99." + "9".repeat(n - 2) + "%";
+  }
+
+  function percentileAt(x) {
+    const p = 100 * (1 - Math.pow(10, -x));
+    return p.toFixed(Math.max(0, Math.min(6, Math.floor(x)))) + "%";
+  }
+
+  // fromZero is a scale's range from 0 to a little above its largest value.
+  function fromZero(u, min, max) {
+    return [0, max > 0 ? max * 1.05 : 1];
+  }
+
+  // addChart draws a uPlot chart into a new box in parent, as wide as parent.
+  function addChart(parent, opts, series) {
+    const box = el("div", { className: "chart" });
+    parent.append(box);
+    opts.width = Math.max(320, parent.clientWidth);
+    const chart = new uPlot(opts, series, box);
+    charts.push({ chart: chart, parent: parent });
+    return chart;
+  }
+
+  // ---- Sections
+
+  function renderHeader() {
+    document.title = data.title;
+    section("title").textContent = data.title;
+    section("subtitle").textContent = data.subtitle;
+  }
+
+  function renderSummary() {
+    section("summary").append(renderTable(data.summary, "summary"));
+  }
+
+  function renderComparison() {
+    const c = data.comparison;
+    if (!c) {
+      return;
+    }
+    const sec = section("comparison");
+    sec.hidden = false;
+    sec.append(renderTable(c.figures, "comparison"), el("p", { className: "note" }, c.legend));
+    for (const note of c.notes || []) {
+      sec.append(el("p", { className: "note" }, "Note: " + note));
+    }
+    if (c.urls.rows && c.urls.rows.length > 0) {
+      sec.append(el("h3", {}, "URLs whose p95 changed most"), renderTable(c.urls, "url-changes"));
+    }
+  }
+
+  function renderPercentiles() {
+    const sec = section("percentiles");
+    const c = data.curves;
+    if (c.x === null || c.x.length === 0) {
+      sec.append(el("p", { className: "empty" }, "No transactions to plot."));
+      return;
+    }
+    sec.append(el("p", { className: "note" },
+      "Latency at each percentile of the transactions, read from the run's whole histogram. " +
+      "The percentile axis stretches the tail: each step is ten times closer to the maximum, " +
+      "where each line ends."));
+    const series = [{ label: "percentile", value: (u, x) => (x === null ? "-" : percentileAt(x)) }];
+    data.runs.forEach((run, i) => {
+      series.push({
+        label: run.label,
+        stroke: runColours[i % runColours.length],
+        width: 2,
+        spanGaps: true,
+        value: (u, v) => ms(v),
+      });
+    });
+    addChart(sec, {
+      height: 360,
+      padding: [null, 40, null, null], // room for the last percentile's label
+      scales: {
+        x: { time: false, range: (u, min, max) => [0, Math.max(1, Math.ceil(max))] },
+        y: { range: fromZero },
+      },
+      axes: [
+        {
+          label: "percentile",
+          splits: (u, i, min, max) => Array.from({ length: Math.floor(max) + 1 }, (_, n) => n),
+          values: (u, splits) => splits.map(ninesLabel),
+        },
+        { label: "latency (ms)", size: 70 },
+      ],
+      series: series,
+    }, [c.x].concat(c.y));
+  }
+
+  function renderTimelines() {
+    const sec = section("timelines");
+    data.runs.forEach((run) => {
+      const tl = run.timeline;
+      const box = el("div", { className: "run" });
+      sec.append(box);
+      if (data.runs.length > 1) {
+        box.append(el("h3", {}, run.label));
+      }
+      box.append(el("p", { className: "note" }, run.about));
+      if (tl.t === null || tl.t.length === 0) {
+        box.append(el("p", { className: "empty" }, "No timeline in this result."));
+        return;
+      }
+      let note = "Each point covers " + sig(tl.step) + " s by the time requests ended.";
+      if (tl.merged > 1) {
+        note += " It merges " + tl.merged + " of the result's intervals: rates are their average, " +
+          "p90, p99 and max the worst of them, p50 their medians weighted by transactions.";
+      }
+      box.append(el("p", { className: "note" }, note));
+      addChart(box, {
+        height: 320,
+        cursor: { sync: { key: "timeline" } },
+        scales: { x: { time: false }, ms: { range: fromZero }, rate: { range: fromZero } },
+        axes: [
+          {
+            label: "time into the run",
+            incrs: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400],
+            values: (u, splits) => splits.map(clock),
+          },
+          { scale: "ms", label: "latency (ms)", size: 70 },
+          { scale: "rate", label: "per second", side: 1, size: 70, grid: { show: false } },
+        ],
+        series: [
+          { label: "time", value: (u, v) => (v === null ? "-" : clock(v)) },
+          { label: "p50", scale: "ms", stroke: "#2ca02c", width: 1.5, value: (u, v) => ms(v) },
+          { label: "p90", scale: "ms", stroke: "#ff7f0e", width: 1.5, value: (u, v) => ms(v) },
+          { label: "p99", scale: "ms", stroke: "#d62728", width: 1.5, value: (u, v) => ms(v) },
+          { label: "max", scale: "ms", stroke: "#7f7f7f", show: false, value: (u, v) => ms(v) },
+          { label: "requests/s", scale: "rate", stroke: "#1f77b4", dash: [6, 4], value: (u, v) => rate(v) },
+          { label: "failures/s", scale: "rate", stroke: "#9467bd", fill: "rgba(148, 103, 189, 0.15)", value: (u, v) => rate(v) },
+        ],
+      }, [tl.t, tl.p50, tl.p90, tl.p99, tl.max, tl.requests, tl.failures]);
+    });
+  }
+
+  function renderResponses() {
+    section("responses").append(
+      el("h3", {}, "Status codes"), renderTable(data.status_codes, "status"),
+      el("h3", {}, "Requests without a response"), renderTable(data.errors, "errors"));
+  }
+
+  function renderURLs() {
+    const sec = section("urls");
+    sec.append(el("p", { className: "note" }, "Click a column's header to sort by it; click again to reverse."));
+    for (const run of data.runs) {
+      if (data.runs.length > 1) {
+        sec.append(el("h3", {}, run.label));
+      }
+      sec.append(renderTable(run.urls, "urls"));
+    }
+  }
+
+  // renderContents links the sections that have something to show.
+  function renderContents() {
+    const nav = section("toc");
+    for (const sec of document.querySelectorAll("main > section")) {
+      if (!sec.hidden) {
+        const link = el("a", { href: "#" + sec.id }, sec.querySelector("h2").textContent);
+        nav.append(link);
+      }
+    }
+  }
+
+  // Charts follow the window's width, redrawn once the resizing pauses.
+  let resizing = 0;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => {
+      for (const c of charts) {
+        c.chart.setSize({ width: Math.max(320, c.parent.clientWidth), height: c.chart.height });
+      }
+    }, 100);
+  });
+
+  try {
+    renderHeader();
+    renderSummary();
+    renderComparison();
+    renderPercentiles();
+    renderTimelines();
+    renderResponses();
+    renderURLs();
+    renderContents();
+    document.documentElement.dataset.ready = "yes";
+  } catch (e) {
+    // Say so on the page: a report that silently shows half its sections misleads.
+    const failure = section("failure");
+    failure.textContent = "This report could not be drawn completely: " + e;
+    failure.hidden = false;
+    document.documentElement.dataset.ready = "failed";
+    throw e;
+  }
+})();

@@ -1,0 +1,147 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/webload/webload/stats"
+)
+
+// comparison is `webload compare` as tables: one row per figure, the baseline's value, then
+// for each candidate its value, the change, the p-value and the verdict.
+type comparison struct {
+	Figures table `json:"figures"`
+	// URLs lists, per candidate, the URLs whose p95 changed most, both ways.
+	URLs   table    `json:"urls"`
+	Notes  []string `json:"notes"`
+	Legend string   `json:"legend"`
+}
+
+// verdictText words stats' verdicts for the page.
+var verdictText = map[string]string{
+	stats.Significant: "significant",
+	stats.WithinNoise: "within noise",
+	stats.NoEstimate:  "no estimate",
+}
+
+// comparisonTables lays out a comparison computed by stats.Compare, the same figures and
+// verdicts `webload compare` prints.
+func comparisonTables(c stats.Comparison) comparison {
+	out := comparison{
+		Legend: "Change is against the baseline; red is worse, green better. A verdict says whether the change " +
+			"is significant (p < 0.05) or within what repeated runs vary by; a result without --repeat has no " +
+			"spread to judge rates and counts by (no estimate).",
+	}
+	for _, n := range c.Notes {
+		// The text table marks such cells "?"; the page says "no estimate" in words.
+		out.Notes = append(out.Notes, strings.ReplaceAll(n, "(marked ?)", "(no estimate)"))
+	}
+	t := table{Columns: []column{{Title: "Figure"}}}
+	for i, row := range c.Rows {
+		title := row.Label
+		if row.Runs > 1 {
+			title += fmt.Sprintf(" (%d runs)", row.Runs)
+		}
+		if i == 0 {
+			t.Columns = append(t.Columns, column{Title: title + " (baseline)", Num: true})
+			continue
+		}
+		t.Columns = append(t.Columns,
+			column{Title: title, Num: true},
+			column{Title: "change", Num: true},
+			column{Title: "p", Num: true, Hint: "probability of a change at least this large if nothing changed"},
+			column{Title: "verdict"})
+	}
+	for j, col := range c.Columns {
+		name := col.Name
+		if col.Unit != "" {
+			name += " (" + col.Unit + ")"
+		}
+		line := []cell{text(name)}
+		for i, row := range c.Rows {
+			cl := row.Cells[j]
+			line = append(line, compareValue(cl))
+			if i > 0 {
+				line = append(line, changeCell(cl), pCell(cl.P), text(verdictText[cl.Verdict]))
+			}
+		}
+		t.Rows = append(t.Rows, line)
+	}
+	out.Figures = t
+	out.URLs = urlChangeTable(c.URLChanges)
+	return out
+}
+
+// compareValue is a run's figure, with its spread over a --repeat series.
+func compareValue(c stats.CompareCell) cell {
+	if !c.Measured {
+		return none()
+	}
+	v := figure(c.Value)
+	if c.Value == math.Trunc(c.Value) && c.Spread == 0 {
+		v.Text = strconv.FormatFloat(c.Value, 'f', 0, 64) // a count, or a whole number of seconds
+	}
+	if c.Spread > 0 {
+		v.Text += " ± " + sig(c.Spread)
+	}
+	return v
+}
+
+// changeCell shows a change in percent, coloured by whether it goes the bad way.
+func changeCell(c stats.CompareCell) cell {
+	if c.Change == nil {
+		return none()
+	}
+	out := cell{Text: changeText(*c.Change), Key: round(*c.Change*100, 1e3)}
+	switch {
+	case *c.Change == 0:
+	case c.Worse:
+		out.Class = "worse"
+	default:
+		out.Class = "better"
+	}
+	return out
+}
+
+// changeText is a relative change as `webload compare` shows it: +12.3 %, or +Inf from zero.
+func changeText(change float64) string {
+	if math.IsInf(change, 0) {
+		return fmt.Sprintf("%+.0f", change)
+	}
+	return fmt.Sprintf("%+.1f %%", change*100)
+}
+
+// pCell shows a p-value with the digits that matter.
+func pCell(p *float64) cell {
+	if p == nil {
+		return none()
+	}
+	s := fmt.Sprintf("%.3f", *p)
+	if *p < 0.001 {
+		s = "< 0.001"
+	}
+	return cell{Text: s, Key: *p}
+}
+
+// urlChangeTable lists the URLs whose p95 changed most.
+func urlChangeTable(changes []stats.URLChange) table {
+	t := table{Sortable: true, Columns: []column{
+		{Title: "Run"}, {Title: "Method"}, {Title: "Path"},
+		{Title: "baseline p95 (ms)", Num: true}, {Title: "p95 (ms)", Num: true},
+		{Title: "change", Num: true}, {Title: "verdict", Hint: "from a test of the URL's p95 on its two latency distributions"},
+	}}
+	for _, u := range changes {
+		ch := cell{Text: changeText(u.Change), Key: round(u.Change*100, 1e3)}
+		switch {
+		case u.Change > 0:
+			ch.Class = "worse" // a slower URL
+		case u.Change < 0:
+			ch.Class = "better"
+		}
+		t.Rows = append(t.Rows, []cell{text(u.Label), text(u.Method), text(u.Path),
+			millis(u.BaseP95), millis(u.P95), ch, text(verdictText[u.Verdict])})
+	}
+	return t
+}

@@ -1,0 +1,142 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/webload/webload/stats"
+)
+
+// page is everything the page's script draws: the JSON document in <script id="data">. Figures
+// arrive formatted (text) beside their value for sorting, so the script only lays them out.
+type page struct {
+	Title    string    `json:"title"`
+	Subtitle string    `json:"subtitle"`
+	Runs     []runPage `json:"runs"` // one per result, the baseline first
+	// Summary has one row per figure and one column per result.
+	Summary table `json:"summary"`
+	// Comparison is set when there are several results.
+	Comparison *comparison `json:"comparison,omitempty"`
+	// Curves are the results' percentile plots, on one x axis.
+	Curves      curves `json:"curves"`
+	StatusCodes table  `json:"status_codes"`
+	Errors      table  `json:"errors"`
+}
+
+// runPage is what belongs to one result alone.
+type runPage struct {
+	Label    string   `json:"label"`
+	About    string   `json:"about"` // how the run was made, in one line
+	Timeline timeline `json:"timeline"`
+	URLs     table    `json:"urls"`
+}
+
+// buildPage computes the page's data from the results.
+func buildPage(results []stats.Report, opt Options) (page, error) {
+	p := page{
+		Title:       opt.Title,
+		Summary:     summaryTable(results),
+		StatusCodes: statusTable(results),
+		Errors:      errorTable(results),
+	}
+	labels := make([]string, len(results))
+	for i := range results {
+		r := &results[i]
+		labels[i] = labelOf(r, i)
+		tl, err := downsample(r.Timeline, r.TimelineInterval, opt.MaxPoints)
+		if err != nil {
+			return p, &ResultError{Index: i, Label: labels[i], Err: fmt.Errorf("timeline: %w", err)}
+		}
+		p.Runs = append(p.Runs, runPage{
+			Label:    labels[i],
+			About:    about(r),
+			Timeline: tl,
+			URLs:     urlTable(r),
+		})
+	}
+	if p.Title == "" {
+		p.Title = "webload report"
+		if slices.ContainsFunc(results, func(r stats.Report) bool { return r.Label != "" }) {
+			p.Title = "webload: " + strings.Join(labels, " vs ")
+		}
+	}
+	p.Subtitle = subtitle(results)
+	var err error
+	if p.Curves, err = buildCurves(results); err != nil {
+		return p, err
+	}
+	if len(results) > 1 {
+		cmp, err := stats.Compare(results, true)
+		if err != nil {
+			return p, err
+		}
+		c := comparisonTables(cmp)
+		p.Comparison = &c
+	}
+	return p, nil
+}
+
+// ResultError says which result a page could not be made of, so a caller can name its file.
+type ResultError struct {
+	Index int    // in the list given to WriteHTML
+	Label string // its label, or "run N"
+	Err   error
+}
+
+// Error names the result and the cause.
+func (e *ResultError) Error() string { return fmt.Sprintf("result %q: %v", e.Label, e.Err) }
+
+// Unwrap returns the cause.
+func (e *ResultError) Unwrap() error { return e.Err }
+
+// labelOf names a result as `webload compare` does: its label, else its place.
+func labelOf(r *stats.Report, i int) string {
+	if r.Label != "" {
+		return r.Label
+	}
+	return fmt.Sprintf("run %d", i+1)
+}
+
+// about says how a run was made: users or rate, length, and why it stopped.
+func about(r *stats.Report) string {
+	run := &r.Run
+	var parts []string
+	if !run.StartedAt.IsZero() {
+		parts = append(parts, "started "+run.StartedAt.UTC().Format(time.DateTime)+" UTC")
+	}
+	switch {
+	case run.Model == "open":
+		parts = append(parts, fmt.Sprintf("open model at %.6g requests/s (up to %d users)", run.Rate, run.MaxUsers))
+	case run.Users > 0:
+		parts = append(parts, fmt.Sprintf("%d users", run.Users))
+	}
+	parts = append(parts, fmt.Sprintf("%s elapsed", seconds(r.ElapsedTime)))
+	if run.StopReason != "" {
+		parts = append(parts, "stopped: "+run.StopReason)
+	}
+	if n := len(r.Repeats); n > 1 {
+		parts = append(parts, fmt.Sprintf("%d runs combined", n))
+	}
+	if run.Version != "" {
+		parts = append(parts, "webload "+run.Version)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// subtitle sums up what the page shows.
+func subtitle(results []stats.Report) string {
+	if len(results) == 1 {
+		return about(&results[0])
+	}
+	return fmt.Sprintf("%d results; the first, %q, is the baseline", len(results), labelOf(&results[0], 0))
+}
+
+// seconds shows a duration given in seconds the way people read run lengths: 59.2 s, 12m05s.
+func seconds(s float64) string {
+	if s < 60 {
+		return fmt.Sprintf("%.3g s", s)
+	}
+	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
+}

@@ -1,0 +1,115 @@
+package report
+
+import (
+	"cmp"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/webload/webload/stats"
+)
+
+// urlTable lists a result's URLs in the order of its URL list, with their own figures (and
+// their page figures when users loaded pages like a browser). It sorts by any column.
+func urlTable(r *stats.Report) table {
+	origin := commonOrigin(r.URLs)
+	urlHint := "the URL as the list gave it"
+	if origin != "" {
+		urlHint = "paths on " + origin
+	}
+	t := table{Sortable: true, Columns: []column{
+		{Title: "Method"},
+		{Title: "URL", Hint: urlHint},
+		{Title: "Hits", Num: true, Hint: "transactions: responses other than 408 and 5xx"},
+		{Title: "Failed", Num: true, Hint: "no response, 408 or 5xx"},
+		{Title: "Mean (ms)", Num: true},
+		{Title: "p50 (ms)", Num: true},
+		{Title: "p95 (ms)", Num: true},
+		{Title: "p99 (ms)", Num: true},
+		{Title: "Max (ms)", Num: true},
+		{Title: "Bytes", Num: true, Hint: "response bodies as received"},
+		{Title: "Status codes"},
+	}}
+	withPages := slices.ContainsFunc(r.URLs, func(u stats.URLStats) bool { return u.Pages != nil })
+	if withPages {
+		t.Columns = append(t.Columns,
+			column{Title: "Pages", Num: true, Hint: "visits of the URL as a page: it, its redirects and its resources"},
+			column{Title: "Failed pages", Num: true},
+			column{Title: "Page p95 (ms)", Num: true, Hint: "page load time, from the first request to the last resource"},
+			column{Title: "Resources", Num: true},
+			column{Title: "Failed resources", Num: true})
+	}
+	for i := range r.URLs {
+		t.Rows = append(t.Rows, urlRow(&r.URLs[i], origin, withPages))
+	}
+	return t
+}
+
+// urlRow is one URL's line of the table.
+func urlRow(u *stats.URLStats, origin string, withPages bool) []cell {
+	name := u.URL
+	if origin != "" {
+		if name = strings.TrimPrefix(u.URL, origin); name == "" {
+			name = "/"
+		}
+	}
+	row := []cell{text(u.Method), text(name), count(u.Hits), count(u.Failures)}
+	if u.Hits > 0 {
+		row = append(row, millis(u.Mean), millis(u.P50), millis(u.P95), millis(u.P99), millis(u.Max))
+	} else {
+		row = append(row, none(), none(), none(), none(), none())
+	}
+	row = append(row, count(u.Bytes), text(statusText(u.StatusCodes)))
+	if !withPages {
+		return row
+	}
+	p := u.Pages
+	switch {
+	case p == nil:
+		row = append(row, none(), none(), none(), none(), none())
+	case p.Pages > p.Failed:
+		row = append(row, count(p.Pages), count(p.Failed), millis(p.P95), count(p.Resources), count(p.ResourceFailures))
+	default:
+		row = append(row, count(p.Pages), count(p.Failed), none(), count(p.Resources), count(p.ResourceFailures))
+	}
+	return row
+}
+
+// statusText lists a URL's responses by status: "200×1 234, 404×2", the commonest first.
+func statusText(codes map[string]int64) string {
+	keys := make([]string, 0, len(codes))
+	for k := range codes {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(codes[b], codes[a]); c != 0 {
+			return c
+		}
+		return compareCodes(a, b)
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "×" + group(codes[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// commonOrigin is the scheme and host that every URL shares, so the table can show paths
+// (the usual case, and much easier to read); "" when they differ or one does not parse.
+func commonOrigin(urls []stats.URLStats) string {
+	origin := ""
+	for _, u := range urls {
+		p, err := url.Parse(u.URL)
+		if err != nil || p.Scheme == "" || p.Host == "" {
+			return ""
+		}
+		o := p.Scheme + "://" + p.Host
+		switch {
+		case origin == "":
+			origin = o
+		case o != origin:
+			return ""
+		}
+	}
+	return origin
+}
