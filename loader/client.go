@@ -18,15 +18,25 @@ type connStats struct {
 	bytesOut atomic.Int64
 }
 
+// connSetup builds what both clients connect with: the TLS settings (nil when none are
+// given) and the counting dialer.
+func connSetup(cfg *Config, cs *connStats) (*tls.Config, *dialer, error) {
+	tc, err := tlsConfig(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := newDialer(cfg, cs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tc, d, nil
+}
+
 // newClient builds the run's one fasthttp client. fasthttp's defaults suit proxies, not load
 // generators, so nearly every knob is set here on purpose. It fails on unreadable certificate
 // files and a bad proxy URL.
 func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
-	tc, err := tlsConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	d, err := newDialer(cfg, cs)
+	tc, d, err := connSetup(cfg, cs)
 	if err != nil {
 		return nil, err
 	}

@@ -53,11 +53,7 @@ type h2Client struct {
 }
 
 func newH2Client(cfg *Config, cs *connStats) (*h2Client, error) {
-	tc, err := tlsConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	d, err := newDialer(cfg, cs)
+	tc, d, err := connSetup(cfg, cs)
 	if err != nil {
 		return nil, err
 	}

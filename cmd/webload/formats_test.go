@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -171,19 +170,6 @@ func TestHdrLogFile(t *testing.T) {
 	}
 }
 
-// freeLoopbackAddr finds a port nothing listens on; another process could take it before the
-// run does, which a test on a busy machine accepts.
-func freeLoopbackAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
-
 // scrapeRequests reads webload_requests_total, summed over its labels; ok is false while
 // nothing serves the metrics.
 func scrapeRequests(t *testing.T, url string) (total float64, ok bool) {
@@ -215,7 +201,7 @@ func scrapeRequests(t *testing.T, url string) (total float64, ok bool) {
 func TestPrometheusDuringTheRun(t *testing.T) {
 	t.Parallel()
 	site := newCounter(t, 0, 200)
-	addr := freeLoopbackAddr(t)
+	addr := closedAddr(t) // free now; another process could take it first, which a test accepts
 	type result struct {
 		stdout, stderr string
 		code           int
