@@ -68,7 +68,16 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 		}
 	}
 	first := len(v.results)
-	last, lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlOf[ti], j, &v.results)
+	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlOf[ti], j, &v.results)
+	v.finish(ti, first, lastURL, end, b)
+}
+
+// finish completes a visit whose URL chain is v.results[first:]: the page's resources, then
+// the page result, then everything to the batch. It is apart from visit so that its locals are
+// not on the stack while the URL is requested.
+func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *batcher) {
+	l := v.l
+	last := v.results[len(v.results)-1]
 	pageRes := Result{
 		Start: v.results[first].Start, Intended: v.results[first].Intended, Queued: v.results[first].Queued,
 		Target: int32(ti), User: int32(v.id), Kind: KindPage, Status: last.Status, Err: last.Err, HTTP10: last.HTTP10,
@@ -114,8 +123,8 @@ func (v *visitor) flush(b *batcher, end time.Duration) {
 }
 
 // chain sends the request of template base to u and follows its redirects, appending a result
-// per hop to out. It returns the last hop's result and URL and when it ended.
-func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, j *job, out *[]Result) (Result, *url.URL, time.Duration) {
+// per hop to out. It returns the last hop's URL and when it ended.
+func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, j *job, out *[]Result) (*url.URL, time.Duration) {
 	l := v.l
 	base.CopyTo(x.req)
 	if base == l.get {
@@ -124,16 +133,18 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 	for hop := 0; ; hop++ {
 		x.req.SetTimeout(l.cfg.Timeout)
 		v.cookies.add(x.req, u)
-		res, end := l.do(x, ti, v.id, l.cfg.Parser && kind != KindResource)
+		// The result is written in its place in out, so no copy of it sits in this frame.
+		*out = append(*out, Result{})
+		res := &(*out)[len(*out)-1]
+		end := l.do(x, ti, v.id, l.cfg.Parser && kind != KindResource, res)
 		res.Kind = kind
 		if j != nil && hop == 0 {
 			res.Intended, res.Queued = j.intended, j.queued
 		}
 		v.cookies.keep(x.resp, u)
-		next := v.redirect(&res, x.resp, u, hop)
-		*out = append(*out, res)
+		next := v.redirect(res, x.resp, u, hop)
 		if next == nil || l.stopped.Load() {
-			return res, u, end
+			return u, end
 		}
 		// Browsers resend the method and body on 307 and 308 only; the others become a GET.
 		if res.Status != fasthttp.StatusTemporaryRedirect && res.Status != fasthttp.StatusPermanentRedirect {
@@ -212,7 +223,7 @@ func (v *visitor) fetch(ti int, list []*url.URL) (end time.Duration, bytes, deco
 					skipped.Store(true)
 					return
 				}
-				_, _, e := v.chain(f.x, ti, KindResource, l.get, list[i], nil, &f.results)
+				_, e := v.chain(f.x, ti, KindResource, l.get, list[i], nil, &f.results)
 				f.end = max(f.end, e)
 			}
 		})
