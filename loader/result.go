@@ -56,6 +56,16 @@ const (
 	KindPage
 )
 
+// Redirected tells whether a response is a redirect a browser follows (301, 302, 303, 307,
+// 308), whether or not this run followed it.
+func (r *Result) Redirected() bool {
+	switch r.Status {
+	case 301, 302, 303, 307, 308:
+		return r.Err == ErrNone
+	}
+	return false
+}
+
 // ResponseTime is the latency a visitor would see: from the intended start to the last byte.
 // In the open model it includes the wait for a free user (coordinated-omission correct).
 func (r *Result) ResponseTime() time.Duration {

@@ -87,7 +87,7 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 		pageRes.Decoded += r.Decoded
 	}
 	complete := true
-	if l.cfg.Parser && last.Err == ErrNone && !last.redirected() && len(v.x.body.page) > 0 {
+	if l.cfg.Parser && last.Err == ErrNone && !last.Redirected() && len(v.x.body.page) > 0 {
 		if found := v.resources(page.Resources(v.x.body.page, lastURL), lastURL); len(found) > 0 {
 			if l.stopped.Load() {
 				complete = false
@@ -160,7 +160,7 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 // it is not followed because of its host.
 func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, hop int) *url.URL {
 	l := v.l
-	if !l.cfg.FollowRedirects || !res.redirected() || hop >= l.cfg.maxRedirects() {
+	if !l.cfg.FollowRedirects || !res.Redirected() || hop >= l.cfg.maxRedirects() {
 		return nil
 	}
 	loc := resp.Header.Peek(fasthttp.HeaderLocation)
@@ -245,13 +245,4 @@ func (v *visitor) release() {
 		f.x.release()
 	}
 	v.fetchers = nil
-}
-
-// redirected tells whether a response is a redirect a browser follows.
-func (r *Result) redirected() bool {
-	switch r.Status {
-	case 301, 302, 303, 307, 308:
-		return r.Err == ErrNone
-	}
-	return false
 }

@@ -90,7 +90,7 @@ func (p *pageRecord) addRequest(res *loader.Result) {
 			p.resFailed++
 		}
 	}
-	if res.Err == loader.ErrNone && res.Status >= 301 && res.Status <= 308 && res.Status != 304 && res.Status != 305 && res.Status != 306 {
+	if res.Redirected() {
 		p.redirects++
 	}
 	if res.OffHost {
