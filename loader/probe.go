@@ -16,8 +16,15 @@ type Probe struct {
 	Body     []byte // decoded, up to 2 MiB
 }
 
-// secretHeaders are shown as *** wherever webload prints headers.
-var secretHeaders = []string{"authorization", "proxy-authorization", "cookie", "set-cookie"}
+// SecretHeader tells whether a header's value is a credential, shown as *** wherever webload
+// prints headers (-g, -p, -C).
+func SecretHeader(name string) bool {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token":
+		return true
+	}
+	return false
+}
 
 // ProbeOnce makes one request to t with the run's settings.
 func ProbeOnce(cfg Config, t urls.Target) (Probe, error) {
@@ -51,10 +58,8 @@ func redactHead(head string) string {
 		if !ok {
 			continue
 		}
-		for _, s := range secretHeaders {
-			if strings.EqualFold(strings.TrimSpace(name), s) {
-				lines[i] = name + ": ***"
-			}
+		if SecretHeader(name) {
+			lines[i] = name + ": ***"
 		}
 	}
 	return strings.Join(lines, "\n") + "\n"

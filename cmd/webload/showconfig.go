@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
 
@@ -65,9 +66,7 @@ func effectiveConfig(c flagValues, flags []cli.Flag, rc []siegeSetting) string {
 func redactSecret(flag, value string) string {
 	switch flag {
 	case "header":
-		name, _, _ := strings.Cut(value, ":")
-		switch strings.ToLower(strings.TrimSpace(name)) {
-		case "authorization", "proxy-authorization", "cookie", "x-api-key", "x-auth-token":
+		if name, _, _ := strings.Cut(value, ":"); loader.SecretHeader(name) {
 			return name + ": ***"
 		}
 	case "user":
