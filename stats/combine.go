@@ -29,8 +29,8 @@ func Combine(runs []Report) (Report, error) {
 		TimelineInterval: first.TimelineInterval,
 		Repeats:          runs,
 	}
-	hist, service, pageHist := newHistogram(), newHistogram(), newHistogram()
-	var hitTime, busyTime, pageTime float64
+	hist, service, pageTimes := newHistogram(), newHistogram(), newPageTimes()
+	var hitTime, busyTime float64
 	var offset float64
 	for i := range runs {
 		r := &runs[i]
@@ -71,7 +71,7 @@ func Combine(runs []Report) (Report, error) {
 		if err := mergeInto(service, r.ServiceHistogram); err != nil {
 			return Report{}, fmt.Errorf("combine run %d: %w", i+1, err)
 		}
-		if err := mergePages(&out.Pages, r.Pages, pageHist, &pageTime); err != nil {
+		if err := mergePages(&out.Pages, r.Pages, pageTimes); err != nil {
 			return Report{}, fmt.Errorf("combine run %d: %w", i+1, err)
 		}
 		for _, p := range r.Timeline {
@@ -107,7 +107,7 @@ func Combine(runs []Report) (Report, error) {
 		out.ServiceTime = percentiles(service, fromUnits(service.Max()).Seconds())
 	}
 	out.Histogram, out.ServiceHistogram = encode(hist), encode(service)
-	finishPages(out.Pages, pageHist, pageTime)
+	finishPages(out.Pages, pageTimes)
 	urls, err := combineURLs(runs)
 	if err != nil {
 		return Report{}, err
@@ -156,8 +156,7 @@ func combineURLs(runs []Report) ([]URLStats, error) {
 // combineURLPages merges URL i's page figures; nil when no run visited it as a page.
 func combineURLPages(runs []Report, i int) (*URLPages, error) {
 	var out *URLPages
-	h := newHistogram()
-	var pageTime float64
+	times := newPageTimes()
 	for r := range runs {
 		s := runs[r].URLs[i].Pages
 		if s == nil {
@@ -171,17 +170,19 @@ func combineURLPages(runs []Report, i int) (*URLPages, error) {
 		out.Resources += s.Resources
 		out.ResourceFailures += s.ResourceFailures
 		out.ResourceBytes += s.ResourceBytes
-		out.Max = math.Max(out.Max, s.Max)
-		pageTime += s.Mean * float64(s.Pages-s.Failed)
-		if err := mergeInto(h, s.Histogram); err != nil {
+		if err := times.add(s.Mean, s.Pages-s.Failed, s.Max, s.Histogram); err != nil {
 			return nil, fmt.Errorf("combine run %d, pages of URL %s: %w", r+1, runs[r].URLs[i].URL, err)
 		}
 	}
-	if out != nil && out.Pages > out.Failed {
-		out.Mean = pageTime / float64(out.Pages-out.Failed)
-		p := percentiles(h, out.Max)
+	if out == nil {
+		return nil, nil
+	}
+	out.Max = times.max
+	if times.loaded > 0 {
+		out.Mean = times.mean()
+		p := percentiles(times.h, out.Max)
 		out.P50, out.P95, out.P99 = p.P50, p.P95, p.P99
-		out.Histogram = encode(h)
+		out.Histogram = encode(times.h)
 	}
 	return out, nil
 }

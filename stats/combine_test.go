@@ -90,3 +90,46 @@ func TestCombineRefusesMismatchedRuns(t *testing.T) {
 		t.Error("accepted a broken histogram")
 	}
 }
+
+// Page figures combine exactly too: overall and per URL, failed pages left out of the times.
+// Means agree to the nanosecond to which each run's report rounds them.
+func TestCombinePagesEqualsOneRecording(t *testing.T) {
+	t.Parallel()
+	targets := []urls.Target{{Method: "GET", URL: "http://127.0.0.1/a"}, {Method: "GET", URL: "http://127.0.0.1/b"}}
+	batch := func(seed int) []loader.Result {
+		var out []loader.Result
+		for i := range 120 {
+			r := loader.Result{Target: int32(i % 2), Status: 200, Kind: loader.KindPage,
+				Latency: time.Duration(2000+(i*seed*7919)%90000) * time.Microsecond}
+			if i%11 == 0 {
+				r.Status = 503
+			}
+			out = append(out, r, loader.Result{Target: int32(i % 2), Status: 200, Kind: loader.KindResource, Latency: time.Millisecond})
+		}
+		return out
+	}
+	all := NewRecorder(targets, Options{})
+	var runs []Report
+	for seed := 1; seed <= 3; seed++ {
+		rec := NewRecorder(targets, Options{})
+		rec.Record(batch(seed))
+		all.Record(batch(seed))
+		runs = append(runs, rec.Report(loader.Outcome{Elapsed: time.Second, Users: 1}, RunInfo{}, "x"))
+	}
+	got, err := Combine(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := all.Report(loader.Outcome{Elapsed: 3 * time.Second, Users: 1}, RunInfo{}, "x")
+	g, w := *got.Pages, *want.Pages
+	if g.Pages != w.Pages || g.Failed != w.Failed || g.Resources != w.Resources || g.Percentiles != w.Percentiles ||
+		math.Abs(g.Mean-w.Mean) > 1e-9 {
+		t.Errorf("combined pages %+v, one recording %+v", g, w)
+	}
+	for i := range targets {
+		gu, wu := *got.URLs[i].Pages, *want.URLs[i].Pages
+		if gu.Pages != wu.Pages || gu.P95 != wu.P95 || gu.Max != wu.Max || math.Abs(gu.Mean-wu.Mean) > 1e-9 {
+			t.Errorf("URL %d: combined %+v, one recording %+v", i, gu, wu)
+		}
+	}
+}

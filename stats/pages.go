@@ -153,8 +153,33 @@ func writePages(b *strings.Builder, rep *Report) {
 	}
 }
 
-// mergePages adds src's page figures to dst, merging the histograms exactly.
-func mergePages(dst **PageStats, src *PageStats, hist *hdr.Histogram, totalTime *float64) error {
+// pageTimes adds up the page load times of several results exactly: histograms merged,
+// means weighted by the pages that loaded, the longest kept.
+type pageTimes struct {
+	h      *hdr.Histogram
+	sum    float64 // seconds, over the loaded pages
+	loaded int64
+	max    float64 // seconds
+}
+
+func newPageTimes() *pageTimes { return &pageTimes{h: newHistogram()} }
+
+func (t *pageTimes) add(mean float64, loaded int64, longest float64, encoded string) error {
+	t.sum += mean * float64(loaded)
+	t.loaded += loaded
+	t.max = max(t.max, longest)
+	return mergeInto(t.h, encoded)
+}
+
+func (t *pageTimes) mean() float64 {
+	if t.loaded == 0 {
+		return 0
+	}
+	return t.sum / float64(t.loaded)
+}
+
+// mergePages adds src's page figures to dst.
+func mergePages(dst **PageStats, src *PageStats, times *pageTimes) error {
 	if src == nil {
 		return nil
 	}
@@ -168,25 +193,21 @@ func mergePages(dst **PageStats, src *PageStats, hist *hdr.Histogram, totalTime 
 	d.ResourceFailures += src.ResourceFailures
 	d.Redirects += src.Redirects
 	d.OffHostRedirects += src.OffHostRedirects
-	d.Percentiles.Max = max(d.Percentiles.Max, src.Percentiles.Max)
-	*totalTime += src.Mean * float64(src.Pages-src.Failed)
-	if src.Histogram == "" {
-		return nil
-	}
-	if err := mergeInto(hist, src.Histogram); err != nil {
+	if err := times.add(src.Mean, src.Pages-src.Failed, src.Percentiles.Max, src.Histogram); err != nil {
 		return fmt.Errorf("page histogram: %w", err)
 	}
 	return nil
 }
 
 // finishPages computes the merged page figures' mean and percentiles.
-func finishPages(p *PageStats, hist *hdr.Histogram, totalTime float64) {
+func finishPages(p *PageStats, times *pageTimes) {
 	if p == nil {
 		return
 	}
-	if n := p.Pages - p.Failed; n > 0 {
-		p.Mean = totalTime / float64(n)
-		p.Percentiles = percentiles(hist, p.Percentiles.Max)
-		p.Histogram = encode(hist)
+	p.Percentiles.Max = times.max
+	if times.loaded > 0 {
+		p.Mean = times.mean()
+		p.Percentiles = percentiles(times.h, times.max)
+		p.Histogram = encode(times.h)
 	}
 }
