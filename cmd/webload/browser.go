@@ -82,6 +82,13 @@ func browserFromFlags(c *cli.Context, cfg *loader.Config, env lookupEnv) error {
 	return nil
 }
 
+// parseHeader reads "Name: value", both trimmed; false when there is no colon or no name.
+func parseHeader(s string) (loader.Header, bool) {
+	name, value, ok := strings.Cut(s, ":")
+	name = strings.TrimSpace(name)
+	return loader.Header{Name: name, Value: strings.TrimSpace(value)}, ok && name != ""
+}
+
 // readHeaderFile reads "Name: value" lines; a bad one is an error naming the file and line.
 func readHeaderFile(path string) ([]loader.Header, error) {
 	f, err := os.Open(path)
@@ -96,11 +103,11 @@ func readHeaderFile(path string) ([]loader.Header, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		name, value, ok := strings.Cut(line, ":")
-		if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(strings.TrimSpace(name), " \t") {
+		h, ok := parseHeader(line)
+		if !ok || strings.ContainsAny(h.Name, " \t") {
 			return nil, fmt.Errorf("%s:%d: want \"Name: value\"", path, n)
 		}
-		out = append(out, loader.Header{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)})
+		out = append(out, h)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -171,3 +171,37 @@ func TestHTTP2(t *testing.T) {
 		t.Errorf("--http2 with --connection close: exit %d, %q", code, stderr)
 	}
 }
+
+// --header-file reads "Name: value" lines (comments and blank lines skipped); a bad line is an
+// error naming the file and line; -H wins over the file.
+func TestHeaderFile(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	seen := map[string]string{}
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen["X-Stage"], seen["X-Team"] = r.Header.Get("X-Stage"), r.Header.Get("X-Team")
+		mu.Unlock()
+	}))
+	t.Cleanup(site.Close)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "headers")
+	bad := filepath.Join(dir, "bad")
+	if err := os.WriteFile(good, []byte("# staging\n\nX-Stage: file\nX-Team:  shop \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("X-Ok: 1\nX Bad: 2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := webload(t, nil, "-q", "-c", "1", "-r", "1", "--header-file", good, "-H", "X-Stage: flag", site.URL+"/"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	mu.Lock()
+	if seen["X-Stage"] != "flag" || seen["X-Team"] != "shop" {
+		t.Errorf("server saw %v, want X-Stage from -H and X-Team from the file", seen)
+	}
+	mu.Unlock()
+	if _, stderr, code := webload(t, nil, "--header-file", bad, site.URL+"/"); code != exitUsage || !strings.Contains(stderr, bad+":2:") {
+		t.Errorf("bad header file: exit %d, %q", code, stderr)
+	}
+}

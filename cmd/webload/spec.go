@@ -113,11 +113,11 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 		cfg.Seed = c.Uint64("seed")
 	}
 	for _, h := range c.StringSlice("header") {
-		name, value, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(name) == "" {
+		hd, ok := parseHeader(h)
+		if !ok {
 			return s, usagef("-H: want \"Name: value\" (got %q)", h)
 		}
-		cfg.Headers = append(cfg.Headers, loader.Header{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)})
+		cfg.Headers = append(cfg.Headers, hd)
 	}
 	cfg.UserAgent = "webload/" + version
 	if c.IsSet("user-agent") {
