@@ -166,13 +166,14 @@ func runOnce(ctx context.Context, spec *runSpec, live *liveOutputs, stdout, stde
 		monitor = sysload.Start(ctx, spec.server, spec.serverSpec, spec.interval)
 	}
 	// The loader books login steps after the URL list, so the statistics see its target list.
-	rec := stats.NewRecorder(l.Targets(), stats.Options{Interval: spec.interval, RampEnd: spec.cfg.Ramp})
+	targets := l.Targets()
+	rec := stats.NewRecorder(targets, stats.Options{Interval: spec.interval, RampEnd: spec.cfg.Ramp})
 	var sink loader.Sink = rec
 	if spec.out.verbose {
-		sink = stats.NewVerbose(stdout, stderr, l.Targets(), rec)
+		sink = stats.NewVerbose(stdout, stderr, targets, rec)
 	}
 	start := time.Now()
-	sink = live.wrap(sink, l.Targets(), start)
+	sink = live.wrap(sink, targets, start)
 	notices := stderr
 	stopProgress := func() {}
 	if spec.out.progress {
