@@ -39,7 +39,7 @@ type Config struct {
 	// Delay is the upper bound of the uniform random pause a user takes after each request
 	// (siege's -d). The pause is not part of any response time.
 	Delay time.Duration
-	// Timeout bounds a whole request: connect, write, headers and body.
+	// Timeout bounds a whole request: connect, write, headers and body, decoding included.
 	Timeout time.Duration
 	// UserAgent is sent with every request.
 	UserAgent string
@@ -83,9 +83,10 @@ type Config struct {
 	// then a CONNECT tunnel through it, for http:// targets too, and the proxy resolves the
 	// targets' host names.
 	Proxy string
-	// MaxBody caps the bytes of a response body that are read; a longer body is a failure of
-	// kind ErrTooLarge and its connection is dropped. 0 means no cap. Bodies are read and
-	// counted, never kept, so memory does not grow with their size either way.
+	// MaxBody caps the bytes of a response body that are read, as received and once decoded
+	// (a few KB of gzip or br can decode to gigabytes); a longer body is a failure of kind
+	// ErrTooLarge and its connection is dropped. 0 means no cap. Bodies are read and counted,
+	// never kept, so memory does not grow with their size either way.
 	MaxBody int64
 	// HeaderBuffer is the bytes each request in flight may use for the response's status line
 	// and headers; a longer header block is a bad-response failure. 0 picks 16 KiB, or less
