@@ -90,11 +90,17 @@ func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 			b.gz = new(gzip.Reader)
 		}
 		if err := b.gz.Reset(&b.counted); err != nil {
+			if b.empty() {
+				return bodySize{}, nil
+			}
 			return bodySize{}, fmt.Errorf("decoding gzip body: %w", errBadEncoding{err})
 		}
 		r = b.gz
 	case bytes.EqualFold(encoding, []byte("deflate")):
 		d, err := b.deflate()
+		if err != nil && b.empty() {
+			return bodySize{}, nil
+		}
 		if err != nil {
 			return bodySize{}, fmt.Errorf("decoding deflate body: %w", errBadEncoding{err})
 		}
@@ -114,6 +120,9 @@ func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 		r = &b.guard
 	}
 	n, err := b.drain(r, keep)
+	if err != nil && r != &b.counted && b.empty() {
+		return bodySize{}, nil
+	}
 	if err != nil && r != &b.counted && b.counted.err == nil && !errors.Is(err, errTooLarge) &&
 		!errors.Is(err, errDecodeTimeout) {
 		err = errBadEncoding{err} // the bytes arrived but do not decode
@@ -147,6 +156,10 @@ func (g *guard) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// empty tells whether the body ended cleanly before its first byte. Browsers take an empty body
+// as empty whatever its Content-Encoding says, though no decoder accepts zero bytes.
+func (b *body) empty() bool { return b.counted.n == 0 && b.counted.err == nil }
 
 // deflate returns a reader for an HTTP "deflate" body: zlib as the standard says, or the raw
 // deflate stream some servers send instead, told apart by the zlib header.

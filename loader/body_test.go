@@ -110,3 +110,43 @@ func TestCompressionBomb(t *testing.T) {
 		})
 	}
 }
+
+// An empty body that claims a Content-Encoding is an empty body, as browsers take it: a
+// success with nothing decoded, however the server says it is empty.
+func TestEmptyCompressedBody(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		encoding string
+		chunked  bool // no Content-Length: a chunked body with no chunk
+		status   int
+	}{
+		{"gzip", "gzip", false, 200},
+		{"gzip chunked", "gzip", true, 200},
+		{"deflate chunked", "deflate", true, 200},
+		{"br chunked", "br", true, 200},
+		{"gzip 404", "gzip", false, 404},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			site := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Encoding", tc.encoding)
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(tc.status)
+				if tc.chunked {
+					w.(http.Flusher).Flush()
+				}
+			})
+			for _, parse := range []bool{false, true} {
+				cfg := Config{Users: 1, Reps: 2, AcceptEncoding: "gzip, deflate, br", Parser: parse}
+				results, _ := run(t, cfg, []urls.Target{target(t, site.URL+"/empty")})
+				for _, r := range results {
+					if r.Err != ErrNone || int(r.Status) != tc.status || r.BodyBytes != 0 || r.Decoded != 0 {
+						t.Fatalf("parse %v: result %+v, want a %d with an empty body", parse, r, tc.status)
+					}
+				}
+			}
+		})
+	}
+}
