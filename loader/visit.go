@@ -83,8 +83,7 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 		Target: int32(ti), User: int32(v.id), Kind: KindPage, Status: last.Status, Err: last.Err, HTTP10: last.HTTP10,
 	}
 	for _, r := range v.results[first:] {
-		pageRes.BodyBytes += r.BodyBytes
-		pageRes.Decoded += r.Decoded
+		pageRes.BodyBytes, pageRes.Decoded = pageRes.BodyBytes+r.bodyBytes(), pageRes.Decoded+r.decodedBytes()
 	}
 	complete := true
 	if l.cfg.Parser && last.Err == ErrNone && !last.Redirected() && len(v.x.body.page) > 0 {
@@ -232,8 +231,7 @@ func (v *visitor) fetch(ti int, list []*url.URL) (end time.Duration, bytes, deco
 	for _, f := range v.fetchers[:n] {
 		end = max(end, f.end)
 		for _, r := range f.results {
-			bytes += r.BodyBytes
-			decoded += r.Decoded
+			bytes, decoded = bytes+r.bodyBytes(), decoded+r.decodedBytes()
 		}
 	}
 	return end, bytes, decoded, !skipped.Load()
