@@ -109,7 +109,8 @@ type Config struct {
 	// each hop a transaction (siege's "follow-location"). Hops are only followed to hosts of
 	// the URL list, unless FollowAnyHost.
 	FollowRedirects bool
-	// MaxRedirects bounds the hops of one URL; 0 means 10.
+	// MaxRedirects bounds the hops of one URL; 0 means 10. A redirect answer past them (a loop,
+	// or a longer chain) is a failure of kind ErrTooManyRedirects, and so is its page.
 	MaxRedirects int
 	// FollowAnyHost follows redirects to any host. Off by default, so a load test is never
 	// steered onto a third party's site.

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"fmt"
 	"net/url"
 	"sync"
 	"sync/atomic"
@@ -156,10 +157,10 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 }
 
 // redirect returns where a redirect answer leads when it is to be followed, and marks res when
-// it is not followed because of its host.
+// it is not followed because of its host or because the URL's hops are used up.
 func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, hop int) *url.URL {
 	l := v.l
-	if !l.cfg.FollowRedirects || !res.Redirected() || hop >= l.cfg.maxRedirects() {
+	if !l.cfg.FollowRedirects || !res.Redirected() {
 		return nil
 	}
 	loc := resp.Header.Peek(fasthttp.HeaderLocation)
@@ -173,6 +174,13 @@ func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, 
 	next.Fragment = ""
 	if !l.cfg.FollowAnyHost && !l.hosts.has(next) {
 		res.OffHost = true
+		return nil
+	}
+	if hop >= l.cfg.maxRedirects() {
+		// Browsers fail such a page; counting it as loaded would hide a redirect loop.
+		res.Err = ErrTooManyRedirects
+		// The message names no URL: a Location header may carry a token.
+		l.failed(res.Err, fmt.Errorf("still redirected after %d redirects: a loop, or a longer chain than is followed", hop))
 		return nil
 	}
 	return next

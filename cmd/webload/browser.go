@@ -23,7 +23,7 @@ func browserFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-cache", Usage: "fetch a page's resources on every visit, not once per user"},
 		&cli.BoolFlag{Name: "no-cookies", Usage: "do not keep cookies (by default each user has its own cookie jar)"},
 		&cli.StringSliceFlag{Name: "login", Usage: "each user first requests `\"URL [POST data]\"` once (siege's login-url); repeatable for multi-step logins"},
-		&cli.BoolFlag{Name: "no-follow", Usage: "do not follow redirects (by default up to 10 hops, each a transaction)"},
+		&cli.BoolFlag{Name: "no-follow", Usage: "do not follow redirects (by default up to 10 hops, each a transaction; a URL still redirected after them is a too-many-redirects failure)"},
 		&cli.BoolFlag{Name: "follow-any-host", Usage: "follow redirects to hosts that are not in the URL list"},
 		&cli.StringFlag{Name: "accept-encoding", Value: "gzip, deflate, br", Usage: "Accept-Encoding `VALUE` sent with every request; \"\" sends none"},
 		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "basic authentication `USER:PASSWORD` for every request"},
