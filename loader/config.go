@@ -115,6 +115,11 @@ type Config struct {
 	// FollowAnyHost follows redirects to any host. Off by default, so a load test is never
 	// steered onto a third party's site.
 	FollowAnyHost bool
+	// AuthAnyHost sends the secret headers of Headers (Authorization, as -u sets it, Cookie,
+	// X-Api-Key... see SecretHeader) to every host. By default they go only to the host and
+	// port of the URL they are sent for, as curl does: a redirect (FollowAnyHost) or a
+	// resource (ResourceHosts) on another host or port gets the request without them.
+	AuthAnyHost bool
 	// Login lists requests every user makes once, in order, before its first URL (siege's
 	// login-url), such as a form POST that sets a session cookie.
 	Login []urls.Target

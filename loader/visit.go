@@ -130,8 +130,10 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 	if base == l.get {
 		x.req.SetRequestURI(u.String())
 	}
+	origin := l.urlOf[ti] // the URL the run's credentials are for; a resource's is its page's
 	for hop := 0; ; hop++ {
 		x.req.SetTimeout(l.cfg.Timeout)
+		l.dropSecrets(x.req, u, origin)
 		v.cookies.add(x.req, u)
 		// The result is written in its place in out, so no copy of it sits in this frame.
 		*out = append(*out, Result{})
