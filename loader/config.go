@@ -110,7 +110,7 @@ type Config struct {
 	// the URL list, unless FollowAnyHost.
 	FollowRedirects bool
 	// MaxRedirects bounds the hops of one URL; 0 means 10. A redirect answer past them (a loop,
-	// or a longer chain) is a failure of kind ErrTooManyRedirects, and so is its page.
+	// or a longer chain) is a failure of kind ErrTooManyHops, and so is its page.
 	MaxRedirects int
 	// FollowAnyHost follows redirects to any host. Off by default, so a load test is never
 	// steered onto a third party's site.

@@ -19,34 +19,34 @@ type ErrKind uint8
 
 // The kinds of failure, in the order reports list them.
 const (
-	ErrNone             ErrKind = iota // a response was read
-	ErrRefused                         // connection refused: nothing listens on the port
-	ErrReset                           // connection reset or broken pipe while the response was read
-	ErrTimeout                         // --timeout elapsed (connect, headers or body)
-	ErrClosed                          // the server closed or reset the connection before the first response byte
-	ErrBadResponse                     // the response could not be parsed
-	ErrDNS                             // the host name could not be resolved
-	ErrTooLarge                        // the body was larger than the client accepts
-	ErrNoFreeConns                     // the client ran out of connections (a client-side limit)
-	ErrTLS                             // the TLS handshake failed: untrusted certificate, wrong name, client certificate refused, no HTTP/2 (Config.HTTP2)
-	ErrTooManyRedirects                // a redirect answer past Config.MaxRedirects hops: a loop, or a chain too long, which browsers fail too
-	ErrOther                           // anything else (the message is reported separately)
-	NumErrKinds                        // the number of kinds, for arrays indexed by kind
+	ErrNone        ErrKind = iota // a response was read
+	ErrRefused                    // connection refused: nothing listens on the port
+	ErrReset                      // connection reset or broken pipe while the response was read
+	ErrTimeout                    // --timeout elapsed (connect, headers or body)
+	ErrClosed                     // the server closed or reset the connection before the first response byte
+	ErrBadResponse                // the response could not be parsed
+	ErrDNS                        // the host name could not be resolved
+	ErrTooLarge                   // the body was larger than the client accepts
+	ErrNoFreeConns                // the client ran out of connections (a client-side limit)
+	ErrTLS                        // the TLS handshake failed: untrusted certificate, wrong name, client certificate refused, no HTTP/2 (Config.HTTP2)
+	ErrTooManyHops                // still redirected after Config.MaxRedirects hops: a loop or too long a chain, which browsers fail too
+	ErrOther                      // anything else (the message is reported separately)
+	NumErrKinds                   // the number of kinds, for arrays indexed by kind
 )
 
 var errKindNames = [NumErrKinds]string{
-	ErrNone:             "none",
-	ErrRefused:          "refused",
-	ErrReset:            "reset",
-	ErrTimeout:          "timeout",
-	ErrClosed:           "closed",
-	ErrBadResponse:      "bad-response",
-	ErrDNS:              "dns",
-	ErrTooLarge:         "too-large",
-	ErrNoFreeConns:      "no-free-conns",
-	ErrTLS:              "tls",
-	ErrTooManyRedirects: "too-many-redirects",
-	ErrOther:            "other",
+	ErrNone:        "none",
+	ErrRefused:     "refused",
+	ErrReset:       "reset",
+	ErrTimeout:     "timeout",
+	ErrClosed:      "closed",
+	ErrBadResponse: "bad-response",
+	ErrDNS:         "dns",
+	ErrTooLarge:    "too-large",
+	ErrNoFreeConns: "no-free-conns",
+	ErrTLS:         "tls",
+	ErrTooManyHops: "too-many-redirects",
+	ErrOther:       "other",
 }
 
 // String returns the kind's stable name, used as a key in reports and JSON.

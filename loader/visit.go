@@ -180,7 +180,7 @@ func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, 
 	}
 	if hop >= l.cfg.maxRedirects() {
 		// Browsers fail such a page; counting it as loaded would hide a redirect loop.
-		res.Err = ErrTooManyRedirects
+		res.Err = ErrTooManyHops
 		// The message names no URL: a Location header may carry a token.
 		l.failed(res.Err, fmt.Errorf("still redirected after %d redirects: a loop, or a longer chain than is followed", hop))
 		return nil

@@ -189,12 +189,12 @@ func TestRedirects(t *testing.T) {
 	}{
 		{"chain", "/r1", Config{FollowRedirects: true}, 3, 200, false, 0, "GET /final", ErrNone},
 		{"chain at the limit", "/r1", Config{FollowRedirects: true, MaxRedirects: 2}, 3, 200, false, 0, "GET /final", ErrNone},
-		{"chain over the limit", "/r1", Config{FollowRedirects: true, MaxRedirects: 1}, 2, 301, false, 0, "", ErrTooManyRedirects},
+		{"chain over the limit", "/r1", Config{FollowRedirects: true, MaxRedirects: 1}, 2, 301, false, 0, "", ErrTooManyHops},
 		{"not followed", "/r1", Config{}, 1, 302, false, 0, "", ErrNone},
 		{"off host refused", "/away", Config{FollowRedirects: true}, 1, 302, true, 0, "", ErrNone},
 		{"off host allowed", "/away", Config{FollowRedirects: true, FollowAnyHost: true}, 2, 200, false, 2, "", ErrNone},
-		{"loop over the limit", "/loop", Config{FollowRedirects: true, MaxRedirects: 4}, 5, 302, false, 0, "", ErrTooManyRedirects},
-		{"loop over the default limit", "/loop", Config{FollowRedirects: true}, 11, 302, false, 0, "", ErrTooManyRedirects},
+		{"loop over the limit", "/loop", Config{FollowRedirects: true, MaxRedirects: 4}, 5, 302, false, 0, "", ErrTooManyHops},
+		{"loop over the default limit", "/loop", Config{FollowRedirects: true}, 11, 302, false, 0, "", ErrTooManyHops},
 		{"303 makes a GET", "/form POST a=1", Config{FollowRedirects: true}, 2, 200, false, 0, "GET /done", ErrNone},
 		{"307 keeps the method", "/keep POST a=1", Config{FollowRedirects: true}, 2, 200, false, 0, "POST /kept", ErrNone},
 	}
