@@ -71,30 +71,36 @@ func TestCompressionBomb(t *testing.T) {
 		name     string
 		encoding string
 		html     bool // kept for the parser, which reads through another path
+		h2       bool // over HTTP/2 (h2c), whose body stream is another
 		timeout  time.Duration
 		maxBody  int64
 		want     ErrKind
 	}{
-		{"br past the timeout", "br", false, 200 * time.Millisecond, 0, ErrTimeout},
-		{"br page past the timeout", "br", true, 200 * time.Millisecond, 0, ErrTimeout},
-		{"gzip past the timeout", "gzip", false, 50 * time.Millisecond, 0, ErrTimeout},
-		{"br over the cap", "br", false, 60 * time.Second, 32 << 20, ErrTooLarge},
-		{"gzip page over the cap", "gzip", true, 60 * time.Second, 32 << 20, ErrTooLarge},
+		{"br past the timeout", "br", false, false, 200 * time.Millisecond, 0, ErrTimeout},
+		{"br page past the timeout", "br", true, false, 200 * time.Millisecond, 0, ErrTimeout},
+		{"br over HTTP/2 past the timeout", "br", false, true, 200 * time.Millisecond, 0, ErrTimeout},
+		{"gzip past the timeout", "gzip", false, false, 50 * time.Millisecond, 0, ErrTimeout},
+		{"br over the cap", "br", false, false, 60 * time.Second, 32 << 20, ErrTooLarge},
+		{"gzip page over the cap", "gzip", true, false, 60 * time.Second, 32 << 20, ErrTooLarge},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			bomb := bombs[tc.encoding]
-			site := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) {
+			handle := func(w http.ResponseWriter, _ *http.Request) {
 				w.Header().Set("Content-Encoding", tc.encoding)
 				w.Header().Set("Content-Type", "application/octet-stream")
 				if tc.html {
 					w.Header().Set("Content-Type", "text/html")
 				}
 				_, _ = w.Write(bomb)
-			})
+			}
+			site := newHitServer(t, handle)
+			if tc.h2 {
+				site = newH2Server(t, true, handle)
+			}
 			cfg := Config{Users: 1, Reps: 1, Timeout: tc.timeout, MaxBody: tc.maxBody, AcceptEncoding: "gzip, br",
-				Parser: tc.html}
+				Parser: tc.html, HTTP2: tc.h2}
 			results, _ := run(t, cfg, []urls.Target{target(t, site.URL+"/bomb")})
 			r := results[0]
 			if r.Kind != KindURL || r.Err != tc.want {
