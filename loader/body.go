@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/gzip"
@@ -14,6 +15,11 @@ import (
 	brrr "github.com/molecule-man/go-brrr"
 	"github.com/valyala/fasthttp"
 )
+
+// decodeCheck is how many decoded bytes pass between two looks at the clock. A compressed body
+// can decode for seconds from bytes that have all arrived, where the connection's read deadline
+// never fires; reading the clock per read instead would cost on every body.
+const decodeCheck = 256 << 10
 
 // maxParsed is how much of an HTML page (decoded) is kept for finding its resources. Pages are
 // rarely larger; a longer one is still read and counted to its end, only not parsed past this.
@@ -23,10 +29,12 @@ const maxParsed = 2 << 20
 // the server compressed it, as decoded, and keeps the decoded start of an HTML page for the
 // parser. Its decoders are made at first use and reused, so plain bodies cost nothing extra.
 type body struct {
-	maxBody int64  // Config.MaxBody: a cap on the bytes received, 0 for none
-	page    []byte // the kept start of the last HTML page read with keep set
+	maxBody  int64     // Config.MaxBody: a cap on the bytes received and on the bytes decoded, 0 for none
+	deadline time.Time // when the request's time is up, set before each read; zero for none
+	page     []byte    // the kept start of the last HTML page read with keep set
 
 	counted counter
+	guard   guard
 	peek    *bufio.Reader
 	gz      *gzip.Reader
 	zl      io.ReadCloser
@@ -60,6 +68,9 @@ func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
 	if b.maxBody > 0 && size.received > b.maxBody {
 		size.received, err = b.maxBody, errTooLarge
 	}
+	if b.maxBody > 0 && size.decoded > b.maxBody {
+		size.decoded = b.maxBody // the byte past the cap that told the body was longer
+	}
 	// Closing with an error drops the connection: the rest of the body is still on it.
 	if c, ok := stream.(fasthttp.ReadCloserWithError); ok {
 		_ = c.CloseWithError(err)
@@ -79,11 +90,17 @@ func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 			b.gz = new(gzip.Reader)
 		}
 		if err := b.gz.Reset(&b.counted); err != nil {
+			if b.empty() {
+				return bodySize{}, nil
+			}
 			return bodySize{}, fmt.Errorf("decoding gzip body: %w", errBadEncoding{err})
 		}
 		r = b.gz
 	case bytes.EqualFold(encoding, []byte("deflate")):
 		d, err := b.deflate()
+		if err != nil && b.empty() {
+			return bodySize{}, nil
+		}
 		if err != nil {
 			return bodySize{}, fmt.Errorf("decoding deflate body: %w", errBadEncoding{err})
 		}
@@ -98,12 +115,51 @@ func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 	default:
 		// An encoding this client did not ask for: counted as received, not decoded.
 	}
+	if r != &b.counted {
+		b.guard = guard{r: r, max: b.maxBody, deadline: b.deadline, check: decodeCheck}
+		r = &b.guard
+	}
 	n, err := b.drain(r, keep)
-	if err != nil && r != &b.counted && b.counted.err == nil {
+	if err != nil && r != &b.counted && b.empty() {
+		return bodySize{}, nil
+	}
+	if err != nil && r != &b.counted && b.counted.err == nil && !errors.Is(err, errTooLarge) &&
+		!errors.Is(err, errDecodeTimeout) {
 		err = errBadEncoding{err} // the bytes arrived but do not decode
 	}
 	return bodySize{decoded: n}, err
 }
+
+// guard ends the decoding of a body at MaxBody decoded bytes or at the request's deadline.
+type guard struct {
+	r        io.Reader
+	n        int64 // bytes decoded so far
+	max      int64 // 0 for no cap
+	deadline time.Time
+	check    int64 // n at which the clock is read next
+}
+
+func (g *guard) Read(p []byte) (int, error) {
+	if g.max > 0 && int64(len(p)) > g.max-g.n+1 {
+		p = p[:g.max-g.n+1] // one byte past the cap tells that the body is longer
+	}
+	n, err := g.r.Read(p)
+	g.n += int64(n)
+	if g.max > 0 && g.n > g.max {
+		return n, errTooLarge
+	}
+	if g.n >= g.check && !g.deadline.IsZero() {
+		g.check = g.n + decodeCheck
+		if time.Now().After(g.deadline) {
+			return n, errDecodeTimeout
+		}
+	}
+	return n, err
+}
+
+// empty tells whether the body ended cleanly before its first byte. Browsers take an empty body
+// as empty whatever its Content-Encoding says, though no decoder accepts zero bytes.
+func (b *body) empty() bool { return b.counted.n == 0 && b.counted.err == nil }
 
 // deflate returns a reader for an HTTP "deflate" body: zlib as the standard says, or the raw
 // deflate stream some servers send instead, told apart by the zlib header.
@@ -181,6 +237,9 @@ func (e errBadEncoding) Unwrap() error { return e.err }
 
 // errTooLarge marks a body cut off at MaxBody.
 var errTooLarge = fasthttp.ErrBodyTooLarge
+
+// errDecodeTimeout marks a body whose decoding ran past the request's timeout; it is a timeout.
+var errDecodeTimeout = fmt.Errorf("decoding the body: %w", fasthttp.ErrTimeout)
 
 // isHTML tells whether a Content-Type is an HTML page, whose resources a browser fetches.
 func isHTML(contentType []byte) bool {

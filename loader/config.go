@@ -39,7 +39,7 @@ type Config struct {
 	// Delay is the upper bound of the uniform random pause a user takes after each request
 	// (siege's -d). The pause is not part of any response time.
 	Delay time.Duration
-	// Timeout bounds a whole request: connect, write, headers and body.
+	// Timeout bounds a whole request: connect, write, headers and body, decoding included.
 	Timeout time.Duration
 	// UserAgent is sent with every request.
 	UserAgent string
@@ -83,9 +83,10 @@ type Config struct {
 	// then a CONNECT tunnel through it, for http:// targets too, and the proxy resolves the
 	// targets' host names.
 	Proxy string
-	// MaxBody caps the bytes of a response body that are read; a longer body is a failure of
-	// kind ErrTooLarge and its connection is dropped. 0 means no cap. Bodies are read and
-	// counted, never kept, so memory does not grow with their size either way.
+	// MaxBody caps the bytes of a response body that are read, as received and once decoded
+	// (a few KB of gzip or br can decode to gigabytes); a longer body is a failure of kind
+	// ErrTooLarge and its connection is dropped. 0 means no cap. Bodies are read and counted,
+	// never kept, so memory does not grow with their size either way.
 	MaxBody int64
 	// HeaderBuffer is the bytes each request in flight may use for the response's status line
 	// and headers; a longer header block is a bad-response failure. 0 picks 16 KiB, or less
@@ -108,11 +109,17 @@ type Config struct {
 	// each hop a transaction (siege's "follow-location"). Hops are only followed to hosts of
 	// the URL list, unless FollowAnyHost.
 	FollowRedirects bool
-	// MaxRedirects bounds the hops of one URL; 0 means 10.
+	// MaxRedirects bounds the hops of one URL; 0 means 10. A redirect answer past them (a loop,
+	// or a longer chain) is a failure of kind ErrTooManyHops, and so is its page.
 	MaxRedirects int
 	// FollowAnyHost follows redirects to any host. Off by default, so a load test is never
 	// steered onto a third party's site.
 	FollowAnyHost bool
+	// AuthAnyHost sends the secret headers of Headers (Authorization, as -u sets it, Cookie,
+	// X-Api-Key... see SecretHeader) to every host. By default they go only to the host and
+	// port of the URL they are sent for, as curl does: a redirect (FollowAnyHost) or a
+	// resource (ResourceHosts) on another host or port gets the request without them.
+	AuthAnyHost bool
 	// Login lists requests every user makes once, in order, before its first URL (siege's
 	// login-url), such as a form POST that sets a session cookie.
 	Login []urls.Target

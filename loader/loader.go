@@ -83,6 +83,7 @@ type Loader struct {
 	get           *fasthttp.Request   // a GET with the run's headers, for resources and redirects
 	hosts         hostSet             // the hosts of the URL list, where redirects may lead
 	resourceHosts hostSet             // more hosts that page resources may come from
+	secrets       []string            // the secret headers of Config.Headers, kept off other hosts
 	mix           *mix                // nil for an unweighted list
 	client        doer                // the fasthttp client, or HTTP/2's
 	conns         connStats
@@ -115,6 +116,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		targets: targets,
 		stopCh:  make(chan struct{}),
 		samples: map[ErrKind]string{},
+		secrets: secretNames(&cfg),
 	}
 	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
 	for _, h := range cfg.ResourceHosts {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/webload/webload/urls"
 )
@@ -37,6 +38,7 @@ func ProbeOnce(cfg Config, t urls.Target) (Probe, error) {
 	defer x.release()
 	l.templates[0].CopyTo(x.req)
 	x.req.SetTimeout(cfg.Timeout)
+	x.body.deadline = time.Now().Add(cfg.Timeout)
 	if err := l.client.Do(x.req, x.resp); err != nil {
 		return Probe{}, fmt.Errorf("%s %s: %w", t.Method, urls.Redacted(t.URL), err)
 	}

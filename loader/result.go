@@ -14,10 +14,12 @@ type Result struct {
 	// time, and reading the headers and the full body.
 	Latency time.Duration
 	// BodyBytes is the size of the response body as received (de-chunked, still compressed
-	// when the server compressed it). Zero when no response was read.
+	// when the server compressed it). Zero when no response was read. Of a request that failed
+	// in its body, it is what arrived before the failure, which no figure counts.
 	BodyBytes int64
 	// Decoded is the size of the body after undoing its Content-Encoding (gzip, deflate, br);
-	// BodyBytes when it had none or one this client does not decode.
+	// BodyBytes when it had none or one this client does not decode. Like BodyBytes, no figure
+	// counts it when the request failed.
 	Decoded int64
 	// Target is the index of the target in the run's target list.
 	Target int32
@@ -82,4 +84,20 @@ func (r *Result) Failed() bool {
 // 400, or 401 and 407 (auth challenges, which siege counts as successes).
 func (r *Result) Successful() bool {
 	return r.Err == ErrNone && (r.Status < 400 || r.Status == 401 || r.Status == 407)
+}
+
+// bodyBytes is BodyBytes as figures count it: nothing for a request that failed.
+func (r *Result) bodyBytes() int64 {
+	if r.Err != ErrNone {
+		return 0
+	}
+	return r.BodyBytes
+}
+
+// decodedBytes is Decoded as figures count it: nothing for a request that failed.
+func (r *Result) decodedBytes() int64 {
+	if r.Err != ErrNone {
+		return 0
+	}
+	return r.Decoded
 }

@@ -95,6 +95,9 @@ func (l *Loader) do(x *exchange, ti, user int, parse bool, res *Result) time.Dur
 		res.Status = uint16(x.resp.StatusCode())
 		res.HTTP10 = !x.resp.Header.IsHTTP11()
 		var size bodySize
+		// The same deadline as the request's, from the clock reading above: decoding is bounded
+		// by it too.
+		x.body.deadline = l.start.Add(offset + l.cfg.Timeout)
 		size, err = x.body.read(x.resp, parse && isHTML(x.resp.Header.ContentType()))
 		res.BodyBytes, res.Decoded = size.received, size.decoded
 	}

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"fmt"
 	"net/url"
 	"sync"
 	"sync/atomic"
@@ -83,8 +84,7 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 		Target: int32(ti), User: int32(v.id), Kind: KindPage, Status: last.Status, Err: last.Err, HTTP10: last.HTTP10,
 	}
 	for _, r := range v.results[first:] {
-		pageRes.BodyBytes += r.BodyBytes
-		pageRes.Decoded += r.Decoded
+		pageRes.BodyBytes, pageRes.Decoded = pageRes.BodyBytes+r.bodyBytes(), pageRes.Decoded+r.decodedBytes()
 	}
 	complete := true
 	if l.cfg.Parser && last.Err == ErrNone && !last.Redirected() && len(v.x.body.page) > 0 {
@@ -130,8 +130,10 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 	if base == l.get {
 		x.req.SetRequestURI(u.String())
 	}
+	origin := l.urlOf[ti] // the URL the run's credentials are for; a resource's is its page's
 	for hop := 0; ; hop++ {
 		x.req.SetTimeout(l.cfg.Timeout)
+		l.dropSecrets(x.req, u, origin)
 		v.cookies.add(x.req, u)
 		// The result is written in its place in out, so no copy of it sits in this frame.
 		*out = append(*out, Result{})
@@ -157,10 +159,10 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 }
 
 // redirect returns where a redirect answer leads when it is to be followed, and marks res when
-// it is not followed because of its host.
+// it is not followed because of its host or because the URL's hops are used up.
 func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, hop int) *url.URL {
 	l := v.l
-	if !l.cfg.FollowRedirects || !res.Redirected() || hop >= l.cfg.maxRedirects() {
+	if !l.cfg.FollowRedirects || !res.Redirected() {
 		return nil
 	}
 	loc := resp.Header.Peek(fasthttp.HeaderLocation)
@@ -174,6 +176,13 @@ func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, 
 	next.Fragment = ""
 	if !l.cfg.FollowAnyHost && !l.hosts.has(next) {
 		res.OffHost = true
+		return nil
+	}
+	if hop >= l.cfg.maxRedirects() {
+		// Browsers fail such a page; counting it as loaded would hide a redirect loop.
+		res.Err = ErrTooManyHops
+		// The message names no URL: a Location header may carry a token.
+		l.failed(res.Err, fmt.Errorf("still redirected after %d redirects: a loop, or a longer chain than is followed", hop))
 		return nil
 	}
 	return next
@@ -232,8 +241,7 @@ func (v *visitor) fetch(ti int, list []*url.URL) (end time.Duration, bytes, deco
 	for _, f := range v.fetchers[:n] {
 		end = max(end, f.end)
 		for _, r := range f.results {
-			bytes += r.BodyBytes
-			decoded += r.Decoded
+			bytes, decoded = bytes+r.bodyBytes(), decoded+r.decodedBytes()
 		}
 	}
 	return end, bytes, decoded, !skipped.Load()

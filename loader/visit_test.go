@@ -185,14 +185,18 @@ func TestRedirects(t *testing.T) {
 		offHost   bool
 		wantOther int
 		wantHit   string
+		wantErr   ErrKind // of the last hop and of the page
 	}{
-		{"chain", "/r1", Config{FollowRedirects: true}, 3, 200, false, 0, "GET /final"},
-		{"not followed", "/r1", Config{}, 1, 302, false, 0, ""},
-		{"off host refused", "/away", Config{FollowRedirects: true}, 1, 302, true, 0, ""},
-		{"off host allowed", "/away", Config{FollowRedirects: true, FollowAnyHost: true}, 2, 200, false, 2, ""},
-		{"limit", "/loop", Config{FollowRedirects: true, MaxRedirects: 4}, 5, 302, false, 0, ""},
-		{"303 makes a GET", "/form POST a=1", Config{FollowRedirects: true}, 2, 200, false, 0, "GET /done"},
-		{"307 keeps the method", "/keep POST a=1", Config{FollowRedirects: true}, 2, 200, false, 0, "POST /kept"},
+		{"chain", "/r1", Config{FollowRedirects: true}, 3, 200, false, 0, "GET /final", ErrNone},
+		{"chain at the limit", "/r1", Config{FollowRedirects: true, MaxRedirects: 2}, 3, 200, false, 0, "GET /final", ErrNone},
+		{"chain over the limit", "/r1", Config{FollowRedirects: true, MaxRedirects: 1}, 2, 301, false, 0, "", ErrTooManyHops},
+		{"not followed", "/r1", Config{}, 1, 302, false, 0, "", ErrNone},
+		{"off host refused", "/away", Config{FollowRedirects: true}, 1, 302, true, 0, "", ErrNone},
+		{"off host allowed", "/away", Config{FollowRedirects: true, FollowAnyHost: true}, 2, 200, false, 2, "", ErrNone},
+		{"loop over the limit", "/loop", Config{FollowRedirects: true, MaxRedirects: 4}, 5, 302, false, 0, "", ErrTooManyHops},
+		{"loop over the default limit", "/loop", Config{FollowRedirects: true}, 11, 302, false, 0, "", ErrTooManyHops},
+		{"303 makes a GET", "/form POST a=1", Config{FollowRedirects: true}, 2, 200, false, 0, "GET /done", ErrNone},
+		{"307 keeps the method", "/keep POST a=1", Config{FollowRedirects: true}, 2, 200, false, 0, "POST /kept", ErrNone},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -205,13 +209,16 @@ func TestRedirects(t *testing.T) {
 				if r.Kind == KindURL {
 					hops = append(hops, r)
 				}
+				if r.Kind == KindPage && (r.Err != tc.wantErr || r.Failed() != (tc.wantErr != ErrNone)) {
+					t.Errorf("page %+v, want failure kind %v", r, tc.wantErr)
+				}
 			}
 			if len(hops) != 2*tc.wantHops {
 				t.Fatalf("%d requests, want %d", len(hops), 2*tc.wantHops)
 			}
 			last := hops[len(hops)-1]
-			if int(last.Status) != tc.wantLast || last.OffHost != tc.offHost {
-				t.Errorf("last hop %+v, want status %d, off-host %v", last, tc.wantLast, tc.offHost)
+			if int(last.Status) != tc.wantLast || last.OffHost != tc.offHost || last.Err != tc.wantErr {
+				t.Errorf("last hop %+v, want status %d, off-host %v, failure kind %v", last, tc.wantLast, tc.offHost, tc.wantErr)
 			}
 			if got := other.count("GET /there") - beforeOther; got != tc.wantOther {
 				t.Errorf("other host got %d requests, want %d", got, tc.wantOther)

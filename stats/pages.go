@@ -85,7 +85,9 @@ func (p *pageRecord) addPage(res *loader.Result, v int64, dense bool) {
 func (p *pageRecord) addRequest(res *loader.Result) {
 	if res.Kind == loader.KindResource {
 		p.resources++
-		p.resBytes += res.BodyBytes
+		if res.Err == loader.ErrNone {
+			p.resBytes += res.BodyBytes
+		}
 		if res.Failed() {
 			p.resFailed++
 		}

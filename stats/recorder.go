@@ -103,7 +103,6 @@ func (r *Recorder) add(res *loader.Result) {
 	}
 	r.pages.addRequest(res)
 	r.urls[res.Target].page.addRequest(res)
-	r.decodedBytes += res.Decoded
 	rt := res.ResponseTime()
 	r.requests++
 	r.busyTime += rt
@@ -130,7 +129,9 @@ func (r *Recorder) add(res *loader.Result) {
 			u.status = map[uint16]int64{}
 		}
 		u.status[res.Status]++
+		// A body that failed half way is no data transferred, decoded or not.
 		r.bodyBytes += res.BodyBytes
+		r.decodedBytes += res.Decoded
 		u.bytes += res.BodyBytes
 		b.bytes += res.BodyBytes
 	} else {

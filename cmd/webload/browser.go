@@ -23,10 +23,11 @@ func browserFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-cache", Usage: "fetch a page's resources on every visit, not once per user"},
 		&cli.BoolFlag{Name: "no-cookies", Usage: "do not keep cookies (by default each user has its own cookie jar)"},
 		&cli.StringSliceFlag{Name: "login", Usage: "each user first requests `\"URL [POST data]\"` once (siege's login-url); repeatable for multi-step logins"},
-		&cli.BoolFlag{Name: "no-follow", Usage: "do not follow redirects (by default up to 10 hops, each a transaction)"},
+		&cli.BoolFlag{Name: "no-follow", Usage: "do not follow redirects (by default up to 10 hops, each a transaction; a URL still redirected after them is a too-many-redirects failure)"},
 		&cli.BoolFlag{Name: "follow-any-host", Usage: "follow redirects to hosts that are not in the URL list"},
+		&cli.BoolFlag{Name: "auth-any-host", Usage: "send -u and the secret -H headers (Authorization, Cookie, X-Api-Key...) to every host; by default a redirect or resource on another host or port gets none, as with curl"},
 		&cli.StringFlag{Name: "accept-encoding", Value: "gzip, deflate, br", Usage: "Accept-Encoding `VALUE` sent with every request; \"\" sends none"},
-		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "basic authentication `USER:PASSWORD` for every request"},
+		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "basic authentication `USER:PASSWORD` for every request to the URLs' own hosts (see --auth-any-host)"},
 		&cli.StringFlag{Name: "get", Aliases: []string{"g"}, Usage: "make one GET of `URL` and print the request and response headers (secrets hidden), as siege -g"},
 		&cli.StringFlag{Name: "print", Aliases: []string{"p"}, Usage: "like -g, and print the decoded body too, as siege -p"},
 		&cli.StringFlag{Name: "cacert", Usage: "trust the CA certificates in PEM `FILE` too (verification is on unless --insecure)"},
@@ -54,6 +55,7 @@ func browserFromFlags(c *cli.Context, cfg *loader.Config, env lookupEnv) error {
 	cfg.Cookies = !c.Bool("no-cookies")
 	cfg.FollowRedirects = !c.Bool("no-follow")
 	cfg.FollowAnyHost = c.Bool("follow-any-host")
+	cfg.AuthAnyHost = c.Bool("auth-any-host")
 	cfg.AcceptEncoding = c.String("accept-encoding")
 	cfg.CACert, cfg.ClientCert, cfg.ClientKey, cfg.Proxy = c.String("cacert"), c.String("cert"), c.String("key"), c.String("proxy")
 	cfg.HTTP2 = c.Bool("http2")
