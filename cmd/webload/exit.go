@@ -7,7 +7,7 @@ import (
 )
 
 // Exit codes, documented in the README.
-// 130 and 143 come from signalCause.
+// 129, 130 and 143 (128 plus the signal) come from signalCause.
 const (
 	exitOK         = 0
 	exitGateFailed = 1  // an --assert or --max-regression check failed
