@@ -148,9 +148,18 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 		return interruptedError{sc}
 	}
 	if aborted {
-		return abortedError{spec.cfg.MaxFailures}
+		return abortedError{threshold: spec.cfg.MaxFailures, failed: noResponse(&runs[len(runs)-1])}
 	}
 	return checkGates(&rep, &spec, stdout)
+}
+
+// noResponse counts a run's requests that got no response, what --failures counts.
+func noResponse(rep *stats.Report) int64 {
+	var n int64
+	for _, c := range rep.Errors {
+		n += c
+	}
+	return n
 }
 
 // runOnce makes one run: the loader, its statistics, and the progress line, server monitor
