@@ -170,3 +170,81 @@ func TestParseLimits(t *testing.T) {
 		}
 	}
 }
+
+// A label (or URL) holding a Markdown table's syntax must stay in its cell: a `|` would start a
+// new column, a newline end the row, and a backslash escape whatever follows it.
+func TestCompareMarkdownKeepsEachLabelInItsCell(t *testing.T) {
+	t.Parallel()
+	ms := time.Millisecond
+	tests := []struct {
+		name, label, want string
+	}{
+		{"a pipe", "nginx | tuned", "nginx | tuned"},
+		{"a newline", "line one\nline two", "line one line two"},
+		{"a CRLF", "line one\r\nline two", "line one line two"},
+		{"a backslash", `C:\runs\a`, `C:\runs\a`},
+		{"a backslash before a pipe", `a\|b`, `a\|b`},
+		{"a trailing backslash", `a\`, `a\`},
+		{"plain", "MySQL 5.1", "MySQL 5.1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			base := fakeRun("base", 1, 1000, 100*ms, 100*ms, 10*time.Second)
+			cand := fakeRun(tc.label, 2, 1000, 90*ms, 100*ms, 9*time.Second)
+			c, err := Compare([]Report{base, cand}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.URLChanges = []URLChange{{Label: tc.label, Method: "GET", Path: "/q?" + tc.label, BaseP95: 0.1, P95: 0.2, Change: 1}}
+			var md bytes.Buffer
+			if err := c.WriteMarkdown(&md); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(md.String(), "\n")
+			header := markdownCells(lines[0])
+			// Header, separator, the base row, then the candidate's.
+			row := markdownCells(lines[3])
+			if len(row) != len(header) || row[0] != tc.want {
+				t.Errorf("row %q has cells %q, want %d cells starting %q", lines[3], row, len(header), tc.want)
+			}
+			var urlRow string
+			for i, l := range lines {
+				if strings.HasPrefix(l, "| Run | URL |") && i+2 < len(lines) {
+					urlRow = lines[i+2]
+				}
+			}
+			cells := markdownCells(urlRow)
+			if len(cells) != 5 || cells[0] != tc.want || cells[1] != "GET /q?"+tc.want {
+				t.Errorf("URL row %q has cells %q, want 5 starting %q, %q", urlRow, cells, tc.want, "GET /q?"+tc.want)
+			}
+		})
+	}
+}
+
+// markdownCells splits a table row as GitHub's Markdown does: a backslash escapes the next
+// character, an unescaped pipe separates cells, and the outer pipes and spaces are dropped.
+func markdownCells(line string) []string {
+	var cells []string
+	var cur strings.Builder
+	escaped := false
+	for _, r := range strings.TrimSpace(line) {
+		switch {
+		case escaped:
+			cur.WriteRune(r)
+			escaped = false
+		case r == '\\':
+			escaped = true
+		case r == '|':
+			cells = append(cells, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	// The leading pipe makes an empty first cell; the trailing one ends the last.
+	if len(cells) > 0 && cells[0] == "" {
+		cells = cells[1:]
+	}
+	return cells
+}

@@ -92,12 +92,23 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	return err
 }
 
+// markdownCell is s as the text of one Markdown table cell: a backslash is doubled (else it
+// would escape what follows it), a pipe is escaped (else it starts a new column), and line
+// breaks become spaces (else they end the row).
+func markdownCell(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "|", `\|`, "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
 // WriteMarkdown writes the comparison as a Markdown table, to paste into a ticket.
 func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	rows := c.table()
 	for i, r := range rows {
-		b.WriteString("| " + strings.Join(r, " | ") + " |\n")
+		cells := make([]string, len(r))
+		for j, s := range r {
+			cells[j] = markdownCell(s)
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 		if i == 0 {
 			b.WriteString("|---" + strings.Repeat("|---:", len(r)-1) + "|\n")
 		}
@@ -121,8 +132,8 @@ func (c *Comparison) writeFooter(b *strings.Builder, md bool) {
 	}
 	for _, u := range c.URLChanges {
 		if md {
-			fmt.Fprintf(b, "| %s | %s %s | %.1f | %.1f | %s%s |\n", u.Label, u.Method, u.Path, u.BaseP95*1000, u.P95*1000,
-				changeText(u.Change), marks[u.Verdict])
+			fmt.Fprintf(b, "| %s | %s | %.1f | %.1f | %s%s |\n", markdownCell(u.Label), markdownCell(u.Method+" "+u.Path),
+				u.BaseP95*1000, u.P95*1000, changeText(u.Change), marks[u.Verdict])
 		} else {
 			fmt.Fprintf(b, "  %-20s %9s%s  %9.1f ms -> %9.1f ms  %s %s\n", u.Label, changeText(u.Change), marks[u.Verdict],
 				u.BaseP95*1000, u.P95*1000, u.Method, u.Path)

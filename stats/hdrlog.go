@@ -8,6 +8,8 @@ import (
 	"math"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/webload/webload/internal/atomicfile"
 )
 
 // ErrNoStartTime says a report lacks the wall-clock start an interval log is anchored to.
@@ -77,13 +79,13 @@ func WriteHdrLog(w io.Writer, rep *Report) error {
 	return nil
 }
 
-// SaveHdrLog writes the interval log to path atomically (see WriteFileAtomic).
+// SaveHdrLog writes the interval log to path atomically (see atomicfile.Write).
 func SaveHdrLog(path string, rep *Report) error {
 	var b bytes.Buffer
 	if err := WriteHdrLog(&b, rep); err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(path, b.Bytes()); err != nil {
+	if err := atomicfile.Write(path, b.Bytes()); err != nil {
 		return fmt.Errorf("save hdr log: %w", err)
 	}
 	return nil

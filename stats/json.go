@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+
+	"github.com/webload/webload/internal/atomicfile"
 )
 
 // WriteJSON writes a report, or a comparison or trend, as indented JSON.
@@ -20,39 +21,16 @@ func WriteJSON(w io.Writer, v any) error {
 	return nil
 }
 
-// SaveJSON writes the report to path atomically (see WriteFileAtomic).
+// SaveJSON writes the report to path atomically (see atomicfile.Write).
 func SaveJSON(path string, rep *Report) error {
 	var b bytes.Buffer
 	if err := WriteJSON(&b, rep); err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(path, b.Bytes()); err != nil {
+	if err := atomicfile.Write(path, b.Bytes()); err != nil {
 		return fmt.Errorf("save report: %w", err)
 	}
 	return nil
-}
-
-// WriteFileAtomic writes data to path through a temporary file in the same folder and a
-// rename, so an interrupted write never leaves half a file where a whole one is expected.
-func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	// CreateTemp makes the file private; an output is an ordinary file like any other.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // ReadJSON reads a report written by WriteJSON or SaveJSON.

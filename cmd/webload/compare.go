@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/webload/webload/internal/atomicfile"
 	"github.com/webload/webload/stats"
 )
 
@@ -172,7 +173,7 @@ func writeJUnitFile(path, suite string, results []stats.GateResult) error {
 	if err := stats.WriteJUnit(&b, suite, results); err != nil {
 		return err
 	}
-	if err := stats.WriteFileAtomic(path, []byte(b.String())); err != nil {
+	if err := atomicfile.Write(path, []byte(b.String())); err != nil {
 		return fmt.Errorf("write JUnit file: %w", err)
 	}
 	return nil

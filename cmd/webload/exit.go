@@ -7,7 +7,7 @@ import (
 )
 
 // Exit codes, documented in the README.
-// 130 and 143 come from signalCause.
+// 129, 130 and 143 (128 plus the signal) come from signalCause.
 const (
 	exitOK         = 0
 	exitGateFailed = 1  // an --assert or --max-regression check failed
@@ -17,11 +17,13 @@ const (
 )
 
 // abortedError says the run stopped at its failure threshold, after writing its report.
-type abortedError struct{ threshold int64 }
+// failed is the run's real count of requests without a response: the requests in flight when
+// the threshold was reached end too, and may fail, so it can exceed the threshold.
+type abortedError struct{ threshold, failed int64 }
 
 func (e abortedError) Error() string {
 	return fmt.Sprintf("aborted: %d requests got no response (--failures %d); the report covers what was measured",
-		e.threshold, e.threshold)
+		e.failed, e.threshold)
 }
 
 // bugError says webload's own accounting is wrong; the outputs were written but are suspect.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/webload/webload/stats"
+	"github.com/webload/webload/internal/atomicfile"
 	"github.com/webload/webload/urls"
 )
 
@@ -88,7 +88,7 @@ func importCommand(c *cli.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	if out := c.String("output"); out != "" {
-		if err := stats.WriteFileAtomic(out, b.Bytes()); err != nil {
+		if err := atomicfile.Write(out, b.Bytes()); err != nil {
 			return fmt.Errorf("write %s: %w", out, err)
 		}
 	} else if _, err := stdout.Write(b.Bytes()); err != nil {

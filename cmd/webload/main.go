@@ -9,12 +9,23 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
+
+// sameSignalWindow is how soon after the first stop signal another one counts as the same
+// request rather than "quit now": timeout(1) signals webload and then its process group, and a
+// terminal's Ctrl-C reaches every process of the foreground group, so one stop often arrives
+// twice within microseconds.
+const sameSignalWindow = time.Second
 
 // version is the release, shown by -V and sent in the default User-Agent.
 const version = "0.1.0"
 
 func main() {
+	// A reader that closed stdout (`webload ... | head -1`) must not kill webload before it
+	// writes -o and -l: ignored, SIGPIPE becomes an EPIPE error on the write, which
+	// writeOutputs forgives.
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	go stopOnSignals(cancel, os.Stderr)
@@ -22,16 +33,22 @@ func main() {
 	os.Exit(exitCode(err, os.Stderr))
 }
 
-// stopOnSignals turns the first SIGINT or SIGTERM into a graceful stop (the run finishes the
-// requests in flight and reports) and the second into an immediate exit, like siege.
+// stopOnSignals turns the first SIGINT, SIGTERM or SIGHUP into a graceful stop (the run
+// finishes the requests in flight and reports) and a later one into an immediate exit, like
+// siege. Signals within sameSignalWindow of the first are the same stop, delivered twice.
 func stopOnSignals(cancel context.CancelCauseFunc, stderr io.Writer) {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	first := <-sigs
+	firstAt := time.Now()
 	cancel(signalCause{first})
-	second := <-sigs
-	fmt.Fprintf(stderr, "webload: %v again, exiting without a report\n", second)
-	os.Exit(signalCause{second}.exitCode())
+	for sig := range sigs {
+		if time.Since(firstAt) < sameSignalWindow {
+			continue
+		}
+		fmt.Fprintf(stderr, "webload: %v again, exiting without a report\n", sig)
+		os.Exit(signalCause{sig}.exitCode())
+	}
 }
 
 // signalCause is the cancellation cause of an interrupted run.
@@ -44,10 +61,11 @@ func (s signalCause) Error() string {
 	return "interrupted by " + s.sig.String()
 }
 
-// exitCode follows the shell's 128+signal convention: 130 for SIGINT, 143 for SIGTERM.
+// exitCode follows the shell's 128+signal convention: 130 for SIGINT, 143 for SIGTERM, 129
+// for SIGHUP.
 func (s signalCause) exitCode() int {
-	if s.sig == syscall.SIGTERM {
-		return 143
+	if sig, ok := s.sig.(syscall.Signal); ok {
+		return 128 + int(sig)
 	}
 	return 130
 }

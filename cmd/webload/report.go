@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/webload/webload/internal/atomicfile"
 	"github.com/webload/webload/report"
 	"github.com/webload/webload/stats"
 )
@@ -57,7 +58,7 @@ func writeHTMLFile(path string, results []stats.Report, opt report.Options) erro
 	if err := report.WriteHTML(&b, results, opt); err != nil {
 		return err
 	}
-	if err := stats.WriteFileAtomic(path, b.Bytes()); err != nil {
+	if err := atomicfile.Write(path, b.Bytes()); err != nil {
 		return fmt.Errorf("write HTML report %s: %w", path, err)
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -147,9 +148,18 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 		return interruptedError{sc}
 	}
 	if aborted {
-		return abortedError{spec.cfg.MaxFailures}
+		return abortedError{threshold: spec.cfg.MaxFailures, failed: noResponse(&runs[len(runs)-1])}
 	}
 	return checkGates(&rep, &spec, stdout)
+}
+
+// noResponse counts a run's requests that got no response, what --failures counts.
+func noResponse(rep *stats.Report) int64 {
+	var n int64
+	for _, c := range rep.Errors {
+		n += c
+	}
+	return n
 }
 
 // runOnce makes one run: the loader, its statistics, and the progress line, server monitor
@@ -272,14 +282,19 @@ func slugify(s string) string {
 }
 
 // writeOutputs prints the report (text or JSON) and writes the files asked for. It tries every
-// output even when one fails, so a full disk does not cost the others.
+// output even when one fails, so a full disk or a closed stdout does not cost the others.
 func writeOutputs(rep *stats.Report, out outputs, stdout io.Writer, now time.Time) error {
 	var errs []error
+	var printErr error
 	switch {
 	case out.json:
-		errs = append(errs, stats.WriteJSON(stdout, rep))
+		printErr = stats.WriteJSON(stdout, rep)
 	case !out.quiet:
-		errs = append(errs, stats.WriteText(stdout, rep, out.text))
+		printErr = stats.WriteText(stdout, rep, out.text)
+	}
+	// A reader that closed the pipe (`| head -1`) took what it wanted; that is no failure.
+	if !errors.Is(printErr, syscall.EPIPE) {
+		errs = append(errs, printErr)
 	}
 	if out.jsonFile != "" {
 		errs = append(errs, stats.SaveJSON(out.jsonFile, rep))

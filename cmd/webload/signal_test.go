@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -36,6 +37,7 @@ func TestSignalWritesThePartialReport(t *testing.T) {
 	}{
 		{"Ctrl-C", syscall.SIGINT, 130},
 		{"SIGTERM", syscall.SIGTERM, 143},
+		{"SIGHUP", syscall.SIGHUP, 129},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,7 +101,8 @@ func TestSignalWritesThePartialReport(t *testing.T) {
 	}
 }
 
-// A second Ctrl-C quits at once, without waiting for requests that would take the whole timeout.
+// A second Ctrl-C after the repeat window quits at once, without waiting for requests that
+// would take the whole timeout.
 func TestSecondSignalQuitsAtOnce(t *testing.T) {
 	t.Parallel()
 	var hits atomic.Int64
@@ -124,7 +127,7 @@ func TestSecondSignalQuitsAtOnce(t *testing.T) {
 	}
 	start := time.Now()
 	_ = cmd.Process.Signal(syscall.SIGINT)
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(sameSignalWindow + 500*time.Millisecond)
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -143,5 +146,113 @@ func TestSecondSignalQuitsAtOnce(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "exiting without a report") || strings.Contains(stdout.String(), "Transactions:") {
 		t.Errorf("stdout %q stderr %q", stdout.String(), stderr.String())
+	}
+}
+
+// timeout(1) signals webload and then its whole process group, so webload gets SIGTERM twice
+// within microseconds. That is one request to stop: the report and -o must still be written.
+func TestTwoSignalsAtOnceAreOneStop(t *testing.T) {
+	t.Parallel()
+	const runs = 5
+	for i := range runs {
+		t.Run(fmt.Sprintf("kill twice %d", i), func(t *testing.T) {
+			t.Parallel()
+			site := slowSite(t)
+			out := filepath.Join(t.TempDir(), "partial.json")
+			cmd := exec.Command(os.Args[0], "-c", "2", "-t", "1H", "--timeout", "5", "-o", out, site.url)
+			stdout, stderr := startWebload(t, cmd)
+			site.waitForHits(t, 2)
+			pid := cmd.Process.Pid
+			_ = syscall.Kill(pid, syscall.SIGTERM)
+			_ = syscall.Kill(pid, syscall.SIGTERM)
+			wantPartialReport(t, cmd, out, 143, stdout, stderr)
+		})
+	}
+	timeoutCmd, err := exec.LookPath("timeout")
+	if err != nil {
+		t.Log("no timeout command; only the double kill is tested")
+		return
+	}
+	for i := range runs {
+		t.Run(fmt.Sprintf("under timeout %d", i), func(t *testing.T) {
+			t.Parallel()
+			site := slowSite(t)
+			out := filepath.Join(t.TempDir(), "partial.json")
+			// timeout passes a SIGTERM it receives on as it does its own expiry: to webload,
+			// then to the process group. Signalling it once webload is busy, rather than
+			// waiting for a duration, makes sure webload is running by then.
+			// --preserve-status makes timeout exit with webload's own code.
+			cmd := exec.Command(timeoutCmd, "--preserve-status", "1h", os.Args[0],
+				"-c", "2", "-t", "1H", "--timeout", "5", "-o", out, site.url)
+			stdout, stderr := startWebload(t, cmd)
+			site.waitForHits(t, 2)
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			wantPartialReport(t, cmd, out, 143, stdout, stderr)
+		})
+	}
+}
+
+// countingSite answers every request after a short pause and counts them.
+type countingSite struct {
+	url  string
+	hits atomic.Int64
+}
+
+func slowSite(t *testing.T) *countingSite {
+	t.Helper()
+	s := &countingSite{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		s.hits.Add(1)
+		time.Sleep(50 * time.Millisecond)
+	}))
+	t.Cleanup(srv.Close)
+	s.url = srv.URL + "/"
+	return s
+}
+
+func (s *countingSite) waitForHits(t *testing.T, n int64) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for s.hits.Load() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the site got %d requests, want %d", s.hits.Load(), n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// startWebload starts cmd as the webload command (see TestMain) with its output captured.
+func startWebload(t *testing.T, cmd *exec.Cmd) (stdout, stderr *bytes.Buffer) {
+	t.Helper()
+	cmd.Env = append(os.Environ(), "WEBLOAD_TEST_MAIN=1")
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return stdout, stderr
+}
+
+// wantPartialReport waits for an interrupted run to end and checks it reported and saved out.
+func wantPartialReport(t *testing.T, cmd *exec.Cmd, out string, wantCode int, stdout, stderr *bytes.Buffer) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("webload did not stop after the signal")
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != wantCode {
+		t.Errorf("exit = %v, want code %d; stderr:\n%s", err, wantCode, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "Transactions:") {
+		t.Errorf("no report on stdout:\n%s", stdout.String())
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("-o not written: %v", err)
 	}
 }
