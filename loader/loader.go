@@ -311,7 +311,7 @@ func (l *Loader) stopOffset() time.Duration {
 }
 
 // failed books a request that got no response: it stops the run at MaxFailures, and keeps the
-// first message seen for each kind.
+// first message seen for each kind (see sampleMessage).
 func (l *Loader) failed(kind ErrKind, err error) {
 	if n := l.socketErr.Add(1); l.cfg.MaxFailures > 0 && n >= l.cfg.MaxFailures {
 		l.stop(TooManyFailures)
@@ -322,7 +322,7 @@ func (l *Loader) failed(kind ErrKind, err error) {
 	l.samplesMu.Lock()
 	defer l.samplesMu.Unlock()
 	if _, ok := l.samples[kind]; !ok {
-		l.samples[kind] = err.Error()
+		l.samples[kind] = l.sampleMessage(kind, err)
 		l.sampled[kind].Store(true)
 	}
 }

@@ -38,13 +38,13 @@ func ProbeOnce(cfg Config, t urls.Target) (Probe, error) {
 	l.templates[0].CopyTo(x.req)
 	x.req.SetTimeout(cfg.Timeout)
 	if err := l.client.Do(x.req, x.resp); err != nil {
-		return Probe{}, fmt.Errorf("%s %s: %w", t.Method, urls.Redacted(t.URL), err)
+		return Probe{}, fmt.Errorf("%s %s: %w", t.Method, urls.Redacted(t.URL), l.described(err))
 	}
 	var p Probe
 	p.Request = redactHead(x.req.Header.String())
 	p.Response = redactHead(x.resp.Header.String())
 	if _, err := x.body.read(x.resp, true); err != nil {
-		return p, fmt.Errorf("reading the body of %s: %w", urls.Redacted(t.URL), err)
+		return p, fmt.Errorf("reading the body of %s: %w", urls.Redacted(t.URL), l.described(err))
 	}
 	p.Body = bytes.Clone(x.body.page)
 	return p, nil
