@@ -79,6 +79,7 @@ type Loader struct {
 	cfg           Config
 	targets       []urls.Target
 	templates     []*fasthttp.Request // one per target, then one per login step
+	bodies        [][]byte            // each template's body, shared read-only (see reqbody.go)
 	urlOf         []*url.URL          // the URL of each template, for cookies and redirects
 	get           *fasthttp.Request   // a GET with the run's headers, for resources and redirects
 	hosts         hostSet             // the hosts of the URL list, where redirects may lead
@@ -130,6 +131,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 			return nil, fmt.Errorf("%s: bad URL %q: %w", t.Source, urls.Redacted(t.URL), err)
 		}
 		l.templates = append(l.templates, tmpl)
+		l.bodies = append(l.bodies, t.Body)
 		l.urlOf = append(l.urlOf, u)
 		if i < len(targets) {
 			l.hosts.addURL(u)
@@ -175,7 +177,8 @@ func newGetTemplate(cfg *Config) *fasthttp.Request {
 }
 
 // newTemplate builds the request for a target once; users copy it before each send, so the
-// URL is parsed and the headers are laid out only here.
+// URL is parsed and the headers are laid out only here. The body stays out of it (see
+// copyTemplate).
 func newTemplate(cfg *Config, t *urls.Target) (*fasthttp.Request, error) {
 	req := &fasthttp.Request{}
 	uri := fasthttp.AcquireURI()
@@ -195,7 +198,6 @@ func newTemplate(cfg *Config, t *urls.Target) (*fasthttp.Request, error) {
 		if ct != "" {
 			req.Header.SetContentType(ct)
 		}
-		req.SetBodyRaw(t.Body)
 	}
 	setRunHeaders(cfg, req)
 	return req, nil
