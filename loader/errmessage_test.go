@@ -2,12 +2,14 @@ package loader
 
 import (
 	"bufio"
+	"io"
 	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/webload/webload/urls"
+	"golang.org/x/net/http2"
 )
 
 // rawServer answers every request on a loopback socket with reply, written as it is, and then
@@ -110,5 +112,66 @@ func TestErrorSamplesQuoteNoResponseBytes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An HTTP/2 server's GOAWAY carries free bytes ("debug data") that the transport's error quotes:
+// the sample names the GOAWAY and its code only.
+func TestHTTP2GoAwayQuotesNoDebugData(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return // the test is over
+			}
+			go goAway(c)
+		}
+	}()
+	tg, err := urls.ParseLine("http://"+ln.Addr().String()+"/", urls.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, out := run(t, Config{Users: 1, Reps: 2, HTTP2: true, Timeout: 5 * time.Second}, []urls.Target{tg})
+	if len(results) != 2 {
+		t.Fatalf("%d results, want 2", len(results))
+	}
+	for _, r := range results {
+		if r.Err != ErrOther {
+			t.Fatalf("result %+v, want a failure of kind other", r)
+		}
+		if got, want := out.ErrorSamples[r.Err], "http2: server sent GOAWAY (INTERNAL_ERROR) and closed the connection"; got != want {
+			t.Errorf("sample %q, want %q", got, want)
+		}
+	}
+}
+
+// goAway plays an HTTP/2 server (h2c, prior knowledge) that answers the first request with a
+// GOAWAY holding a secret in its debug data, then closes the connection.
+func goAway(c net.Conn) {
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	preface := make([]byte, len(http2.ClientPreface))
+	if _, err := io.ReadFull(c, preface); err != nil {
+		return
+	}
+	fr := http2.NewFramer(c, c)
+	if err := fr.WriteSettings(); err != nil {
+		return
+	}
+	for {
+		f, err := fr.ReadFrame()
+		if err != nil {
+			return
+		}
+		if h, ok := f.(*http2.HeadersFrame); ok {
+			_ = fr.WriteGoAway(h.StreamID, http2.ErrCodeInternal, []byte("SECRET-debug"))
+			return
+		}
 	}
 }
