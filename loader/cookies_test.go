@@ -146,3 +146,19 @@ func BenchmarkCookieHeader(b *testing.B) {
 		})
 	}
 }
+
+// The run's own Cookie header (-H) goes with every request; a cookie of the same name from the
+// jar, which the site set since, replaces its value.
+func TestJarCookiesReplaceTheRunsOwn(t *testing.T) {
+	t.Parallel()
+	c := newCookies()
+	u := &url.URL{Scheme: "http", Host: "127.0.0.1:8080", Path: "/"}
+	setCookies(t, c, u, "sid", "theme")
+	req := fasthttp.AcquireRequest()
+	defer fasthttp.ReleaseRequest(req)
+	req.Header.Set("Cookie", "lang=en; sid=from-the-run")
+	c.add(req, u)
+	if got, want := string(req.Header.Peek("Cookie")), "lang=en; sid=v-sid; theme=v-theme"; got != want {
+		t.Errorf("Cookie: %q, want %q", got, want)
+	}
+}

@@ -14,7 +14,8 @@ import (
 
 // A request body (a `<file` of many megabytes) is one copy shared by every user, read-only:
 // no user, request or redirect copies it, over HTTP/1.1 and HTTP/2 alike. What the run
-// allocates in all stays far below one body per user.
+// allocates in all stays far below one body per user. Not parallel: it reads the process's
+// allocation counters.
 func TestRequestBodyIsShared(t *testing.T) {
 	const size = 10 << 20
 	const users, reps = 20, 1
