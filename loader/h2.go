@@ -144,9 +144,10 @@ func (c *h2Client) request(ctx context.Context, req *fasthttp.Request) (*http.Re
 
 	var body io.Reader
 	if b := req.Body(); len(b) > 0 {
-		// A copy: the transport may still be writing the body after the answer came back,
-		// while the user already prepares its next request in req.
-		body = bytes.NewReader(bytes.Clone(b))
+		// No copy: the transport may still be writing the body after the answer came back,
+		// while the user already prepares its next request in req, but the body is a
+		// template's shared one (copyTemplate), which nothing ever writes to.
+		body = bytes.NewReader(b)
 	}
 	hreq, err := http.NewRequestWithContext(ctx, string(h.Method()), "", body)
 	if err != nil {
@@ -234,8 +235,21 @@ func h2Error(err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return errH2Timeout
 	}
+	var ga http2.GoAwayError
+	if errors.As(err, &ga) {
+		return goAwayError{ga}
+	}
 	return err
 }
+
+// goAwayError is a GOAWAY without its debug data: free bytes from the server, which the
+// transport's message quotes and reports must not.
+type goAwayError struct{ ga http2.GoAwayError }
+
+func (e goAwayError) Error() string {
+	return fmt.Sprintf("http2: server sent GOAWAY (%v) and closed the connection", e.ga.ErrCode)
+}
+func (e goAwayError) Unwrap() error { return e.ga }
 
 // dialH2 opens a TLS connection to addr (host:port) that agreed on HTTP/2, within timeout.
 func (d *dialer) dialH2(addr string, timeout time.Duration, base *tls.Config) (net.Conn, error) {

@@ -79,6 +79,7 @@ type Loader struct {
 	cfg           Config
 	targets       []urls.Target
 	templates     []*fasthttp.Request // one per target, then one per login step
+	bodies        [][]byte            // each template's body, shared read-only (see reqbody.go)
 	urlOf         []*url.URL          // the URL of each template, for cookies and redirects
 	get           *fasthttp.Request   // a GET with the run's headers, for resources and redirects
 	hosts         hostSet             // the hosts of the URL list, where redirects may lead
@@ -132,6 +133,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 			return nil, fmt.Errorf("%s: bad URL %q: %w", t.Source, urls.Redacted(t.URL), err)
 		}
 		l.templates = append(l.templates, tmpl)
+		l.bodies = append(l.bodies, t.Body)
 		l.urlOf = append(l.urlOf, u)
 		if i < len(targets) {
 			l.hosts.addURL(u)
@@ -177,7 +179,8 @@ func newGetTemplate(cfg *Config) *fasthttp.Request {
 }
 
 // newTemplate builds the request for a target once; users copy it before each send, so the
-// URL is parsed and the headers are laid out only here.
+// URL is parsed and the headers are laid out only here. The body stays out of it (see
+// copyTemplate).
 func newTemplate(cfg *Config, t *urls.Target) (*fasthttp.Request, error) {
 	req := &fasthttp.Request{}
 	uri := fasthttp.AcquireURI()
@@ -197,7 +200,6 @@ func newTemplate(cfg *Config, t *urls.Target) (*fasthttp.Request, error) {
 		if ct != "" {
 			req.Header.SetContentType(ct)
 		}
-		req.SetBodyRaw(t.Body)
 	}
 	setRunHeaders(cfg, req)
 	return req, nil
@@ -313,7 +315,7 @@ func (l *Loader) stopOffset() time.Duration {
 }
 
 // failed books a request that got no response: it stops the run at MaxFailures, and keeps the
-// first message seen for each kind.
+// first message seen for each kind (see sampleMessage).
 func (l *Loader) failed(kind ErrKind, err error) {
 	if n := l.socketErr.Add(1); l.cfg.MaxFailures > 0 && n >= l.cfg.MaxFailures {
 		l.stop(TooManyFailures)
@@ -324,7 +326,7 @@ func (l *Loader) failed(kind ErrKind, err error) {
 	l.samplesMu.Lock()
 	defer l.samplesMu.Unlock()
 	if _, ok := l.samples[kind]; !ok {
-		l.samples[kind] = err.Error()
+		l.samples[kind] = l.sampleMessage(kind, err)
 		l.sampled[kind].Store(true)
 	}
 }

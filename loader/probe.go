@@ -36,17 +36,17 @@ func ProbeOnce(cfg Config, t urls.Target) (Probe, error) {
 	}
 	x := l.newExchange()
 	defer x.release()
-	l.templates[0].CopyTo(x.req)
+	l.copyTemplate(x.req, l.templates[0], 0)
 	x.req.SetTimeout(cfg.Timeout)
 	x.body.deadline = time.Now().Add(cfg.Timeout)
 	if err := l.client.Do(x.req, x.resp); err != nil {
-		return Probe{}, fmt.Errorf("%s %s: %w", t.Method, urls.Redacted(t.URL), err)
+		return Probe{}, fmt.Errorf("%s %s: %w", t.Method, urls.Redacted(t.URL), l.described(err))
 	}
 	var p Probe
 	p.Request = redactHead(x.req.Header.String())
 	p.Response = redactHead(x.resp.Header.String())
 	if _, err := x.body.read(x.resp, true); err != nil {
-		return p, fmt.Errorf("reading the body of %s: %w", urls.Redacted(t.URL), err)
+		return p, fmt.Errorf("reading the body of %s: %w", urls.Redacted(t.URL), l.described(err))
 	}
 	p.Body = bytes.Clone(x.body.page)
 	return p, nil

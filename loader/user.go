@@ -1,8 +1,6 @@
 package loader
 
 import (
-	"errors"
-	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -73,7 +71,7 @@ func (x *exchange) release() {
 // send makes one request to target ti and describes it as a Result. It returns when the request
 // ended, as an offset from the run's start, so the caller need not read the clock again.
 func (l *Loader) send(x *exchange, ti, user int) (Result, time.Duration) {
-	l.templates[ti].CopyTo(x.req)
+	l.copyTemplate(x.req, l.templates[ti], ti)
 	x.req.SetTimeout(l.cfg.Timeout) // not part of what CopyTo copies
 	var res Result
 	end := l.do(x, ti, user, false, &res)
@@ -106,20 +104,11 @@ func (l *Loader) do(x *exchange, ti, user int, parse bool, res *Result) time.Dur
 	res.Latency = endOffset - offset
 	if err != nil {
 		res.Err = classify(err)
-		l.failed(res.Err, l.explain(err))
+		l.failed(res.Err, err)
 	}
 	// Checked after the request: if the run stopped while it was in flight, say so.
 	res.AfterStop = l.stopped.Load()
 	return endOffset
-}
-
-// explain adds what the user can do about a failure to its message where there is something.
-func (l *Loader) explain(err error) error {
-	var small *fasthttp.ErrSmallBuffer
-	if errors.As(err, &small) {
-		return fmt.Errorf("response headers longer than the %d-byte header buffer (raise --header-buffer): %w", l.cfg.headerBuffer(), err)
-	}
-	return err
 }
 
 // pause sleeps for d or until the run stops, whichever is first.

@@ -126,7 +126,7 @@ func (v *visitor) flush(b *batcher, end time.Duration) {
 // per hop to out. It returns the last hop's URL and when it ended.
 func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, j *job, out *[]Result) (*url.URL, time.Duration) {
 	l := v.l
-	base.CopyTo(x.req)
+	l.copyTemplate(x.req, base, ti)
 	if base == l.get {
 		x.req.SetRequestURI(u.String())
 	}
@@ -152,7 +152,7 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 		if res.Status != fasthttp.StatusTemporaryRedirect && res.Status != fasthttp.StatusPermanentRedirect {
 			base = l.get
 		}
-		base.CopyTo(x.req)
+		l.copyTemplate(x.req, base, ti)
 		x.req.SetRequestURI(next.String())
 		u = next
 	}
