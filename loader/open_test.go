@@ -115,3 +115,60 @@ func TestClosedModelRamp(t *testing.T) {
 		}
 	}
 }
+
+// Extreme rates end with the run: what the stop left unsent is computed, not counted one by one
+// (2·10¹¹ requests at a trillion a second), and a schedule too slow for its second request
+// does not wrap around into the past.
+func TestOpenModelAtExtremeRates(t *testing.T) {
+	t.Parallel()
+	srv := newHitServer(t, nil)
+	tests := []struct {
+		name string
+		cfg  Config
+		want int64 // sent + unsent: the requests due before the end
+	}{
+		{"a trillion a second", Config{Rate: 1e12, MaxUsers: 4, Duration: 200 * time.Millisecond}, 2e11},
+		// Shard 1 of 3 owns requests 1, 4, 7... of the 2·10¹¹.
+		{"a trillion a second, one shard", Config{Rate: 1e12, MaxUsers: 4, Duration: 200 * time.Millisecond, Shard: 1, Shards: 3}, 66_666_666_667},
+		{"one request in 316 years", Config{Rate: 1e-10, MaxUsers: 4, Duration: 200 * time.Millisecond}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			done := make(chan struct{})
+			var results []Result
+			var out Outcome
+			go func() {
+				defer close(done)
+				results, out = run(t, tc.cfg, pageTargets(t, srv.URL, 3))
+			}()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the run did not end")
+			}
+			if got := int64(len(results)) + out.Unsent; got != tc.want {
+				t.Errorf("%d sent + %d unsent = %d, want %d", len(results), out.Unsent, got, tc.want)
+			}
+		})
+	}
+}
+
+// ownedBefore agrees with ownsRequest, request by request.
+func TestOwnedBeforeMatchesOwnsRequest(t *testing.T) {
+	t.Parallel()
+	for shards := range 5 {
+		for shard := range max(shards, 1) {
+			c := Config{Shard: shard, Shards: shards}
+			var want int64
+			for n := range int64(50) {
+				if got := ownedBefore(&c, n); got != want {
+					t.Fatalf("shard %d of %d: ownedBefore(%d) = %d, want %d", shard, shards, n, got, want)
+				}
+				if c.ownsRequest(n) {
+					want++
+				}
+			}
+		}
+	}
+}

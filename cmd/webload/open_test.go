@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -137,5 +138,56 @@ func TestStallShowsInTheOpenModel(t *testing.T) {
 			t.Logf("%s: %d requests, p50 %.4f s, p99 %.4f s", tc.name, r.Requests, r.Percentiles.P50, r.Percentiles.P99)
 			tc.check(t, r)
 		})
+	}
+}
+
+// Extreme rates keep to -t: at a trillion a second the unsent requests are counted without
+// walking the schedule, and at one request in 316 years the schedule does not wrap around.
+func TestExtremeRatesEndWithTheRun(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	tests := []struct {
+		rate string
+		due  int64 // sent + unsent in the 1 s run
+	}{
+		{"1e12", 1e12},
+		{"1e-10", 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.rate, func(t *testing.T) {
+			t.Parallel()
+			type result struct {
+				stdout, stderr string
+				code           int
+			}
+			done := make(chan result, 1)
+			go func() {
+				var r result
+				r.stdout, r.stderr, r.code = webload(t, nil, "-j", "--rate", tc.rate, "--max-users", "4", "-t", "1S", site.URL+"/x")
+				done <- r
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the run did not end")
+			}
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			rep := readOpenReport(t, r.stdout)
+			if rep.Schedule == nil || rep.Schedule.Sent+rep.Schedule.Unsent != tc.due {
+				t.Errorf("schedule %+v, want %d due", rep.Schedule, tc.due)
+			}
+		})
+	}
+}
+
+// A -t that rounds to no time at all would mean no limit; it is refused, naming the flag.
+func TestRunTimeTooShortIsRefused(t *testing.T) {
+	t.Parallel()
+	_, stderr, code := webload(t, nil, "-t", "1e-10S", "http://127.0.0.1:1/")
+	if code != exitUsage || !strings.HasPrefix(stderr, "webload: -t: ") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q; want exit 2 and one line naming -t", code, stderr)
 	}
 }
