@@ -388,10 +388,6 @@ func TestHTTP2Failures(t *testing.T) {
 			if s := out.ErrorSamples[tc.want]; !strings.Contains(s, tc.wantSample) {
 				t.Errorf("sample %q, want it to mention %q", s, tc.wantSample)
 			}
-			// Two requests a user, each given up at 300 ms: nothing waits for the server.
-			if out.Elapsed > 5*time.Second {
-				t.Errorf("the run took %v", out.Elapsed)
-			}
 		})
 	}
 }

@@ -172,7 +172,7 @@ func TestFailuresByKind(t *testing.T) {
 		{name: "timeout", timeout: 100 * time.Millisecond, wantKind: ErrTimeout, wantFailed: true,
 			handle: func(w http.ResponseWriter, r *http.Request) {
 				select {
-				case <-time.After(3 * time.Second):
+				case <-time.After(30 * time.Second):
 				case <-r.Context().Done():
 				}
 			}},
@@ -210,8 +210,10 @@ func TestFailuresByKind(t *testing.T) {
 				if r.Err != tc.wantKind || r.Status != tc.wantStatus || r.Failed() != tc.wantFailed {
 					t.Fatalf("result %+v: want kind %v, status %d, failed %v", r, tc.wantKind, tc.wantStatus, tc.wantFailed)
 				}
-				if tc.wantKind == ErrTimeout && (r.Latency < tc.timeout || r.Latency > tc.timeout+time.Second) {
-					t.Errorf("timed out after %v, want about %v", r.Latency, tc.timeout)
+				// Never before the timeout; the generous upper bound only tells a timeout from
+				// the server's 30 s hold, whatever the machine's load.
+				if tc.wantKind == ErrTimeout && (r.Latency < tc.timeout || r.Latency > tc.timeout+10*time.Second) {
+					t.Errorf("timed out after %v, want %v", r.Latency, tc.timeout)
 				}
 			}
 		})
@@ -227,9 +229,9 @@ func TestTimeLimitStopsTheRun(t *testing.T) {
 	if out.Stop != TimeUp {
 		t.Fatalf("stop = %v, want time", out.Stop)
 	}
-	// The last requests may finish after the limit, each bounded by the timeout.
-	if out.Elapsed < 300*time.Millisecond || out.Elapsed > 300*time.Millisecond+5*time.Second {
-		t.Errorf("elapsed %v outside [300ms, 300ms+timeout]", out.Elapsed)
+	// The last requests may finish after the limit, so only the lower bound is a fact.
+	if out.Elapsed < 300*time.Millisecond {
+		t.Errorf("elapsed %v, shorter than the 300 ms limit", out.Elapsed)
 	}
 	if len(results) == 0 {
 		t.Fatal("no results")

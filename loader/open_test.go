@@ -17,8 +17,8 @@ func TestOpenModelKeepsItsSchedule(t *testing.T) {
 	if got := int64(len(results)) + out.Unsent; got != 400 {
 		t.Errorf("%d sent + %d unsent, want 400", len(results), out.Unsent)
 	}
-	if len(results) < 396 {
-		t.Errorf("only %d of 400 requests sent", len(results))
+	if len(results) == 0 {
+		t.Error("no request sent") // how many the stop overtakes depends on the machine's load
 	}
 	for i, r := range results {
 		if r.Status != 200 {
@@ -72,8 +72,9 @@ func TestOpenModelMeasuresFromTheIntendedStart(t *testing.T) {
 			slow++
 		}
 	}
-	// About 50 requests arrive during the 1 s stall; those of its first half wait over 0.5 s.
-	if slow < 15 || stalled.Load() < 30 {
+	// The 25 requests due in the stall's first half second wait at least 0.5 s each, however
+	// late a busy machine sends them: their response time counts from when they were due.
+	if slow < 20 || stalled.Load() == 0 {
 		t.Errorf("%d requests slower than 400 ms, %d stalled; want the stall visible", slow, stalled.Load())
 	}
 }
@@ -96,7 +97,9 @@ func TestOpenModelQueuesAtTheUserCap(t *testing.T) {
 			maxWait = max(maxWait, r.Start-r.Intended)
 		}
 	}
-	if queued == 0 || maxWait < 200*time.Millisecond || out.Unsent == 0 {
+	// Each user starts at most 21 requests in the second (one every 50 ms, from 0 ms), so at
+	// least 58 of the 100 due are unsent, and the third due already finds both users busy.
+	if queued == 0 || maxWait <= 0 || out.Unsent < 58 {
 		t.Errorf("queued %d (longest wait %v), unsent %d: want the cap's backlog visible", queued, maxWait, out.Unsent)
 	}
 }
@@ -112,6 +115,63 @@ func TestClosedModelRamp(t *testing.T) {
 		// User u joins at u/4 of the ramp.
 		if want := time.Duration(r.User) * 100 * time.Millisecond; r.Start < want {
 			t.Errorf("user %d started at %v, before its ramp slot %v", r.User, r.Start, want)
+		}
+	}
+}
+
+// Extreme rates end with the run: what the stop left unsent is computed, not counted one by one
+// (2·10¹¹ requests at a trillion a second), and a schedule too slow for its second request
+// does not wrap around into the past.
+func TestOpenModelAtExtremeRates(t *testing.T) {
+	t.Parallel()
+	srv := newHitServer(t, nil)
+	tests := []struct {
+		name string
+		cfg  Config
+		want int64 // sent + unsent: the requests due before the end
+	}{
+		{"a trillion a second", Config{Rate: 1e12, MaxUsers: 4, Duration: 200 * time.Millisecond}, 2e11},
+		// Shard 1 of 3 owns requests 1, 4, 7... of the 2·10¹¹.
+		{"a trillion a second, one shard", Config{Rate: 1e12, MaxUsers: 4, Duration: 200 * time.Millisecond, Shard: 1, Shards: 3}, 66_666_666_667},
+		{"one request in 316 years", Config{Rate: 1e-10, MaxUsers: 4, Duration: 200 * time.Millisecond}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			done := make(chan struct{})
+			var results []Result
+			var out Outcome
+			go func() {
+				defer close(done)
+				results, out = run(t, tc.cfg, pageTargets(t, srv.URL, 3))
+			}()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the run did not end")
+			}
+			if got := int64(len(results)) + out.Unsent; got != tc.want {
+				t.Errorf("%d sent + %d unsent = %d, want %d", len(results), out.Unsent, got, tc.want)
+			}
+		})
+	}
+}
+
+// ownedBefore agrees with ownsRequest, request by request.
+func TestOwnedBeforeMatchesOwnsRequest(t *testing.T) {
+	t.Parallel()
+	for shards := range 5 {
+		for shard := range max(shards, 1) {
+			c := Config{Shard: shard, Shards: shards}
+			var want int64
+			for n := range int64(50) {
+				if got := ownedBefore(&c, n); got != want {
+					t.Fatalf("shard %d of %d: ownedBefore(%d) = %d, want %d", shard, shards, n, got, want)
+				}
+				if c.ownsRequest(n) {
+					want++
+				}
+			}
 		}
 	}
 }

@@ -41,7 +41,9 @@ type Result struct {
 	// it waited for one to become free.
 	Queued bool
 	// AfterStop is set when the run was stopped (time up, interrupt) while this request was
-	// in flight: it finished afterwards and is counted, where siege would drop it.
+	// in flight: it finished afterwards and is counted, where siege would drop it. On a
+	// KindPage result it means the visit was cut short: the run stopped before every resource
+	// of the page was requested, so the visit has no load time.
 	AfterStop bool
 }
 

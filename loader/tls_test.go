@@ -271,9 +271,11 @@ func TestTLSHandshakeTimeout(t *testing.T) {
 	timeout := 200 * time.Millisecond
 	results, _ := run(t, Config{Users: 2, Reps: 2, Insecure: true, Timeout: timeout}, oneTarget(t, "https://"+ln.Addr().String()+"/"))
 	checkResults(t, results, 4, ErrTimeout)
+	// Never before the timeout; the server never answers, so the generous upper bound only
+	// tells the timeout from some other end, whatever the machine's load.
 	for _, r := range results {
-		if r.Latency < timeout || r.Latency > timeout+time.Second {
-			t.Errorf("timed out after %v, want about %v", r.Latency, timeout)
+		if r.Latency < timeout || r.Latency > timeout+10*time.Second {
+			t.Errorf("timed out after %v, want %v", r.Latency, timeout)
 		}
 	}
 }

@@ -101,11 +101,10 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 		}
 	}
 	pageRes.Latency = end - pageRes.Start
-	pageRes.AfterStop = l.stopped.Load()
-	// A page cut short by the stop has no load time worth reporting.
-	if complete {
-		v.results = append(v.results, pageRes)
-	}
+	// A page cut short by the stop has no load time worth reporting, but it is still recorded:
+	// its resources are counted with it, and without it they would belong to no page.
+	pageRes.AfterStop = !complete
+	v.results = append(v.results, pageRes)
 	v.flush(b, end)
 }
 

@@ -167,6 +167,7 @@ func combineURLPages(runs []Report, i int) (*URLPages, error) {
 		}
 		out.Pages += s.Pages
 		out.Failed += s.Failed
+		out.Cut += s.Cut
 		out.Resources += s.Resources
 		out.ResourceFailures += s.ResourceFailures
 		out.ResourceBytes += s.ResourceBytes

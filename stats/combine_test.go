@@ -91,7 +91,8 @@ func TestCombineRefusesMismatchedRuns(t *testing.T) {
 	}
 }
 
-// Page figures combine exactly too: overall and per URL, failed pages left out of the times.
+// Page figures combine exactly too: overall and per URL, failed and cut pages left out of the
+// times.
 // Means agree to the nanosecond to which each run's report rounds them.
 func TestCombinePagesEqualsOneRecording(t *testing.T) {
 	t.Parallel()
@@ -104,6 +105,7 @@ func TestCombinePagesEqualsOneRecording(t *testing.T) {
 			if i%11 == 0 {
 				r.Status = 503
 			}
+			r.AfterStop = i%13 == 0 // the end of the run cut the visit among its resources
 			out = append(out, r, loader.Result{Target: int32(i % 2), Status: 200, Kind: loader.KindResource, Latency: time.Millisecond})
 		}
 		return out
@@ -122,13 +124,16 @@ func TestCombinePagesEqualsOneRecording(t *testing.T) {
 	}
 	want := all.Report(loader.Outcome{Elapsed: 3 * time.Second, Users: 1}, RunInfo{}, "x")
 	g, w := *got.Pages, *want.Pages
-	if g.Pages != w.Pages || g.Failed != w.Failed || g.Resources != w.Resources || g.Percentiles != w.Percentiles ||
+	if g.Cut == 0 {
+		t.Error("no cut pages recorded")
+	}
+	if g.Pages != w.Pages || g.Failed != w.Failed || g.Cut != w.Cut || g.Resources != w.Resources || g.Percentiles != w.Percentiles ||
 		math.Abs(g.Mean-w.Mean) > 1e-9 {
 		t.Errorf("combined pages %+v, one recording %+v", g, w)
 	}
 	for i := range targets {
 		gu, wu := *got.URLs[i].Pages, *want.URLs[i].Pages
-		if gu.Pages != wu.Pages || gu.P95 != wu.P95 || gu.Max != wu.Max || math.Abs(gu.Mean-wu.Mean) > 1e-9 {
+		if gu.Pages != wu.Pages || gu.Cut != wu.Cut || gu.P95 != wu.P95 || gu.Max != wu.Max || math.Abs(gu.Mean-wu.Mean) > 1e-9 {
 			t.Errorf("URL %d: combined %+v, one recording %+v", i, gu, wu)
 		}
 	}

@@ -18,6 +18,9 @@ type PageStats struct {
 	// its last redirect) failed under siege's rules.
 	Pages  int64 `json:"pages"`
 	Failed int64 `json:"failed"`
+	// Cut counts visits the end of the run cut short among their resources: they are not in
+	// Pages and have no load time, but their resource requests are counted.
+	Cut int64 `json:"cut,omitempty"`
 	// Mean and Percentiles are page load times in seconds: from the first request of the visit
 	// to the end of its last resource, over the pages that did not fail.
 	Mean        float64     `json:"mean"`
@@ -37,7 +40,8 @@ type PageStats struct {
 type URLPages struct {
 	Pages            int64   `json:"pages"`
 	Failed           int64   `json:"failed"`
-	Mean             float64 `json:"mean"` // seconds
+	Cut              int64   `json:"cut,omitempty"` // as in PageStats
+	Mean             float64 `json:"mean"`          // seconds
 	P50              float64 `json:"p50"`
 	P95              float64 `json:"p95"`
 	P99              float64 `json:"p99"`
@@ -50,7 +54,7 @@ type URLPages struct {
 
 // pageRecord accumulates page visits, overall or for one URL.
 type pageRecord struct {
-	pages, failed        int64
+	pages, failed, cut   int64
 	time, max            time.Duration
 	resources, resFailed int64
 	resBytes             int64
@@ -64,6 +68,10 @@ type pageRecord struct {
 
 // addPage books a KindPage result: a visit, not a transaction.
 func (p *pageRecord) addPage(res *loader.Result, v int64, dense bool) {
+	if res.AfterStop {
+		p.cut++
+		return
+	}
 	p.pages++
 	if res.Failed() {
 		p.failed++
@@ -104,10 +112,10 @@ func (p *pageRecord) ok() int64 { return p.pages - p.failed }
 
 // stats gives the overall page figures; nil when no page was visited.
 func (p *pageRecord) stats() *PageStats {
-	if p.pages == 0 {
+	if p.pages == 0 && p.cut == 0 {
 		return nil
 	}
-	s := &PageStats{Pages: p.pages, Failed: p.failed, Resources: p.resources, ResourceFailures: p.resFailed,
+	s := &PageStats{Pages: p.pages, Failed: p.failed, Cut: p.cut, Resources: p.resources, ResourceFailures: p.resFailed,
 		Redirects: p.redirects, OffHostRedirects: p.offHost}
 	if n := p.ok(); n > 0 {
 		s.Mean = (p.time / time.Duration(n)).Seconds()
@@ -119,10 +127,10 @@ func (p *pageRecord) stats() *PageStats {
 
 // urlStats gives one URL's page figures; nil when it was never visited as a page.
 func (p *pageRecord) urlStats() *URLPages {
-	if p.pages == 0 {
+	if p.pages == 0 && p.cut == 0 {
 		return nil
 	}
-	s := &URLPages{Pages: p.pages, Failed: p.failed, Resources: p.resources, ResourceFailures: p.resFailed,
+	s := &URLPages{Pages: p.pages, Failed: p.failed, Cut: p.cut, Resources: p.resources, ResourceFailures: p.resFailed,
 		ResourceBytes: p.resBytes, Max: p.max.Seconds()}
 	if n := p.ok(); n > 0 {
 		s.Mean = (p.time / time.Duration(n)).Seconds()
@@ -140,12 +148,16 @@ func writePages(b *strings.Builder, rep *Report) {
 	if p == nil {
 		return
 	}
-	fmt.Fprintf(b, "Pages loaded:\t\t%12d (%d failed)\n", p.Pages, p.Failed)
+	if p.Cut > 0 {
+		fmt.Fprintf(b, "Pages loaded:\t\t%12d (%d failed, %d more cut short by the end of the run)\n", p.Pages, p.Failed, p.Cut)
+	} else {
+		fmt.Fprintf(b, "Pages loaded:\t\t%12d (%d failed)\n", p.Pages, p.Failed)
+	}
 	fmt.Fprintf(b, "Page load time:\t\t%12.3f ms mean, p50 %.3f ms, p95 %.3f ms, p99 %.3f ms, max %.3f ms\n",
 		p.Mean*1000, p.Percentiles.P50*1000, p.Percentiles.P95*1000, p.Percentiles.P99*1000, p.Percentiles.Max*1000)
 	perPage := 0.0
-	if p.Pages > 0 {
-		perPage = float64(p.Resources) / float64(p.Pages)
+	if visits := p.Pages + p.Cut; visits > 0 {
+		perPage = float64(p.Resources) / float64(visits)
 	}
 	fmt.Fprintf(b, "Page resources:\t\t%12d fetched (%.2f per page), %d failed\n", p.Resources, perPage, p.ResourceFailures)
 	fmt.Fprintf(b, "Redirects:\t\t%12d (%d to other hosts, not followed)\n", p.Redirects, p.OffHostRedirects)
@@ -191,6 +203,7 @@ func mergePages(dst **PageStats, src *PageStats, times *pageTimes) error {
 	d := *dst
 	d.Pages += src.Pages
 	d.Failed += src.Failed
+	d.Cut += src.Cut
 	d.Resources += src.Resources
 	d.ResourceFailures += src.ResourceFailures
 	d.Redirects += src.Redirects

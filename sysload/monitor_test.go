@@ -243,7 +243,9 @@ func TestMonitorStopAbandonsHungScrape(t *testing.T) {
 	}
 	start := time.Now()
 	got := m.Stop()
-	if elapsed := time.Since(start); elapsed > 5*time.Second {
+	// The scrape hangs until the test ends: the generous bound only tells a Stop that ended
+	// it from one that waited, whatever the machine's load.
+	if elapsed := time.Since(start); elapsed > 30*time.Second {
 		t.Errorf("Stop took %v with a hung scrape in flight", elapsed)
 	}
 	if got.Samples != 1 || got.Failures != 1 {

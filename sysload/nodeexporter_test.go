@@ -178,7 +178,8 @@ func TestNodeExporterHangIsBounded(t *testing.T) {
 			if err == nil {
 				t.Fatal("Sample of a hung server succeeded")
 			}
-			if elapsed > 5*time.Second {
+			// The other bound is a minute: the generous 30 s tells them apart on a busy machine.
+			if elapsed > 30*time.Second {
 				t.Errorf("Sample took %v, want about 200ms", elapsed)
 			}
 			if tc.wantErr != nil && !errors.Is(err, tc.wantErr) {

@@ -188,7 +188,9 @@ func TestSiegeArgumentStyles(t *testing.T) {
 	}
 }
 
-// A 50 ms server: the mean response time reflects the server, not the tester.
+// A 50 ms server: the mean response time reflects the server, not the tester. Both bounds are
+// facts, whatever the machine's load: no response comes before the server's 50 ms, and the 30
+// response times of 5 users fit in 5 times the run's elapsed time.
 func TestResponseTimeOfASlowServer(t *testing.T) {
 	t.Parallel()
 	site := newCounter(t, 50*time.Millisecond, 200)
@@ -196,12 +198,22 @@ func TestResponseTimeOfASlowServer(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	rt := decode(t, []byte(stdout))["response_time"].(float64)
-	if rt < 0.050 || rt >= 0.070 {
-		t.Errorf("mean response time %.4f s, want in [0.050, 0.070)", rt)
+	rep := decode(t, []byte(stdout))
+	rt, elapsed := rep["response_time"].(float64), rep["elapsed_time"].(float64)
+	if n := rep["transactions"].(float64); n != 30 {
+		t.Fatalf("%v transactions, want 30", n)
+	}
+	if rt < 0.050 {
+		t.Errorf("mean response time %.4f s, shorter than the server's 50 ms", rt)
+	}
+	if 30*rt > 5*elapsed {
+		t.Errorf("mean response time %.4f s: 30 of them exceed 5 users' %.3f s", rt, elapsed)
 	}
 }
 
+// -t stops a run by time. Its elapsed time cannot be shorter than -t; the run's end is bounded
+// by the requests in flight, each at most 10 ms here, which only a hang could push past the
+// generous 30 s bound.
 func TestTimedRunStops(t *testing.T) {
 	t.Parallel()
 	site := newCounter(t, 10*time.Millisecond, 200)
@@ -211,13 +223,12 @@ func TestTimedRunStops(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	// -t 1S plus at most the 2 s timeout of the requests in flight.
-	if took > 3*time.Second+500*time.Millisecond {
-		t.Errorf("-t 1S --timeout 2 took %v", took)
+	if took > 30*time.Second {
+		t.Errorf("-t 1S --timeout 2 took %v: it did not stop", took)
 	}
 	rep := decode(t, []byte(stdout))
-	if et := rep["elapsed_time"].(float64); et < 1 || et > 3 {
-		t.Errorf("elapsed %.2f s", et)
+	if et := rep["elapsed_time"].(float64); et < 1 {
+		t.Errorf("elapsed %.2f s, shorter than -t 1S", et)
 	}
 	if rep["run"].(map[string]any)["stop_reason"] != "time" {
 		t.Errorf("stop reason %v", rep["run"])
@@ -230,7 +241,7 @@ func TestFailuresAreCountedByKind(t *testing.T) {
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
-		case <-time.After(5 * time.Second):
+		case <-time.After(30 * time.Second):
 		}
 	}))
 	t.Cleanup(hang.Close)
@@ -356,7 +367,7 @@ func TestDemoServe(t *testing.T) {
 	}()
 	var resp *http.Response
 	var err error
-	for range 100 {
+	for range 400 { // 20 s at most
 		if resp, err = http.Get("http://" + addr + "/product/107"); err == nil {
 			break
 		}

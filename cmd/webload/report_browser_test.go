@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -41,16 +42,19 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	// /page/N answers after N ms, so the URLs' latencies differ and sorting them shows.
+	// /page/N answers with (N+1) KB, so the URLs' bytes differ and sorting them shows; the sort
+	// is checked on these sizes, which the test controls, not on measured times. Each of the 6
+	// users walks the 6 URLs once (-r 6), so every URL has 6 hits; 400 ms per answer makes the
+	// run last at least 2.4 s, a timeline of several seconds to draw.
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var n int
 		fmt.Sscanf(r.URL.Path, "/page/%d", &n)
-		time.Sleep(time.Duration(n) * time.Millisecond)
-		fmt.Fprintln(w, "page", n)
+		time.Sleep(400 * time.Millisecond)
+		fmt.Fprint(w, strings.Repeat("x", (n+1)*1000))
 	}))
 	t.Cleanup(site.Close)
 	page := filepath.Join(t.TempDir(), "run.html")
-	_, stderr, code := webload(t, nil, "-q", "-c", "6", "-t", "2S", "-f", urlFile(t, site.URL, 6), "--label", "browser run", "--html", page)
+	_, stderr, code := webload(t, nil, "-q", "-c", "6", "-r", "6", "-f", urlFile(t, site.URL, 6), "--label", "browser run", "--html", page)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -77,30 +81,26 @@ func TestHTMLReportInBrowser(t *testing.T) {
 		t.Errorf("title %q", title)
 	}
 
-	// Sort by mean latency (column 5): ascending, then descending on a second click.
-	const meanHeader = "table.urls thead th:nth-child(5)"
+	// Sort by bytes (column 10): ascending, then descending on a second click. The list is
+	// in ascending size already, so the first click must keep it and the second reverse it.
+	const bytesHeader = "table.urls thead th:nth-child(10)"
+	ascending := []string{"/page/0", "/page/1", "/page/2", "/page/3", "/page/4", "/page/5"}
 	before := browsertest.Eval[[]string](p, urlColumn(1))
-	if len(before) != 6 || before[0] != "/page/0" {
+	if !slices.Equal(before, ascending) {
 		t.Fatalf("URL column before sorting: %q", before)
 	}
 	for _, order := range []string{"ascending", "descending"} {
-		p.Click(meanHeader)
-		if got := browsertest.Eval[string](p, `document.querySelector("`+meanHeader+`").getAttribute("aria-sort")`); got != order {
+		p.Click(bytesHeader)
+		if got := browsertest.Eval[string](p, `document.querySelector("`+bytesHeader+`").getAttribute("aria-sort")`); got != order {
 			t.Errorf("header says %q, want %q", got, order)
 		}
-		means := browsertest.Eval[[]string](p, urlColumn(4))
-		for i := 1; i < len(means); i++ {
-			var a, b float64
-			fmt.Sscan(means[i-1], &a)
-			fmt.Sscan(means[i], &b)
-			if order == "ascending" && a > b || order == "descending" && a < b {
-				t.Errorf("%s: mean %v before %v: %q", order, a, b, means)
-			}
+		want := slices.Clone(ascending)
+		if order == "descending" {
+			slices.Reverse(want)
 		}
-	}
-	after := browsertest.Eval[[]string](p, urlColumn(1))
-	if after[0] != "/page/5" {
-		t.Errorf("slowest first after two clicks: first row %q, want /page/5 (URLs %q)", after[0], after)
+		if got := browsertest.Eval[[]string](p, urlColumn(1)); !slices.Equal(got, want) {
+			t.Errorf("%s by bytes: URLs %q, want %q (bytes %q)", order, got, want, browsertest.Eval[[]string](p, urlColumn(9)))
+		}
 	}
 
 	if requests := p.Requests(); len(requests) != 1 || !strings.HasPrefix(requests[0], "file://") {

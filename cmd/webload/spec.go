@@ -315,7 +315,12 @@ func parseRunTime(s string) (time.Duration, error) {
 	if mult == 0 || err != nil || !(v > 0) || v*float64(mult) > math.MaxInt64 {
 		return 0, fmt.Errorf("want NUM[S|M|H] such as 30S, 5M or 1H (got %q)", s)
 	}
-	return time.Duration(v * float64(mult)), nil
+	d := time.Duration(v * float64(mult))
+	if d <= 0 {
+		// 0 means no time limit, the opposite of what was asked.
+		return 0, fmt.Errorf("%q is shorter than a nanosecond; want NUM[S|M|H] such as 30S, 5M or 1H", s)
+	}
+	return d, nil
 }
 
 // parseRate reads --rate: requests per second ("500"), or requests per a period ("30/1m",
@@ -336,7 +341,10 @@ func parseRate(s string) (float64, error) {
 	if err != nil || d <= 0 {
 		return 0, fmt.Errorf("want a period such as 1s, 1m or 10s after \"/\" (got %q)", s)
 	}
-	return n / d.Seconds(), nil
+	if r := n / d.Seconds(); r <= math.MaxFloat64 {
+		return r, nil
+	}
+	return 0, fmt.Errorf("want a rate below 1.8e308 requests per second (got %q)", s)
 }
 
 // parseSize reads a byte count with an optional unit: B, KB, MB, GB (powers of 1024, as the

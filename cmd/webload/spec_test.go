@@ -25,6 +25,8 @@ func TestParseRate(t *testing.T) {
 		{"10/0s", 0, false},
 		{"NaN", 0, false},
 		{"Inf", 0, false},
+		{"1e308/1ns", 0, false}, // more than a float64 holds
+		{"1e-10", 1e-10, true},  // one request in 316 years: slow, but a schedule
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -56,6 +58,9 @@ func TestParseRunTime(t *testing.T) {
 		{"-1S", 0, false},
 		{"1HM", 0, false},
 		{"NaNS", 0, false},
+		{"0.0001S", 100 * time.Microsecond, true},
+		{"1e-10S", 0, false},  // rounds to no time at all, which would mean no limit
+		{"1e-300M", 0, false}, // idem
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {

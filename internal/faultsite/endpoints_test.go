@@ -139,7 +139,7 @@ func TestCloseAfter(t *testing.T) {
 						t.Fatalf("request %d: %v", i, err)
 					}
 				}
-				_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
+				_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
 				resp, err := http.ReadResponse(br, nil)
 				if err != nil {
 					t.Fatalf("response %d: %v", i, err)
@@ -152,7 +152,7 @@ func TestCloseAfter(t *testing.T) {
 					t.Errorf("response %d: Connection: close is %v, want %v", i, resp.Close, i == tt.n)
 				}
 			}
-			rest, err := readFor(c, 2*time.Second)
+			rest, err := readFor(c, 10*time.Second)
 			if err != io.EOF || len(rest) != 0 {
 				t.Errorf("after response %d: read %q, %v; want the connection closed (EOF)", tt.n, rest, err)
 			}
@@ -209,5 +209,5 @@ func TestHugeDefaultIsTwoGiBAndStopsWhenClientLeaves(t *testing.T) {
 		t.Fatalf("after %d bytes: %v", n, err)
 	}
 	c.Close()
-	waitFor(t, "the /huge handler to stop", 2*time.Second, func() bool { return s.active.Load() == 0 })
+	waitFor(t, "the /huge handler to stop", 20*time.Second, func() bool { return s.active.Load() == 0 })
 }

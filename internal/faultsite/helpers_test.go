@@ -13,7 +13,8 @@ import (
 )
 
 // startSite starts a site that the test's cleanup closes, failing the test if Close
-// reports an error or is slow: every test doubles as a check that Close is prompt.
+// reports an error or waits for a handler: every test doubles as a check that Close is prompt
+// (the bound is generous, far below the handlers' minute, so a busy machine cannot fail it).
 func startSite(t *testing.T) *Site {
 	t.Helper()
 	s, err := Start()
@@ -25,7 +26,7 @@ func startSite(t *testing.T) *Site {
 		if err := s.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
-		if d := time.Since(start); d > 2*time.Second {
+		if d := time.Since(start); d > 20*time.Second {
 			t.Errorf("Close took %v", d)
 		}
 	})

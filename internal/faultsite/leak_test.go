@@ -55,11 +55,11 @@ func TestNoGoroutineLeak(t *testing.T) {
 	for _, p := range all {
 		wait(p, time.Minute)
 	}
-	waitFor(t, "the waiting handlers", 2*time.Second, func() bool { return s.active.Load() >= int64(len(all)) })
+	waitFor(t, "the waiting handlers", 20*time.Second, func() bool { return s.active.Load() >= int64(len(all)) })
 	if err := s.GoDown(20 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the site to come back", 2*time.Second, func() bool {
+	waitFor(t, "the site to come back", 20*time.Second, func() bool {
 		resp, err := client.Get(s.URL("/ok"))
 		if err == nil {
 			resp.Body.Close()
@@ -69,7 +69,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 	for _, p := range all {
 		wait(p, time.Minute)
 	}
-	waitFor(t, "the waiting handlers", 2*time.Second, func() bool { return s.active.Load() == int64(len(all)) })
+	waitFor(t, "the waiting handlers", 20*time.Second, func() bool { return s.active.Load() == int64(len(all)) })
 
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 	clients.Wait()
 	tr.CloseIdleConnections()
 
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for runtime.NumGoroutine() > before {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<20)

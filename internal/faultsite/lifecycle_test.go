@@ -25,9 +25,9 @@ func TestHandlersEndWhenClientLeaves(t *testing.T) {
 			t.Parallel()
 			s := startSite(t)
 			c := rawRequest(t, s.Addr(), tt.path)
-			waitFor(t, "the handler to start", 2*time.Second, func() bool { return s.active.Load() == 1 })
+			waitFor(t, "the handler to start", 20*time.Second, func() bool { return s.active.Load() == 1 })
 			c.Close()
-			waitFor(t, "the handler to end", 2*time.Second, func() bool { return s.active.Load() == 0 })
+			waitFor(t, "the handler to end", 20*time.Second, func() bool { return s.active.Load() == 0 })
 		})
 	}
 }
@@ -39,22 +39,24 @@ func TestCloseEndsWaitingHandlers(t *testing.T) {
 			t.Parallel()
 			s := startSite(t)
 			c := rawRequest(t, s.Addr(), tt.path)
-			waitFor(t, "the handler to start", 2*time.Second, func() bool { return s.active.Load() == 1 })
+			waitFor(t, "the handler to start", 20*time.Second, func() bool { return s.active.Load() == 1 })
 			// The hanging kinds must get no late answer when Close wakes them.
 			before, _ := readFor(c, 50*time.Millisecond)
 			start := time.Now()
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if d := time.Since(start); d > 2*time.Second {
-				t.Errorf("Close took %v, want under 2 s", d)
+			// The handlers would wait a minute or forever: the generous bound tells a Close
+			// that woke them from one that waited, whatever the machine's load.
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("Close took %v: it waited for the handlers", d)
 			}
 			if n := s.active.Load(); n != 0 {
 				t.Errorf("%d handlers still running after Close", n)
 			}
-			after, err := readFor(c, 2*time.Second)
+			after, err := readFor(c, 10*time.Second)
 			if isTimeout(err) {
-				t.Fatalf("connection still open 2 s after Close")
+				t.Fatalf("connection still open 10 s after Close")
 			}
 			if (tt.path == "/hang" || tt.path == "/slow?ms=60000") && len(before)+len(after) != 0 {
 				t.Errorf("client got %q after Close, want nothing", append(before, after...))
