@@ -73,7 +73,7 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 					return err
 				}
 				hc.DialTimeout = func(addr string, timeout time.Duration) (net.Conn, error) {
-					return d.dial(addr, timeout, htc)
+					return wire(d.dial(addr, timeout, htc))
 				}
 			}
 			return nil
@@ -81,7 +81,7 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 		DisablePathNormalizing:   true,
 		NoDefaultUserAgentHeader: cfg.UserAgent == "",
 		DialTimeout: func(addr string, timeout time.Duration) (net.Conn, error) {
-			return d.dial(addr, timeout, nil)
+			return wire(d.dial(addr, timeout, nil))
 		},
 	}
 	return c, nil

@@ -41,6 +41,11 @@ type Result struct {
 	// AfterStop is set when the run was stopped (time up, interrupt) while this request was
 	// in flight: it finished afterwards and is counted, where siege would drop it.
 	AfterStop bool
+	// Resent is set when the request went out a second time, on a new connection, because the
+	// kept-alive connection it was first given turned out to be closed by the server (or to
+	// hold bytes nobody asked for) before any answer to it arrived. Its latency includes the
+	// failed attempt, as a browser's user would wait through it.
+	Resent bool
 }
 
 // Kind says what a request was for.

@@ -1,0 +1,67 @@
+package loader
+
+import (
+	"errors"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// roundTrip makes the request prepared in x, sending it again on another connection when the
+// kept-alive connection it was given failed it in a way the server cannot have noticed, as
+// browsers, curl and Go's client do. Without this, every server that closes idle connections
+// (Apache, Node.js, gunicorn after a few seconds) would show false failures. It tells whether
+// the request went out again.
+//
+// A request is sent again when nothing of it was written (the connection was found closed
+// before), or, once, when it was written on a kept-alive connection that then closed or reset
+// before any byte of answer and its method is idempotent (RFC 9110 9.2.2), so that a second
+// copy does no harm even if the server read the first. The retries share the request's
+// timeout, started is when the first attempt began.
+func (l *Loader) roundTrip(x *exchange, started time.Duration) (resent bool, err error) {
+	err = l.client.Do(x.req, x.resp)
+	written := false // a written request was resent already
+	// Each unwritten attempt closes one pooled connection, so the pool bounds the loop; the
+	// bound here only guards against a pool that keeps refilling with stale connections.
+	for tries := 0; err != nil && tries < l.maxResends; tries++ {
+		unwritten := errors.Is(err, errStaleConn)
+		if !unwritten && (written || !resendable(x, err)) {
+			break
+		}
+		left := l.cfg.Timeout - (time.Since(l.start) - started)
+		if left <= 0 {
+			break
+		}
+		written = written || !unwritten
+		resent = true
+		x.req.SetTimeout(left)
+		err = l.client.Do(x.req, x.resp)
+	}
+	if resent {
+		x.req.SetTimeout(l.cfg.Timeout)
+	}
+	return resent, err
+}
+
+// resendable tells whether a request that failed with err may go out again: it was written on
+// a kept-alive connection that closed or reset before any byte of answer came, and a second
+// copy of it does no harm.
+func resendable(x *exchange, err error) bool {
+	c := wireOf(x.resp.LocalAddr())
+	if c == nil || !c.used || c.answered() || !idempotent(&x.req.Header) {
+		return false
+	}
+	// fasthttp reports any failure to read the first byte of the answer as a closed
+	// connection, resets included; a write that failed leaves the reset or broken pipe.
+	switch classify(err) {
+	case ErrClosed, ErrReset:
+		return true
+	}
+	return false
+}
+
+// idempotent tells whether a request's method is idempotent (RFC 9110 9.2.2): sending it twice
+// has the effect of sending it once.
+func idempotent(h *fasthttp.RequestHeader) bool {
+	return h.IsGet() || h.IsHead() || h.IsPut() || h.IsDelete() || h.IsOptions() || h.IsTrace()
+}
