@@ -95,7 +95,7 @@ func classify(err error) ErrKind {
 		return ErrTLS
 	}
 	var enc errBadEncoding
-	if errors.As(err, &enc) || isParseError(err) {
+	if errors.As(err, &enc) || errors.Is(err, errBadStatus) || isParseError(err) {
 		return ErrBadResponse
 	}
 	return ErrOther

@@ -24,7 +24,8 @@ func (l *Loader) roundTrip(x *exchange, started time.Duration) (resent bool, err
 	// Each unwritten attempt closes one pooled connection, so the pool bounds the loop; the
 	// bound here only guards against a pool that keeps refilling with stale connections.
 	for tries := 0; err != nil && tries < l.maxResends; tries++ {
-		unwritten := errors.Is(err, errStaleConn)
+		stale := errors.Is(err, errStaleConn)
+		unwritten := stale || errors.Is(err, errSwitchedConn)
 		if !unwritten && (written || !resendable(x, err)) {
 			break
 		}
@@ -33,13 +34,13 @@ func (l *Loader) roundTrip(x *exchange, started time.Duration) (resent bool, err
 			break
 		}
 		written = written || !unwritten
-		resent = true
+		// A connection that switched protocols was left by this client's choice, not the
+		// server's: taking another one is no resend.
+		resent = resent || stale || !unwritten
 		x.req.SetTimeout(left)
 		err = l.client.Do(x.req, x.resp)
 	}
-	if resent {
-		x.req.SetTimeout(l.cfg.Timeout)
-	}
+	x.req.SetTimeout(l.cfg.Timeout)
 	return resent, err
 }
 

@@ -92,6 +92,9 @@ func (l *Loader) do(x *exchange, ti, user int, parse bool, res *Result) time.Dur
 	resent, err := l.roundTrip(x, offset)
 	*res = Result{Start: offset, Intended: offset, Target: int32(ti), User: int32(user), Resent: resent}
 	if err == nil {
+		err = checkStatus(x)
+	}
+	if err == nil {
 		res.Status = uint16(x.resp.StatusCode())
 		res.HTTP10 = !x.resp.Header.IsHTTP11()
 		var size bodySize

@@ -9,9 +9,12 @@ import (
 
 // errStaleConn is what writing to a kept-alive connection returns, with nothing written, when
 // the connection can carry no further request: the server closed it while it was idle, bytes
-// nobody asked for wait on it (they would be read as the next answer), or it switched to
-// another protocol. The request is then sent on another connection.
+// nobody asked for wait on it (they would be read as the next answer). The request is then sent on another connection.
 var errStaleConn = errors.New("the kept-alive connection was closed by the server or holds bytes nobody asked for")
+
+// errSwitchedConn is what writing to a connection returns, with nothing written, after it
+// answered 101 Switching Protocols: it no longer speaks HTTP/1.1.
+var errSwitchedConn = errors.New("the connection switched to another protocol")
 
 // wireConn is the connection fasthttp speaks HTTP/1.1 over, on top of TLS and proxy tunnels. It
 // follows the exchanges on it, so that the loader can tell whether a failed request may be
@@ -109,6 +112,9 @@ func (c *wireConn) Write(p []byte) (int, error) {
 	if !c.writing {
 		// A new request begins.
 		c.used = c.used || c.got > 0
+		if c.switched {
+			return 0, errSwitchedConn
+		}
 		if c.used && !c.usable() {
 			return 0, errStaleConn
 		}
@@ -133,13 +139,19 @@ func (c *wireConn) Read(p []byte) (int, error) {
 // answered tells whether the current request got any byte of answer.
 func (c *wireConn) answered() bool { return c.got > 0 }
 
-// usable tells whether an idle kept-alive connection can carry another request: it still
-// speaks HTTP/1.1, the server has not closed it and nothing arrived on it unasked. One
-// non-blocking peek at the socket, a system call, answers the last two.
-func (c *wireConn) usable() bool {
-	if c.switched {
-		return false
+// statusCode returns the status code of the current answer as it came on the wire, "" when
+// its status line has not arrived.
+func (c *wireConn) statusCode() string {
+	if c.got < len(c.head) {
+		return ""
 	}
+	return string(c.head[len(c.head)-3:])
+}
+
+// usable tells whether an idle kept-alive connection can carry another request: the server
+// has not closed it and nothing arrived on it unasked. One non-blocking peek at the socket, a
+// system call, answers both.
+func (c *wireConn) usable() bool {
 	if c.raw == nil {
 		return true
 	}
