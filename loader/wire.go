@@ -41,6 +41,8 @@ type wireConn struct {
 	head [len("HTTP/1.1 200")]byte
 	// switched is set by a 101 answer: the connection no longer speaks HTTP/1.1.
 	switched bool
+	// lines follows the line ends of the answer's head, see fixLineEnds.
+	lines lineEnds
 
 	peekBuf [1]byte
 	peekN   int
@@ -115,17 +117,18 @@ func (c *wireConn) Write(p []byte) (int, error) {
 		if c.switched {
 			return 0, errSwitchedConn
 		}
-		if c.used && !c.usable() {
+		if c.used && (c.lines.pending() || !c.usable()) {
 			return 0, errStaleConn
 		}
 		c.writing, c.got = true, 0
+		c.lines.start()
 	}
 	return c.Conn.Write(p)
 }
 
 func (c *wireConn) Read(p []byte) (int, error) {
 	c.writing = false
-	n, err := c.Conn.Read(p)
+	n, err := c.lines.read(c.Conn, p)
 	if n > 0 && c.got < len(c.head) {
 		copy(c.head[c.got:], p[:n])
 		if c.got+n >= len(c.head) && string(c.head[len(c.head)-3:]) == "101" {
