@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"syscall"
+	"time"
 )
 
 // errStaleConn is what writing to a kept-alive connection returns, with nothing written, when
@@ -15,6 +16,13 @@ var errStaleConn = errors.New("the kept-alive connection was closed by the serve
 // errSwitchedConn is what writing to a connection returns, with nothing written, after it
 // answered 101 Switching Protocols: it no longer speaks HTTP/1.1.
 var errSwitchedConn = errors.New("the connection switched to another protocol")
+
+// idleCheckAfter is how long after the previous request on a connection began the next one
+// looks whether the connection is still usable. The look is a system call, as costly as a
+// request's own write on a fast loopback; after a millisecond it is a small share of any
+// request's time. Servers close idle connections after a second or more, and a close seen
+// only after writing is still resent (see roundTrip).
+const idleCheckAfter = time.Millisecond
 
 // wireConn is the connection fasthttp speaks HTTP/1.1 over, on top of TLS and proxy tunnels. It
 // follows the exchanges on it, so that the loader can tell whether a failed request may be
@@ -29,6 +37,8 @@ type wireConn struct {
 	raw    syscall.RawConn // the TCP socket, for looking at it without reading; nil if unavailable
 	peekFn func(fd uintptr) bool
 	addr   wireAddr
+	born   time.Time     // when the connection was made: the origin of lastStart
+	last   time.Duration // when the current (or last) request began to be written
 
 	// used is set once a request on the connection got a byte of answer: a later request on
 	// it is on a kept-alive connection.
@@ -66,7 +76,7 @@ func wire(conn net.Conn, err error) (net.Conn, error) {
 
 // newWireConn wraps conn, which speaks plain HTTP after its TLS and tunnel layers.
 func newWireConn(conn net.Conn) *wireConn {
-	c := &wireConn{Conn: conn}
+	c := &wireConn{Conn: conn, born: time.Now()}
 	c.addr = wireAddr{Addr: conn.LocalAddr(), conn: c}
 	if sc, ok := tcpOf(conn).(syscall.Conn); ok {
 		if raw, err := sc.SyscallConn(); err == nil {
@@ -117,9 +127,11 @@ func (c *wireConn) Write(p []byte) (int, error) {
 		if c.switched {
 			return 0, errSwitchedConn
 		}
-		if c.used && (c.lines.pending() || !c.usable()) {
+		now := time.Since(c.born) // the monotonic clock only, half the cost of time.Now
+		if c.used && (c.lines.pending() || (now-c.last >= idleCheckAfter && !c.usable())) {
 			return 0, errStaleConn
 		}
+		c.last = now
 		c.writing, c.got = true, 0
 		c.lines.start()
 	}

@@ -74,3 +74,25 @@ func TestBareLFResponses(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkIdleCheck is what the look at an idle kept-alive connection costs every request
+// after a connection's first.
+func BenchmarkIdleCheck(b *testing.B) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ln.Close()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	c := newWireConn(conn)
+	b.ReportAllocs()
+	for b.Loop() {
+		if !c.usable() {
+			b.Fatal("an idle open connection looks unusable")
+		}
+	}
+}
