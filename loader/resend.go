@@ -19,13 +19,15 @@ import (
 // copy does no harm even if the server read the first. The retries share the request's
 // timeout, started is when the first attempt began.
 func (l *Loader) roundTrip(x *exchange, started time.Duration) (resent bool, err error) {
-	err = l.client.Do(x.req, x.resp)
+	if err = l.client.Do(x.req, x.resp); err != nil {
+		err = writeFailure(x, err)
+	}
 	written := false // a written request was resent already
 	// Each unwritten attempt closes one pooled connection, so the pool bounds the loop; the
 	// bound here only guards against a pool that keeps refilling with stale connections.
 	for tries := 0; err != nil && tries < l.maxResends; tries++ {
 		stale := errors.Is(err, errStaleConn)
-		unwritten := stale || errors.Is(err, errSwitchedConn)
+		unwritten := stale || errors.Is(err, errRetiredConn)
 		if !unwritten && (written || !resendable(x, err)) {
 			break
 		}
@@ -34,11 +36,13 @@ func (l *Loader) roundTrip(x *exchange, started time.Duration) (resent bool, err
 			break
 		}
 		written = written || !unwritten
-		// A connection that switched protocols was left by this client's choice, not the
-		// server's: taking another one is no resend.
+		// A connection this client retired (after a 101, or a failed write) was left by its
+		// own choice, not because the server closed it: taking another one is no resend.
 		resent = resent || stale || !unwritten
 		x.req.SetTimeout(left)
-		err = l.client.Do(x.req, x.resp)
+		if err = l.client.Do(x.req, x.resp); err != nil {
+			err = writeFailure(x, err)
+		}
 	}
 	x.req.SetTimeout(l.cfg.Timeout)
 	return resent, err

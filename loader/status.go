@@ -21,7 +21,7 @@ func checkStatus(x *exchange) error {
 	case code < 100:
 	case code == 101 && len(x.req.Header.Peek(fasthttp.HeaderUpgrade)) == 0:
 		// fasthttp has already pooled the connection (a 101 has no body). It saw the 101 and
-		// refuses the next request (errSwitchedConn), which closes it; closing it here could
+		// refuses the next request (errRetiredConn), which closes it; closing it here could
 		// fail a request that took it from the pool meanwhile.
 	case code == 200 && stream != nil && c != nil && c.statusCode() == "000":
 		// While its body is unread, the connection is this response's alone, so its record of

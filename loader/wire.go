@@ -3,6 +3,7 @@ package loader
 import (
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"net"
 	"syscall"
 	"time"
@@ -13,9 +14,10 @@ import (
 // nobody asked for wait on it (they would be read as the next answer). The request is then sent on another connection.
 var errStaleConn = errors.New("the kept-alive connection was closed by the server or holds bytes nobody asked for")
 
-// errSwitchedConn is what writing to a connection returns, with nothing written, after it
-// answered 101 Switching Protocols: it no longer speaks HTTP/1.1.
-var errSwitchedConn = errors.New("the connection switched to another protocol")
+// errRetiredConn is what writing to a connection returns, with nothing written, when this
+// client will not use it again: it answered 101 Switching Protocols and no longer speaks
+// HTTP/1.1, or writing a request to it failed.
+var errRetiredConn = errors.New("the connection is not used again")
 
 // idleCheckAfter is how long after the previous request on a connection began the next one
 // looks whether the connection is still usable. The look is a system call, as costly as a
@@ -49,8 +51,11 @@ type wireConn struct {
 	got int
 	// head keeps the first bytes of the current answer: its protocol and status code.
 	head [len("HTTP/1.1 200")]byte
-	// switched is set by a 101 answer: the connection no longer speaks HTTP/1.1.
-	switched bool
+	// retired is set by a 101 answer, after which the connection no longer speaks HTTP/1.1,
+	// and by a failed write.
+	retired bool
+	// writeErr is why writing the current request failed; nil if it did not.
+	writeErr error
 	// lines follows the line ends of the answer's head, see fixLineEnds.
 	lines lineEnds
 
@@ -124,8 +129,8 @@ func (c *wireConn) Write(p []byte) (int, error) {
 	if !c.writing {
 		// A new request begins.
 		c.used = c.used || c.got > 0
-		if c.switched {
-			return 0, errSwitchedConn
+		if c.retired {
+			return 0, errRetiredConn
 		}
 		now := time.Since(c.born) // the monotonic clock only, half the cost of time.Now
 		if c.used && (c.lines.pending() || (now-c.last >= idleCheckAfter && !c.usable())) {
@@ -135,7 +140,27 @@ func (c *wireConn) Write(p []byte) (int, error) {
 		c.writing, c.got = true, 0
 		c.lines.start()
 	}
-	return c.Conn.Write(p)
+	if c.writeErr != nil {
+		return len(p), nil // the rest of a request the server no longer reads
+	}
+	n, err := c.Conn.Write(p)
+	if err != nil && (errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET)) {
+		// The server stopped reading, perhaps after answering early (a 413 to a body too
+		// large): fasthttp goes on to read its answer, and without one the request fails with
+		// this error (see writeFailure), not with whatever reading then says.
+		c.writeErr, c.retired = err, true
+		return len(p), nil
+	}
+	return n, err
+}
+
+// writeFailure returns why the request in x failed: err, fasthttp's word, unless the request
+// could not be written and no answer came, which fasthttp reports as a closed connection.
+func writeFailure(x *exchange, err error) error {
+	if c := wireOf(x.resp.LocalAddr()); c != nil && c.writeErr != nil && !c.answered() {
+		return fmt.Errorf("writing the request: %w", c.writeErr)
+	}
+	return err
 }
 
 func (c *wireConn) Read(p []byte) (int, error) {
@@ -144,7 +169,7 @@ func (c *wireConn) Read(p []byte) (int, error) {
 	if n > 0 && c.got < len(c.head) {
 		copy(c.head[c.got:], p[:n])
 		if c.got+n >= len(c.head) && string(c.head[len(c.head)-3:]) == "101" {
-			c.switched = true
+			c.retired = true
 		}
 	}
 	c.got += n
