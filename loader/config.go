@@ -259,6 +259,10 @@ func (c *Config) idleConn() time.Duration {
 	return max(10*time.Second, 2*c.Delay)
 }
 
+// MaxHeaderBuffer is the largest Config.HeaderBuffer that makes sense: response headers are
+// rarely longer than a few kilobytes, and every request in flight holds its buffer.
+const MaxHeaderBuffer = 1 << 20
+
 func (c *Config) headerBuffer() int {
 	if c.HeaderBuffer > 0 {
 		return c.HeaderBuffer

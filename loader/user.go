@@ -117,7 +117,11 @@ func (l *Loader) do(x *exchange, ti, user int, parse bool, res *Result) time.Dur
 func (l *Loader) explain(err error) error {
 	var small *fasthttp.ErrSmallBuffer
 	if errors.As(err, &small) {
-		return fmt.Errorf("response headers longer than the %d-byte header buffer (raise --header-buffer): %w", l.cfg.headerBuffer(), err)
+		// fasthttp's own message ("increase ReadBufferSize") names a knob users do not have.
+		if n := l.cfg.headerBuffer(); n < MaxHeaderBuffer {
+			return fmt.Errorf("response headers longer than the %d-byte header buffer (raise --header-buffer, up to %dMB)", n, MaxHeaderBuffer>>20)
+		}
+		return fmt.Errorf("response headers longer than %dMB, the largest --header-buffer: too large to read", MaxHeaderBuffer>>20)
 	}
 	return err
 }
