@@ -73,7 +73,8 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 					return err
 				}
 				hc.DialTimeout = func(addr string, timeout time.Duration) (net.Conn, error) {
-					return wire(d.dial(addr, timeout, htc))
+					conn, err := d.dial(addr, timeout, htc)
+					return wire(conn, err, cfg.probe)
 				}
 			}
 			return nil
@@ -81,7 +82,8 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 		DisablePathNormalizing:   true,
 		NoDefaultUserAgentHeader: cfg.UserAgent == "",
 		DialTimeout: func(addr string, timeout time.Duration) (net.Conn, error) {
-			return wire(d.dial(addr, timeout, nil))
+			conn, err := d.dial(addr, timeout, nil)
+			return wire(conn, err, cfg.probe)
 		},
 	}
 	return c, nil

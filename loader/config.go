@@ -131,6 +131,9 @@ type Config struct {
 	BatchSize int
 	// FlushInterval bounds how long a result may wait in a partly filled batch; 0 means 100 ms.
 	FlushInterval time.Duration
+
+	// probe keeps the head of each answer as it came on the wire, for ProbeOnce.
+	probe bool
 }
 
 // Header is one request header, kept in the order given.

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -56,8 +57,11 @@ type wireConn struct {
 	retired bool
 	// writeErr is why writing the current request failed; nil if it did not.
 	writeErr error
-	// lines follows the line ends of the answer's head, see fixLineEnds.
+	// lines follows the line ends of the answer's head, see lineEnds.
 	lines lineEnds
+	// keepHead keeps the head of each answer in rawHead as it came, line ends fixed.
+	keepHead bool
+	rawHead  []byte
 
 	peekBuf [1]byte
 	peekN   int
@@ -71,12 +75,15 @@ type wireAddr struct {
 	conn *wireConn
 }
 
-// wire wraps a connection the dialer opened for fasthttp.
-func wire(conn net.Conn, err error) (net.Conn, error) {
+// wire wraps a connection the dialer opened for fasthttp; with keepHead it keeps each
+// answer's head as it came (see Probe).
+func wire(conn net.Conn, err error, keepHead bool) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newWireConn(conn), nil
+	c := newWireConn(conn)
+	c.keepHead = keepHead
+	return c, nil
 }
 
 // newWireConn wraps conn, which speaks plain HTTP after its TLS and tunnel layers.
@@ -139,6 +146,7 @@ func (c *wireConn) Write(p []byte) (int, error) {
 		c.last = now
 		c.writing, c.got = true, 0
 		c.lines.start()
+		c.rawHead = c.rawHead[:0]
 	}
 	if c.writeErr != nil {
 		return len(p), nil // the rest of a request the server no longer reads
@@ -165,7 +173,11 @@ func writeFailure(x *exchange, err error) error {
 
 func (c *wireConn) Read(p []byte) (int, error) {
 	c.writing = false
+	inHead := c.lines.inHead
 	n, err := c.lines.read(c.Conn, p)
+	if c.keepHead && inHead {
+		c.rawHead = append(c.rawHead, p[:n]...)
+	}
 	if n > 0 && c.got < len(c.head) {
 		copy(c.head[c.got:], p[:n])
 		if c.got+n >= len(c.head) && string(c.head[len(c.head)-3:]) == "101" {
@@ -178,6 +190,15 @@ func (c *wireConn) Read(p []byte) (int, error) {
 
 // answered tells whether the current request got any byte of answer.
 func (c *wireConn) answered() bool { return c.got > 0 }
+
+// wireHead returns the status line and headers of the current answer as they came on the wire,
+// each line ending in CRLF, as far as they were read.
+func (c *wireConn) wireHead() []byte {
+	if i := bytes.Index(c.rawHead, []byte("\r\n\r\n")); i >= 0 {
+		return c.rawHead[:i+2]
+	}
+	return c.rawHead
+}
 
 // statusCode returns the status code of the current answer as it came on the wire, "" when
 // its status line has not arrived.
