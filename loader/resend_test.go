@@ -150,3 +150,24 @@ func assertResent(t *testing.T, results []Result, n, resent int) {
 		t.Errorf("%d resent, want %d", got, resent)
 	}
 }
+
+// Over HTTP/2 the transport leaves a connection the server closed while idle on its own
+// (GOAWAY, or the closed socket seen by its reader), so no request fails either.
+func TestHTTP2AfterIdleClose(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		_, _ = io.WriteString(w, "ok")
+	}))
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Config.IdleTimeout = 50 * time.Millisecond
+	srv.Start()
+	t.Cleanup(srv.Close)
+	results, _ := run(t, Config{HTTP2: true, Rate: 4, Reps: 4, MaxUsers: 1}, []urls.Target{rawTarget(t, srv.URL+"/")})
+	assertResent(t, results, 4, 0)
+	if got := hits.Load(); got != 4 {
+		t.Errorf("server answered %d requests, want 4", got)
+	}
+}
