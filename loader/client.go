@@ -49,7 +49,8 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 		// the request timeout and lands in the measured latency.
 		MaxConnWaitTimeout: cfg.Timeout,
 		// One attempt per request: fasthttp retries idempotent requests up to five times by
-		// default, which would hide failures and multiply latencies.
+		// default, which would hide failures and multiply latencies. The loader resends only
+		// what a browser would, and counts it (see roundTrip).
 		MaxIdemponentCallAttempts: 1,
 		// No ReadTimeout or WriteTimeout: the per-request SetTimeout already bounds writing,
 		// reading and the streamed body, and each of them would cost a clock reading per request.

@@ -89,7 +89,7 @@ func writeExtras(b *strings.Builder, rep *Report) {
 		rep.Requests, rep.Transactions, rep.FailedTransactions, rep.InFlightAtStop)
 	if rep.Resent > 0 {
 		// Only when it happened: most servers keep their connections open as long as webload does.
-		fmt.Fprintf(b, "Resent:%s%12d (on a new connection: the server had closed the kept-alive one)\n",
+		fmt.Fprintf(b, "Resent:%s%12d (on a new connection: the server had closed the kept-alive one, or sent on it unasked)\n",
 			tabsAfter("Resent:"), rep.Resent)
 	}
 	fmt.Fprintf(b, "Status codes:\t\t%s\n", counts(rep.StatusCodes, numericOrder))
