@@ -52,17 +52,18 @@ func (l *Loader) roundTrip(x *exchange, started time.Duration) (resent bool, err
 // a kept-alive connection that closed or reset before any byte of answer came, and a second
 // copy of it does no harm.
 func resendable(x *exchange, err error) bool {
-	c := wireOf(x.resp.LocalAddr())
-	if c == nil || !c.used || c.answered() || !idempotent(&x.req.Header) {
-		return false
-	}
 	// fasthttp reports any failure to read the first byte of the answer as a closed
-	// connection, resets included; a write that failed leaves the reset or broken pipe.
+	// connection, resets included; a write that failed leaves the reset or broken pipe. Either
+	// way fasthttp closed the connection, so its record is this request's alone; after other
+	// failures (a timeout before any attempt) the response may still name an earlier request's
+	// connection, which another request may be using.
 	switch classify(err) {
 	case ErrClosed, ErrReset:
-		return true
+	default:
+		return false
 	}
-	return false
+	c := wireOf(x.resp.LocalAddr())
+	return c != nil && c.used && !c.answered() && idempotent(&x.req.Header)
 }
 
 // idempotent tells whether a request's method is idempotent (RFC 9110 9.2.2): sending it twice

@@ -8,6 +8,8 @@ import (
 	"net"
 	"syscall"
 	"time"
+
+	"github.com/valyala/fasthttp"
 )
 
 // errStaleConn is what writing to a kept-alive connection returns, with nothing written, when
@@ -165,6 +167,9 @@ func (c *wireConn) Write(p []byte) (int, error) {
 // writeFailure returns why the request in x failed: err, fasthttp's word, unless the request
 // could not be written and no answer came, which fasthttp reports as a closed connection.
 func writeFailure(x *exchange, err error) error {
+	if !errors.Is(err, fasthttp.ErrConnectionClosed) {
+		return err // and the response may name an earlier request's connection, in use elsewhere
+	}
 	if c := wireOf(x.resp.LocalAddr()); c != nil && c.writeErr != nil && !c.answered() {
 		return fmt.Errorf("writing the request: %w", c.writeErr)
 	}
