@@ -2,6 +2,7 @@ package loader
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -70,4 +71,16 @@ func resendable(x *exchange, err error) bool {
 // has the effect of sending it once.
 func idempotent(h *fasthttp.RequestHeader) bool {
 	return h.IsGet() || h.IsHead() || h.IsPut() || h.IsDelete() || h.IsOptions() || h.IsTrace()
+}
+
+// writeFailure returns why the request in x failed: err, fasthttp's word, unless the request
+// could not be written and no answer came, which fasthttp reports as a closed connection.
+func writeFailure(x *exchange, err error) error {
+	if !errors.Is(err, fasthttp.ErrConnectionClosed) {
+		return err // and the response may name an earlier request's connection, in use elsewhere
+	}
+	if c := wireOf(x.resp.LocalAddr()); c != nil && c.writeErr != nil && !c.answered() {
+		return fmt.Errorf("writing the request: %w", c.writeErr)
+	}
+	return err
 }

@@ -26,20 +26,36 @@ func rawTarget(t *testing.T, line string) urls.Target {
 // goes out again on a new connection, counted as resent.
 func TestResendAfterIdleClose(t *testing.T) {
 	t.Parallel()
-	var hits atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		hits.Add(1)
-		_, _ = io.WriteString(w, "ok")
-	}))
-	srv.Config.IdleTimeout = 50 * time.Millisecond
-	srv.Start()
-	t.Cleanup(srv.Close)
-	// Four requests a second: each waits 250 ms, five times the server's idle timeout, so every
-	// kept-alive connection is closed by the time the next request wants it.
-	results, _ := run(t, Config{Rate: 4, Reps: 4, MaxUsers: 1}, []urls.Target{rawTarget(t, srv.URL+"/")})
-	assertResent(t, results, 4, 3)
-	if got := hits.Load(); got != 4 {
-		t.Errorf("server answered %d requests, want 4", got)
+	for _, tls := range []bool{false, true} {
+		name := "http"
+		if tls {
+			name = "https" // the server's close comes with a TLS alert before it
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var hits atomic.Int64
+			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				hits.Add(1)
+				_, _ = io.WriteString(w, "ok")
+			}))
+			srv.Config.IdleTimeout = 50 * time.Millisecond
+			if tls {
+				srv.StartTLS()
+			} else {
+				srv.Start()
+			}
+			t.Cleanup(srv.Close)
+			// Four requests a second: each waits 250 ms, five times the server's idle timeout,
+			// so every kept-alive connection is closed by the time the next request wants it.
+			cfg := Config{Rate: 4, Reps: 4, MaxUsers: 1, Insecure: tls}
+			results, _ := run(t, cfg, []urls.Target{rawTarget(t, srv.URL+"/")})
+			// Three unless the machine is so slow that a request is sent within the idle
+			// timeout of the one before.
+			assertResent(t, results, 4, 1, 3)
+			if got := hits.Load(); got != 4 {
+				t.Errorf("server answered %d requests, want 4", got)
+			}
+		})
 	}
 }
 
@@ -52,7 +68,7 @@ func TestResendAfterSilentClose(t *testing.T) {
 		return false
 	})
 	results, _ := run(t, Config{Users: 1, Reps: 10}, []urls.Target{rawTarget(t, srv.url("/"))})
-	assertResent(t, results, 10, 9)
+	assertResent(t, results, 10, 9, 9)
 	if got := srv.reqs.Load(); got != 10 {
 		t.Errorf("server read %d requests, want 10", got)
 	}
@@ -130,9 +146,9 @@ func closeSecond(conn net.Conn, _ *http.Request, nth int) bool {
 	return nth == 0 && writeOK(conn)
 }
 
-// assertResent checks that all n requests succeeded with a 200 and that resent of them went
-// out again.
-func assertResent(t *testing.T, results []Result, n, resent int) {
+// assertResent checks that all n requests succeeded with a 200 and that from least to most
+// of them went out again.
+func assertResent(t *testing.T, results []Result, n, least, most int) {
 	t.Helper()
 	if len(results) != n {
 		t.Fatalf("%d results, want %d", len(results), n)
@@ -146,8 +162,8 @@ func assertResent(t *testing.T, results []Result, n, resent int) {
 			got++
 		}
 	}
-	if got != resent {
-		t.Errorf("%d resent, want %d", got, resent)
+	if got < least || got > most {
+		t.Errorf("%d resent, want %d to %d", got, least, most)
 	}
 }
 
@@ -166,7 +182,7 @@ func TestHTTP2AfterIdleClose(t *testing.T) {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	results, _ := run(t, Config{HTTP2: true, Rate: 4, Reps: 4, MaxUsers: 1}, []urls.Target{rawTarget(t, srv.URL+"/")})
-	assertResent(t, results, 4, 0)
+	assertResent(t, results, 4, 0, 0)
 	if got := hits.Load(); got != 4 {
 		t.Errorf("server answered %d requests, want 4", got)
 	}

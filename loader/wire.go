@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"crypto/tls"
 	"errors"
-	"fmt"
 	"net"
 	"syscall"
 	"time"
-
-	"github.com/valyala/fasthttp"
 )
 
 // errStaleConn is what writing to a kept-alive connection returns, with nothing written, when
-// the connection can carry no further request: the server closed it while it was idle, bytes
-// nobody asked for wait on it (they would be read as the next answer). The request is then sent on another connection.
+// the connection can carry no further request: the server closed it while it was idle, or
+// bytes nobody asked for wait on it, which would be read as the next answer. The request then
+// goes out on another connection.
 var errStaleConn = errors.New("the kept-alive connection was closed by the server or holds bytes nobody asked for")
 
 // errRetiredConn is what writing to a connection returns, with nothing written, when this
@@ -42,7 +40,7 @@ type wireConn struct {
 	raw    syscall.RawConn // the TCP socket, for looking at it without reading; nil if unavailable
 	peekFn func(fd uintptr) bool
 	addr   wireAddr
-	born   time.Time     // when the connection was made: the origin of lastStart
+	born   time.Time     // when the connection was made: the origin of last
 	last   time.Duration // when the current (or last) request began to be written
 
 	// used is set once a request on the connection got a byte of answer: a later request on
@@ -162,18 +160,6 @@ func (c *wireConn) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return n, err
-}
-
-// writeFailure returns why the request in x failed: err, fasthttp's word, unless the request
-// could not be written and no answer came, which fasthttp reports as a closed connection.
-func writeFailure(x *exchange, err error) error {
-	if !errors.Is(err, fasthttp.ErrConnectionClosed) {
-		return err // and the response may name an earlier request's connection, in use elsewhere
-	}
-	if c := wireOf(x.resp.LocalAddr()); c != nil && c.writeErr != nil && !c.answered() {
-		return fmt.Errorf("writing the request: %w", c.writeErr)
-	}
-	return err
 }
 
 func (c *wireConn) Read(p []byte) (int, error) {

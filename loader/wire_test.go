@@ -24,7 +24,7 @@ func TestUnaskedBytesOnIdleConnection(t *testing.T) {
 		return err == nil
 	})
 	results, _ := run(t, Config{Rate: 4, Reps: 4, MaxUsers: 1}, []urls.Target{rawTarget(t, srv.url("/"))})
-	assertResent(t, results, 4, 3)
+	assertResent(t, results, 4, 1, 3)
 	for _, r := range results {
 		if r.BodyBytes != 2 {
 			t.Errorf("result %+v: a body of %d bytes, want the 2 of the answer", r, r.BodyBytes)
@@ -62,7 +62,7 @@ func TestBareLFResponses(t *testing.T) {
 				return true
 			})
 			results, _ := run(t, Config{Users: 1, Reps: 3, Timeout: 2 * time.Second}, []urls.Target{rawTarget(t, srv.url("/"))})
-			assertResent(t, results, 3, 0)
+			assertResent(t, results, 3, 0, 0)
 			for _, r := range results {
 				if r.BodyBytes != 2 {
 					t.Errorf("result %+v: a body of %d bytes, want 2", r, r.BodyBytes)
