@@ -96,3 +96,37 @@ func BenchmarkIdleCheck(b *testing.B) {
 		}
 	}
 }
+
+// cannedConn answers every write with the same response, all in one read.
+type cannedConn struct {
+	net.Conn
+	answer []byte
+	unread []byte
+}
+
+func (c *cannedConn) Write(p []byte) (int, error) { c.unread = c.answer; return len(p), nil }
+func (c *cannedConn) Read(p []byte) (int, error) {
+	n := copy(p, c.unread)
+	c.unread = c.unread[n:]
+	return n, nil
+}
+func (c *cannedConn) LocalAddr() net.Addr { return &net.TCPAddr{} }
+
+// BenchmarkWireExchange is what following an exchange costs a connection, without the
+// network: the clock reading at each request, the status line kept and the head's line ends
+// scanned.
+func BenchmarkWireExchange(b *testing.B) {
+	answer := []byte("HTTP/1.1 200 OK\r\nServer: bench\r\nDate: Tue, 01 Dec 2026 10:00:00 GMT\r\n" +
+		"Content-Type: text/html; charset=utf-8\r\nContent-Length: 100\r\nCache-Control: no-cache\r\n\r\n" +
+		string(make([]byte, 100)))
+	c := newWireConn(&cannedConn{answer: answer})
+	req := []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	buf := make([]byte, 4096)
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = c.Write(req)
+		if n, _ := c.Read(buf); n != len(answer) {
+			b.Fatalf("read %d bytes, want %d", n, len(answer))
+		}
+	}
+}
