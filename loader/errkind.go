@@ -80,7 +80,9 @@ func classify(err error) ErrKind {
 		return ErrRefused
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED):
 		return ErrReset
-	case errors.Is(err, fasthttp.ErrConnectionClosed):
+	case errors.Is(err, fasthttp.ErrConnectionClosed),
+		// Left unsent on a connection that cannot carry it, when no time was left for another.
+		errors.Is(err, errStaleConn), errors.Is(err, errRetiredConn):
 		return ErrClosed
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
 		return ErrTooLarge

@@ -14,11 +14,12 @@ import (
 // (Apache, Node.js, gunicorn after a few seconds) would show false failures. It tells whether
 // the request went out again.
 //
-// A request is sent again when nothing of it was written (the connection was found closed
-// before), or, once, when it was written on a kept-alive connection that then closed or reset
-// before any byte of answer and its method is idempotent (RFC 9110 9.2.2), so that a second
-// copy does no harm even if the server read the first. The retries share the request's
-// timeout, started is when the first attempt began.
+// A request goes out again when nothing of it was written (the kept-alive connection was found
+// closed by the server or holding bytes nobody asked for, or this client had retired it), or,
+// once, when it was written on a kept-alive connection that then closed or reset before any
+// byte of answer and its method is idempotent (RFC 9110 9.2.2), so that a second copy does no
+// harm even if the server read the first. The attempts share the request's timeout; started
+// is when the first one began.
 func (l *Loader) roundTrip(x *exchange, started time.Duration) (resent bool, err error) {
 	if err = l.client.Do(x.req, x.resp); err != nil {
 		err = writeFailure(x, err)

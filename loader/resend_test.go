@@ -1,11 +1,13 @@
 package loader
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -185,5 +187,25 @@ func TestHTTP2AfterIdleClose(t *testing.T) {
 	assertResent(t, results, 4, 0, 0)
 	if got := hits.Load(); got != 4 {
 		t.Errorf("server answered %d requests, want 4", got)
+	}
+}
+
+// The loader's own reasons for a request without an answer fall under the kinds users know.
+func TestClassifyOwnErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		err  error
+		want ErrKind
+	}{
+		{"stale connection, no time left", errStaleConn, ErrClosed},
+		{"retired connection, no time left", errRetiredConn, ErrClosed},
+		{"status code no final status", errBadStatus, ErrBadResponse},
+		{"write failed, no answer", fmt.Errorf("writing the request: %w", syscall.EPIPE), ErrReset},
+	}
+	for _, tc := range cases {
+		if got := classify(tc.err); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
