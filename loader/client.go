@@ -49,7 +49,8 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 		// the request timeout and lands in the measured latency.
 		MaxConnWaitTimeout: cfg.Timeout,
 		// One attempt per request: fasthttp retries idempotent requests up to five times by
-		// default, which would hide failures and multiply latencies.
+		// default, which would hide failures and multiply latencies. The loader resends only
+		// what a browser would, and counts it (see roundTrip).
 		MaxIdemponentCallAttempts: 1,
 		// No ReadTimeout or WriteTimeout: the per-request SetTimeout already bounds writing,
 		// reading and the streamed body, and each of them would cost a clock reading per request.
@@ -73,7 +74,8 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 					return err
 				}
 				hc.DialTimeout = func(addr string, timeout time.Duration) (net.Conn, error) {
-					return d.dial(addr, timeout, htc)
+					conn, err := d.dial(addr, timeout, htc)
+					return wire(conn, err, cfg.probe)
 				}
 			}
 			return nil
@@ -81,7 +83,8 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 		DisablePathNormalizing:   true,
 		NoDefaultUserAgentHeader: cfg.UserAgent == "",
 		DialTimeout: func(addr string, timeout time.Duration) (net.Conn, error) {
-			return d.dial(addr, timeout, nil)
+			conn, err := d.dial(addr, timeout, nil)
+			return wire(conn, err, cfg.probe)
 		},
 	}
 	return c, nil

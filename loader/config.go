@@ -138,6 +138,9 @@ type Config struct {
 	BatchSize int
 	// FlushInterval bounds how long a result may wait in a partly filled batch; 0 means 100 ms.
 	FlushInterval time.Duration
+
+	// probe keeps the head of each answer as it came on the wire, for ProbeOnce.
+	probe bool
 }
 
 // Header is one request header, kept in the order given.
@@ -265,6 +268,10 @@ func (c *Config) connsPerUser() int {
 func (c *Config) idleConn() time.Duration {
 	return max(10*time.Second, 2*c.Delay)
 }
+
+// MaxHeaderBuffer is the largest Config.HeaderBuffer that makes sense: response headers are
+// rarely longer than a few kilobytes, and every request in flight holds its buffer.
+const MaxHeaderBuffer = 1 << 20
 
 func (c *Config) headerBuffer() int {
 	if c.HeaderBuffer > 0 {

@@ -82,7 +82,9 @@ func classify(err error) ErrKind {
 		return ErrRefused
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED):
 		return ErrReset
-	case errors.Is(err, fasthttp.ErrConnectionClosed):
+	case errors.Is(err, fasthttp.ErrConnectionClosed),
+		// Left unsent on a connection that cannot carry it, when no time was left for another.
+		errors.Is(err, errStaleConn), errors.Is(err, errRetiredConn):
 		return ErrClosed
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
 		return ErrTooLarge
@@ -97,7 +99,7 @@ func classify(err error) ErrKind {
 		return ErrTLS
 	}
 	var enc errBadEncoding
-	if errors.As(err, &enc) || isParseError(err) {
+	if errors.As(err, &enc) || errors.Is(err, errBadStatus) || isParseError(err) {
 		return ErrBadResponse
 	}
 	return ErrOther

@@ -17,7 +17,11 @@ import (
 func (l *Loader) sampleMessage(kind ErrKind, err error) string {
 	var small *fasthttp.ErrSmallBuffer
 	if errors.As(err, &small) {
-		return fmt.Sprintf("response headers longer than the %d-byte header buffer (raise --header-buffer)", l.cfg.headerBuffer())
+		// fasthttp's own message ("increase ReadBufferSize") names a knob users do not have.
+		if n := l.cfg.headerBuffer(); n < MaxHeaderBuffer {
+			return fmt.Sprintf("response headers longer than the %d-byte header buffer (raise --header-buffer, up to %dMB)", n, MaxHeaderBuffer>>20)
+		}
+		return fmt.Sprintf("response headers longer than %dMB, the largest --header-buffer: too large to read", MaxHeaderBuffer>>20)
 	}
 	if kind != ErrBadResponse {
 		return err.Error()

@@ -12,9 +12,9 @@ import (
 	"golang.org/x/net/http2"
 )
 
-// rawServer answers every request on a loopback socket with reply, written as it is, and then
+// replyServer answers every request on a loopback socket with reply, written as it is, and then
 // closes the connection: replies that break HTTP cannot come from net/http.
-func rawServer(t *testing.T, reply string) string {
+func replyServer(t *testing.T, reply string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -84,12 +84,12 @@ func TestErrorSamplesQuoteNoResponseBytes(t *testing.T) {
 		{"body shorter than its length", head + "Content-Length: 100\r\n\r\nSECRET-body",
 			"cannot read response body: connection closed before its end"},
 		{"headers longer than the buffer", head + "X-Long: SECRET" + strings.Repeat("a", 8<<10) + "\r\n\r\n",
-			"response headers longer than the 4096-byte header buffer (raise --header-buffer)"},
+			"response headers longer than the 4096-byte header buffer (raise --header-buffer, up to 1MB)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			base := rawServer(t, tc.reply)
+			base := replyServer(t, tc.reply)
 			tg, err := urls.ParseLine(base+"/", urls.Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -50,3 +50,38 @@ func TestHeaderBufferDefault(t *testing.T) {
 		}
 	}
 }
+
+// The advice to raise --header-buffer is given only while it can be raised: headers longer
+// than the largest buffer are said to be too large, with no advice.
+func TestHeaderBufferAdvice(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("c", MaxHeaderBuffer+(MaxHeaderBuffer>>1))
+	srv := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Big", big)
+		_, _ = w.Write([]byte("ok"))
+	})
+	cases := []struct {
+		name   string
+		buffer int
+		advice bool
+	}{
+		{"default buffer", 0, true},
+		{"largest buffer", MaxHeaderBuffer, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			results, out := run(t, Config{Users: 1, Reps: 1, HeaderBuffer: tc.buffer}, pageTargets(t, srv.URL, 1))
+			if len(results) != 1 || results[0].Err != ErrBadResponse {
+				t.Fatalf("results %+v, want one bad response", results)
+			}
+			msg := out.ErrorSamples[ErrBadResponse]
+			if got := strings.Contains(msg, "raise --header-buffer"); got != tc.advice {
+				t.Errorf("message %q: advice given %v, want %v", msg, got, tc.advice)
+			}
+			if !strings.Contains(msg, "response headers") {
+				t.Errorf("message %q does not say the headers are too long", msg)
+			}
+		})
+	}
+}

@@ -87,6 +87,7 @@ type Loader struct {
 	secrets       []string            // the secret headers of Config.Headers, kept off other hosts
 	mix           *mix                // nil for an unweighted list
 	client        doer                // the fasthttp client, or HTTP/2's
+	maxResends    int                 // the most attempts after a request's first (see roundTrip)
 	conns         connStats
 
 	start   time.Time
@@ -149,6 +150,8 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One more than the connections the pool can hold: all of them may have gone stale.
+	l.maxResends = cfg.concurrency()*cfg.connsPerUser() + 1
 	walkLength := cfg.Reps * cfg.Users
 	if cfg.open() {
 		walkLength = cfg.Reps

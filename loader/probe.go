@@ -29,7 +29,7 @@ func SecretHeader(name string) bool {
 
 // ProbeOnce makes one request to t with the run's settings.
 func ProbeOnce(cfg Config, t urls.Target) (Probe, error) {
-	cfg.Users, cfg.Reps, cfg.Rate, cfg.Parser = 1, 1, 0, false
+	cfg.Users, cfg.Reps, cfg.Rate, cfg.Parser, cfg.probe = 1, 1, 0, false, true
 	l, err := New(cfg, []urls.Target{t})
 	if err != nil {
 		return Probe{}, err
@@ -44,7 +44,13 @@ func ProbeOnce(cfg Config, t urls.Target) (Probe, error) {
 	}
 	var p Probe
 	p.Request = redactHead(x.req.Header.String())
-	p.Response = redactHead(x.resp.Header.String())
+	// fasthttp's own rendering of the head adds the headers it defaults (Date, Content-Type),
+	// so HTTP/1.1 answers are shown as the server sent them.
+	if c := wireOf(x.resp.LocalAddr()); c != nil {
+		p.Response = redactHead(string(c.wireHead()))
+	} else {
+		p.Response = redactHead(x.resp.Header.String())
+	}
 	if _, err := x.body.read(x.resp, true); err != nil {
 		return p, fmt.Errorf("reading the body of %s: %w", urls.Redacted(t.URL), l.described(err))
 	}

@@ -45,6 +45,11 @@ type Result struct {
 	// KindPage result it means the visit was cut short: the run stopped before every resource
 	// of the page was requested, so the visit has no load time.
 	AfterStop bool
+	// Resent is set when the request went out a second time, on a new connection, because the
+	// kept-alive connection it was first given turned out to be closed by the server (or to
+	// hold bytes nobody asked for) before any answer to it arrived. Its latency includes the
+	// failed attempt, as a browser's user would wait through it.
+	Resent bool
 }
 
 // Kind says what a request was for.

@@ -87,8 +87,11 @@ func (l *Loader) do(x *exchange, ti, user int, parse bool, res *Result) time.Dur
 	// Offsets from the run's start read only the monotonic clock, half the cost of time.Now,
 	// which is a measurable share of the client's time at tens of thousands of requests per second.
 	offset := time.Since(l.start)
-	err := l.client.Do(x.req, x.resp)
-	*res = Result{Start: offset, Intended: offset, Target: int32(ti), User: int32(user)}
+	resent, err := l.roundTrip(x, offset)
+	*res = Result{Start: offset, Intended: offset, Target: int32(ti), User: int32(user), Resent: resent}
+	if err == nil {
+		err = checkStatus(x)
+	}
 	if err == nil {
 		res.Status = uint16(x.resp.StatusCode())
 		res.HTTP10 = !x.resp.Header.IsHTTP11()

@@ -42,6 +42,7 @@ func Combine(runs []Report) (Report, error) {
 		out.FailedTransactions += r.FailedTransactions
 		out.Requests += r.Requests
 		out.InFlightAtStop += r.InFlightAtStop
+		out.Resent += r.Resent
 		out.BodyBytes += r.BodyBytes
 		out.DecodedBytes += r.DecodedBytes
 		out.WireBytesReceived += r.WireBytesReceived

@@ -29,6 +29,7 @@ type Recorder struct {
 	successes int64
 	failures  int64
 	afterStop int64
+	resent    int64
 	clamped   int64 // latencies beyond the histogram's range, recorded at its top
 
 	hitTime  time.Duration // summed response time of transactions
@@ -108,6 +109,9 @@ func (r *Recorder) add(res *loader.Result) {
 	r.busyTime += rt
 	if res.AfterStop {
 		r.afterStop++
+	}
+	if res.Resent {
+		r.resent++
 	}
 	r.recordLag(res)
 	b := r.bucketFor(res.Intended + rt)

@@ -48,7 +48,11 @@ type Report struct {
 	Requests int64 `json:"requests"`
 	// InFlightAtStop counts requests that were running when the run was stopped; they were
 	// allowed to finish and are included in every figure.
-	InFlightAtStop    int64 `json:"in_flight_at_stop"`
+	InFlightAtStop int64 `json:"in_flight_at_stop"`
+	// Resent counts requests sent a second time, on a new connection, because the server had
+	// closed the kept-alive connection they were first given (see loader.Result.Resent). Each
+	// is one request in every other figure. Results saved before this count read as 0.
+	Resent            int64 `json:"resent"`
 	BodyBytes         int64 `json:"body_bytes"`
 	WireBytesReceived int64 `json:"wire_bytes_received"`
 	WireBytesSent     int64 `json:"wire_bytes_sent"`
@@ -212,6 +216,7 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 		Errors:                 map[string]int64{},
 		Requests:               r.requests,
 		InFlightAtStop:         r.afterStop,
+		Resent:                 r.resent,
 		BodyBytes:              r.bodyBytes,
 		WireBytesReceived:      o.WireBytesIn,
 		WireBytesSent:          o.WireBytesOut,

@@ -87,6 +87,11 @@ func writeExtras(b *strings.Builder, rep *Report) {
 	}
 	fmt.Fprintf(b, "Requests:\t\t%12d (%d transactions + %d failed; %d in flight at stop, finished and counted)\n",
 		rep.Requests, rep.Transactions, rep.FailedTransactions, rep.InFlightAtStop)
+	if rep.Resent > 0 {
+		// Only when it happened: most servers keep their connections open as long as webload does.
+		fmt.Fprintf(b, "Resent:%s%12d (on a new connection: the server had closed the kept-alive one, or sent on it unasked)\n",
+			tabsAfter("Resent:"), rep.Resent)
+	}
 	fmt.Fprintf(b, "Status codes:\t\t%s\n", counts(rep.StatusCodes, numericOrder))
 	fmt.Fprintf(b, "Failed requests:\t%s\n", failureCounts(rep))
 	fmt.Fprintf(b, "Wire data:\t\t%12.2f MB received, %.2f MB sent, %d connections opened\n",

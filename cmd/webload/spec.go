@@ -137,7 +137,7 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 	cfg.Insecure = c.Bool("insecure")
 	if c.IsSet("header-buffer") {
 		n, err := parseSize(c.String("header-buffer"))
-		if err != nil || n < 1<<10 || n > 1<<20 {
+		if err != nil || n < 1<<10 || n > loader.MaxHeaderBuffer {
 			return s, usagef("--header-buffer: want a size from 1KB to 1MB (got %q)", c.String("header-buffer"))
 		}
 		cfg.HeaderBuffer = int(n)

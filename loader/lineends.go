@@ -1,0 +1,85 @@
+package loader
+
+import (
+	"bytes"
+	"io"
+)
+
+// lineEnds turns the bare LF line ends of a response head into CRLF as the head is read.
+// RFC 9112 (2.2) lets a recipient accept a bare LF as a line end, and some small servers and
+// devices send them; fasthttp only finds the end of a head at CRLF CRLF, so it would wait for
+// more bytes until the timeout. Bodies pass untouched. The zero value is between heads.
+type lineEnds struct {
+	inHead  bool   // reading a head: from the request written to the head's blank line
+	lineLen int    // bytes of the head's current line read so far, CR included
+	lastCR  bool   // the last byte read was a CR
+	over    []byte // fixed bytes that did not fit in the reader's buffer, read next
+}
+
+// start prepares for the head of the answer to a new request.
+func (e *lineEnds) start() {
+	*e = lineEnds{inHead: true, over: e.over[:0]}
+}
+
+// pending tells whether bytes of an earlier answer wait to be read.
+func (e *lineEnds) pending() bool { return len(e.over) > 0 }
+
+// read reads from r into p, with the head's line ends fixed.
+func (e *lineEnds) read(r io.Reader, p []byte) (int, error) {
+	if len(e.over) > 0 {
+		n := copy(p, e.over)
+		e.over = e.over[:copy(e.over, e.over[n:])]
+		return n, nil
+	}
+	n, err := r.Read(p)
+	if e.inHead && n > 0 {
+		n = e.fix(p, n)
+	}
+	return n, err
+}
+
+// fix fixes the line ends in the n bytes read into p and returns how many bytes p now holds.
+// Answers with CRLF line ends, nearly all, are only scanned.
+func (e *lineEnds) fix(p []byte, n int) int {
+	b := p[:n]
+	end, bare := n, 0 // where the head ends in b, and its bare LFs
+	lastCR := e.lastCR
+	for start := 0; start < n; {
+		i := bytes.IndexByte(b[start:], '\n')
+		if i < 0 {
+			e.lineLen += n - start
+			lastCR = b[n-1] == '\r'
+			break
+		}
+		i += start
+		line := e.lineLen + i - start
+		cr := lastCR
+		if i > start {
+			cr = b[i-1] == '\r'
+		}
+		if !cr {
+			bare++
+		}
+		e.lineLen, lastCR, start = 0, false, i+1
+		if line == 0 || (line == 1 && cr) {
+			e.inHead, end = false, i+1 // the blank line: the body follows
+			break
+		}
+	}
+	startCR := e.lastCR
+	e.lastCR = lastCR
+	if bare == 0 {
+		return n
+	}
+	fixed := make([]byte, 0, n+bare) // rare: only servers that send bare LFs pay for it
+	for i, c := range b[:end] {
+		if c == '\n' && !((i > 0 && b[i-1] == '\r') || (i == 0 && startCR)) {
+			fixed = append(fixed, '\r')
+		}
+		fixed = append(fixed, c)
+	}
+	fixed = append(fixed, b[end:]...)
+	m := copy(p, fixed)
+	e.over = append(e.over, fixed[m:]...)
+	return m
+}

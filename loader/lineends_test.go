@@ -1,0 +1,56 @@
+package loader
+
+import (
+	"io"
+	"testing"
+)
+
+// chunks is a reader that returns its parts one per Read, as a socket may.
+type chunks struct{ parts []string }
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if len(c.parts) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, c.parts[0])
+	if c.parts[0] = c.parts[0][n:]; c.parts[0] == "" {
+		c.parts = c.parts[1:]
+	}
+	return n, nil
+}
+
+// A head's bare LFs become CRLF wherever the reads split it and however small the reader's
+// buffer is; the body is left as it came, bare LFs and all.
+func TestLineEndsFix(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, in, want string }{
+		{"CRLF untouched", "HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\ny", "HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\ny"},
+		{"bare LF", "HTTP/1.1 200 OK\nA: b\n\nx\ny", "HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\ny"},
+		{"mixed", "HTTP/1.1 200 OK\r\nA: b\n\r\nx\n", "HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\n"},
+		{"blank line bare after CRLF", "HTTP/1.1 204 No\r\nA: b\r\n\nx\n", "HTTP/1.1 204 No\r\nA: b\r\n\r\nx\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			for split := 0; split <= len(tc.in); split++ {
+				for _, size := range []int{1, 2, 3, 7, 64} {
+					var e lineEnds
+					e.start()
+					r := &chunks{parts: []string{tc.in[:split], tc.in[split:]}}
+					var got []byte
+					buf := make([]byte, size)
+					for range 1000 {
+						n, err := e.read(r, buf)
+						got = append(got, buf[:n]...)
+						if err != nil {
+							break
+						}
+					}
+					if string(got) != tc.want {
+						t.Fatalf("split at %d, buffer %d: %q, want %q", split, size, got, tc.want)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,85 @@
+package loader
+
+import (
+	"bufio"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// rawServer is a loopback HTTP/1.1 server on a bare socket, for answers net/http would never
+// send. It reads each request whole and counts it before handing it to answer, which writes
+// whatever it likes on the connection; answer returns false to close the connection.
+type rawServer struct {
+	addr  string
+	reqs  atomic.Int64 // requests read, on every connection
+	conns atomic.Int64 // connections accepted
+}
+
+// answerFunc writes the answer to the nth request (from 0) of its connection.
+type answerFunc func(conn net.Conn, req *http.Request, nth int) (keep bool)
+
+func newRawServer(t *testing.T, answer answerFunc) *rawServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &rawServer{addr: ln.Addr().String()}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var open []net.Conn
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		for _, c := range open {
+			c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	wg.Go(func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s.conns.Add(1)
+			mu.Lock()
+			open = append(open, conn)
+			mu.Unlock()
+			wg.Go(func() { s.serve(conn, answer) })
+		}
+	})
+	return s
+}
+
+func (s *rawServer) serve(conn net.Conn, answer answerFunc) {
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	for nth := 0; ; nth++ {
+		req, err := http.ReadRequest(br)
+		if err != nil {
+			return
+		}
+		if _, err := io.Copy(io.Discard, req.Body); err != nil {
+			return
+		}
+		s.reqs.Add(1)
+		if !answer(conn, req, nth) {
+			return
+		}
+	}
+}
+
+// url is the server's address as an http URL with path p.
+func (s *rawServer) url(p string) string { return "http://" + s.addr + p }
+
+// writeOK answers with a short kept-alive 200.
+func writeOK(conn net.Conn) bool {
+	_, err := io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+	return err == nil
+}
