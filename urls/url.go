@@ -25,6 +25,7 @@ func normalizeURL(raw string) (string, error) {
 		return "", fmt.Errorf("missing \"//\" after %q", scheme+":")
 	}
 	rest = rest[2:]
+	whole := rest
 	if i := strings.IndexByte(rest, '#'); i >= 0 {
 		rest = rest[:i] // fragments are client-side only
 	}
@@ -47,6 +48,9 @@ func normalizeURL(raw string) (string, error) {
 		hostport = authority[at+1:]
 	}
 	if err := checkHostPort(hostport); err != nil {
+		if hostport == authority && strings.Contains(whole[len(authority):], "@") {
+			return "", errMaybePassword
+		}
 		return "", err
 	}
 	b.WriteString(hostport)
@@ -56,6 +60,11 @@ func normalizeURL(raw string) (string, error) {
 	b.WriteString(escapeRequestBytes(tail))
 	return b.String(), nil
 }
+
+// errMaybePassword replaces a host or port error when an '@' follows the authority: the "host"
+// is then most likely a user name and the "port" a password cut short by a '#', '/' or '?'
+// in it, and quoting it would print part of the password.
+var errMaybePassword = errors.New(`invalid host or port; a "#", "/" or "?" in a user name or password must be written %23, %2F or %3F`)
 
 // splitScheme separates "scheme:" from the rest. "localhost:8080/x" has the
 // shape of a scheme but is a host and port, so a colon followed by a digit,
