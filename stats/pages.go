@@ -116,7 +116,7 @@ func (p *pageRecord) stats() *PageStats {
 }
 
 // urlStats gives one URL's page figures; nil when it was never visited as a page.
-func (p *pageRecord) urlStats() *URLPages {
+func (p *pageRecord) urlStats(enc *histEncoder) *URLPages {
 	if p.pages == 0 {
 		return nil
 	}
@@ -127,7 +127,7 @@ func (p *pageRecord) urlStats() *URLPages {
 		s.P50 = min(quantile(p.hist, 50), s.Max)
 		s.P95 = min(quantile(p.hist, 95), s.Max)
 		s.P99 = min(quantile(p.hist, 99), s.Max)
-		s.Histogram = encode(p.hist)
+		s.Histogram = enc.encode(p.hist)
 	}
 	return s
 }
