@@ -35,7 +35,7 @@ func ProbeOnce(cfg Config, t urls.Target) (Probe, error) {
 	}
 	x := l.newExchange()
 	defer x.release()
-	l.templates[0].CopyTo(x.req)
+	l.prepare(0, x.req)
 	x.req.SetTimeout(cfg.Timeout)
 	if err := l.client.Do(x.req, x.resp); err != nil {
 		return Probe{}, fmt.Errorf("%s %s: %w", t.Method, urls.Redacted(t.URL), err)

@@ -126,9 +126,11 @@ func (v *visitor) flush(b *batcher, end time.Duration) {
 // per hop to out. It returns the last hop's URL and when it ended.
 func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, j *job, out *[]Result) (*url.URL, time.Duration) {
 	l := v.l
-	base.CopyTo(x.req)
 	if base == l.get {
+		base.CopyTo(x.req)
 		x.req.SetRequestURI(u.String())
+	} else {
+		l.prepare(ti, x.req) // base is target ti's template
 	}
 	for hop := 0; ; hop++ {
 		x.req.SetTimeout(l.cfg.Timeout)
