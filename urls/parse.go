@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -59,7 +60,7 @@ func Parse(r io.Reader, name, dir string, opt Options) ([]Target, error) {
 			return nil, p.errorAt(n, err)
 		}
 		if ok {
-			t.Source = fmt.Sprintf("%s:%d", name, n)
+			t.Source = name + ":" + strconv.Itoa(n)
 			targets = append(targets, t)
 		}
 	}

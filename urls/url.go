@@ -37,17 +37,11 @@ func normalizeURL(raw string) (string, error) {
 	}
 	authority, tail := rest[:end], rest[end:]
 
-	var b strings.Builder
-	b.Grow(len(raw) + 16)
-	b.WriteString(lower)
-	b.WriteString("://")
-	hostport := authority
+	hostport, userinfo := authority, ""
 	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
 		// The last '@' ends the userinfo, as in browsers, so a password
 		// may contain '@'.
-		b.WriteString(escapeRequestBytes(authority[:at]))
-		b.WriteByte('@')
-		hostport = authority[at+1:]
+		hostport, userinfo = authority[at+1:], escapeRequestBytes(authority[:at])+"@"
 	}
 	sent, err := asciiHost(hostport)
 	if err == nil {
@@ -59,11 +53,22 @@ func normalizeURL(raw string) (string, error) {
 		}
 		return "", err
 	}
+	escaped := escapeRequestBytes(tail)
+	if userinfo == "" && ok && scheme == lower && len(rest) == len(whole) && sent == authority && tail != "" &&
+		tail[0] == '/' && escaped == tail {
+		// Already in the form sent, as most lines of a long list are: no copy.
+		return raw, nil
+	}
+	var b strings.Builder
+	b.Grow(len(raw) + 16)
+	b.WriteString(lower)
+	b.WriteString("://")
+	b.WriteString(userinfo)
 	b.WriteString(sent)
 	if tail == "" || tail[0] == '?' {
 		b.WriteByte('/') // a request line needs a path
 	}
-	b.WriteString(escapeRequestBytes(tail))
+	b.WriteString(escaped)
 	return b.String(), nil
 }
 
