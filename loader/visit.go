@@ -59,7 +59,7 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 		v.started = true
 		for i := range l.cfg.Login {
 			li := len(l.targets) + i
-			v.chain(v.x, li, KindLogin, l.templates[li], l.urlOf[li], j, &v.results)
+			v.chain(v.x, li, KindLogin, l.templates[li], l.urlFor(li), j, &v.results)
 			j = nil // only the first request of a visit waited for its slot
 			if l.stopped.Load() {
 				v.flush(b, 0)
@@ -68,7 +68,7 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 		}
 	}
 	first := len(v.results)
-	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlOf[ti], j, &v.results)
+	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlFor(ti), j, &v.results)
 	v.finish(ti, first, lastURL, end, b)
 }
 
