@@ -115,9 +115,9 @@ func (p *pageRecord) stats() *PageStats {
 	return s
 }
 
-// urlStats gives one URL's page figures; nil when it was never visited as a page.
+// urlStats gives one URL's page figures; nil when it was never visited as a page (p may be nil).
 func (p *pageRecord) urlStats(enc *histEncoder) *URLPages {
-	if p.pages == 0 {
+	if p == nil || p.pages == 0 {
 		return nil
 	}
 	s := &URLPages{Pages: p.pages, Failed: p.failed, Resources: p.resources, ResourceFailures: p.resFailed,

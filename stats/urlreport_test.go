@@ -74,3 +74,21 @@ func TestReportAllocatesLittlePerURL(t *testing.T) {
 		t.Fatalf("%d URLs, want %d", len(rep.URLs), n)
 	}
 }
+
+// A URL that was never visited costs the recorder little: its page record is made at its first
+// page visit.
+func TestRecorderMemoryPerURL(t *testing.T) {
+	const n = 100_000
+	targets := make([]urls.Target, n)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	rec := NewRecorder(targets, Options{})
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	perURL := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / n
+	runtime.KeepAlive(rec)
+	if perURL > 96 {
+		t.Errorf("the recorder holds %d bytes per URL, want at most 96", perURL)
+	}
+}
