@@ -80,6 +80,7 @@ type Loader struct {
 	targets       []urls.Target
 	templates     []*fasthttp.Request // per target, then per login step; see prepare
 	fullTemplate  []bool              // templates[i] has its URI; otherwise prepare sets it
+	urlOf         []*url.URL          // each target's parsed URL, for lists up to keptURLs; see urlFor
 	get           *fasthttp.Request   // a GET with the run's headers, for resources and redirects
 	hosts         hostSet             // the hosts of the URL list, where redirects may lead
 	resourceHosts hostSet             // more hosts that page resources may come from
@@ -143,6 +144,9 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		}
 		l.templates = append(l.templates, tmpl)
 		l.fullTemplate = append(l.fullTemplate, full)
+		if len(targets)+len(cfg.Login) <= keptURLs {
+			l.urlOf = append(l.urlOf, u)
+		}
 		if i < len(targets) {
 			l.hosts.addURL(u)
 		}
@@ -243,11 +247,17 @@ func (l *Loader) prepare(ti int, req *fasthttp.Request) {
 	}
 }
 
-// urlFor parses target ti's URL for its visit's cookies, redirects and resources. It is
-// parsed again at each visit rather than kept: a kept url.URL cost 150 bytes a line, the
-// largest share of a million-line list, and parsing takes far less than a request. New has
-// checked that it parses.
+// keptURLs is the longest URL list whose parsed URLs the loader keeps. A url.URL costs about
+// 150 bytes, the largest share of a million-line list; beyond this length each visit parses its
+// URL again, an allocation that takes far less than a request.
+const keptURLs = 10_000
+
+// urlFor is target ti's parsed URL, for its visit's cookies, redirects and resources. New has
+// checked that it parses. Callers must not modify it: users share it.
 func (l *Loader) urlFor(ti int) *url.URL {
+	if l.urlOf != nil {
+		return l.urlOf[ti]
+	}
 	u, _ := url.Parse(l.targetURL(ti))
 	return u
 }

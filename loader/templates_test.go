@@ -2,7 +2,9 @@ package loader
 
 import (
 	"fmt"
+	"net/http"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,7 +62,7 @@ func TestSharedTemplatesSendEachTargetAsWritten(t *testing.T) {
 // A long URL list costs little per line once the loader is built: GET targets share their
 // template instead of holding a 1.3 KB fasthttp request each, and no parsed url.URL is kept.
 func TestLoaderMemoryPerTarget(t *testing.T) {
-	const n = 20_000
+	const n = 2 * keptURLs
 	targets := make([]urls.Target, n)
 	for i := range targets {
 		targets[i] = urls.Target{Method: "GET", URL: fmt.Sprintf("http://127.0.0.1:1/p/%d", i), Source: "urls.txt:1"}
@@ -80,4 +82,47 @@ func TestLoaderMemoryPerTarget(t *testing.T) {
 		t.Errorf("the loader holds %d bytes per target, want at most 256", perTarget)
 	}
 	t.Logf("%d bytes per target", perTarget)
+}
+
+// Beyond keptURLs the loader parses a target's URL at each visit: redirects still resolve
+// against it and cookies still follow it.
+func TestLongListVisitsResolveRedirectsAndCookies(t *testing.T) {
+	t.Parallel()
+	srv := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/p/") {
+			http.SetCookie(w, &http.Cookie{Name: "k", Value: "v", Path: "/"})
+			w.Header().Set("Location", "../r/"+strings.TrimPrefix(r.URL.Path, "/p/"))
+			w.WriteHeader(http.StatusFound)
+			return
+		}
+		if c, err := r.Cookie("k"); err != nil || c.Value != "v" {
+			w.WriteHeader(http.StatusBadRequest)
+		}
+	})
+	targets := pageTargets(t, srv.URL, keptURLs+1)
+	const reps = 5
+	results, _ := run(t, Config{Users: 1, Reps: reps, Cookies: true, FollowRedirects: true}, targets)
+	redirected, landed := 0, 0
+	for _, r := range results {
+		switch {
+		case r.Err != ErrNone:
+			t.Fatalf("a request failed: %v", r.Err)
+		case r.Kind == KindPage:
+		case r.Status == http.StatusFound:
+			redirected++
+		case r.Status == http.StatusOK:
+			landed++
+		default:
+			t.Errorf("status %d: the cookie did not follow the redirect", r.Status)
+		}
+	}
+	if redirected != reps || landed != reps {
+		t.Errorf("%d redirects and %d landings, want %d of each", redirected, landed, reps)
+	}
+	hits := srv.snapshot()
+	for key, n := range hits {
+		if strings.HasPrefix(key, "GET /r/") && n != 1 {
+			t.Errorf("%s hit %d times, want 1", key, n)
+		}
+	}
 }
