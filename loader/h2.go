@@ -146,7 +146,7 @@ func (c *h2Client) request(ctx context.Context, req *fasthttp.Request) (*http.Re
 	if b := req.Body(); len(b) > 0 {
 		// No copy: the transport may still be writing the body after the answer came back,
 		// while the user already prepares its next request in req, but the body is a
-		// template's shared one (copyTemplate), which nothing ever writes to.
+		// target's shared one (prepare), which nothing ever writes to.
 		body = bytes.NewReader(b)
 	}
 	hreq, err := http.NewRequestWithContext(ctx, string(h.Method()), "", body)

@@ -78,9 +78,9 @@ type Outcome struct {
 type Loader struct {
 	cfg           Config
 	targets       []urls.Target
-	templates     []*fasthttp.Request // one per target, then one per login step
-	bodies        [][]byte            // each template's body, shared read-only (see reqbody.go)
-	urlOf         []*url.URL          // the URL of each template, for cookies and redirects
+	templates     []*fasthttp.Request // per target, then per login step; see prepare
+	fullTemplate  []bool              // templates[i] has its URI; otherwise prepare sets it
+	urlOf         []*url.URL          // each target's parsed URL, for lists up to keptURLs; see urlFor
 	get           *fasthttp.Request   // a GET with the run's headers, for resources and redirects
 	hosts         hostSet             // the hosts of the URL list, where redirects may lead
 	resourceHosts hostSet             // more hosts that page resources may come from
@@ -124,18 +124,32 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 	for _, h := range cfg.ResourceHosts {
 		l.resourceHosts.addName(h)
 	}
+	// A long URL list is mostly GETs without a body, which differ only in their URL: they
+	// share one template per method and content type, so a million lines do not cost a
+	// million 1.3 KB requests. A target with a body keeps a template of its own.
+	shared := map[string]*fasthttp.Request{}
+	check := fasthttp.AcquireURI()
+	defer fasthttp.ReleaseURI(check)
 	for i, t := range l.Targets() {
-		tmpl, err := newTemplate(&cfg, &t)
-		if err != nil {
-			return nil, err
-		}
 		u, err := url.Parse(t.URL)
 		if err != nil {
 			return nil, fmt.Errorf("%s: bad URL %q: %w", t.Source, urls.Redacted(t.URL), err)
 		}
+		var tmpl *fasthttp.Request
+		full := len(t.Body) > 0
+		if full {
+			tmpl, err = newTemplate(&cfg, &t)
+		} else {
+			tmpl, err = sharedTemplate(&cfg, &t, shared, check)
+		}
+		if err != nil {
+			return nil, err
+		}
 		l.templates = append(l.templates, tmpl)
-		l.bodies = append(l.bodies, t.Body)
-		l.urlOf = append(l.urlOf, u)
+		l.fullTemplate = append(l.fullTemplate, full)
+		if len(targets)+len(cfg.Login) <= keptURLs {
+			l.urlOf = append(l.urlOf, u)
+		}
 		if i < len(targets) {
 			l.hosts.addURL(u)
 		}
@@ -206,6 +220,50 @@ func newTemplate(cfg *Config, t *urls.Target) (*fasthttp.Request, error) {
 	}
 	setRunHeaders(cfg, req)
 	return req, nil
+}
+
+// sharedTemplate returns the URI-less template that t shares with the other targets of its
+// method and content type, after checking that fasthttp can parse its URL (check is scratch).
+func sharedTemplate(cfg *Config, t *urls.Target, shared map[string]*fasthttp.Request, check *fasthttp.URI) (*fasthttp.Request, error) {
+	check.DisablePathNormalizing = true
+	if err := check.Parse(nil, []byte(t.URL)); err != nil {
+		return nil, fmt.Errorf("%s: bad URL %q: %w", t.Source, urls.Redacted(t.URL), err)
+	}
+	key := t.Method + " " + t.ContentType
+	if tmpl, ok := shared[key]; ok {
+		return tmpl, nil
+	}
+	// Built like a full template, then without its URI, so both kinds carry the same headers.
+	tmpl, err := newTemplate(cfg, t)
+	if err != nil {
+		return nil, err
+	}
+	tmpl.SetRequestURI("")
+	shared[key] = tmpl
+	return tmpl, nil
+}
+
+// keptURLs is the longest URL list whose parsed URLs the loader keeps. A url.URL costs about
+// 150 bytes, the largest share of a million-line list; beyond this length each visit parses its
+// URL again, an allocation that takes far less than a request.
+const keptURLs = 10_000
+
+// urlFor is target ti's parsed URL, for its visit's cookies, redirects and resources. New has
+// checked that it parses. Callers must not modify it: users share it.
+func (l *Loader) urlFor(ti int) *url.URL {
+	if l.urlOf != nil {
+		return l.urlOf[ti]
+	}
+	u, _ := url.Parse(l.targetURL(ti))
+	return u
+}
+
+// targetURL is the URL of target ti, login steps included, without building Targets.
+func (l *Loader) targetURL(ti int) string {
+	if ti < len(l.targets) {
+		return l.targets[ti].URL
+	}
+	return l.cfg.Login[ti-len(l.targets)].URL
 }
 
 // setRunHeaders puts the headers every request of the run carries on req.

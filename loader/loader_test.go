@@ -28,6 +28,8 @@ func TestClosedModelCounts(t *testing.T) {
 		{name: "-r once splits the list", users: 7, once: true, urls: 50, wantTotal: 50, wantPerURL: 1},
 		{name: "-r once with more users than URLs", users: 9, once: true, urls: 4, wantTotal: 4, wantPerURL: 1},
 		{name: "more users than URLs", users: 10, reps: 4, urls: 4, wantTotal: 40, wantPerURL: 10},
+		// Long lists share templates: each URL must still get its own requests.
+		{name: "-r once over a long list", users: 8, once: true, urls: 10_000, wantTotal: 10_000, wantPerURL: 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -24,7 +24,7 @@ func BenchmarkPrepare(b *testing.B) {
 	req := fasthttp.AcquireRequest()
 	b.ReportAllocs()
 	for b.Loop() {
-		l.templates[0].CopyTo(req)
+		l.prepare(0, req)
 		req.SetTimeout(l.cfg.Timeout)
 	}
 }

@@ -36,7 +36,7 @@ func ProbeOnce(cfg Config, t urls.Target) (Probe, error) {
 	}
 	x := l.newExchange()
 	defer x.release()
-	l.copyTemplate(x.req, l.templates[0], 0)
+	l.prepare(0, x.req)
 	x.req.SetTimeout(cfg.Timeout)
 	x.body.deadline = time.Now().Add(cfg.Timeout)
 	if err := l.client.Do(x.req, x.resp); err != nil {

@@ -71,7 +71,7 @@ func (x *exchange) release() {
 // send makes one request to target ti and describes it as a Result. It returns when the request
 // ended, as an offset from the run's start, so the caller need not read the clock again.
 func (l *Loader) send(x *exchange, ti, user int) (Result, time.Duration) {
-	l.copyTemplate(x.req, l.templates[ti], ti)
+	l.prepare(ti, x.req)
 	x.req.SetTimeout(l.cfg.Timeout) // not part of what CopyTo copies
 	var res Result
 	end := l.do(x, ti, user, false, &res)

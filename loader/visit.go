@@ -60,7 +60,7 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 		v.started = true
 		for i := range l.cfg.Login {
 			li := len(l.targets) + i
-			v.chain(v.x, li, KindLogin, l.templates[li], l.urlOf[li], j, &v.results)
+			v.chain(v.x, li, KindLogin, l.templates[li], l.urlFor(li), j, &v.results)
 			j = nil // only the first request of a visit waited for its slot
 			if l.stopped.Load() {
 				v.flush(b, 0)
@@ -69,7 +69,7 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 		}
 	}
 	first := len(v.results)
-	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlOf[ti], j, &v.results)
+	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlFor(ti), j, &v.results)
 	v.finish(ti, first, lastURL, end, b)
 }
 
@@ -125,11 +125,16 @@ func (v *visitor) flush(b *batcher, end time.Duration) {
 // per hop to out. It returns the last hop's URL and when it ended.
 func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, j *job, out *[]Result) (*url.URL, time.Duration) {
 	l := v.l
-	l.copyTemplate(x.req, base, ti)
+	l.fill(x.req, base, ti)
 	if base == l.get {
 		x.req.SetRequestURI(u.String())
 	}
-	origin := l.urlOf[ti] // the URL the run's credentials are for; a resource's is its page's
+	// The URL the run's credentials are for; a resource's is its page's. Long lists parse it
+	// again (see urlFor), so only when there are credentials to keep.
+	var origin *url.URL
+	if len(l.secrets) > 0 {
+		origin = l.urlFor(ti)
+	}
 	for hop := 0; ; hop++ {
 		x.req.SetTimeout(l.cfg.Timeout)
 		l.dropSecrets(x.req, u, origin)
@@ -151,7 +156,7 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 		if res.Status != fasthttp.StatusTemporaryRedirect && res.Status != fasthttp.StatusPermanentRedirect {
 			base = l.get
 		}
-		l.copyTemplate(x.req, base, ti)
+		l.fill(x.req, base, ti)
 		x.req.SetRequestURI(next.String())
 		u = next
 	}

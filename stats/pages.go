@@ -125,9 +125,9 @@ func (p *pageRecord) stats() *PageStats {
 	return s
 }
 
-// urlStats gives one URL's page figures; nil when it was never visited as a page.
-func (p *pageRecord) urlStats() *URLPages {
-	if p.pages == 0 && p.cut == 0 {
+// urlStats gives one URL's page figures; nil when it was never visited as a page (p may be nil).
+func (p *pageRecord) urlStats(enc *histEncoder) *URLPages {
+	if p == nil || (p.pages == 0 && p.cut == 0) {
 		return nil
 	}
 	s := &URLPages{Pages: p.pages, Failed: p.failed, Cut: p.cut, Resources: p.resources, ResourceFailures: p.resFailed,
@@ -137,7 +137,7 @@ func (p *pageRecord) urlStats() *URLPages {
 		s.P50 = min(quantile(p.hist, 50), s.Max)
 		s.P95 = min(quantile(p.hist, 95), s.Max)
 		s.P99 = min(quantile(p.hist, 99), s.Max)
-		s.Histogram = encode(p.hist)
+		s.Histogram = enc.encode(p.hist)
 	}
 	return s
 }

@@ -65,7 +65,17 @@ type urlRecord struct {
 	maxHit                time.Duration
 	status                map[uint16]int64
 	hist                  *hdr.PackedHistogram // allocated at the first transaction
-	page                  pageRecord           // the URL's page visits and their resources
+	// page has the URL's page visits and their resources; nil until it has one, which keeps
+	// the URLs of a long list that were never visited at 64 bytes each.
+	page *pageRecord
+}
+
+// pageRecord returns the URL's page record, making it at its first use.
+func (u *urlRecord) pageRecord() *pageRecord {
+	if u.page == nil {
+		u.page = &pageRecord{}
+	}
+	return u.page
 }
 
 var _ loader.Sink = (*Recorder)(nil)
@@ -99,11 +109,13 @@ func (r *Recorder) add(res *loader.Result) {
 	if res.Kind == loader.KindPage {
 		v := r.units(res.ResponseTime())
 		r.pages.addPage(res, v, true)
-		r.urls[res.Target].page.addPage(res, v, false)
+		r.urls[res.Target].pageRecord().addPage(res, v, false)
 		return
 	}
 	r.pages.addRequest(res)
-	r.urls[res.Target].page.addRequest(res)
+	if res.Kind == loader.KindResource || res.Redirected() || res.OffHost {
+		r.urls[res.Target].pageRecord().addRequest(res) // nothing else counts in page figures
+	}
 	rt := res.ResponseTime()
 	r.requests++
 	r.busyTime += rt

@@ -258,8 +258,10 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 			rep.ErrorSamples[k.String()] = msg
 		}
 	}
+	enc := newHistEncoder()
+	rep.URLs = make([]URLStats, 0, len(r.urls))
 	for i := range r.urls {
-		rep.URLs = append(rep.URLs, r.urlStats(i))
+		rep.URLs = append(rep.URLs, r.urlStats(i, enc))
 	}
 	rep.TimelineInterval = r.opt.Interval.Seconds()
 	for i := range r.timeline {
@@ -320,7 +322,8 @@ func (r *Recorder) steadyState(o loader.Outcome) *SteadyState {
 	return s
 }
 
-func (r *Recorder) urlStats(i int) URLStats {
+// urlStats gives one URL's figures; enc is shared by all URLs of the report.
+func (r *Recorder) urlStats(i int, enc *histEncoder) URLStats {
 	u := &r.urls[i]
 	s := URLStats{
 		Method:      r.targets[i].Method,
@@ -330,7 +333,7 @@ func (r *Recorder) urlStats(i int) URLStats {
 		Bytes:       u.bytes,
 		Max:         u.maxHit.Seconds(),
 		StatusCodes: map[string]int64{},
-		Pages:       u.page.urlStats(),
+		Pages:       u.page.urlStats(enc),
 	}
 	for code, n := range u.status {
 		s.StatusCodes[strconv.Itoa(int(code))] = n
@@ -340,7 +343,7 @@ func (r *Recorder) urlStats(i int) URLStats {
 		s.P50 = min(quantile(u.hist, 50), s.Max)
 		s.P95 = min(quantile(u.hist, 95), s.Max)
 		s.P99 = min(quantile(u.hist, 99), s.Max)
-		s.Histogram = encode(u.hist)
+		s.Histogram = enc.encode(u.hist)
 	}
 	return s
 }

@@ -7,10 +7,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
+// bodyFiles says where "<file" bodies may come from.
+type bodyFiles struct {
+	// dir is the folder relative paths are read from; "" is the current one.
+	dir string
+	// allowAbsolute lets absolute paths through (Options.AllowAbsoluteBodies).
+	allowAbsolute bool
+}
+
 // parseTarget splits an expanded, trimmed line into URL, method and body.
-func parseTarget(line, dir string) (Target, error) {
+func parseTarget(line string, files bodyFiles) (Target, error) {
 	urlPart, method, rest := splitMethod(line)
 	// A blank followed by '#' before the method (or with no method at all)
 	// starts a trailing comment, and anything after it, including a method
@@ -32,7 +41,7 @@ func parseTarget(line, dir string) (Target, error) {
 		// here is almost certainly a mistake in the file.
 		return Target{}, fmt.Errorf("%s takes no body", method)
 	}
-	t.ContentType, t.Body, err = parseBody(rest, dir)
+	t.ContentType, t.Body, err = parseBody(rest, files)
 	if err != nil {
 		return Target{}, err
 	}
@@ -74,7 +83,7 @@ func methodAt(s string) string {
 // parseBody reads the optional "-T type;" directive and then either an
 // inline body, kept byte for byte, or "<path", whose file is read now so a
 // missing file fails the parse instead of every request.
-func parseBody(rest, dir string) (contentType string, body []byte, err error) {
+func parseBody(rest string, files bodyFiles) (contentType string, body []byte, err error) {
 	if strings.HasPrefix(rest, "-T") && (len(rest) == 2 || isBlank(rest[2])) {
 		s := strings.TrimLeft(rest[2:], blanks)
 		end := strings.IndexAny(s, "; \t")
@@ -97,7 +106,7 @@ func parseBody(rest, dir string) (contentType string, body []byte, err error) {
 	if rest[0] != '<' {
 		return contentType, []byte(rest), nil
 	}
-	body, err = readBodyFile(strings.Trim(rest[1:], blanks), dir)
+	body, err = readBodyFile(strings.Trim(rest[1:], blanks), files)
 	if err != nil {
 		return "", nil, err
 	}
@@ -107,22 +116,13 @@ func parseBody(rest, dir string) (contentType string, body []byte, err error) {
 // readBodyFile loads a "<path" body. A relative path must stay inside the URL file's folder
 // (or, on the command line, the current one): "<../../etc/shadow" or a symlink leading out is
 // refused, so a URL file from elsewhere cannot make webload send files it did not ship with.
-// An absolute path is taken as given, since writing one is a deliberate choice. Only regular
+// For the same reason an absolute path is refused unless the user allowed it. Only regular
 // files are accepted: a device or FIFO could block the parse forever or never end.
-func readBodyFile(path, dir string) ([]byte, error) {
+func readBodyFile(path string, files bodyFiles) ([]byte, error) {
 	if path == "" {
 		return nil, errors.New("missing body file name after \"<\"")
 	}
-	var f *os.File
-	var err error
-	if filepath.IsAbs(path) {
-		f, err = os.Open(path)
-	} else {
-		if dir == "" {
-			dir = "."
-		}
-		f, err = os.OpenInRoot(dir, path)
-	}
+	f, err := openBodyFile(path, files)
 	if err != nil {
 		return nil, fmt.Errorf("read body file %s: %w", path, err)
 	}
@@ -139,4 +139,27 @@ func readBodyFile(path, dir string) ([]byte, error) {
 		return nil, fmt.Errorf("read body file %s: %w", path, err)
 	}
 	return data, nil
+}
+
+// openBodyFile opens without blocking: opening a FIFO for reading would otherwise wait for a
+// writer before readBodyFile could see what kind of file it is. The flag changes nothing for
+// the regular files that are then read.
+func openBodyFile(path string, files bodyFiles) (*os.File, error) {
+	const flags = os.O_RDONLY | syscall.O_NONBLOCK
+	if filepath.IsAbs(path) {
+		if !files.allowAbsolute {
+			return nil, errors.New("absolute path refused in a URL file (--allow-absolute-bodies allows it)")
+		}
+		return os.OpenFile(path, flags, 0)
+	}
+	dir := files.dir
+	if dir == "" {
+		dir = "."
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.OpenFile(path, flags, 0)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -21,8 +22,9 @@ const blanks = " \t\r"
 const commandLine = "command line"
 
 // ParseFile reads a URL file. Body files ("URL POST <body.json") are read
-// relative to the URL file's folder (absolute paths are used as given), so a
-// suite of files and bodies can be moved around together.
+// relative to the URL file's folder (absolute paths only with
+// Options.AllowAbsoluteBodies), so a suite of files and bodies can be moved
+// around together.
 func ParseFile(path string, opt Options) ([]Target, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -37,7 +39,7 @@ func ParseFile(path string, opt Options) ([]Target, error) {
 // It stops at the first bad line because later lines may depend on variables
 // the bad line failed to define.
 func Parse(r io.Reader, name, dir string, opt Options) ([]Target, error) {
-	p := &parser{name: name, dir: dir, getenv: opt.Getenv, vars: map[string]string{}}
+	p := &parser{name: name, files: bodyFiles{dir: dir, allowAbsolute: opt.AllowAbsoluteBodies}, getenv: opt.Getenv, vars: map[string]string{}}
 	sc := bufio.NewScanner(r)
 	// Room for the longest allowed line plus its CRLF; longer lines make the
 	// scanner fail with bufio.ErrTooLong, or are caught by the check below.
@@ -58,7 +60,7 @@ func Parse(r io.Reader, name, dir string, opt Options) ([]Target, error) {
 			return nil, p.errorAt(n, err)
 		}
 		if ok {
-			t.Source = fmt.Sprintf("%s:%d", name, n)
+			t.Source = name + ":" + strconv.Itoa(n)
 			targets = append(targets, t)
 		}
 	}
@@ -76,11 +78,12 @@ func Parse(r io.Reader, name, dir string, opt Options) ([]Target, error) {
 
 // ParseLine parses one URL given on the command line with the same grammar
 // as a file line ("http://h/p POST a=1"), so users need to learn only one
-// syntax. Relative "<file" bodies are relative to the current directory;
+// syntax. Relative "<file" bodies are relative to the current directory and
+// absolute ones are allowed, since the user typed them;
 // Source is "command line". Variable definitions are not recognised: a
 // command line holds exactly one URL.
 func ParseLine(line string, opt Options) (Target, error) {
-	p := &parser{name: commandLine, getenv: opt.Getenv}
+	p := &parser{name: commandLine, files: bodyFiles{allowAbsolute: true}, getenv: opt.Getenv}
 	t, err := p.target(strings.Trim(line, blanks+"\n"))
 	if err != nil {
 		return Target{}, p.errorAt(0, err)
@@ -93,7 +96,7 @@ func ParseLine(line string, opt Options) (Target, error) {
 // parses never share variables.
 type parser struct {
 	name   string
-	dir    string
+	files  bodyFiles
 	getenv func(string) (string, bool)
 	vars   map[string]string
 	weight float64 // from a "#@weight" line, for the next URL
@@ -158,7 +161,7 @@ func (p *parser) target(line string) (Target, error) {
 	if expanded == "" {
 		return Target{}, errors.New("missing URL")
 	}
-	return parseTarget(expanded, p.dir)
+	return parseTarget(expanded, p.files)
 }
 
 // splitVariable recognises "NAME=value" the way siege does: only name bytes

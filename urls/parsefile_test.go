@@ -22,7 +22,7 @@ func TestParseBodyFileAbsoluteAndEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := "http://h/ POST <" + empty + "\nhttp://h/ PUT <" + abs + "\nhttp://h/ PATCH <empty.txt\n"
-	got, err := Parse(strings.NewReader(text), "urls.txt", dir, Options{})
+	got, err := Parse(strings.NewReader(text), "urls.txt", dir, Options{AllowAbsoluteBodies: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,6 +35,10 @@ type Options struct {
 	// Getenv looks up variables the file does not define (siege falls back to
 	// the process environment); nil means none. cmd passes os.LookupEnv.
 	Getenv func(name string) (string, bool)
+	// AllowAbsoluteBodies lets a URL file's "<file" bodies name absolute paths. Without it only
+	// paths inside the URL file's folder are read, so a URL file from elsewhere cannot send
+	// any file the user can read. ParseLine always allows them: the user typed the path.
+	AllowAbsoluteBodies bool
 }
 
 // LineError ties a problem to the line that caused it so users can fix the

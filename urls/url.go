@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+
+	"golang.org/x/net/idna"
 )
 
 // normalizeURL validates raw and returns it absolute, without fragment and
@@ -25,6 +27,7 @@ func normalizeURL(raw string) (string, error) {
 		return "", fmt.Errorf("missing \"//\" after %q", scheme+":")
 	}
 	rest = rest[2:]
+	whole := rest
 	if i := strings.IndexByte(rest, '#'); i >= 0 {
 		rest = rest[:i] // fragments are client-side only
 	}
@@ -34,28 +37,45 @@ func normalizeURL(raw string) (string, error) {
 	}
 	authority, tail := rest[:end], rest[end:]
 
+	hostport, userinfo := authority, ""
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		// The last '@' ends the userinfo, as in browsers, so a password
+		// may contain '@'.
+		hostport, userinfo = authority[at+1:], escapeRequestBytes(authority[:at])+"@"
+	}
+	sent, err := asciiHost(hostport)
+	if err == nil {
+		err = checkHostPort(sent)
+	}
+	if err != nil {
+		if hostport == authority && strings.Contains(whole[len(authority):], "@") {
+			return "", errMaybePassword
+		}
+		return "", err
+	}
+	escaped := escapeRequestBytes(tail)
+	if userinfo == "" && ok && scheme == lower && len(rest) == len(whole) && sent == authority && tail != "" &&
+		tail[0] == '/' && escaped == tail {
+		// Already in the form sent, as most lines of a long list are: no copy.
+		return raw, nil
+	}
 	var b strings.Builder
 	b.Grow(len(raw) + 16)
 	b.WriteString(lower)
 	b.WriteString("://")
-	hostport := authority
-	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
-		// The last '@' ends the userinfo, as in browsers, so a password
-		// may contain '@'.
-		b.WriteString(escapeRequestBytes(authority[:at]))
-		b.WriteByte('@')
-		hostport = authority[at+1:]
-	}
-	if err := checkHostPort(hostport); err != nil {
-		return "", err
-	}
-	b.WriteString(hostport)
+	b.WriteString(userinfo)
+	b.WriteString(sent)
 	if tail == "" || tail[0] == '?' {
 		b.WriteByte('/') // a request line needs a path
 	}
-	b.WriteString(escapeRequestBytes(tail))
+	b.WriteString(escaped)
 	return b.String(), nil
 }
+
+// errMaybePassword replaces a host or port error when an '@' follows the authority: the "host"
+// is then most likely a user name and the "port" a password cut short by a '#', '/' or '?'
+// in it, and quoting it would print part of the password.
+var errMaybePassword = errors.New(`invalid host or port; a "#", "/" or "?" in a user name or password must be written %23, %2F or %3F`)
 
 // splitScheme separates "scheme:" from the rest. "localhost:8080/x" has the
 // shape of a scheme but is a host and port, so a colon followed by a digit,
@@ -124,6 +144,40 @@ func checkHostPort(hp string) error {
 	return nil
 }
 
+// asciiHost converts a host name written in another script to punycode ("bücher.example"
+// becomes "xn--bcher-kva.example"), the form DNS, TLS certificates and the Host header use, with
+// the browsers' (UTS #46) mapping, which also folds it to lower case. ASCII hosts are kept as
+// written, so servers see what the file says.
+func asciiHost(hp string) (string, error) {
+	if isASCII(hp) {
+		return hp, nil
+	}
+	host, port, hasPort := strings.Cut(hp, ":")
+	ascii, err := idna.Lookup.ToASCII(host)
+	if err != nil {
+		return "", fmt.Errorf("invalid host %q: %w", host, err)
+	}
+	if !strings.Contains(ascii, "xn--") {
+		// Only characters the mapping drops were not ASCII (a stray byte-order mark, say):
+		// a typo to report, not a name to send.
+		return "", fmt.Errorf("invalid host %q", host)
+	}
+	if hasPort {
+		return ascii + ":" + port, nil
+	}
+	return ascii, nil
+}
+
+// isASCII reports whether s is all ASCII; only then can it be a host name as sent.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // isIPv6Literal accepts what may sit between brackets: an IPv6 address,
 // optionally with a "%25zone" suffix (RFC 6874).
 func isIPv6Literal(s string) bool {
@@ -144,7 +198,7 @@ func isIPv6Literal(s string) bool {
 
 // isHostByte is the unreserved set of RFC 3986. It leaves out the rarely
 // used sub-delimiters and %-escapes, which in practice only show up by
-// mistake, and non-ASCII names, which must be written in punycode.
+// mistake; non-ASCII names are checked after their conversion to punycode.
 func isHostByte(c byte) bool {
 	return isNameByte(c) || c == '-' || c == '.' || c == '~'
 }

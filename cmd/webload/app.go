@@ -96,7 +96,11 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 // runApp runs the command line args (args[0] is the program name) after putting siege-style
 // arguments into the shape the flag parser accepts.
 func runApp(ctx context.Context, args []string, stdout, stderr io.Writer, env lookupEnv) error {
-	app := newApp(stdout, stderr, env)
+	return runCLI(ctx, newApp(stdout, stderr, env), args)
+}
+
+// runCLI is runApp for an App already built, which lets tests give it a standard input.
+func runCLI(ctx context.Context, app *cli.App, args []string) error {
 	// Find the (sub)command the arguments name, whose flags decide what takes a value.
 	head, flags, cmds := 1, app.Flags, app.Commands
 	for head < len(args) {

@@ -76,7 +76,7 @@ func execute(ctx context.Context, spec runSpec, stdout, stderr io.Writer) error 
 	if err := loader.RaiseFileLimit(max(spec.cfg.Users, spec.cfg.MaxUsers)); err != nil {
 		return usageError{err}
 	}
-	tuneGC(max(spec.cfg.Users, spec.cfg.MaxUsers))
+	tuneGC(max(spec.cfg.Users, spec.cfg.MaxUsers), len(spec.targets))
 	talk := !spec.out.quiet && !spec.out.json
 	if talk {
 		fmt.Fprint(stderr, banner(&spec))

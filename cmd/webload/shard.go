@@ -103,20 +103,36 @@ func testFingerprint(cfg loader.Config, targets []urls.Target, seedGiven bool) s
 		Body                     []byte
 		Weight                   float64
 	}
-	var ts []target
-	for _, t := range targets {
-		ts = append(ts, target{t.Method, t.URL, t.ContentType, t.Body, t.Weight})
-	}
 	cfg.Shard, cfg.Shards = 0, 0
 	cfg.BatchSize, cfg.FlushInterval = 0, 0 // how results are batched changes nothing sent
 	if !seedGiven {
 		cfg.Seed = 0
 	}
-	// Config and targets are plain data; encoding them cannot fail.
-	_ = json.NewEncoder(h).Encode(struct {
-		Config  loader.Config
-		Targets []target
-	}{cfg, ts})
+	// The bytes are those of encoding {"Config":cfg,"Targets":[...]} at once, which older
+	// fingerprints are, but written a target at a time: a million-line list encoded whole
+	// took hundreds of MB. Config and targets are plain data; encoding them cannot fail.
+	c, _ := json.Marshal(cfg)
+	h.Write([]byte(`{"Config":`))
+	h.Write(c)
+	h.Write([]byte(`,"Targets":`))
+	if len(targets) == 0 {
+		h.Write([]byte("null"))
+	}
+	var buf []byte
+	for i, t := range targets {
+		buf = buf[:0]
+		if i == 0 {
+			buf = append(buf, '[')
+		} else {
+			buf = append(buf, ',')
+		}
+		b, _ := json.Marshal(target{t.Method, t.URL, t.ContentType, t.Body, t.Weight})
+		h.Write(append(buf, b...))
+	}
+	if len(targets) > 0 {
+		h.Write([]byte("]"))
+	}
+	h.Write([]byte("}\n"))
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 

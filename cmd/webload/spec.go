@@ -232,10 +232,11 @@ func checksFromFlags(c *cli.Context, s *runSpec) error {
 	return nil
 }
 
-// targetsFromFlags reads the URL given on the command line or the URL file. An unquoted
+// targetsFromFlags reads the URL given on the command line or the URL file ("-" is standard
+// input). An unquoted
 // "URL POST data" arrives as several arguments and is put back together.
 func targetsFromFlags(c *cli.Context, env lookupEnv) ([]urls.Target, error) {
-	opt := urls.Options{Getenv: env}
+	opt := urls.Options{Getenv: env, AllowAbsoluteBodies: c.Bool("allow-absolute-bodies")}
 	args := c.Args().Slice()
 	file := c.String("file")
 	if probe := probeURL(c); probe != "" {
@@ -256,6 +257,13 @@ func targetsFromFlags(c *cli.Context, env lookupEnv) ([]urls.Target, error) {
 			return nil, usageError{err}
 		}
 		return []urls.Target{t}, nil
+	case file == "-":
+		// Relative "<file" bodies of a piped list are relative to the current folder.
+		targets, err := urls.Parse(c.App.Reader, "stdin", ".", opt)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return targets, nil
 	case file != "":
 		targets, err := urls.ParseFile(file, opt)
 		if err != nil {
