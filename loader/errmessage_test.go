@@ -1,9 +1,9 @@
 package loader
 
 import (
-	"bufio"
 	"io"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -11,41 +11,6 @@ import (
 	"github.com/webload/webload/urls"
 	"golang.org/x/net/http2"
 )
-
-// replyServer answers every request on a loopback socket with reply, written as it is, and then
-// closes the connection: replies that break HTTP cannot come from net/http.
-func replyServer(t *testing.T, reply string) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return // the test is over
-			}
-			go func() {
-				defer c.Close()
-				_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-				r := bufio.NewReader(c)
-				for { // the request's head; the tests send no body
-					line, err := r.ReadString('\n')
-					if err != nil {
-						return
-					}
-					if line == "\r\n" {
-						break
-					}
-				}
-				_, _ = c.Write([]byte(reply))
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String()
-}
 
 // Error samples reach the text, JSON and HTML reports, so a response that does not parse is
 // described by its class, never by its bytes: they may hold session cookies or tokens.
@@ -89,12 +54,12 @@ func TestErrorSamplesQuoteNoResponseBytes(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			base := replyServer(t, tc.reply)
-			tg, err := urls.ParseLine(base+"/", urls.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			results, out := run(t, Config{Users: 1, Reps: 2, HeaderBuffer: 4096, Timeout: 5 * time.Second}, []urls.Target{tg})
+			// Each answer is written as it is and the connection closed: most break HTTP.
+			srv := newRawServer(t, func(conn net.Conn, _ *http.Request, _ int) bool {
+				_, _ = io.WriteString(conn, tc.reply)
+				return false
+			})
+			results, out := run(t, Config{Users: 1, Reps: 2, HeaderBuffer: 4096, Timeout: 5 * time.Second}, []urls.Target{rawTarget(t, srv.url("/"))})
 			if len(results) != 2 {
 				t.Fatalf("%d results, want 2", len(results))
 			}
