@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -292,10 +291,7 @@ func writeOutputs(rep *stats.Report, out outputs, stdout io.Writer, now time.Tim
 	case !out.quiet:
 		printErr = stats.WriteText(stdout, rep, out.text)
 	}
-	// A reader that closed the pipe (`| head -1`) took what it wanted; that is no failure.
-	if !errors.Is(printErr, syscall.EPIPE) {
-		errs = append(errs, printErr)
-	}
+	errs = append(errs, stdoutErr(printErr))
 	if out.jsonFile != "" {
 		errs = append(errs, stats.SaveJSON(out.jsonFile, rep))
 	}
