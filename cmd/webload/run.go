@@ -165,6 +165,11 @@ func noResponse(rep *stats.Report) int64 {
 // and live outputs around it.
 func runOnce(ctx context.Context, spec *runSpec, live *liveOutputs, stdout, stderr, terminal io.Writer, talk bool) (stats.Report, loader.StopReason, error) {
 	l, err := loader.New(spec.cfg, spec.targets)
+	if errors.Is(err, loader.ErrBadRate) {
+		// parseRate refuses such rates first; this keeps the flag named should another way
+		// to set the rate come.
+		return stats.Report{}, 0, usagef("--rate: %w", err)
+	}
 	if err != nil {
 		return stats.Report{}, 0, usageError{err}
 	}
