@@ -3,6 +3,7 @@ package loader
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/webload/webload/urls"
@@ -157,7 +158,7 @@ var (
 	ErrNegativeDelay = errors.New("the delay must not be negative")
 	ErrNegativeTime  = errors.New("the run time must not be negative")
 	ErrNoTargets     = errors.New("no URLs to load")
-	ErrBadRate       = errors.New("the rate must be positive")
+	ErrBadRate       = errors.New("the rate must be a finite, non-negative number of requests per second")
 	ErrNoMaxUsers    = errors.New("the open model needs at least 1 user")
 	ErrNegativeRamp  = errors.New("the ramp must not be negative")
 	ErrBadShard      = errors.New("the shard must be from 0 to the number of shards - 1")
@@ -169,7 +170,7 @@ var (
 // Validate reports the first setting that cannot work.
 func (c *Config) Validate() error {
 	switch {
-	case c.Rate < 0 || c.Rate != c.Rate:
+	case !(c.Rate >= 0 && c.Rate <= math.MaxFloat64): // NaN fails both comparisons
 		return ErrBadRate
 	case c.Rate > 0 && c.MaxUsers < 1:
 		return fmt.Errorf("%w (got %d)", ErrNoMaxUsers, c.MaxUsers)

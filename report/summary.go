@@ -13,6 +13,9 @@ import (
 type figureRow struct {
 	name  string
 	value func(r *stats.Report) (cell, bool)
+	// ifAny leaves the row out unless some result has a value other than zero: like the text
+	// report, the page speaks of resent requests and cut visits only when there were some.
+	ifAny bool
 }
 
 func always(f func(r *stats.Report) cell) func(r *stats.Report) (cell, bool) {
@@ -51,35 +54,37 @@ func pageLatency(p *stats.PageStats, seconds float64) cell {
 // summaryRows are siege's summary in its order, then the percentiles and webload's own figures.
 // Times are in milliseconds, sizes in siege's MB of 2^20 bytes.
 var summaryRows = []figureRow{
-	{"Transactions", always(func(r *stats.Report) cell { return count(r.Transactions) })},
-	{"Availability", always(func(r *stats.Report) cell { return percent(r.Availability) })},
-	{"Elapsed time (s)", always(func(r *stats.Report) cell { return figure(r.ElapsedTime) })},
-	{"Data transferred (MB)", always(func(r *stats.Report) cell { return figure(r.DataTransferred) })},
-	{"Response time (ms)", latency(func(r *stats.Report) float64 { return r.ResponseTime })},
-	{"Transaction rate (/s)", always(func(r *stats.Report) cell { return figure(r.TransactionRate) })},
-	{"Throughput (MB/s)", always(func(r *stats.Report) cell { return figure(r.Throughput) })},
-	{"Concurrency", always(func(r *stats.Report) cell { return figure(r.Concurrency) })},
-	{"Successful transactions", always(func(r *stats.Report) cell { return count(r.SuccessfulTransactions) })},
-	{"Failed transactions", always(func(r *stats.Report) cell { return count(r.FailedTransactions) })},
-	{"Longest transaction (ms)", latency(func(r *stats.Report) float64 { return r.LongestTransaction })},
-	{"Shortest transaction (ms)", latency(func(r *stats.Report) float64 { return r.ShortestTransaction })},
-	{"p50 (ms)", latency(func(r *stats.Report) float64 { return r.Percentiles.P50 })},
-	{"p90 (ms)", latency(func(r *stats.Report) float64 { return r.Percentiles.P90 })},
-	{"p95 (ms)", latency(func(r *stats.Report) float64 { return r.Percentiles.P95 })},
-	{"p99 (ms)", latency(func(r *stats.Report) float64 { return r.Percentiles.P99 })},
-	{"p99.9 (ms)", latency(func(r *stats.Report) float64 { return r.Percentiles.P999 })},
-	{"Max (ms)", latency(func(r *stats.Report) float64 { return r.Percentiles.Max })},
-	{"Requests", always(func(r *stats.Report) cell { return count(r.Requests) })},
-	{"Connections opened", always(func(r *stats.Report) cell { return count(r.ConnectionsOpened) })},
-	{"Users", always(func(r *stats.Report) cell { return count(int64(r.Users.Count)) })},
-	{"Pages", pages(func(p *stats.PageStats) cell { return count(p.Pages) })},
-	{"Failed pages", pages(func(p *stats.PageStats) cell { return count(p.Failed) })},
-	{"Page load p50 (ms)", pages(func(p *stats.PageStats) cell { return pageLatency(p, p.Percentiles.P50) })},
-	{"Page load p95 (ms)", pages(func(p *stats.PageStats) cell { return pageLatency(p, p.Percentiles.P95) })},
-	{"Page load p99 (ms)", pages(func(p *stats.PageStats) cell { return pageLatency(p, p.Percentiles.P99) })},
-	{"Resources", pages(func(p *stats.PageStats) cell { return count(p.Resources) })},
-	{"Failed resources", pages(func(p *stats.PageStats) cell { return count(p.ResourceFailures) })},
-	{"Redirects", pages(func(p *stats.PageStats) cell { return count(p.Redirects) })},
+	{name: "Transactions", value: always(func(r *stats.Report) cell { return count(r.Transactions) })},
+	{name: "Availability", value: always(func(r *stats.Report) cell { return percent(r.Availability) })},
+	{name: "Elapsed time (s)", value: always(func(r *stats.Report) cell { return figure(r.ElapsedTime) })},
+	{name: "Data transferred (MB)", value: always(func(r *stats.Report) cell { return figure(r.DataTransferred) })},
+	{name: "Response time (ms)", value: latency(func(r *stats.Report) float64 { return r.ResponseTime })},
+	{name: "Transaction rate (/s)", value: always(func(r *stats.Report) cell { return figure(r.TransactionRate) })},
+	{name: "Throughput (MB/s)", value: always(func(r *stats.Report) cell { return figure(r.Throughput) })},
+	{name: "Concurrency", value: always(func(r *stats.Report) cell { return figure(r.Concurrency) })},
+	{name: "Successful transactions", value: always(func(r *stats.Report) cell { return count(r.SuccessfulTransactions) })},
+	{name: "Failed transactions", value: always(func(r *stats.Report) cell { return count(r.FailedTransactions) })},
+	{name: "Longest transaction (ms)", value: latency(func(r *stats.Report) float64 { return r.LongestTransaction })},
+	{name: "Shortest transaction (ms)", value: latency(func(r *stats.Report) float64 { return r.ShortestTransaction })},
+	{name: "p50 (ms)", value: latency(func(r *stats.Report) float64 { return r.Percentiles.P50 })},
+	{name: "p90 (ms)", value: latency(func(r *stats.Report) float64 { return r.Percentiles.P90 })},
+	{name: "p95 (ms)", value: latency(func(r *stats.Report) float64 { return r.Percentiles.P95 })},
+	{name: "p99 (ms)", value: latency(func(r *stats.Report) float64 { return r.Percentiles.P99 })},
+	{name: "p99.9 (ms)", value: latency(func(r *stats.Report) float64 { return r.Percentiles.P999 })},
+	{name: "Max (ms)", value: latency(func(r *stats.Report) float64 { return r.Percentiles.Max })},
+	{name: "Requests", value: always(func(r *stats.Report) cell { return count(r.Requests) })},
+	{name: "Resent requests", value: always(func(r *stats.Report) cell { return count(r.Resent) }), ifAny: true},
+	{name: "Connections opened", value: always(func(r *stats.Report) cell { return count(r.ConnectionsOpened) })},
+	{name: "Users", value: always(func(r *stats.Report) cell { return count(int64(r.Users.Count)) })},
+	{name: "Pages", value: pages(func(p *stats.PageStats) cell { return count(p.Pages) })},
+	{name: "Failed pages", value: pages(func(p *stats.PageStats) cell { return count(p.Failed) })},
+	{name: "Pages cut short by the end of the run", value: pages(func(p *stats.PageStats) cell { return count(p.Cut) }), ifAny: true},
+	{name: "Page load p50 (ms)", value: pages(func(p *stats.PageStats) cell { return pageLatency(p, p.Percentiles.P50) })},
+	{name: "Page load p95 (ms)", value: pages(func(p *stats.PageStats) cell { return pageLatency(p, p.Percentiles.P95) })},
+	{name: "Page load p99 (ms)", value: pages(func(p *stats.PageStats) cell { return pageLatency(p, p.Percentiles.P99) })},
+	{name: "Resources", value: pages(func(p *stats.PageStats) cell { return count(p.Resources) })},
+	{name: "Failed resources", value: pages(func(p *stats.PageStats) cell { return count(p.ResourceFailures) })},
+	{name: "Redirects", value: pages(func(p *stats.PageStats) cell { return count(p.Redirects) })},
 }
 
 // summaryTable puts the results' summaries side by side. A figure no result has (page figures
@@ -97,7 +102,7 @@ func summaryTable(results []stats.Report) table {
 			if !ok {
 				c = none()
 			}
-			seen = seen || ok
+			seen = seen || ok && (!f.ifAny || c.Key != 0)
 			row = append(row, c)
 		}
 		if seen {

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,5 +54,36 @@ func TestOpenModelReport(t *testing.T) {
 	}
 	if rep.Users.Count != 2 {
 		t.Errorf("users %+v", rep.Users)
+	}
+}
+
+// The planned rate is printed with its significant digits when it is below a tenth a second, so a
+// slow schedule is not shown as "0.00 req/sec planned".
+func TestPlannedRateText(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		rate float64
+		want string
+	}{
+		{"one every ten billion seconds", 1e-10, "       1e-10 req/sec planned"},
+		{"one a minute", 1.0 / 60, "      0.0167 req/sec planned"},
+		{"one every two seconds", 0.5, "        0.50 req/sec planned"},
+		{"one every ten seconds", 0.1, "        0.10 req/sec planned"},
+		{"one every twenty seconds", 0.05, "        0.05 req/sec planned"},
+		{"one every three hundred seconds", 1.0 / 300, "     0.00333 req/sec planned"},
+		{"one a second", 1, "        1.00 req/sec planned"},
+		{"fast", 2500.5, "     2500.50 req/sec planned"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rep := Report{Schedule: &Schedule{Rate: tc.rate, Sent: 1}}
+			var b strings.Builder
+			writeSchedule(&b, &rep, rep.Schedule)
+			if !strings.Contains(b.String(), "Arrival rate:\t\t"+tc.want+";") {
+				t.Errorf("rate %v printed as\n%s\nwant %q", tc.rate, b.String(), tc.want)
+			}
+		})
 	}
 }

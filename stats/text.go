@@ -123,13 +123,23 @@ func writeExtras(b *strings.Builder, rep *Report) {
 // writeSchedule reports the open model's timing: how closely requests left on schedule, and
 // how many had to wait for a free user.
 func writeSchedule(b *strings.Builder, rep *Report, s *Schedule) {
-	fmt.Fprintf(b, "Arrival rate:\t\t%12.2f req/sec planned; %d sent, %d unsent\n", s.Rate, s.Sent, s.Unsent)
+	fmt.Fprintf(b, "Arrival rate:\t\t%12s req/sec planned; %d sent, %d unsent\n", rateText(s.Rate), s.Sent, s.Unsent)
 	fmt.Fprintf(b, "Send lag:\t\t%12.3f ms p99, %.3f ms max (actual minus intended send time)\n",
 		s.LagP99*1000, s.LagMax*1000)
 	fmt.Fprintf(b, "Waited for a user:\t%12d requests (users started: %d of at most %d), %.3f ms mean, %.3f ms max\n",
 		s.Delayed, s.Users, s.MaxUsers, s.DelayedWaitMean*1000, s.DelayedWaitMax*1000)
 	fmt.Fprintf(b, "Service time:\t\t%12.3f ms p50, %.3f ms p99, %.3f ms max (from the actual send; response times count from the intended one)\n",
 		rep.ServiceTime.P50*1000, rep.ServiceTime.P99*1000, rep.ServiceTime.Max*1000)
+}
+
+// rateText prints a rate in requests per second with two decimals, or, below a tenth, with
+// three significant digits: two decimals would show a slow schedule (one a minute, or one in
+// centuries) as 0.02 or 0.00.
+func rateText(r float64) string {
+	if r < 0.1 {
+		return strconv.FormatFloat(r, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(r, 'f', 2, 64)
 }
 
 // tabsAfter pads a label to the 24-column value start siege's block uses (tab stops of 8).

@@ -65,11 +65,23 @@ func parseImportHost(raw string) (string, error) {
 	if _, authority, _, ok := importSplitFull(h); ok {
 		h = authority
 	}
-	h = strings.ToLower(strings.TrimSuffix(h, "/"))
-	if h == "" || checkHostPort(h) != nil {
+	h, err := asciiHost(strings.TrimSuffix(h, "/"))
+	if err != nil || h == "" || checkHostPort(h) != nil {
 		return "", fmt.Errorf("bad --host %q: want a host name such as example.com", raw)
 	}
-	return h, nil
+	return strings.ToLower(h), nil
+}
+
+// importASCIIAuthority puts the host of a row's authority in punycode, by the rule of URL
+// lines, so that --host compares the names a run would send and the row's URL keeps its host
+// instead of having it %-escaped into a name no server has.
+func importASCIIAuthority(authority string) (string, error) {
+	at := strings.LastIndexByte(authority, '@') + 1
+	host, err := asciiHost(authority[at:])
+	if err != nil {
+		return "", err
+	}
+	return authority[:at] + host, nil
 }
 
 // importHostMatches compares a URL's authority with --host: with the port when --host has
@@ -96,6 +108,9 @@ func (im *importer) resolve(raw string) (u, skip string, err error) {
 	raw = strings.TrimSpace(raw)
 	switch scheme, authority, rest, full := importSplitFull(raw); {
 	case full:
+		if authority, err = importASCIIAuthority(authority); err != nil {
+			return "", "", fmt.Errorf("bad URL %q: %w", importClip(Redacted(raw)), err)
+		}
 		if im.host != "" && !importHostMatches(authority, im.host) {
 			return "", importSkipHost, nil
 		}

@@ -77,7 +77,7 @@ func compareFiles(paths []string, format string, perURL bool, limits []stats.Lim
 	default:
 		err = cmp.WriteText(stdout)
 	}
-	return cmp.CheckLimits(limits), err
+	return cmp.CheckLimits(limits), stdoutErr(err)
 }
 
 func compareHistory(dir string, last int, format string, limits []stats.Limit, stdout io.Writer) ([]stats.LimitResult, error) {
@@ -108,7 +108,7 @@ func compareHistory(dir string, last int, format string, limits []stats.Limit, s
 	} else {
 		err = trend.WriteText(stdout)
 	}
-	return trend.CheckLimits(limits), err
+	return trend.CheckLimits(limits), stdoutErr(err)
 }
 
 func readReports(paths []string) ([]stats.Report, error) {

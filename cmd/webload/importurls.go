@@ -91,7 +91,7 @@ func importCommand(c *cli.Context, stdout, stderr io.Writer) error {
 		if err := atomicfile.Write(out, b.Bytes()); err != nil {
 			return fmt.Errorf("write %s: %w", out, err)
 		}
-	} else if _, err := stdout.Write(b.Bytes()); err != nil {
+	} else if _, err := stdout.Write(b.Bytes()); stdoutErr(err) != nil {
 		return err
 	}
 	writeImportSummary(stderr, sum, len(entries))

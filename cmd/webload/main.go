@@ -24,7 +24,7 @@ const version = "0.1.0"
 func main() {
 	// A reader that closed stdout (`webload ... | head -1`) must not kill webload before it
 	// writes -o and -l: ignored, SIGPIPE becomes an EPIPE error on the write, which
-	// writeOutputs forgives.
+	// stdoutErr forgives.
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)

@@ -41,7 +41,7 @@ func mergeCommand(c *cli.Context, stdout io.Writer) error {
 		}
 	}
 	if c.Bool("json-output") {
-		return stats.WriteJSON(stdout, &rep)
+		return stdoutErr(stats.WriteJSON(stdout, &rep))
 	}
-	return stats.WriteText(stdout, &rep, stats.TextOptions{PerURL: c.Bool("per-url")})
+	return stdoutErr(stats.WriteText(stdout, &rep, stats.TextOptions{PerURL: c.Bool("per-url")}))
 }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -166,6 +165,11 @@ func noResponse(rep *stats.Report) int64 {
 // and live outputs around it.
 func runOnce(ctx context.Context, spec *runSpec, live *liveOutputs, stdout, stderr, terminal io.Writer, talk bool) (stats.Report, loader.StopReason, error) {
 	l, err := loader.New(spec.cfg, spec.targets)
+	if errors.Is(err, loader.ErrBadRate) {
+		// parseRate refuses such rates first; this keeps the flag named should another way
+		// to set the rate come.
+		return stats.Report{}, 0, usagef("--rate: %w", err)
+	}
 	if err != nil {
 		return stats.Report{}, 0, usageError{err}
 	}
@@ -292,10 +296,7 @@ func writeOutputs(rep *stats.Report, out outputs, stdout io.Writer, now time.Tim
 	case !out.quiet:
 		printErr = stats.WriteText(stdout, rep, out.text)
 	}
-	// A reader that closed the pipe (`| head -1`) took what it wanted; that is no failure.
-	if !errors.Is(printErr, syscall.EPIPE) {
-		errs = append(errs, printErr)
-	}
+	errs = append(errs, stdoutErr(printErr))
 	if out.jsonFile != "" {
 		errs = append(errs, stats.SaveJSON(out.jsonFile, rep))
 	}

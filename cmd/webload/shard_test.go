@@ -62,7 +62,25 @@ func TestShardedRunMerges(t *testing.T) {
 			if int(rep.Transactions) != tc.wantTotal || len(rep.Run.Shards) != n {
 				t.Fatalf("merged %d transactions from %d shards, want %d from %d", rep.Transactions, len(rep.Run.Shards), tc.wantTotal, n)
 			}
+			// Every request the server saw is in the merged result, and each shard's are in it
+			// once: the shards' counts add up to the merge's, and the server's to both.
 			seen := site.snapshot()
+			served := 0
+			for _, n := range seen {
+				served += n
+			}
+			var shardSum int64
+			for _, p := range shards {
+				r, err := stats.ReadJSON(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				shardSum += r.Transactions
+			}
+			if served != tc.wantTotal || shardSum != rep.Transactions {
+				t.Errorf("the server saw %d requests and the shards made %d transactions; the merge has %d, want %d",
+					served, shardSum, rep.Transactions, tc.wantTotal)
+			}
 			for _, u := range rep.URLs {
 				path := u.URL[strings.Index(u.URL, "/page/"):]
 				if int(u.Hits) != seen[path] {

@@ -76,6 +76,11 @@ func applySiegerc(c *cli.Context, env lookupEnv, stderr io.Writer) ([]siegeSetti
 		if c.IsSet(s.Flag) && s.Flag != "header" && s.Flag != "login" {
 			continue // the command line wins
 		}
+		if s.Flag == "file" && c.Args().Present() {
+			// As in siege, a URL on the command line replaces the siegerc's URL file rather
+			// than conflicting with it.
+			continue
+		}
 		if err := c.Set(s.Flag, s.Value); err != nil {
 			return nil, usagef("%s:%d: %s: %w", path, s.Line, s.Flag, err)
 		}

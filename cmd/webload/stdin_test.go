@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,5 +57,52 @@ func TestAbsoluteBodiesNeedTheFlag(t *testing.T) {
 	}
 	if n := site.snapshot()["/post"]; n != 1 {
 		t.Errorf("/post hit %d times, want 1", n)
+	}
+}
+
+// `file = -` in a siegerc reads the URL list from standard input, as `-f -` does, and not a
+// file named "-"; a URL or -f on the command line wins over it, and stdin is then left alone.
+func TestSiegercFileDashIsStandardInput(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		args     []string // before the site's URL, when withURL
+		withURL  bool
+		wantHits map[string]int
+	}{
+		{name: "file from the siegerc", wantHits: map[string]int{"/a": 2, "/b": 2}},
+		{name: "a URL on the command line wins", withURL: true, wantHits: map[string]int{"/cli": 4}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			site := newCounter(t, 0, 200)
+			dir := t.TempDir()
+			rc := filepath.Join(dir, "siegerc")
+			if err := os.WriteFile(rc, []byte("file = -\nconcurrent = 2\nreps = 2\nbenchmark = true\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			// A file named "-" beside the siegerc is what a path relative to the siegerc would
+			// read; it must not be.
+			if err := os.WriteFile(filepath.Join(dir, "-"), []byte(site.URL+"/wrong\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			var out, errw bytes.Buffer
+			app := newApp(&out, &errw, func(string) (string, bool) { return "", false })
+			app.Reader = strings.NewReader(fmt.Sprintf("%[1]s/a\n%[1]s/b\n", site.URL))
+			args := []string{"webload", "-R", rc, "--no-parser"}
+			if tc.withURL {
+				args = append(args, site.URL+"/cli")
+			}
+			err := runCLI(ctx, app, args)
+			if code := exitCode(err, &errw); code != 0 {
+				t.Fatalf("exit %d: %s", code, errw.String())
+			}
+			if got := site.snapshot(); !maps.Equal(got, tc.wantHits) {
+				t.Errorf("hits %v, want %v", got, tc.wantHits)
+			}
+		})
 	}
 }
