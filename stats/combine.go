@@ -126,7 +126,6 @@ func combineURLs(runs []Report) ([]URLStats, error) {
 	for i := range out {
 		u := &out[i]
 		u.Method, u.URL = runs[0].URLs[i].Method, runs[0].URLs[i].URL
-		u.StatusCodes = map[string]int64{}
 		sum.reset()
 		var hitTime float64
 		for r := range runs {
@@ -136,7 +135,12 @@ func combineURLs(runs []Report) ([]URLStats, error) {
 			u.Bytes += s.Bytes
 			u.Max = math.Max(u.Max, s.Max)
 			hitTime += s.Mean * float64(s.Hits)
-			addCounts(u.StatusCodes, s.StatusCodes)
+			if len(s.StatusCodes) > 0 {
+				if u.StatusCodes == nil {
+					u.StatusCodes = StatusCounts{}
+				}
+				addCounts(u.StatusCodes, s.StatusCodes)
+			}
 			if err := sum.add(s.Histogram); err != nil {
 				return nil, fmt.Errorf("combine run %d, URL %s: %w", r+1, s.URL, err)
 			}
