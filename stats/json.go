@@ -111,13 +111,9 @@ func writeURLRows(w *bufio.Writer, rows []URLStats, indent string) error {
 	return nil
 }
 
-// SaveJSON writes the report to path atomically (see atomicfile.Write).
+// SaveJSON writes the report to path atomically (see atomicfile.WriteFunc), as it makes it.
 func SaveJSON(path string, rep *Report) error {
-	var b bytes.Buffer
-	if err := WriteJSON(&b, rep); err != nil {
-		return err
-	}
-	if err := atomicfile.Write(path, b.Bytes()); err != nil {
+	if err := atomicfile.WriteFunc(path, func(w io.Writer) error { return WriteJSON(w, rep) }); err != nil {
 		return fmt.Errorf("save report: %w", err)
 	}
 	return nil

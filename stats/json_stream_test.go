@@ -3,6 +3,8 @@ package stats
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -41,6 +43,44 @@ func TestWriteJSONOfManyURLsStreamsTheRows(t *testing.T) {
 	t.Logf("writing %d bytes of JSON allocated %d bytes", out.n, got)
 	if got > out.n/2 {
 		t.Errorf("writing %d bytes of JSON allocated %d bytes; want at most half the output", out.n, got)
+	}
+}
+
+// Saving the JSON of a long URL list writes it to the file as it is made, without holding it.
+func TestSaveJSONOfManyURLsStreamsToTheFile(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	runs, _ := manyURLRuns(t, 5000, 2)
+	rep, err := Combine(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Run.Version, rep.Run.HistogramUnit = "test", "us"
+	path := filepath.Join(t.TempDir(), "result.json")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := SaveJSON(path, &rep); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	got := int64(after.TotalAlloc - before.TotalAlloc)
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("saving %d bytes of JSON allocated %d bytes", info.Size(), got)
+	if got > info.Size()/2 {
+		t.Errorf("saving %d bytes of JSON allocated %d bytes; want at most half the file", info.Size(), got)
+	}
+	back, err := ReadJSON(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.URLs) != len(rep.URLs) || len(back.Repeats) != 2 || back.Transactions != rep.Transactions {
+		t.Errorf("read back %d URLs, %d repeats, %d transactions; saved %d, 2, %d",
+			len(back.URLs), len(back.Repeats), back.Transactions, len(rep.URLs), rep.Transactions)
 	}
 }
 
