@@ -118,14 +118,15 @@ func Combine(runs []Report) (Report, error) {
 	return out, nil
 }
 
-// combineURLs merges the per-URL figures, URL by URL.
+// combineURLs merges the per-URL figures, URL by URL. One sparse histogram and one encoder serve
+// every URL, so the cost is what the runs recorded, not a histogram per URL of a long list.
 func combineURLs(runs []Report) ([]URLStats, error) {
 	out := make([]URLStats, len(runs[0].URLs))
+	sum, enc := newHistAdder(), newHistEncoder()
 	for i := range out {
 		u := &out[i]
 		u.Method, u.URL = runs[0].URLs[i].Method, runs[0].URLs[i].URL
-		u.StatusCodes = map[string]int64{}
-		h := newHistogram()
+		sum.reset()
 		var hitTime float64
 		for r := range runs {
 			s := &runs[r].URLs[i]
@@ -134,18 +135,23 @@ func combineURLs(runs []Report) ([]URLStats, error) {
 			u.Bytes += s.Bytes
 			u.Max = math.Max(u.Max, s.Max)
 			hitTime += s.Mean * float64(s.Hits)
-			addCounts(u.StatusCodes, s.StatusCodes)
-			if err := mergeInto(h, s.Histogram); err != nil {
+			if len(s.StatusCodes) > 0 {
+				if u.StatusCodes == nil {
+					u.StatusCodes = StatusCounts{}
+				}
+				addCounts(u.StatusCodes, s.StatusCodes)
+			}
+			if err := sum.add(s.Histogram); err != nil {
 				return nil, fmt.Errorf("combine run %d, URL %s: %w", r+1, s.URL, err)
 			}
 		}
 		if u.Hits > 0 {
 			u.Mean = hitTime / float64(u.Hits)
-			p := percentiles(h, u.Max)
+			p := percentiles(sum.h, u.Max)
 			u.P50, u.P95, u.P99 = p.P50, p.P95, p.P99
-			u.Histogram = encode(h)
+			u.Histogram = enc.encode(sum.h)
 		}
-		pages, err := combineURLPages(runs, i)
+		pages, err := combineURLPages(runs, i, sum, enc)
 		if err != nil {
 			return nil, err
 		}
@@ -154,10 +160,12 @@ func combineURLs(runs []Report) ([]URLStats, error) {
 	return out, nil
 }
 
-// combineURLPages merges URL i's page figures; nil when no run visited it as a page.
-func combineURLPages(runs []Report, i int) (*URLPages, error) {
+// combineURLPages merges URL i's page figures, adding their histograms with sum; nil when no run
+// visited it as a page.
+func combineURLPages(runs []Report, i int, sum *histAdder, enc *histEncoder) (*URLPages, error) {
 	var out *URLPages
-	times := newPageTimes()
+	var loadTime float64
+	sum.reset()
 	for r := range runs {
 		s := runs[r].URLs[i].Pages
 		if s == nil {
@@ -172,19 +180,20 @@ func combineURLPages(runs []Report, i int) (*URLPages, error) {
 		out.Resources += s.Resources
 		out.ResourceFailures += s.ResourceFailures
 		out.ResourceBytes += s.ResourceBytes
-		if err := times.add(s.Mean, s.Pages-s.Failed, s.Max, s.Histogram); err != nil {
+		out.Max = max(out.Max, s.Max)
+		loadTime += s.Mean * float64(s.Pages-s.Failed)
+		if err := sum.add(s.Histogram); err != nil {
 			return nil, fmt.Errorf("combine run %d, pages of URL %s: %w", r+1, runs[r].URLs[i].URL, err)
 		}
 	}
 	if out == nil {
 		return nil, nil
 	}
-	out.Max = times.max
-	if times.loaded > 0 {
-		out.Mean = times.mean()
-		p := percentiles(times.h, out.Max)
+	if loaded := out.Pages - out.Failed; loaded > 0 {
+		out.Mean = loadTime / float64(loaded)
+		p := percentiles(sum.h, out.Max)
 		out.P50, out.P95, out.P99 = p.P50, p.P95, p.P99
-		out.Histogram = encode(times.h)
+		out.Histogram = enc.encode(sum.h)
 	}
 	return out, nil
 }

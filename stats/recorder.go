@@ -44,7 +44,7 @@ type Recorder struct {
 	hist      *hdr.Histogram // response time of transactions, from the intended start
 	service   *hdr.Histogram // service time of transactions, from the actual send
 	lag       *hdr.Histogram // actual minus intended send time of every request
-	urls      []urlRecord
+	urls      []*urlRecord   // nil until the URL's first result: most of a long list may never be reached
 
 	queued     int64 // open model: requests that waited for a free user
 	queuedWait time.Duration
@@ -66,7 +66,7 @@ type urlRecord struct {
 	status                map[uint16]int64
 	hist                  *hdr.PackedHistogram // allocated at the first transaction
 	// page has the URL's page visits and their resources; nil until it has one, which keeps
-	// the URLs of a long list that were never visited at 64 bytes each.
+	// the record of a URL only ever requested alone at 64 bytes.
 	page *pageRecord
 }
 
@@ -91,7 +91,7 @@ func NewRecorder(targets []urls.Target, opt Options) *Recorder {
 		hist:    newHistogram(),
 		service: newHistogram(),
 		lag:     newHistogram(),
-		urls:    make([]urlRecord, len(targets)),
+		urls:    make([]*urlRecord, len(targets)),
 	}
 }
 
@@ -109,12 +109,12 @@ func (r *Recorder) add(res *loader.Result) {
 	if res.Kind == loader.KindPage {
 		v := r.units(res.ResponseTime())
 		r.pages.addPage(res, v, true)
-		r.urls[res.Target].pageRecord().addPage(res, v, false)
+		r.url(res.Target).pageRecord().addPage(res, v, false)
 		return
 	}
 	r.pages.addRequest(res)
 	if res.Kind == loader.KindResource || res.Redirected() || res.OffHost {
-		r.urls[res.Target].pageRecord().addRequest(res) // nothing else counts in page figures
+		r.url(res.Target).pageRecord().addRequest(res) // nothing else counts in page figures
 	}
 	rt := res.ResponseTime()
 	r.requests++
@@ -135,9 +135,9 @@ func (r *Recorder) add(res *loader.Result) {
 	}
 
 	// A URL's own figures leave its page's resources out; they are in its page figures.
-	u := &r.urls[res.Target]
-	if res.Kind == loader.KindResource {
-		u = &r.resourceRow
+	u := &r.resourceRow
+	if res.Kind != loader.KindResource {
+		u = r.url(res.Target)
 	}
 	if res.Err == loader.ErrNone {
 		r.status[res.Status%1000]++
@@ -193,6 +193,16 @@ func (r *Recorder) add(res *loader.Result) {
 	if st != nil {
 		st.addHit(rt, v)
 	}
+}
+
+// url returns target i's record, making it at its first result.
+func (r *Recorder) url(i int32) *urlRecord {
+	u := r.urls[i]
+	if u == nil {
+		u = &urlRecord{}
+		r.urls[i] = u
+	}
+	return u
 }
 
 // recordLag keeps how late each request was sent, and the open model's waits for a free user.

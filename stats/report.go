@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"time"
@@ -97,21 +98,34 @@ type Percentiles struct {
 
 // URLStats are one target's figures. Times are seconds over its transactions.
 type URLStats struct {
-	Method      string           `json:"method"`
-	URL         string           `json:"url"`
-	Hits        int64            `json:"hits"`
-	Failures    int64            `json:"failures"`
-	Mean        float64          `json:"mean"`
-	P50         float64          `json:"p50"`
-	P95         float64          `json:"p95"`
-	P99         float64          `json:"p99"`
-	Max         float64          `json:"max"`
-	Bytes       int64            `json:"bytes"`
-	StatusCodes map[string]int64 `json:"status_codes"`
-	Histogram   string           `json:"histogram,omitempty"`
+	Method      string       `json:"method"`
+	URL         string       `json:"url"`
+	Hits        int64        `json:"hits"`
+	Failures    int64        `json:"failures"`
+	Mean        float64      `json:"mean"`
+	P50         float64      `json:"p50"`
+	P95         float64      `json:"p95"`
+	P99         float64      `json:"p99"`
+	Max         float64      `json:"max"`
+	Bytes       int64        `json:"bytes"`
+	StatusCodes StatusCounts `json:"status_codes"`
+	Histogram   string       `json:"histogram,omitempty"`
 	// Pages has the URL's page figures (its visits and their resources) when users loaded
 	// pages like a browser.
 	Pages *URLPages `json:"pages,omitempty"`
+}
+
+// StatusCounts counts responses by status code. A URL without responses has nil counts, which
+// are written as {} like empty ones, so saved results read as they always have while the
+// URLs of a long list that no request reached cost no map each.
+type StatusCounts map[string]int64
+
+// MarshalJSON implements json.Marshaler.
+func (c StatusCounts) MarshalJSON() ([]byte, error) {
+	if c == nil {
+		return []byte("{}"), nil
+	}
+	return json.Marshal(map[string]int64(c))
 }
 
 // UserStats shows how evenly the users were served (sysbench's "threads fairness").
@@ -324,19 +338,18 @@ func (r *Recorder) steadyState(o loader.Outcome) *SteadyState {
 
 // urlStats gives one URL's figures; enc is shared by all URLs of the report.
 func (r *Recorder) urlStats(i int, enc *histEncoder) URLStats {
-	u := &r.urls[i]
-	s := URLStats{
-		Method:      r.targets[i].Method,
-		URL:         urls.Redacted(r.targets[i].URL),
-		Hits:        u.hits,
-		Failures:    u.failures,
-		Bytes:       u.bytes,
-		Max:         u.maxHit.Seconds(),
-		StatusCodes: map[string]int64{},
-		Pages:       u.page.urlStats(enc),
+	s := URLStats{Method: r.targets[i].Method, URL: urls.Redacted(r.targets[i].URL)}
+	u := r.urls[i]
+	if u == nil {
+		return s // no result reached it
 	}
-	for code, n := range u.status {
-		s.StatusCodes[strconv.Itoa(int(code))] = n
+	s.Hits, s.Failures, s.Bytes, s.Max = u.hits, u.failures, u.bytes, u.maxHit.Seconds()
+	s.Pages = u.page.urlStats(enc)
+	if len(u.status) > 0 {
+		s.StatusCodes = make(StatusCounts, len(u.status))
+		for code, n := range u.status {
+			s.StatusCodes[strconv.Itoa(int(code))] = n
+		}
 	}
 	if u.hits > 0 {
 		s.Mean = (u.hitTime / time.Duration(u.hits)).Seconds()

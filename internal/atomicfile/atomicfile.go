@@ -7,6 +7,7 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,17 +37,28 @@ var errTooManyLinks = errors.New("too many levels of symbolic links")
 // When the owner cannot be kept (an unprivileged user writing a file of someone else's group,
 // say), the file is written in place too, which keeps it.
 func Write(path string, data []byte) error {
+	return WriteFunc(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFunc is Write for contents that write calls out as it makes them, so a large output
+// (the JSON of a long URL list) goes to the file without being held in memory whole. When
+// write fails, a replaced file keeps its old contents; one written in place has what was
+// written.
+func WriteFunc(path string, write func(io.Writer) error) error {
 	target, info, err := resolve(path)
 	if err != nil {
 		return fmt.Errorf("resolve %s: %w", path, err)
 	}
 	switch {
 	case info == nil:
-		return replace(target, data, newFileMode, nil)
+		return replace(target, write, newFileMode, nil)
 	case info.Mode().IsRegular():
-		return replace(target, data, info.Mode()&keptModeBits, info)
+		return replace(target, write, info.Mode()&keptModeBits, info)
 	default:
-		return writeInPlace(target, data)
+		return writeInPlace(target, write)
 	}
 }
 
@@ -82,9 +94,9 @@ func resolve(path string) (string, fs.FileInfo, error) {
 	return "", nil, errTooManyLinks
 }
 
-// replace writes data to a temporary file next to path and renames it over path. old, when
-// not nil, is the file being replaced, whose owner the new one takes.
-func replace(path string, data []byte, mode fs.FileMode, old fs.FileInfo) error {
+// replace writes to a temporary file next to path and renames it over path. old, when not nil,
+// is the file being replaced, whose owner the new one takes.
+func replace(path string, write func(io.Writer) error, mode fs.FileMode, old fs.FileInfo) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("create a temporary file for %s: %w", path, err)
@@ -94,7 +106,7 @@ func replace(path string, data []byte, mode fs.FileMode, old fs.FileInfo) error 
 		if err := tmp.Chown(int(st.Uid), int(st.Gid)); err != nil {
 			tmp.Close()
 			if errors.Is(err, fs.ErrPermission) {
-				return writeInPlace(path, data)
+				return writeInPlace(path, write)
 			}
 			return fmt.Errorf("keep the owner of %s: %w", path, err)
 		}
@@ -104,7 +116,7 @@ func replace(path string, data []byte, mode fs.FileMode, old fs.FileInfo) error 
 		tmp.Close()
 		return fmt.Errorf("set the mode of %s: %w", path, err)
 	}
-	if _, err := tmp.Write(data); err != nil {
+	if err := write(tmp); err != nil {
 		tmp.Close()
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -126,14 +138,14 @@ func sysStat(info fs.FileInfo) (*syscall.Stat_t, bool) {
 	return st, ok
 }
 
-// writeInPlace opens path as it is and writes data to it, truncating a regular file; on a
-// device or FIFO the truncation is ignored by the system.
-func writeInPlace(path string, data []byte) error {
+// writeInPlace opens path as it is and writes to it, truncating a regular file; on a device or
+// FIFO the truncation is ignored by the system.
+func writeInPlace(path string, write func(io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, newFileMode)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", path, err)
 	}

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -242,5 +243,42 @@ func wantNoTemporaryFiles(t *testing.T, dir string) {
 	}
 	if len(tmps) != 0 {
 		t.Errorf("temporary files left behind: %v", tmps)
+	}
+}
+
+// A write that fails part way leaves a replaced file as it was and no temporary file behind; one
+// that succeeds puts what it wrote.
+func TestWriteFuncKeepsTheOldFileWhenTheWriteFails(t *testing.T) {
+	t.Parallel()
+	failure := errors.New("disk full")
+	tests := []struct {
+		name    string
+		write   func(io.Writer) error
+		wantErr error
+		want    string
+	}{
+		{"succeeds", func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }, nil, "new"},
+		{"fails part way", func(w io.Writer) error { _, _ = io.WriteString(w, "ne"); return failure }, failure, "old"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			path := filepath.Join(dir, "result.json")
+			if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteFunc(path, tt.write); !errors.Is(err, tt.wantErr) {
+				t.Fatalf("got %v, want %v", err, tt.wantErr)
+			}
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("file holds %q, want %q", got, tt.want)
+			}
+			wantNoTemporaryFiles(t, dir)
+		})
 	}
 }
