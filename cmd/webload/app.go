@@ -16,6 +16,7 @@ type lookupEnv func(string) (string, bool)
 func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 	// urfave/cli's own help flag and command are package-level values it writes to while
 	// parsing; each App gets its own instead, so several can run at once (as in the tests).
+	// The run's help lists every flag under a heading; one without would come first, alone.
 	help := helpFlag()
 	help.Category = catDiagnostics
 	flags := append(runFlags(), help)

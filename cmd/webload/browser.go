@@ -29,7 +29,7 @@ func browserFlags() []cli.Flag {
 		&cli.StringFlag{Name: "accept-encoding", Value: "gzip, deflate, br", Category: catBrowser, Usage: "Accept-Encoding `VALUE` sent with every request; \"\" sends none"},
 		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Category: catRequests, Usage: "basic authentication `USER:PASSWORD` for every request to the URLs' own hosts (see --auth-any-host)"},
 		&cli.StringFlag{Name: "get", Aliases: []string{"g"}, Category: catDiagnostics, Usage: "make one GET of `URL` and print the request and response headers (secrets hidden), as siege -g"},
-		&cli.StringFlag{Name: "print", Aliases: []string{"p"}, Category: catDiagnostics, Usage: "like -g, and print the decoded body too, as siege -p"},
+		&cli.StringFlag{Name: "print", Aliases: []string{"p"}, Category: catDiagnostics, Usage: "like -g `URL`, and print the decoded body too, as siege -p"},
 		&cli.StringFlag{Name: "cacert", Category: catRequests, Usage: "trust the CA certificates in PEM `FILE` too (verification is on unless --insecure)"},
 		&cli.StringFlag{Name: "cert", Category: catRequests, Usage: "client certificate, PEM `FILE`"},
 		&cli.StringFlag{Name: "key", Category: catRequests, Usage: "client certificate's private key, PEM `FILE`"},

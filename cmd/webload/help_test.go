@@ -63,6 +63,7 @@ func TestRunHelpGroupsFlagsByCategory(t *testing.T) {
 		{"root --help", []string{"--help"}},
 		{"root -h", []string{"-h"}},
 		{"run --help", []string{"run", "--help"}},
+		{"help command", []string{"help"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
