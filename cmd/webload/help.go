@@ -24,7 +24,8 @@ func flagCategories() []string {
 
 // inCategoryOrder rewrites one of urfave/cli's help templates (cli.AppHelpTemplate,
 // cli.CommandHelpTemplate) to list the flag headings in flagCategories order. A flag of another
-// category would vanish from the help, which the help test catches.
+// category would vanish from the help, and a urfave/cli whose template no longer names
+// visibleFlagCategoryTemplate would sort the headings by name again; the help test catches both.
 func inCategoryOrder(tpl string) string {
 	var b strings.Builder
 	for _, name := range flagCategories() {
