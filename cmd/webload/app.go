@@ -16,10 +16,14 @@ type lookupEnv func(string) (string, bool)
 func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 	// urfave/cli's own help flag and command are package-level values it writes to while
 	// parsing; each App gets its own instead, so several can run at once (as in the tests).
-	flags := append(runFlags(), helpFlag())
+	// The run's help lists every flag under a heading; one without would come first, alone.
+	help := helpFlag()
+	help.Category = catDiagnostics
+	flags := append(runFlags(), help)
 	run := func(c *cli.Context) error { return runCommand(c, stdout, stderr, env) }
 	app := &cli.App{
 		Name:                      "webload",
+		CustomAppHelpTemplate:     inCategoryOrder(cli.AppHelpTemplate),
 		Usage:                     "load-test a web site, siege-compatible, with exact statistics",
 		UsageText:                 "webload [options] URL\n   webload [options] -f urls.txt\n   webload demo\n   webload compare old.json new.json\n   webload report old.json new.json --html report.html\n   webload urls import --base URL export.csv",
 		Version:                   version,
@@ -33,12 +37,13 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 		DisableSliceFlagSeparator: true,
 		Commands: []*cli.Command{
 			{
-				Name:      "run",
-				Usage:     "run a load test (the default command)",
-				ArgsUsage: "[URL]",
-				Flags:     flags,
-				Action:    run,
-				HideHelp:  true,
+				Name:               "run",
+				Usage:              "run a load test (the default command)",
+				ArgsUsage:          "[URL]",
+				Flags:              flags,
+				CustomHelpTemplate: inCategoryOrder(cli.CommandHelpTemplate),
+				Action:             run,
+				HideHelp:           true,
 			},
 			{
 				Name:     "demo",
@@ -127,7 +132,7 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 	return nil
 }
 
-func helpFlag() cli.Flag {
+func helpFlag() *cli.BoolFlag {
 	return &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show the options"}
 }
 

@@ -21,10 +21,10 @@ import (
 // shardFlags split one run over several webload processes, started together.
 func shardFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "shard", Usage: "run part `I/N` of the load (I from 0): users or rate split evenly, each shard with its own slice of the URL schedule; merge the results with webload merge. In a Kubernetes Indexed Job, I defaults to $JOB_COMPLETION_INDEX and N to --shards or $WEBLOAD_SHARDS"},
-		&cli.IntFlag{Name: "shards", Usage: "the number of shards `N` when I comes from $JOB_COMPLETION_INDEX"},
-		&cli.StringFlag{Name: "start-at", Usage: "wait until `TIME` (RFC 3339, e.g. 2026-12-01T10:00:00Z) before starting, so shards start together"},
-		&cli.StringFlag{Name: "start-after", Usage: "wait `DURATION` (e.g. 30s) before starting"},
+		&cli.StringFlag{Name: "shard", Category: catDistributed, Usage: "run part `I/N` of the load (I from 0): users or rate split evenly, each shard with its own slice of the URL schedule; merge the results with webload merge. In a Kubernetes Indexed Job, I defaults to $JOB_COMPLETION_INDEX and N to --shards or $WEBLOAD_SHARDS"},
+		&cli.IntFlag{Name: "shards", Category: catDistributed, Usage: "the number of shards `N` when I comes from $JOB_COMPLETION_INDEX"},
+		&cli.StringFlag{Name: "start-at", Category: catDistributed, Usage: "wait until `TIME` (RFC 3339, e.g. 2026-12-01T10:00:00Z) before starting, so shards start together"},
+		&cli.StringFlag{Name: "start-after", Category: catDistributed, Usage: "wait `DURATION` (e.g. 30s) before starting"},
 	}
 }
 
