@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -416,4 +417,41 @@ func TestHTTP2Probe(t *testing.T) {
 		t.Errorf("body %q", p.Body)
 	}
 	onlyHTTP2(t, srv, 1)
+}
+
+// When the server's stream limit fills the one shared connection, the next user's request
+// goes over a second connection instead of waiting for the first to free a stream: each
+// request is held until both are in flight, which only two connections allow.
+func TestHTTP2StreamLimitOpensAnotherConnection(t *testing.T) {
+	t.Parallel()
+	var inFlight atomic.Int64
+	both := make(chan struct{})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if inFlight.Add(1) == 2 {
+			close(both)
+		}
+		select {
+		case <-both:
+			io.WriteString(w, "ok")
+		case <-time.After(3 * time.Second):
+			w.WriteHeader(http.StatusServiceUnavailable) // the requests never overlapped
+		}
+	}))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Config.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: 1}
+	srv.Start()
+	t.Cleanup(srv.Close)
+
+	results, out := run(t, Config{Users: 2, Reps: 1, HTTP2: true}, oneTarget(t, srv.URL+"/"))
+	checkResults(t, results, 2, ErrNone)
+	for _, r := range results {
+		if r.Status != http.StatusOK {
+			t.Errorf("result %+v, want status 200", r)
+		}
+	}
+	if out.Connections != 2 {
+		t.Errorf("opened %d connections, want 2", out.Connections)
+	}
 }
