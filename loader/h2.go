@@ -45,9 +45,9 @@ func (h2Timeout) Is(target error) bool { return target == fasthttp.ErrTimeout }
 // else it offers is wanted here: no jar, no redirects, and Do sets the deadline.
 // Safe for concurrent use.
 type h2Client struct {
-	t         *http.Transport
-	timeout   time.Duration // Config.Timeout, for the whole request
-	userAgent string        // sent when the request has none, as fasthttp.Client.Name is
+	t         *http.Transport // HTTP/2 only, for http (h2c) and https targets alike
+	timeout   time.Duration   // Config.Timeout, for the whole request
+	userAgent string          // sent when the request has none, as fasthttp.Client.Name is
 }
 
 func newH2Client(cfg *Config, cs *connStats) (*h2Client, error) {
@@ -78,11 +78,11 @@ func newH2Client(cfg *Config, cs *connStats) (*h2Client, error) {
 		// transport must neither ask for gzip nor decode it on the way.
 		DisableCompression: true,
 		IdleConnTimeout:    cfg.idleConn(),
-		// One dial at a time per host, as x/net's transport did: left unlimited, the transport
-		// dials once for each request that finds no connection yet, and a run's users,
-		// starting together, would open one connection each instead of sharing the first.
-		// It still dials another when the server's stream limit fills the connection: the
-		// full one then leaves the count, as a closed one does.
+		// One dial at a time per host: left unlimited, the transport dials once for each
+		// request that finds no connection yet, and a run's users, starting together, would
+		// open one connection each instead of sharing the first. It still dials another when
+		// the server's stream limit fills the connection: the full one then leaves the count,
+		// as a closed one does.
 		MaxConnsPerHost: 1,
 	}
 	return c, nil
