@@ -63,7 +63,7 @@ type Config struct {
 	// does), and requests the server refused unprocessed (REFUSED_STREAM, GOAWAY) are retried.
 	//
 	// It is a slower path than HTTP/1.1, which fasthttp sends with a handful of allocations:
-	// each request goes through golang.org/x/net/http2 and net/http, which allocate a request,
+	// each request goes through net/http and its HTTP/2 transport, which allocate a request,
 	// a context and its timer, header maps and a string per header, some tens of allocations in
 	// all, and every header is converted from fasthttp's request and back into its response.
 	// On loopback a request takes about twice as long end to end (BenchmarkSend against

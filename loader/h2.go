@@ -11,12 +11,15 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
 	"github.com/valyala/fasthttp"
-	"golang.org/x/net/http2"
 )
+
+// nextProtoH2 is HTTP/2's name in the TLS handshake (ALPN).
+const nextProtoH2 = "h2"
 
 // errNoHTTP2 marks a TLS server that did not pick "h2" in the handshake (Config.HTTP2). It is
 // a failure of kind ErrTLS.
@@ -31,25 +34,20 @@ type h2Timeout struct{}
 func (h2Timeout) Error() string        { return "http/2: timeout" }
 func (h2Timeout) Is(target error) bool { return target == fasthttp.ErrTimeout }
 
-// h2Client sends requests over HTTP/2 (Config.HTTP2) with golang.org/x/net/http2: it turns
+// h2Client sends requests over HTTP/2 (Config.HTTP2) with net/http's transport: it turns
 // fasthttp's request into net/http's and the answer back into fasthttp's response, so that
 // nothing above the exchange changes. Connections come from the run's dialer, so they are
 // counted, tunnelled through the proxy and verified as on the HTTP/1.1 path.
 //
-// It calls the transports' RoundTrip, not an http.Client: a client would parse the Location of
+// It calls the transport's RoundTrip, not an http.Client: a client would parse the Location of
 // every redirect answer (failing the request when it does not parse, where fasthttp hands the
 // answer back) and build the next request before being told not to follow it, and nothing
 // else it offers is wanted here: no jar, no redirects, and Do sets the deadline.
-//
-// x/net marks http2.Transport deprecated in favour of http.Transport's Protocols; it works
-// as before, and from Go 1.27 it runs on net/http's own HTTP/2. It is kept because its
-// DialTLSContext serves http (h2c) and https targets alike through the run's dialer. Safe for
-// concurrent use.
+// Safe for concurrent use.
 type h2Client struct {
-	secure    *http2.Transport // https targets: TLS that agreed on h2
-	plain     *http2.Transport // http targets: h2c with prior knowledge
-	timeout   time.Duration    // Config.Timeout, for the whole request
-	userAgent string           // sent when the request has none, as fasthttp.Client.Name is
+	t         *http.Transport // HTTP/2 only, for http (h2c) and https targets alike
+	timeout   time.Duration   // Config.Timeout, for the whole request
+	userAgent string          // sent when the request has none, as fasthttp.Client.Name is
 }
 
 func newH2Client(cfg *Config, cs *connStats) (*h2Client, error) {
@@ -58,26 +56,34 @@ func newH2Client(cfg *Config, cs *connStats) (*h2Client, error) {
 		return nil, err
 	}
 	c := &h2Client{timeout: cfg.Timeout, userAgent: cfg.UserAgent}
-	// Two transports, because a transport pools connections by host:port alone: one would
-	// hand an h2c connection to an https request for the same address.
-	c.secure = &http2.Transport{
-		DialTLSContext: func(ctx context.Context, _, addr string, _ *tls.Config) (net.Conn, error) {
+	// HTTP/2 only: over TLS when ALPN agreed on it, and h2c with prior knowledge for http
+	// targets, since HTTP/1 is left out. One transport serves both, as it pools connections
+	// by scheme as well as address.
+	var protocols http.Protocols
+	protocols.SetHTTP2(true)
+	protocols.SetUnencryptedHTTP2(true)
+	c.t = &http.Transport{
+		Protocols: &protocols,
+		// http targets: a plain TCP connection (or tunnel) that speaks HTTP/2 at once. The
+		// transport's Proxy stays unset, as the run's dialer does the tunnelling.
+		DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
+			return d.dial(addr, c.dialTimeout(ctx), nil)
+		},
+		// https targets: the transport speaks HTTP/2 on a *tls.Conn whose handshake agreed
+		// on h2, which dialH2 makes sure of.
+		DialTLSContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
 			return d.dialH2(addr, c.dialTimeout(ctx), tc)
 		},
 		// webload sends its own Accept-Encoding and decodes the body itself (body.read): the
 		// transport must neither ask for gzip nor decode it on the way.
 		DisableCompression: true,
 		IdleConnTimeout:    cfg.idleConn(),
-	}
-	c.plain = &http2.Transport{
-		AllowHTTP: true,
-		// Called for http targets too when AllowHTTP is set: a plain TCP connection (or
-		// tunnel) on which the transport speaks HTTP/2 at once (h2c with prior knowledge).
-		DialTLSContext: func(ctx context.Context, _, addr string, _ *tls.Config) (net.Conn, error) {
-			return d.dial(addr, c.dialTimeout(ctx), nil)
-		},
-		DisableCompression: true,
-		IdleConnTimeout:    cfg.idleConn(),
+		// One dial at a time per host: left unlimited, the transport dials once for each
+		// request that finds no connection yet, and a run's users, starting together, would
+		// open one connection each instead of sharing the first. It still dials another when
+		// the server's stream limit fills the connection: the full one then leaves the count,
+		// as a closed one does.
+		MaxConnsPerHost: 1,
 	}
 	return c, nil
 }
@@ -92,11 +98,7 @@ func (c *h2Client) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
 		cancel()
 		return err
 	}
-	t := c.plain
-	if hreq.URL.Scheme == "https" {
-		t = c.secure
-	}
-	hresp, err := t.RoundTrip(hreq)
+	hresp, err := c.t.RoundTrip(hreq)
 	if err != nil {
 		cancel()
 		return h2Error(err)
@@ -107,8 +109,7 @@ func (c *h2Client) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
 
 // CloseIdleConnections closes the connections no request is using.
 func (c *h2Client) CloseIdleConnections() {
-	c.secure.CloseIdleConnections()
-	c.plain.CloseIdleConnections()
+	c.t.CloseIdleConnections()
 }
 
 // dialTimeout is what is left of the request's time for dialing: the transport dials for
@@ -235,21 +236,39 @@ func h2Error(err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return errH2Timeout
 	}
-	var ga http2.GoAwayError
-	if errors.As(err, &ga) {
-		return goAwayError{ga}
+	if code, ok := goAwayCode(err); ok {
+		return goAwayError{code: code, err: err}
 	}
 	return err
 }
 
+// goAwayCode names the error code of the GOAWAY in err's chain, if there is one. net/http
+// keeps its HTTP/2 error types unexported, so the GOAWAY is known by its type's name and
+// field, which it shares with golang.org/x/net/http2's exported GoAwayError.
+func goAwayCode(err error) (string, bool) {
+	for ; err != nil; err = errors.Unwrap(err) {
+		v := reflect.ValueOf(err)
+		if v.Kind() != reflect.Struct || !strings.HasSuffix(v.Type().Name(), "GoAwayError") {
+			continue
+		}
+		if f := v.FieldByName("ErrCode"); f.IsValid() && f.CanInterface() {
+			return fmt.Sprint(f.Interface()), true
+		}
+	}
+	return "", false
+}
+
 // goAwayError is a GOAWAY without its debug data: free bytes from the server, which the
 // transport's message quotes and reports must not.
-type goAwayError struct{ ga http2.GoAwayError }
+type goAwayError struct {
+	code string // as HTTP/2 names it, e.g. INTERNAL_ERROR
+	err  error  // the transport's, for errors.Is and errors.As
+}
 
 func (e goAwayError) Error() string {
-	return fmt.Sprintf("http2: server sent GOAWAY (%v) and closed the connection", e.ga.ErrCode)
+	return fmt.Sprintf("http2: server sent GOAWAY (%s) and closed the connection", e.code)
 }
-func (e goAwayError) Unwrap() error { return e.ga }
+func (e goAwayError) Unwrap() error { return e.err }
 
 // dialH2 opens a TLS connection to addr (host:port) that agreed on HTTP/2, within timeout.
 func (d *dialer) dialH2(addr string, timeout time.Duration, base *tls.Config) (net.Conn, error) {
@@ -258,7 +277,7 @@ func (d *dialer) dialH2(addr string, timeout time.Duration, base *tls.Config) (n
 	if err != nil {
 		return nil, err
 	}
-	tc.NextProtos = []string{http2.NextProtoTLS}
+	tc.NextProtos = []string{nextProtoH2}
 	conn, err := d.dial(addr, timeout, tc)
 	if err != nil {
 		// Go's servers, among others, end the handshake with an alert when they know none of
@@ -269,8 +288,9 @@ func (d *dialer) dialH2(addr string, timeout time.Duration, base *tls.Config) (n
 		}
 		return nil, err
 	}
-	if cs, ok := conn.(interface{ ConnectionState() tls.ConnectionState }); !ok ||
-		cs.ConnectionState().NegotiatedProtocol != http2.NextProtoTLS {
+	// net/http's transport speaks HTTP/2 only on a *tls.Conn that agreed on it; on any other
+	// connection it would fall back to HTTP/1.1.
+	if tlsConn, ok := conn.(*tls.Conn); !ok || tlsConn.ConnectionState().NegotiatedProtocol != nextProtoH2 {
 		conn.Close()
 		return nil, fmt.Errorf("server at %s %w", addr, errNoHTTP2)
 	}

@@ -4,17 +4,22 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/tls"
+	"errors"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/webload/webload/urls"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 )
 
 // newH2Server starts a loopback server that speaks HTTP/2 only, counting requests as
@@ -416,4 +421,162 @@ func TestHTTP2Probe(t *testing.T) {
 		t.Errorf("body %q", p.Body)
 	}
 	onlyHTTP2(t, srv, 1)
+}
+
+// When the server's stream limit fills the one shared connection, the next user's request
+// goes over a second connection instead of waiting for the first to free a stream: each
+// request is held until both are in flight, which only two connections allow.
+func TestHTTP2StreamLimitOpensAnotherConnection(t *testing.T) {
+	t.Parallel()
+	var inFlight atomic.Int64
+	both := make(chan struct{})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if inFlight.Add(1) == 2 {
+			close(both)
+		}
+		select {
+		case <-both:
+			io.WriteString(w, "ok")
+		case <-time.After(3 * time.Second):
+			w.WriteHeader(http.StatusServiceUnavailable) // the requests never overlapped
+		}
+	}))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Config.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: 1}
+	srv.Start()
+	t.Cleanup(srv.Close)
+
+	results, out := run(t, Config{Users: 2, Reps: 1, HTTP2: true}, oneTarget(t, srv.URL+"/"))
+	checkResults(t, results, 2, ErrNone)
+	for _, r := range results {
+		if r.Status != http.StatusOK {
+			t.Errorf("result %+v, want status 200", r)
+		}
+	}
+	if out.Connections != 2 {
+		t.Errorf("opened %d connections, want 2", out.Connections)
+	}
+}
+
+// A request the server refused before processing it (RST_STREAM with REFUSED_STREAM, or a
+// GOAWAY whose last stream comes before it) is sent again, on a new connection after a GOAWAY,
+// and succeeds within the timeout.
+func TestHTTP2RefusedStreamRetried(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		refuse    func(fr *http2.Framer, streamID uint32) error
+		wantConns int64
+	}{
+		{"REFUSED_STREAM", func(fr *http2.Framer, id uint32) error {
+			return fr.WriteRSTStream(id, http2.ErrCodeRefusedStream)
+		}, 1},
+		{"GOAWAY before the stream", func(fr *http2.Framer, id uint32) error {
+			// The refused stream is the connection's first, so none was processed.
+			if err := fr.WriteGoAway(0, http2.ErrCodeNo, nil); err != nil {
+				return err
+			}
+			return errors.New("connection ends") // closes it
+		}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := &refusingH2Server{refuse: tc.refuse}
+			addr := srv.start(t)
+			results, out := run(t, Config{Users: 1, Reps: 2, HTTP2: true}, oneTarget(t, "http://"+addr+"/"))
+			checkResults(t, results, 2, ErrNone)
+			for _, r := range results {
+				if r.Status != http.StatusOK {
+					t.Errorf("result %+v, want status 200", r)
+				}
+			}
+			if got := srv.refused.Load(); got != 1 {
+				t.Errorf("server refused %d streams, want 1", got)
+			}
+			if got := srv.answered.Load(); got != 2 {
+				t.Errorf("server answered %d requests, want 2", got)
+			}
+			if out.Connections != tc.wantConns {
+				t.Errorf("opened %d connections, want %d", out.Connections, tc.wantConns)
+			}
+		})
+	}
+}
+
+// refusingH2Server plays an HTTP/2 server (h2c, prior knowledge) that refuses the first
+// request it sees with refuse (the connection ends when refuse fails), and answers every other one
+// with 200 and "ok".
+type refusingH2Server struct {
+	refuse   func(fr *http2.Framer, streamID uint32) error
+	refused  atomic.Int64
+	answered atomic.Int64
+}
+
+// start listens on loopback and serves until the test ends; it returns the address.
+func (s *refusingH2Server) start(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return // the test is over
+			}
+			go s.serve(c)
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func (s *refusingH2Server) serve(c net.Conn) {
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	preface := make([]byte, len(http2.ClientPreface))
+	if _, err := io.ReadFull(c, preface); err != nil {
+		return
+	}
+	fr := http2.NewFramer(c, c)
+	if err := fr.WriteSettings(); err != nil {
+		return
+	}
+	var head bytes.Buffer
+	enc := hpack.NewEncoder(&head)
+	for {
+		f, err := fr.ReadFrame()
+		if err != nil {
+			return
+		}
+		switch f := f.(type) {
+		case *http2.SettingsFrame:
+			if !f.IsAck() {
+				if err := fr.WriteSettingsAck(); err != nil {
+					return
+				}
+			}
+		case *http2.HeadersFrame:
+			if s.refused.CompareAndSwap(0, 1) {
+				if err := s.refuse(fr, f.StreamID); err != nil {
+					return
+				}
+				continue
+			}
+			s.answered.Add(1)
+			head.Reset()
+			_ = enc.WriteField(hpack.HeaderField{Name: ":status", Value: "200"})
+			_ = enc.WriteField(hpack.HeaderField{Name: "content-length", Value: "2"})
+			if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: f.StreamID, BlockFragment: head.Bytes(), EndHeaders: true}); err != nil {
+				return
+			}
+			if err := fr.WriteData(f.StreamID, true, []byte("ok")); err != nil {
+				return
+			}
+		}
+	}
 }
