@@ -61,33 +61,53 @@ func Open(tb testing.TB, ctx context.Context, path, ready string) *Page {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.NoSandbox, // tests run as root in CI, where Chromium's sandbox refuses to start
-		chromedp.DisableGPU,
-		chromedp.WindowSize(1280, 900),
-		chromedp.UserDataDir(tb.TempDir()),
-		// Every name resolves to nothing: nothing the page could ask for would leave the machine.
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND"),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	tabCtx, cancelTab := chromedp.NewContext(allocCtx)
-	tb.Cleanup(func() {
-		cancelTab()
-		cancelAlloc()
-	})
-	p := &Page{tb: tb, ctx: tabCtx}
-	if err := chromedp.Listen(tabCtx, p.record); err != nil {
-		tb.Fatalf("starting %s: %v", bin, err)
-	}
+	p := start(tb, ctx, bin)
 	fileURL := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
-	if err := chromedp.Do(tabCtx, chromedp.Navigate(fileURL)); err != nil {
+	if err := chromedp.Do(p.ctx, chromedp.Navigate(fileURL)); err != nil {
 		tb.Fatalf("opening %s: %v", fileURL, err)
 	}
-	if _, err := chromedp.Run(tabCtx, chromedp.Poll[bool](ready, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](ready, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
 		tb.Fatalf("waiting for %s in %s: %v; the page reported %q", ready, path, err, p.Problems())
 	}
 	return p
+}
+
+// startAttempts bounds how often Chromium is started for one page. On a loaded machine it
+// sometimes crashes while starting (its crash reporter's "no stack mapping", before any page is
+// open), which says nothing about the page under test, so a crash at start is tried again.
+const startAttempts = 3
+
+// start starts Chromium (bin) with a fresh profile and a tab whose events the page records.
+func start(tb testing.TB, ctx context.Context, bin string) *Page {
+	tb.Helper()
+	for attempt := 1; ; attempt++ {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(bin),
+			chromedp.NoSandbox, // tests run as root in CI, where Chromium's sandbox refuses to start
+			chromedp.DisableGPU,
+			chromedp.WindowSize(1280, 900),
+			chromedp.UserDataDir(tb.TempDir()),
+			// Every name resolves to nothing: nothing the page could ask for would leave the machine.
+			chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND"),
+		)
+		allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+		tabCtx, cancelTab := chromedp.NewContext(allocCtx)
+		p := &Page{tb: tb, ctx: tabCtx}
+		err := chromedp.Listen(tabCtx, p.record)
+		if err == nil {
+			tb.Cleanup(func() {
+				cancelTab()
+				cancelAlloc()
+			})
+			return p
+		}
+		cancelTab()
+		cancelAlloc()
+		if attempt == startAttempts || !strings.Contains(err.Error(), "chrome failed to start") {
+			tb.Fatalf("starting %s (attempt %d): %v", bin, attempt, err)
+		}
+		tb.Logf("starting %s crashed (attempt %d), starting it again: %v", bin, attempt, err)
+	}
 }
 
 // record keeps the events that tell what the page did. It runs in chromedp's event loop, so it
