@@ -17,30 +17,17 @@ import (
 // what the request got, not a reset.
 func TestAnswerBeforeBodyRead(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
 	var reqs atomic.Int64
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close() // unread body bytes make this a reset
-				if _, err := http.ReadRequest(bufio.NewReader(conn)); err != nil {
-					return
-				}
-				reqs.Add(1)
-				_, _ = io.WriteString(conn, "HTTP/1.1 413 Content Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-			}()
+	addr := serveLoopback(t, func(conn net.Conn) {
+		defer conn.Close() // unread body bytes make this a reset
+		if _, err := http.ReadRequest(bufio.NewReader(conn)); err != nil {
+			return
 		}
-	}()
+		reqs.Add(1)
+		_, _ = io.WriteString(conn, "HTTP/1.1 413 Content Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+	})
 	body := strings.Repeat("a", 8<<20)
-	tg, err := urls.ParseLine("http://"+ln.Addr().String()+"/upload POST "+body, urls.Options{})
+	tg, err := urls.ParseLine("http://"+addr+"/upload POST "+body, urls.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

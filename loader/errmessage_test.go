@@ -84,25 +84,8 @@ func TestErrorSamplesQuoteNoResponseBytes(t *testing.T) {
 // the sample names the GOAWAY and its code only.
 func TestHTTP2GoAwayQuotesNoDebugData(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return // the test is over
-			}
-			go goAway(c)
-		}
-	}()
-	tg, err := urls.ParseLine("http://"+ln.Addr().String()+"/", urls.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	results, out := run(t, Config{Users: 1, Reps: 2, HTTP2: true, Timeout: 5 * time.Second}, []urls.Target{tg})
+	addr := serveLoopback(t, goAway)
+	results, out := run(t, Config{Users: 1, Reps: 2, HTTP2: true, Timeout: 5 * time.Second}, []urls.Target{rawTarget(t, "http://"+addr+"/")})
 	if len(results) != 2 {
 		t.Fatalf("%d results, want 2", len(results))
 	}
@@ -120,13 +103,8 @@ func TestHTTP2GoAwayQuotesNoDebugData(t *testing.T) {
 // GOAWAY holding a secret in its debug data, then closes the connection.
 func goAway(c net.Conn) {
 	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-	preface := make([]byte, len(http2.ClientPreface))
-	if _, err := io.ReadFull(c, preface); err != nil {
-		return
-	}
-	fr := http2.NewFramer(c, c)
-	if err := fr.WriteSettings(); err != nil {
+	fr := h2cFramer(c)
+	if fr == nil {
 		return
 	}
 	for {

@@ -518,32 +518,13 @@ type refusingH2Server struct {
 // start listens on loopback and serves until the test ends; it returns the address.
 func (s *refusingH2Server) start(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return // the test is over
-			}
-			go s.serve(c)
-		}
-	}()
-	return ln.Addr().String()
+	return serveLoopback(t, s.serve)
 }
 
 func (s *refusingH2Server) serve(c net.Conn) {
 	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-	preface := make([]byte, len(http2.ClientPreface))
-	if _, err := io.ReadFull(c, preface); err != nil {
-		return
-	}
-	fr := http2.NewFramer(c, c)
-	if err := fr.WriteSettings(); err != nil {
+	fr := h2cFramer(c)
+	if fr == nil {
 		return
 	}
 	var head bytes.Buffer
@@ -579,4 +560,20 @@ func (s *refusingH2Server) serve(c net.Conn) {
 			}
 		}
 	}
+}
+
+// h2cFramer opens the server's side of an h2c connection with prior knowledge, for test
+// servers that write their own frames: it reads the client's preface and sends the server's
+// settings, within 10 s for the whole connection. It returns nil when the client went away.
+func h2cFramer(c net.Conn) *http2.Framer {
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	preface := make([]byte, len(http2.ClientPreface))
+	if _, err := io.ReadFull(c, preface); err != nil {
+		return nil
+	}
+	fr := http2.NewFramer(c, c)
+	if err := fr.WriteSettings(); err != nil {
+		return nil
+	}
+	return fr
 }

@@ -83,3 +83,24 @@ func writeOK(conn net.Conn) bool {
 	_, err := io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
 	return err == nil
 }
+
+// serveLoopback hands every connection made to a new loopback listener to handle, on a
+// goroutine of its own, until the test ends; it returns the listener's address.
+func serveLoopback(t *testing.T, handle func(net.Conn)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return // the test is over
+			}
+			go handle(c)
+		}
+	}()
+	return ln.Addr().String()
+}
