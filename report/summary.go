@@ -92,7 +92,7 @@ var summaryRows = []figureRow{
 func summaryTable(results []stats.Report) table {
 	t := table{Columns: []column{{Title: "Figure"}}}
 	for i := range results {
-		t.Columns = append(t.Columns, column{Title: labelOf(&results[i], i), Num: true})
+		t.Columns = append(t.Columns, column{Title: stats.Label(&results[i], i), Num: true})
 	}
 	for _, f := range summaryRows {
 		row := []cell{text(f.name)}
@@ -118,8 +118,8 @@ func statusTable(results []stats.Report) table {
 	var codes []string
 	for i := range results {
 		r := &results[i]
-		t.Columns = append(t.Columns, column{Title: labelOf(r, i), Num: true},
-			column{Title: "share", Num: true, Hint: "of the responses of " + labelOf(r, i)})
+		t.Columns = append(t.Columns, column{Title: stats.Label(r, i), Num: true},
+			column{Title: "share", Num: true, Hint: "of the responses of " + stats.Label(r, i)})
 		for code := range r.StatusCodes {
 			if !slices.Contains(codes, code) {
 				codes = append(codes, code)
@@ -171,7 +171,7 @@ func errorTable(results []stats.Report) table {
 	t := table{Columns: []column{{Title: "Error"}}, Sortable: true}
 	var kinds []string
 	for i := range results {
-		t.Columns = append(t.Columns, column{Title: labelOf(&results[i], i), Num: true})
+		t.Columns = append(t.Columns, column{Title: stats.Label(&results[i], i), Num: true})
 		for k := range results[i].Errors {
 			if !slices.Contains(kinds, k) {
 				kinds = append(kinds, k)

@@ -102,7 +102,7 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 	single := false
 	for i := range reports {
 		r := &reports[i]
-		row := CompareRow{Label: labelOf(r, i), Runs: max(1, len(r.Repeats))}
+		row := CompareRow{Label: Label(r, i), Runs: max(1, len(r.Repeats))}
 		single = single || row.Runs < 2
 		hist := baseHist
 		if i > 0 {
@@ -127,13 +127,6 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 			"RTime and the percentile columns are judged by tests on the two latency distributions alone, the others not at all (marked ?)")
 	}
 	return c, nil
-}
-
-func labelOf(r *Report, i int) string {
-	if r.Label != "" {
-		return r.Label
-	}
-	return fmt.Sprintf("run %d", i+1)
 }
 
 // valueCell is a run's figure: the series mean for counts and rates, the pooled distribution's
