@@ -119,7 +119,7 @@ func TestCompareSingleRuns(t *testing.T) {
 
 func columnIndexByName(name string) int {
 	for i, c := range columns {
-		if c.name == name {
+		if c.compare.title == name {
 			return i
 		}
 	}
