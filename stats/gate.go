@@ -23,22 +23,11 @@ type Gate struct {
 	Value float64
 }
 
-// GateResult is the verdict of one gate on one report.
-type GateResult struct {
-	Gate   Gate
-	Passed bool
-	// Measured is the metric in its base unit. A url gate that matches several URLs must hold
-	// for each, so this is the worst of them. NaN when nothing could be measured.
-	Measured float64
-	// Text is one line for people, such as "p95 = 812.345 ms, allowed < 800 ms: FAILED".
-	Text string
-}
-
 // CheckGates evaluates every gate against a report, in order. The == and != gates compare
 // exactly, with no tolerance: they are meant for counts, which are whole numbers and exact in a
 // float64; a measured time or rate will seldom equal a limit to the last bit.
-func CheckGates(rep *Report, gates []Gate) []GateResult {
-	results := make([]GateResult, len(gates))
+func CheckGates(rep *Report, gates []Gate) []Verdict {
+	results := make([]Verdict, len(gates))
 	for i, g := range gates {
 		results[i] = checkGate(rep, g)
 	}
@@ -47,9 +36,12 @@ func CheckGates(rep *Report, gates []Gate) []GateResult {
 
 // checkGate also copes with gates built by hand rather than by ParseGate, so that a bad one fails
 // with a reason instead of passing silently or panicking.
-func checkGate(rep *Report, g Gate) GateResult {
-	res := GateResult{Gate: g, Measured: math.NaN()}
+func checkGate(rep *Report, g Gate) Verdict {
+	res := Verdict{Check: g.label(), Measured: math.NaN()}
 	m, ok := LookupFigure(g.Metric)
+	if ok {
+		res.Figure = m.Name
+	}
 	switch {
 	case rep == nil:
 		return res.fail("no report to check")
@@ -77,7 +69,7 @@ func checkGate(rep *Report, g Gate) GateResult {
 
 // checkURLGate requires the gate of every URL the selector matches, since one selector often
 // names both the GET and the POST of a page, and reports the worst so the line shows what failed.
-func checkURLGate(rep *Report, g Gate, m Figure, res GateResult) GateResult {
+func checkURLGate(rep *Report, g Gate, m Figure, res Verdict) Verdict {
 	worst, matches := -1, 0
 	res.Passed = true
 	for i := range rep.URLs {
@@ -108,13 +100,13 @@ func checkURLGate(rep *Report, g Gate, m Figure, res GateResult) GateResult {
 }
 
 // fail is the verdict on a gate that could not be measured at all.
-func (res GateResult) fail(reason string) GateResult {
+func (res Verdict) fail(reason string) Verdict {
 	res.Passed = false
-	res.Text = fmt.Sprintf("%s: %s: FAILED", res.Gate.label(), reason)
+	res.Text = fmt.Sprintf("%s: %s: FAILED", res.Check, reason)
 	return res
 }
 
-// label names the gate as its author wrote it. A gate built by hand gets a written form that
+// label names the gate as its author wrote it, for its verdict. A gate built by hand gets a written form that
 // ParseGate reads back to the same gate.
 func (g Gate) label() string {
 	if s := strings.TrimSpace(g.Expr); s != "" {

@@ -175,10 +175,10 @@ func (t *Trend) WriteText(w io.Writer) error {
 
 // CheckLimits holds the newest run to the limits against the median of the earlier ones; only
 // a change beyond the limit that is not within the runs' noise fails.
-func (t *Trend) CheckLimits(limits []Limit) []LimitResult {
-	var out []LimitResult
+func (t *Trend) CheckLimits(limits []Limit) []Verdict {
+	var out []Verdict
 	for _, l := range limits {
-		res := LimitResult{Label: "newest", Key: l.Key, Passed: true}
+		res := limitVerdict("newest", l)
 		col, ok := LookupFigure(l.Key)
 		if !ok || !perRun(col) {
 			res.Passed = false
@@ -186,7 +186,9 @@ func (t *Trend) CheckLimits(limits []Limit) []LimitResult {
 			out = append(out, res)
 			continue
 		}
+		res.Figure = col.Name
 		f := t.line(col)
+		res.Measured = f.Newest / col.compare.scale
 		worse := f.Change
 		if col.HigherIsBetter {
 			worse = -worse

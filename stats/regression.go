@@ -2,6 +2,7 @@ package stats
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -33,20 +34,11 @@ func ParseLimits(s string) ([]Limit, error) {
 	return out, nil
 }
 
-// LimitResult is the verdict of one limit on one candidate run.
-type LimitResult struct {
-	Label  string `json:"label"`
-	Key    string `json:"key"`
-	Passed bool   `json:"passed"`
-	// Text says what was measured against what was allowed, and why it passed or failed.
-	Text string `json:"text"`
-}
-
 // CheckLimits holds every candidate row to the limits. Only a change the bad way, beyond the
 // limit, and not within noise fails: a change judged significant fails, and so does one with no
 // noise estimate (nothing shows it is noise).
-func (c *Comparison) CheckLimits(limits []Limit) []LimitResult {
-	var out []LimitResult
+func (c *Comparison) CheckLimits(limits []Limit) []Verdict {
+	var out []Verdict
 	for i, row := range c.Rows[1:] {
 		for _, l := range limits {
 			out = append(out, c.checkLimit(i+1, row, l))
@@ -55,15 +47,19 @@ func (c *Comparison) CheckLimits(limits []Limit) []LimitResult {
 	return out
 }
 
-func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) LimitResult {
-	res := LimitResult{Label: row.Label, Key: l.Key, Passed: true}
+func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) Verdict {
+	res := limitVerdict(row.Label, l)
 	col, ok := LookupFigure(l.Key)
 	if !ok || !perRun(col) {
 		res.Passed = false
 		res.Text = fmt.Sprintf("%s %s: unknown figure, FAILED", row.Label, l.Key)
 		return res
 	}
+	res.Figure = col.Name
 	cell, base := c.limitCells(i, row, col)
+	if cell.Measured {
+		res.Measured = cell.Value / col.compare.scale
+	}
 	name := fmt.Sprintf("%s %s", row.Label, col.compare.title)
 	if cell.Change == nil {
 		res.Text = fmt.Sprintf("%s: not measured in both runs, not checked", name)
@@ -89,6 +85,12 @@ func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) LimitResult {
 		res.Text = measured + fmt.Sprintf(": FAILED (significant, p = %.4f)", *cell.P)
 	}
 	return res
+}
+
+// limitVerdict is a limit's verdict before it is checked: passed, with nothing measured. The
+// check is named by the run's label and the figure as written.
+func limitVerdict(label string, l Limit) Verdict {
+	return Verdict{Check: label + ": " + l.Key, Passed: true, Measured: math.NaN()}
 }
 
 // limitCells are a candidate's cell of a figure and the baseline's: the table's when the figure
