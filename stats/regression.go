@@ -13,7 +13,8 @@ type Limit struct {
 	Max float64 // allowed change the bad way, as a fraction (0.1 = 10 %)
 }
 
-// ParseLimits reads "p95=10%,trate=5%". A number without % is a percentage too.
+// ParseLimits reads "p95=10%,trate=5%". A key is any name or alias of a figure of a run, the
+// names --assert takes (etime, p90, availability, ...). A number without % is a percentage too.
 func ParseLimits(s string) ([]Limit, error) {
 	var out []Limit
 	for _, part := range strings.Split(s, ",") {
