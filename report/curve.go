@@ -62,7 +62,7 @@ func buildCurves(results []stats.Report) (curves, error) {
 		r := &results[i]
 		d, err := stats.DecodeDistribution(r.Histogram)
 		if err != nil {
-			return curves{}, &ResultError{Index: i, Label: labelOf(r, i), Err: fmt.Errorf("latencies: %w", err)}
+			return curves{}, &ResultError{Index: i, Label: stats.Label(r, i), Err: fmt.Errorf("latencies: %w", err)}
 		}
 		xs[i], ys[i] = curve(d, r.LongestTransaction)
 	}

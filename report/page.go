@@ -44,7 +44,7 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 	labels := make([]string, len(results))
 	for i := range results {
 		r := &results[i]
-		labels[i] = labelOf(r, i)
+		labels[i] = stats.Label(r, i)
 		tl, err := downsample(r.Timeline, r.TimelineInterval, opt.MaxPoints)
 		if err != nil {
 			return p, &ResultError{Index: i, Label: labels[i], Err: fmt.Errorf("timeline: %w", err)}
@@ -91,14 +91,6 @@ func (e *ResultError) Error() string { return fmt.Sprintf("result %q: %v", e.Lab
 // Unwrap returns the cause.
 func (e *ResultError) Unwrap() error { return e.Err }
 
-// labelOf names a result as `webload compare` does: its label, else its place.
-func labelOf(r *stats.Report, i int) string {
-	if r.Label != "" {
-		return r.Label
-	}
-	return fmt.Sprintf("run %d", i+1)
-}
-
 // about says how a run was made: users or rate, length, and why it stopped.
 func about(r *stats.Report) string {
 	run := &r.Run
@@ -130,7 +122,7 @@ func subtitle(results []stats.Report) string {
 	if len(results) == 1 {
 		return about(&results[0])
 	}
-	return fmt.Sprintf("%d results; the first, %q, is the baseline", len(results), labelOf(&results[0], 0))
+	return fmt.Sprintf("%d results; the first, %q, is the baseline", len(results), stats.Label(&results[0], 0))
 }
 
 // seconds shows a duration given in seconds the way people read run lengths: 59.2 s, 12m05s.

@@ -22,15 +22,33 @@ func always(f func(r *stats.Report) cell) func(r *stats.Report) (cell, bool) {
 	return func(r *stats.Report) (cell, bool) { return f(r), true }
 }
 
-// latency reads a time of the transactions, which a run without one does not have (rather
-// than a time of zero).
-func latency(f func(r *stats.Report) float64) func(r *stats.Report) (cell, bool) {
-	return func(r *stats.Report) (cell, bool) {
-		if r.Transactions == 0 {
-			return none(), true
-		}
-		return millis(f(r)), true
+// listed is the row of a figure of stats' list (stats.LookupFigure), titled and read as the
+// list says, so that the summary, the gates and compare agree on what each figure is.
+func listed(name string) figureRow {
+	f, ok := stats.LookupFigure(name)
+	if !ok {
+		return figureRow{name: name, value: func(*stats.Report) (cell, bool) { return cell{}, false }}
 	}
+	return figureRow{name: f.Summary, value: func(r *stats.Report) (cell, bool) { return listedCell(f, r) }}
+}
+
+// listedCell shows a figure by its kind: times of transactions in milliseconds, which a run
+// without transactions does not have (rather than a time of zero), the elapsed time in seconds.
+func listedCell(f stats.Figure, r *stats.Report) (cell, bool) {
+	v, ok := f.Run(r)
+	switch {
+	case !ok:
+		return cell{}, false
+	case f.Latency && r.Transactions == 0:
+		return none(), true
+	case f.Latency:
+		return millis(v), true
+	case f.Kind == stats.FigureCount:
+		return count(int64(v)), true
+	case f.Kind == stats.FigurePercent:
+		return percent(v), true
+	}
+	return figure(v), true
 }
 
 // pages reads a page figure, when users loaded pages like a browser.
@@ -51,28 +69,29 @@ func pageLatency(p *stats.PageStats, seconds float64) cell {
 	return millis(seconds)
 }
 
-// summaryRows are siege's summary in its order, then the percentiles and webload's own figures.
-// Times are in milliseconds, sizes in siege's MB of 2^20 bytes.
+// summaryRows are siege's summary in its order, then the percentiles and webload's own figures:
+// the figures of stats' list by name, and beside them those only the page shows. Times of
+// transactions are in milliseconds, sizes in siege's MB of 2^20 bytes.
 var summaryRows = []figureRow{
-	{name: "Transactions", value: always(func(r *stats.Report) cell { return count(r.Transactions) })},
-	{name: "Availability", value: always(func(r *stats.Report) cell { return percent(r.Availability) })},
-	{name: "Elapsed time (s)", value: always(func(r *stats.Report) cell { return figure(r.ElapsedTime) })},
+	listed("transactions"),
+	listed("availability"),
+	listed("elapsed"),
 	{name: "Data transferred (MB)", value: always(func(r *stats.Report) cell { return figure(r.DataTransferred) })},
-	{name: "Response time (ms)", value: latency(func(r *stats.Report) float64 { return r.ResponseTime })},
-	{name: "Transaction rate (/s)", value: always(func(r *stats.Report) cell { return figure(r.TransactionRate) })},
-	{name: "Throughput (MB/s)", value: always(func(r *stats.Report) cell { return figure(r.Throughput) })},
-	{name: "Concurrency", value: always(func(r *stats.Report) cell { return figure(r.Concurrency) })},
-	{name: "Successful transactions", value: always(func(r *stats.Report) cell { return count(r.SuccessfulTransactions) })},
-	{name: "Failed transactions", value: always(func(r *stats.Report) cell { return count(r.FailedTransactions) })},
-	{name: "Longest transaction (ms)", value: latency(func(r *stats.Report) float64 { return r.LongestTransaction })},
-	{name: "Shortest transaction (ms)", value: latency(func(r *stats.Report) float64 { return r.ShortestTransaction })},
-	{name: "p50 (ms)", value: latency(func(r *stats.Report) float64 { return r.Percentiles.P50 })},
-	{name: "p90 (ms)", value: latency(func(r *stats.Report) float64 { return r.Percentiles.P90 })},
-	{name: "p95 (ms)", value: latency(func(r *stats.Report) float64 { return r.Percentiles.P95 })},
-	{name: "p99 (ms)", value: latency(func(r *stats.Report) float64 { return r.Percentiles.P99 })},
-	{name: "p99.9 (ms)", value: latency(func(r *stats.Report) float64 { return r.Percentiles.P999 })},
-	{name: "Max (ms)", value: latency(func(r *stats.Report) float64 { return r.Percentiles.Max })},
-	{name: "Requests", value: always(func(r *stats.Report) cell { return count(r.Requests) })},
+	listed("rtime"),
+	listed("trate"),
+	listed("throughput"),
+	listed("concurrency"),
+	listed("successful"),
+	listed("failed"),
+	listed("longest"),
+	listed("shortest"),
+	listed("p50"),
+	listed("p90"),
+	listed("p95"),
+	listed("p99"),
+	listed("p99.9"),
+	listed("max"),
+	listed("requests"),
 	{name: "Resent requests", value: always(func(r *stats.Report) cell { return count(r.Resent) }), ifAny: true},
 	{name: "Connections opened", value: always(func(r *stats.Report) cell { return count(r.ConnectionsOpened) })},
 	{name: "Users", value: always(func(r *stats.Report) cell { return count(int64(r.Users.Count)) })},
@@ -92,7 +111,7 @@ var summaryRows = []figureRow{
 func summaryTable(results []stats.Report) table {
 	t := table{Columns: []column{{Title: "Figure"}}}
 	for i := range results {
-		t.Columns = append(t.Columns, column{Title: labelOf(&results[i], i), Num: true})
+		t.Columns = append(t.Columns, column{Title: stats.Label(&results[i], i), Num: true})
 	}
 	for _, f := range summaryRows {
 		row := []cell{text(f.name)}
@@ -118,8 +137,8 @@ func statusTable(results []stats.Report) table {
 	var codes []string
 	for i := range results {
 		r := &results[i]
-		t.Columns = append(t.Columns, column{Title: labelOf(r, i), Num: true},
-			column{Title: "share", Num: true, Hint: "of the responses of " + labelOf(r, i)})
+		t.Columns = append(t.Columns, column{Title: stats.Label(r, i), Num: true},
+			column{Title: "share", Num: true, Hint: "of the responses of " + stats.Label(r, i)})
 		for code := range r.StatusCodes {
 			if !slices.Contains(codes, code) {
 				codes = append(codes, code)
@@ -171,7 +190,7 @@ func errorTable(results []stats.Report) table {
 	t := table{Columns: []column{{Title: "Error"}}, Sortable: true}
 	var kinds []string
 	for i := range results {
-		t.Columns = append(t.Columns, column{Title: labelOf(&results[i], i), Num: true})
+		t.Columns = append(t.Columns, column{Title: stats.Label(&results[i], i), Num: true})
 		for k := range results[i].Errors {
 			if !slices.Contains(kinds, k) {
 				kinds = append(kinds, k)

@@ -8,36 +8,11 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// column is one figure of the comparison table: the seed columns of a migration report (ETime,
-// RTime, TRate, Conc, OK) plus failures, percentiles and the server's load.
-type column struct {
-	name, key, unit string
-	higherIsBetter  bool
-	quantile        float64 // for a latency percentile column (0-100): judged by a quantile test too
-	rank            bool    // the mean response time: judged by a rank test on the distributions too
-	scale           float64 // from the report's unit to the displayed one
-	decimals        int
-	value           func(*Report) (float64, bool)
-}
-
-func always(f func(*Report) float64) func(*Report) (float64, bool) {
-	return func(r *Report) (float64, bool) { return f(r), true }
-}
-
-// columns are the comparison's figures, in table order.
-var columns = []column{
-	{name: "ETime", key: "etime", unit: "s", scale: 1, decimals: 2, value: always(func(r *Report) float64 { return r.ElapsedTime })},
-	{name: "RTime", key: "rtime", unit: "s", rank: true, scale: 1, decimals: 3, value: always(func(r *Report) float64 { return r.ResponseTime })},
-	{name: "TRate", key: "trate", unit: "/s", higherIsBetter: true, scale: 1, decimals: 2, value: always(func(r *Report) float64 { return r.TransactionRate })},
-	{name: "Conc", key: "conc", scale: 1, decimals: 2, value: always(func(r *Report) float64 { return r.Concurrency })},
-	{name: "OK", key: "ok", higherIsBetter: true, scale: 1, value: always(func(r *Report) float64 { return float64(r.SuccessfulTransactions) })},
-	{name: "Failed", key: "failed", scale: 1, value: always(func(r *Report) float64 { return float64(r.FailedTransactions) })},
-	{name: "p50", key: "p50", unit: "ms", quantile: 50, scale: 1000, decimals: 1, value: always(func(r *Report) float64 { return r.Percentiles.P50 })},
-	{name: "p95", key: "p95", unit: "ms", quantile: 95, scale: 1000, decimals: 1, value: always(func(r *Report) float64 { return r.Percentiles.P95 })},
-	{name: "p99", key: "p99", unit: "ms", quantile: 99, scale: 1000, decimals: 1, value: always(func(r *Report) float64 { return r.Percentiles.P99 })},
-	{name: "LA", key: "la", scale: 1, decimals: 2, value: serverLoad},
-	{name: "MEM", key: "mem", unit: "MB", scale: 1, decimals: 0, value: serverMem},
-}
+// columns are the comparison table's figures, in table order: the seed columns of a migration
+// report (ETime, RTime, TRate, Conc, OK) plus failures, percentiles and the server's load. A
+// --max-regression limit may name any other figure of a run too; it is judged the same way.
+var columns = figuresNamed("elapsed", "rtime", "trate", "concurrency", "successful", "failed",
+	"p50", "p95", "p99", "la", "mem")
 
 // Verdicts on a change.
 const (
@@ -53,6 +28,11 @@ type Comparison struct {
 	Notes   []string     `json:"notes"`
 	// URLChanges lists, per candidate run, the URLs whose p95 changed most (with --per-url).
 	URLChanges []URLChange `json:"url_changes,omitempty"`
+
+	// reports and hists are the results compared and their latency distributions, kept so
+	// that a limit on a figure outside the table is judged as a column would be.
+	reports []Report
+	hists   []*hdr.Histogram
 }
 
 // ColumnInfo names a column and its unit.
@@ -92,30 +72,28 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 		return c, fmt.Errorf("compare needs at least two results (got %d)", len(reports))
 	}
 	for _, col := range columns {
-		c.Columns = append(c.Columns, ColumnInfo{Name: col.name, Key: col.key, Unit: col.unit})
+		c.Columns = append(c.Columns, ColumnInfo{Name: col.compare.title, Key: col.compare.key, Unit: col.compare.unit})
 	}
 	base := &reports[0]
 	baseHist, err := decodeHistogram(base.Histogram)
 	if err != nil {
 		return c, fmt.Errorf("baseline %q: %w", base.Label, err)
 	}
+	c.reports, c.hists = reports, []*hdr.Histogram{baseHist}
 	single := false
 	for i := range reports {
 		r := &reports[i]
-		row := CompareRow{Label: labelOf(r, i), Runs: max(1, len(r.Repeats))}
+		row := CompareRow{Label: Label(r, i), Runs: max(1, len(r.Repeats))}
 		single = single || row.Runs < 2
-		hist := baseHist
 		if i > 0 {
-			if hist, err = decodeHistogram(r.Histogram); err != nil {
+			hist, err := decodeHistogram(r.Histogram)
+			if err != nil {
 				return c, fmt.Errorf("%q: %w", row.Label, err)
 			}
+			c.hists = append(c.hists, hist)
 		}
 		for _, col := range columns {
-			cell := valueCell(r, col)
-			if i > 0 {
-				judge(&cell, valueCell(base, col), col, series(base, col), series(r, col), baseHist, hist)
-			}
-			row.Cells = append(row.Cells, cell)
+			row.Cells = append(row.Cells, c.cell(i, col))
 		}
 		c.Rows = append(c.Rows, row)
 		if perURL && i > 0 {
@@ -129,36 +107,40 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 	return c, nil
 }
 
-func labelOf(r *Report, i int) string {
-	if r.Label != "" {
-		return r.Label
+// cell is the figure of result i, judged against the baseline's unless it is the baseline.
+func (c *Comparison) cell(i int, f Figure) CompareCell {
+	r, base := &c.reports[i], &c.reports[0]
+	cell := valueCell(r, f)
+	if i > 0 {
+		judge(&cell, valueCell(base, f), f, series(base, f), series(r, f), c.hists[0], c.hists[i])
 	}
-	return fmt.Sprintf("run %d", i+1)
+	return cell
 }
 
 // valueCell is a run's figure: the series mean for counts and rates, the pooled distribution's
 // percentile for latencies.
-func valueCell(r *Report, col column) CompareCell {
-	v, ok := col.value(r)
+func valueCell(r *Report, f Figure) CompareCell {
+	v, ok := f.Run(r)
 	if !ok {
 		return CompareCell{}
 	}
-	cell := CompareCell{Measured: true, Value: v * col.scale}
-	if vals := series(r, col); len(vals) >= 2 {
+	scale := f.compare.scale
+	cell := CompareCell{Measured: true, Value: v * scale}
+	if vals := series(r, f); len(vals) >= 2 {
 		mean, sd := meanSD(vals)
-		if col.quantile == 0 {
-			cell.Value = mean * col.scale
+		if f.compare.quantile == 0 {
+			cell.Value = mean * scale
 		}
-		cell.Spread = sd * col.scale
+		cell.Spread = sd * scale
 	}
 	return cell
 }
 
 // series is a figure's value in each run of a --repeat series (nil for a single run).
-func series(r *Report, col column) []float64 {
+func series(r *Report, f Figure) []float64 {
 	var vals []float64
 	for i := range r.Repeats {
-		if v, ok := col.value(&r.Repeats[i]); ok {
+		if v, ok := f.Run(&r.Repeats[i]); ok {
 			vals = append(vals, v)
 		}
 	}
@@ -166,18 +148,18 @@ func series(r *Report, col column) []float64 {
 }
 
 // judge sets a candidate cell's change and verdict against the baseline's.
-func judge(cell *CompareCell, base CompareCell, col column, baseVals, vals []float64, baseHist, hist *hdr.Histogram) {
+func judge(cell *CompareCell, base CompareCell, f Figure, baseVals, vals []float64, baseHist, hist *hdr.Histogram) {
 	if !cell.Measured || !base.Measured {
 		return
 	}
 	change := relChange(base.Value, cell.Value)
 	cell.Change = &change
-	cell.Worse = change != 0 && (change > 0) != col.higherIsBetter
+	cell.Worse = change != 0 && (change > 0) != f.HigherIsBetter
 	p, ok := welchP(baseVals, vals)
-	if col.quantile > 0 || col.rank {
+	if q := f.compare.quantile; q > 0 || f.compare.rank {
 		rp, rok := rankP(baseHist, hist)
-		if col.quantile > 0 {
-			rp, rok = quantileP(baseHist, hist, col.quantile)
+		if q > 0 {
+			rp, rok = quantileP(baseHist, hist, q)
 		}
 		switch {
 		case ok && rok:

@@ -75,9 +75,9 @@ func TestCompareTellsNoiseFromChange(t *testing.T) {
 	results := c.CheckLimits(limits)
 	passed := map[string]bool{}
 	for _, r := range results {
-		passed[r.Label+" "+r.Key] = r.Passed
+		passed[r.Check] = r.Passed
 	}
-	want := map[string]bool{"Percona 5.6 p95": true, "Percona 5.6 trate": true, "MariaDB 10.0 Aria p95": false, "MariaDB 10.0 Aria trate": false}
+	want := map[string]bool{"Percona 5.6: p95": true, "Percona 5.6: trate": true, "MariaDB 10.0 Aria: p95": false, "MariaDB 10.0 Aria: trate": false}
 	for k, w := range want {
 		if passed[k] != w {
 			t.Errorf("%s passed = %v, want %v (%v)", k, passed[k], w, results)
@@ -119,7 +119,7 @@ func TestCompareSingleRuns(t *testing.T) {
 
 func columnIndexByName(name string) int {
 	for i, c := range columns {
-		if c.name == name {
+		if c.compare.title == name {
 			return i
 		}
 	}

@@ -60,7 +60,7 @@ func (c *Comparison) table() [][]string {
 		}
 		line := []string{label}
 		for i, cell := range r.Cells {
-			line = append(line, cellText(cell, columns[i].decimals))
+			line = append(line, cellText(cell, columns[i].compare.decimals))
 		}
 		rows = append(rows, line)
 	}

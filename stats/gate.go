@@ -23,22 +23,11 @@ type Gate struct {
 	Value float64
 }
 
-// GateResult is the verdict of one gate on one report.
-type GateResult struct {
-	Gate   Gate
-	Passed bool
-	// Measured is the metric in its base unit. A url gate that matches several URLs must hold
-	// for each, so this is the worst of them. NaN when nothing could be measured.
-	Measured float64
-	// Text is one line for people, such as "p95 = 812.345 ms, allowed < 800 ms: FAILED".
-	Text string
-}
-
 // CheckGates evaluates every gate against a report, in order. The == and != gates compare
 // exactly, with no tolerance: they are meant for counts, which are whole numbers and exact in a
 // float64; a measured time or rate will seldom equal a limit to the last bit.
-func CheckGates(rep *Report, gates []Gate) []GateResult {
-	results := make([]GateResult, len(gates))
+func CheckGates(rep *Report, gates []Gate) []Verdict {
+	results := make([]Verdict, len(gates))
 	for i, g := range gates {
 		results[i] = checkGate(rep, g)
 	}
@@ -47,9 +36,12 @@ func CheckGates(rep *Report, gates []Gate) []GateResult {
 
 // checkGate also copes with gates built by hand rather than by ParseGate, so that a bad one fails
 // with a reason instead of passing silently or panicking.
-func checkGate(rep *Report, g Gate) GateResult {
-	res := GateResult{Gate: g, Measured: math.NaN()}
-	m, ok := findGateMetric(g.Metric)
+func checkGate(rep *Report, g Gate) Verdict {
+	res := Verdict{Check: g.label(), Measured: math.NaN()}
+	m, ok := LookupFigure(g.Metric)
+	if ok {
+		res.Figure = m.Name
+	}
 	switch {
 	case rep == nil:
 		return res.fail("no report to check")
@@ -57,23 +49,27 @@ func checkGate(rep *Report, g Gate) GateResult {
 		return res.fail(fmt.Sprintf("unknown metric %q", g.Metric))
 	case !validGateOp(g.Op):
 		return res.fail(fmt.Sprintf("unknown operator %q", g.Op))
-	case g.URL == "" && m.run == nil:
-		return res.fail(m.name + " is kept only per URL")
-	case g.URL != "" && m.url == nil:
-		return res.fail(m.name + " is not kept per URL")
+	case g.URL == "" && !perRun(m):
+		return res.fail(m.Name + " is kept only per URL")
+	case g.URL != "" && !perURL(m):
+		return res.fail(m.Name + " is not kept per URL")
 	}
 	if g.URL != "" {
 		return checkURLGate(rep, g, m, res)
 	}
-	res.Measured = m.run(rep)
+	v, ok := m.Run(rep)
+	if !ok {
+		return res.fail(m.Name + " was not measured in this run")
+	}
+	res.Measured = v
 	res.Passed = gateHolds(g.Op, res.Measured, g.Value)
-	res.Text = fmt.Sprintf("%s = %s: %s", m.name, m.describe(g.Op, res.Measured, g.Value), gateVerdict(res.Passed))
+	res.Text = fmt.Sprintf("%s = %s: %s", m.Name, describe(m, g.Op, res.Measured, g.Value), gateVerdict(res.Passed))
 	return res
 }
 
 // checkURLGate requires the gate of every URL the selector matches, since one selector often
 // names both the GET and the POST of a page, and reports the worst so the line shows what failed.
-func checkURLGate(rep *Report, g Gate, m gateMetric, res GateResult) GateResult {
+func checkURLGate(rep *Report, g Gate, m Figure, res Verdict) Verdict {
 	worst, matches := -1, 0
 	res.Passed = true
 	for i := range rep.URLs {
@@ -81,7 +77,10 @@ func checkURLGate(rep *Report, g Gate, m gateMetric, res GateResult) GateResult 
 		if !gateSelects(g.URL, u.URL) {
 			continue
 		}
-		v := m.url(u)
+		v, ok := m.URL(u)
+		if !ok {
+			continue // not measured for this URL: nothing to hold to the gate
+		}
 		matches++
 		res.Passed = res.Passed && gateHolds(g.Op, v, g.Value)
 		if worst < 0 || gateWorse(g.Op, v, res.Measured, g.Value) {
@@ -96,25 +95,25 @@ func checkURLGate(rep *Report, g Gate, m gateMetric, res GateResult) GateResult 
 	if matches > 1 {
 		where += fmt.Sprintf(" (worst of %d matching URLs)", matches)
 	}
-	res.Text = fmt.Sprintf("%s of %s = %s: %s", m.name, where, m.describe(g.Op, res.Measured, g.Value), gateVerdict(res.Passed))
+	res.Text = fmt.Sprintf("%s of %s = %s: %s", m.Name, where, describe(m, g.Op, res.Measured, g.Value), gateVerdict(res.Passed))
 	return res
 }
 
 // fail is the verdict on a gate that could not be measured at all.
-func (res GateResult) fail(reason string) GateResult {
+func (res Verdict) fail(reason string) Verdict {
 	res.Passed = false
-	res.Text = fmt.Sprintf("%s: %s: FAILED", res.Gate.label(), reason)
+	res.Text = fmt.Sprintf("%s: %s: FAILED", res.Check, reason)
 	return res
 }
 
-// label names the gate as its author wrote it. A gate built by hand gets a written form that
+// label names the gate as its author wrote it, for its verdict. A gate built by hand gets a written form that
 // ParseGate reads back to the same gate.
 func (g Gate) label() string {
 	if s := strings.TrimSpace(g.Expr); s != "" {
 		return s
 	}
 	s := g.Metric + g.Op + strconv.FormatFloat(g.Value, 'f', -1, 64)
-	if m, ok := findGateMetric(g.Metric); ok && m.kind == gateTime {
+	if m, ok := LookupFigure(g.Metric); ok && m.Kind == FigureTime {
 		s += "s"
 	}
 	if g.URL != "" {
@@ -180,8 +179,8 @@ func gateWorse(op string, a, b, limit float64) bool {
 // describe shows the measured value and the limit in one unit, chosen by the measured value, so
 // the two read side by side. When rounding would make a failing value look equal to its limit,
 // the measured value gets the digits that tell them apart.
-func (m gateMetric) describe(op string, measured, limit float64) string {
-	scale, prec, unit := m.display(measured)
+func describe(m Figure, op string, measured, limit float64) string {
+	scale, prec, unit := display(m, measured)
 	got := strconv.FormatFloat(measured*scale, 'f', prec, 64)
 	want := gateNumber(limit * scale)
 	if measured != limit && gateSameNumber(got, want) {
@@ -195,16 +194,16 @@ func (m gateMetric) describe(op string, measured, limit float64) string {
 
 // display picks the scale, decimals and unit a value of this metric is shown in: times in ms up
 // to 10 s and in seconds beyond, where ms digits stop being useful.
-func (m gateMetric) display(v float64) (scale float64, prec int, unit string) {
-	switch m.kind {
-	case gateTime:
+func display(m Figure, v float64) (scale float64, prec int, unit string) {
+	switch m.Kind {
+	case FigureTime:
 		if v < 10 {
 			return 1000, 3, " ms"
 		}
 		return 1, 3, " s"
-	case gatePercent:
+	case FigurePercent:
 		return 1, 3, " %"
-	case gateRate:
+	case FigureRate:
 		return 1, 2, m.unit
 	}
 	return 1, 0, m.unit

@@ -31,11 +31,11 @@ func FuzzParseGate(f *testing.F) {
 		if !validGateOp(g.Op) {
 			t.Fatalf("ParseGate(%q) op %q", expr, g.Op)
 		}
-		m, ok := findGateMetric(g.Metric)
-		if !ok || m.name != g.Metric {
+		m, ok := LookupFigure(g.Metric)
+		if !ok || m.Name != g.Metric {
 			t.Fatalf("ParseGate(%q) metric %q is not canonical", expr, g.Metric)
 		}
-		if (g.URL == "" && m.run == nil) || (g.URL != "" && m.url == nil) {
+		if (g.URL == "" && !perRun(m)) || (g.URL != "" && !perURL(m)) {
 			t.Fatalf("ParseGate(%q) accepted %s where it is not kept (url %q)", expr, g.Metric, g.URL)
 		}
 		if g.Value < 0 || math.IsNaN(g.Value) || math.IsInf(g.Value, 0) {

@@ -23,7 +23,7 @@ func parseCases() []parseCase {
 		return Gate{URL: url, Metric: metric, Op: op, Value: v}
 	}
 	allMetrics := "availability, error_rate, transactions, successful, failed, requests, elapsed, rtime, trate, " +
-		"throughput, concurrency, longest, shortest, p50, p90, p95, p99, p99.9, max or bytes"
+		"throughput, concurrency, longest, shortest, p50, p90, p95, p99, p99.9, max, la, mem or bytes"
 	urlMetrics := "availability, error_rate, transactions, failed, rtime, p50, p95, p99, max or bytes"
 	return []parseCase{
 		// every metric and alias
@@ -288,8 +288,8 @@ func TestCheckGates(t *testing.T) {
 		r := results[i]
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			if r.Gate != gates[i] {
-				t.Errorf("result %d is for %+v; want %+v", i, r.Gate, gates[i])
+			if r.Check != strings.TrimSpace(c.expr) || r.Figure != gates[i].Metric {
+				t.Errorf("result %d is for %q (%s); want %q (%s)", i, r.Check, r.Figure, strings.TrimSpace(c.expr), gates[i].Metric)
 			}
 			if r.Passed != c.passed || r.Text != c.text {
 				t.Errorf("%q: passed %v, %q; want %v, %q", c.expr, r.Passed, r.Text, c.passed, c.text)

@@ -15,6 +15,10 @@ import (
 type Trend struct {
 	Runs    []string    `json:"runs"` // labels (or start times) of the runs, oldest first
 	Figures []TrendLine `json:"figures"`
+
+	// results are the runs themselves, kept so that a limit on a figure outside the table is
+	// judged as a line of it would be.
+	results []Report
 }
 
 // TrendLine is one figure over the runs.
@@ -46,40 +50,47 @@ func NewTrend(runs []Report) (Trend, error) {
 		}
 		t.Runs = append(t.Runs, name)
 	}
-	for _, col := range columns {
-		line := TrendLine{Name: col.name, Key: col.key, Unit: col.unit}
-		var prev []float64
-		for i := range runs {
-			v, ok := col.value(&runs[i])
-			v *= col.scale
-			if !ok {
-				v = math.NaN()
-			}
-			line.Values = append(line.Values, v)
-			if ok && i < len(runs)-1 {
-				prev = append(prev, v)
-			}
-		}
-		line.Newest = line.Values[len(line.Values)-1]
-		if len(prev) == 0 || math.IsNaN(line.Newest) {
-			line.Verdict = NoEstimate
-			t.Figures = append(t.Figures, line)
-			continue
-		}
-		line.Median = median(prev)
-		line.Change = relChange(line.Median, line.Newest)
-		line.Worse = line.Change != 0 && (line.Change > 0) != col.higherIsBetter
-		line.Verdict = NoEstimate
-		if p, ok := newObservationP(prev, line.Newest); ok {
-			line.P = &p
-			line.Verdict = WithinNoise
-			if p < alpha {
-				line.Verdict = Significant
-			}
-		}
-		t.Figures = append(t.Figures, line)
+	for _, f := range columns {
+		t.Figures = append(t.Figures, trendLine(runs, f))
 	}
+	t.results = runs
 	return t, nil
+}
+
+// trendLine follows one figure over the runs and judges the newest against the ones before.
+func trendLine(runs []Report, f Figure) TrendLine {
+	line := TrendLine{Name: f.compare.title, Key: f.compare.key, Unit: f.compare.unit}
+	var prev []float64
+	for i := range runs {
+		v, ok := f.Run(&runs[i])
+		v *= f.compare.scale
+		if !ok {
+			v = math.NaN()
+		}
+		line.Values = append(line.Values, v)
+		if ok && i < len(runs)-1 {
+			prev = append(prev, v)
+		}
+	}
+	line.Newest = math.NaN()
+	if len(line.Values) > 0 {
+		line.Newest = line.Values[len(line.Values)-1]
+	}
+	line.Verdict = NoEstimate
+	if len(prev) == 0 || math.IsNaN(line.Newest) {
+		return line
+	}
+	line.Median = median(prev)
+	line.Change = relChange(line.Median, line.Newest)
+	line.Worse = line.Change != 0 && (line.Change > 0) != f.HigherIsBetter
+	if p, ok := newObservationP(prev, line.Newest); ok {
+		line.P = &p
+		line.Verdict = WithinNoise
+		if p < alpha {
+			line.Verdict = Significant
+		}
+	}
+	return line
 }
 
 // newObservationP is the two-sided p-value of one new value against earlier runs: how often
@@ -153,7 +164,7 @@ func (t *Trend) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "%-10s  %s  %12s  %12s  %9s\n", name, sparkline(f.Values), "-", "-", "")
 			continue
 		}
-		dec := columns[columnIndex(f.Key)].decimals
+		dec := columns[columnIndex(f.Key)].compare.decimals
 		fmt.Fprintf(&b, "%-10s  %s  %12s  %12s  %8s%s\n", name, sparkline(f.Values), formatValue(f.Median, dec),
 			formatValue(f.Newest, dec), changeText(f.Change), marks[f.Verdict])
 	}
@@ -164,18 +175,27 @@ func (t *Trend) WriteText(w io.Writer) error {
 
 // CheckLimits holds the newest run to the limits against the median of the earlier ones; only
 // a change beyond the limit that is not within the runs' noise fails.
-func (t *Trend) CheckLimits(limits []Limit) []LimitResult {
-	var out []LimitResult
+func (t *Trend) CheckLimits(limits []Limit) []Verdict {
+	var out []Verdict
 	for _, l := range limits {
-		f := t.Figures[columnIndex(l.Key)]
-		col := columns[columnIndex(l.Key)]
-		res := LimitResult{Label: "newest", Key: l.Key, Passed: true}
+		res := limitVerdict("newest", l)
+		col, ok := LookupFigure(l.Key)
+		if !ok || !perRun(col) {
+			res.Passed = false
+			res.Text = "newest " + l.Key + ": unknown figure, FAILED"
+			out = append(out, res)
+			continue
+		}
+		res.Figure = col.Name
+		f := t.line(col)
+		res.Measured = f.Newest / col.compare.scale
 		worse := f.Change
-		if col.higherIsBetter {
+		if col.HigherIsBetter {
 			worse = -worse
 		}
-		text := fmt.Sprintf("newest %s %s vs median %s (%s, allowed %.1f%% worse)", f.Name, formatValue(f.Newest, col.decimals),
-			formatValue(f.Median, col.decimals), changeText(f.Change), l.Max*100)
+		dec := col.compare.decimals
+		text := fmt.Sprintf("newest %s %s vs median %s (%s, allowed %.1f%% worse)", f.Name, formatValue(f.Newest, dec),
+			formatValue(f.Median, dec), changeText(f.Change), l.Max*100)
 		switch {
 		case math.IsNaN(f.Newest):
 			res.Text = "newest " + f.Name + ": not measured, not checked"
@@ -190,4 +210,13 @@ func (t *Trend) CheckLimits(limits []Limit) []LimitResult {
 		out = append(out, res)
 	}
 	return out
+}
+
+// line is the trend of a figure: the table's line when it has one, else one worked out the same
+// way from the runs.
+func (t *Trend) line(f Figure) TrendLine {
+	if i := columnIndex(f.compare.key); i >= 0 && i < len(t.Figures) {
+		return t.Figures[i]
+	}
+	return trendLine(t.results, f)
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// junitClass groups the gates' test cases in CI dashboards, apart from a project's own tests.
+// junitClass groups the checks' test cases in CI dashboards, apart from a project's own tests.
 const junitClass = "webload.gates"
 
 type junitSuites struct {
@@ -39,13 +39,13 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-// WriteJUnit writes the gates' verdicts as JUnit XML, which CI servers show as test results:
-// one testsuite named suite inside testsuites, one testcase per gate named by its expression,
-// and a failure, whose message is the result's Text, on each gate that failed.
-func WriteJUnit(w io.Writer, suite string, results []GateResult) error {
+// WriteJUnit writes verdicts, of gates or of limits, as JUnit XML, which CI servers show as test
+// results: one testsuite named suite inside testsuites, one testcase per check named by its
+// Check, and a failure, whose message is the verdict's Text, on each check that failed.
+func WriteJUnit(w io.Writer, suite string, results []Verdict) error {
 	s := junitSuite{Name: suite, Tests: len(results)}
 	for _, r := range results {
-		c := junitCase{Name: r.Gate.label(), Classname: junitClass}
+		c := junitCase{Name: r.Check, Classname: junitClass}
 		if !r.Passed {
 			s.Failures++
 			c.Failure = &junitFailure{Message: r.Text, Text: r.Text}

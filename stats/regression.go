@@ -2,17 +2,19 @@ package stats
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
 
 // Limit is one --max-regression entry: how much worse than the baseline a figure may get.
 type Limit struct {
-	Key string  // a column key: etime, rtime, trate, conc, ok, failed, p50, p95, p99, la, mem
+	Key string  // the figure as written, in lower case: any name or alias of a figure of a run
 	Max float64 // allowed change the bad way, as a fraction (0.1 = 10 %)
 }
 
-// ParseLimits reads "p95=10%,trate=5%". A number without % is a percentage too.
+// ParseLimits reads "p95=10%,trate=5%". A key is any name or alias of a figure of a run, the
+// names --assert takes (etime, p90, availability, ...). A number without % is a percentage too.
 func ParseLimits(s string) ([]Limit, error) {
 	var out []Limit
 	for _, part := range strings.Split(s, ",") {
@@ -21,8 +23,8 @@ func ParseLimits(s string) ([]Limit, error) {
 		if !ok || key == "" {
 			return nil, fmt.Errorf("bad limit %q: want KEY=PERCENT such as p95=10%%", part)
 		}
-		if columnByKey(key) == nil {
-			return nil, fmt.Errorf("bad limit %q: unknown figure %q (known: %s)", part, key, columnKeys())
+		if f, ok := LookupFigure(key); !ok || !perRun(f) {
+			return nil, fmt.Errorf("bad limit %q: unknown figure %q (known: %s)", part, key, figureNames(perRun))
 		}
 		pct, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(val), "%"), 64)
 		if err != nil || !(pct >= 0) {
@@ -33,58 +35,44 @@ func ParseLimits(s string) ([]Limit, error) {
 	return out, nil
 }
 
-func columnByKey(key string) *column {
-	if i := columnIndex(key); i >= 0 {
-		return &columns[i]
-	}
-	return nil
-}
-
-func columnKeys() string {
-	keys := make([]string, len(columns))
-	for i, c := range columns {
-		keys[i] = c.key
-	}
-	return strings.Join(keys, ", ")
-}
-
-// LimitResult is the verdict of one limit on one candidate run.
-type LimitResult struct {
-	Label  string `json:"label"`
-	Key    string `json:"key"`
-	Passed bool   `json:"passed"`
-	// Text says what was measured against what was allowed, and why it passed or failed.
-	Text string `json:"text"`
-}
-
 // CheckLimits holds every candidate row to the limits. Only a change the bad way, beyond the
 // limit, and not within noise fails: a change judged significant fails, and so does one with no
 // noise estimate (nothing shows it is noise).
-func (c *Comparison) CheckLimits(limits []Limit) []LimitResult {
-	var out []LimitResult
-	for _, row := range c.Rows[1:] {
+func (c *Comparison) CheckLimits(limits []Limit) []Verdict {
+	var out []Verdict
+	for i, row := range c.Rows[1:] {
 		for _, l := range limits {
-			out = append(out, c.checkLimit(row, l))
+			out = append(out, c.checkLimit(i+1, row, l))
 		}
 	}
 	return out
 }
 
-func (c *Comparison) checkLimit(row CompareRow, l Limit) LimitResult {
-	i := columnIndex(l.Key)
-	col, cell, base := columns[i], row.Cells[i], c.Rows[0].Cells[i]
-	res := LimitResult{Label: row.Label, Key: l.Key, Passed: true}
-	name := fmt.Sprintf("%s %s", row.Label, col.name)
+func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) Verdict {
+	res := limitVerdict(row.Label, l)
+	col, ok := LookupFigure(l.Key)
+	if !ok || !perRun(col) {
+		res.Passed = false
+		res.Text = fmt.Sprintf("%s %s: unknown figure, FAILED", row.Label, l.Key)
+		return res
+	}
+	res.Figure = col.Name
+	cell, base := c.limitCells(i, row, col)
+	if cell.Measured {
+		res.Measured = cell.Value / col.compare.scale
+	}
+	name := fmt.Sprintf("%s %s", row.Label, col.compare.title)
 	if cell.Change == nil {
 		res.Text = fmt.Sprintf("%s: not measured in both runs, not checked", name)
 		return res
 	}
 	worse := *cell.Change
-	if col.higherIsBetter {
+	if col.HigherIsBetter {
 		worse = -worse
 	}
-	measured := fmt.Sprintf("%s %s%s vs %s%s (%s, allowed %.1f%% worse)", name, formatValue(cell.Value, col.decimals),
-		unitSuffix(col.unit), formatValue(base.Value, col.decimals), unitSuffix(col.unit), changeText(*cell.Change), l.Max*100)
+	v := col.compare
+	measured := fmt.Sprintf("%s %s%s vs %s%s (%s, allowed %.1f%% worse)", name, formatValue(cell.Value, v.decimals),
+		unitSuffix(v.unit), formatValue(base.Value, v.decimals), unitSuffix(v.unit), changeText(*cell.Change), l.Max*100)
 	switch {
 	case worse <= l.Max:
 		res.Text = measured + ": ok"
@@ -100,9 +88,29 @@ func (c *Comparison) checkLimit(row CompareRow, l Limit) LimitResult {
 	return res
 }
 
+// limitVerdict is a limit's verdict before it is checked: passed, with nothing measured. The
+// check is named by the run's label and the figure as written.
+func limitVerdict(label string, l Limit) Verdict {
+	return Verdict{Check: label + ": " + l.Key, Passed: true, Measured: math.NaN()}
+}
+
+// limitCells are a candidate's cell of a figure and the baseline's: the table's when the figure
+// is a column, else judged the same way from the results the comparison kept.
+func (c *Comparison) limitCells(i int, row CompareRow, f Figure) (cell, base CompareCell) {
+	if j := columnIndex(f.compare.key); j >= 0 && j < len(row.Cells) && j < len(c.Rows[0].Cells) {
+		return row.Cells[j], c.Rows[0].Cells[j]
+	}
+	if i >= len(c.reports) || len(c.hists) != len(c.reports) {
+		return CompareCell{}, CompareCell{} // a comparison not made by Compare: nothing to judge by
+	}
+	return c.cell(i, f), c.cell(0, f)
+}
+
+// columnIndex finds a column of the table by its key (etime, p95, ...); -1 when the figure is
+// not shown there.
 func columnIndex(key string) int {
 	for i := range columns {
-		if columns[i].key == key {
+		if columns[i].compare.key == key {
 			return i
 		}
 	}

@@ -41,7 +41,7 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 			return usagef("--max-regression: %w", err)
 		}
 	}
-	var results []stats.LimitResult
+	var results []stats.Verdict
 	var err error
 	if dir := c.String("history"); dir != "" {
 		if c.Args().Len() > 0 {
@@ -54,10 +54,10 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return finishLimits(results, c.String("junit"), "webload compare", stdout)
+	return finishVerdicts(results, verdictLines{blankFirst: true}, c.String("junit"), "webload compare", stdout)
 }
 
-func compareFiles(paths []string, format string, perURL bool, limits []stats.Limit, stdout io.Writer) ([]stats.LimitResult, error) {
+func compareFiles(paths []string, format string, perURL bool, limits []stats.Limit, stdout io.Writer) ([]stats.Verdict, error) {
 	if len(paths) < 2 {
 		return nil, usagef("compare needs at least two result files (webload compare old.json new.json)")
 	}
@@ -80,7 +80,7 @@ func compareFiles(paths []string, format string, perURL bool, limits []stats.Lim
 	return cmp.CheckLimits(limits), stdoutErr(err)
 }
 
-func compareHistory(dir string, last int, format string, limits []stats.Limit, stdout io.Writer) ([]stats.LimitResult, error) {
+func compareHistory(dir string, last int, format string, limits []stats.Limit, stdout io.Writer) ([]stats.Verdict, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, usageError{err}
@@ -123,27 +123,31 @@ func readReports(paths []string) ([]stats.Report, error) {
 	return reports, nil
 }
 
-// finishLimits prints each limit's verdict, writes the JUnit file, and fails with exit 1 when
-// a limit was broken.
-func finishLimits(results []stats.LimitResult, junit, suite string, stdout io.Writer) error {
-	failed := 0
-	for _, r := range results {
-		if !r.Passed {
-			failed++
-		}
-	}
-	if len(results) > 0 {
+// verdictLines says how a command prints its verdicts: a run puts "Gate " before each and, with
+// -q or -j, shows only the failures; compare sets them apart from its table by a blank line.
+type verdictLines struct {
+	prefix       string
+	failuresOnly bool
+	blankFirst   bool
+}
+
+// finishVerdicts prints the verdicts of gates or limits, writes them to the JUnit file when one
+// is asked for, and fails with exit 1 when a check failed.
+func finishVerdicts(results []stats.Verdict, lines verdictLines, junit, suite string, stdout io.Writer) error {
+	if lines.blankFirst && len(results) > 0 {
 		fmt.Fprintln(stdout)
-		for _, r := range results {
-			fmt.Fprintln(stdout, r.Text)
+	}
+	for _, r := range results {
+		if !lines.failuresOnly || !r.Passed {
+			fmt.Fprintln(stdout, lines.prefix+r.Text)
 		}
 	}
 	if junit != "" {
-		if err := writeJUnitFile(junit, suite, limitCases(results)); err != nil {
+		if err := writeJUnitFile(junit, suite, results); err != nil {
 			return err
 		}
 	}
-	if failed > 0 {
+	if failed := stats.Failed(results); failed > 0 {
 		return gateError{failed: failed, total: len(results)}
 	}
 	return nil
@@ -156,19 +160,7 @@ func (e gateError) Error() string {
 	return fmt.Sprintf("%d of %d checks failed", e.failed, e.total)
 }
 
-func limitCases(results []stats.LimitResult) []stats.GateResult {
-	var out []stats.GateResult
-	for _, r := range results {
-		out = append(out, stats.GateResult{
-			Gate:   stats.Gate{Expr: r.Label + ": " + r.Key},
-			Passed: r.Passed,
-			Text:   r.Text,
-		})
-	}
-	return out
-}
-
-func writeJUnitFile(path, suite string, results []stats.GateResult) error {
+func writeJUnitFile(path, suite string, results []stats.Verdict) error {
 	var b strings.Builder
 	if err := stats.WriteJUnit(&b, suite, results); err != nil {
 		return err

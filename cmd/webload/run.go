@@ -237,25 +237,8 @@ func checkGates(rep *stats.Report, spec *runSpec, stdout io.Writer) error {
 	if len(spec.gates) == 0 {
 		return nil
 	}
-	results := stats.CheckGates(rep, spec.gates)
-	failed := 0
-	for _, r := range results {
-		if !r.Passed {
-			failed++
-		}
-		if !spec.out.quiet && !spec.out.json || !r.Passed {
-			fmt.Fprintln(stdout, "Gate "+r.Text)
-		}
-	}
-	if spec.junit != "" {
-		if err := writeJUnitFile(spec.junit, "webload "+rep.Label, results); err != nil {
-			return err
-		}
-	}
-	if failed > 0 {
-		return gateError{failed: failed, total: len(results)}
-	}
-	return nil
+	lines := verdictLines{prefix: "Gate ", failuresOnly: spec.out.quiet || spec.out.json}
+	return finishVerdicts(stats.CheckGates(rep, spec.gates), lines, spec.junit, "webload "+stats.Label(rep, 0), stdout)
 }
 
 // saveHistory keeps the result under DIR with a name that sorts by time, for

@@ -1,0 +1,211 @@
+package stats
+
+import "strings"
+
+// FigureKind says what a figure measures, which decides the units a gate's limit takes and how
+// a verdict shows values.
+type FigureKind uint8
+
+const (
+	// FigureCount is a whole number: transactions, failures, bytes.
+	FigureCount FigureKind = iota
+	// FigureRate is a plain number shown with 2 decimals: a rate, the concurrency, a load.
+	FigureRate
+	// FigureTime is in seconds; a gate's limit is written with a unit.
+	FigureTime
+	// FigurePercent is in percent; a gate's limit takes an optional %.
+	FigurePercent
+)
+
+// Figure is one figure a user can name: in an --assert gate on the run or on a URL, in a
+// compare --max-regression limit, as a column of the comparison and as a row of the HTML
+// summary. Each is described once, in one list, so that all of them take the same names and
+// agree on its unit and on which way is better. Values are in the figure's base unit: seconds
+// for times, percent, MB/s for throughput, MB for memory, plain numbers otherwise.
+type Figure struct {
+	// Name is the canonical name, the one verdicts print.
+	Name string
+	// Kind decides the units a gate's limit takes.
+	Kind FigureKind
+	// Latency marks a time of one transaction, which a run without transactions does not have.
+	Latency bool
+	// HigherIsBetter tells which way a change is a regression: down for rates and successes,
+	// up for everything else.
+	HigherIsBetter bool
+	// Summary titles the figure's row in the HTML summary.
+	Summary string
+
+	aliases []string // other accepted names: siege's JSON keys, compare's column keys, short forms
+	unit    string   // shown after a gate's values, with its leading space
+	run     func(*Report) (float64, bool)
+	url     func(*URLStats) (float64, bool)
+	compare compareView
+}
+
+// compareView is how `webload compare` shows and judges a figure.
+type compareView struct {
+	key, title, unit string  // the column's JSON key, its title and the unit the table shows
+	scale            float64 // from the base unit to the one shown
+	decimals         int
+	// quantile (0-100) marks a latency percentile, also judged by a quantile test on the two
+	// latency distributions; rank marks the mean response time, also judged by a rank test.
+	quantile float64
+	rank     bool
+}
+
+// Run reads the figure of a whole run; ok is false when the run did not measure it (the server's
+// load without --server-metrics) or the figure is kept only per URL.
+func (f Figure) Run(r *Report) (v float64, ok bool) {
+	if f.run == nil {
+		return 0, false
+	}
+	return f.run(r)
+}
+
+// URL reads the figure of one URL; ok is false when it is not kept per URL.
+func (f Figure) URL(u *URLStats) (v float64, ok bool) {
+	if f.url == nil {
+		return 0, false
+	}
+	return f.url(u)
+}
+
+// figures is read-only. Its order is the order messages list the names in.
+var figures = []Figure{
+	{Name: "availability", Kind: FigurePercent, HigherIsBetter: true, Summary: "Availability",
+		run:     runFigure(func(r *Report) float64 { return r.Availability }),
+		url:     urlFigure(func(u *URLStats) float64 { return share(u.Hits, u.Failures) }),
+		compare: compareView{key: "availability", title: "Availability", unit: "%", scale: 1, decimals: 3}},
+	{Name: "error_rate", Kind: FigurePercent,
+		run:     runFigure(func(r *Report) float64 { return share(r.FailedTransactions, r.Transactions) }),
+		url:     urlFigure(func(u *URLStats) float64 { return share(u.Failures, u.Hits) }),
+		compare: compareView{key: "error_rate", title: "Error rate", unit: "%", scale: 1, decimals: 3}},
+	{Name: "transactions", aliases: []string{"trans", "hits"}, Kind: FigureCount, HigherIsBetter: true, Summary: "Transactions",
+		run:     runFigure(func(r *Report) float64 { return float64(r.Transactions) }),
+		url:     urlFigure(func(u *URLStats) float64 { return float64(u.Hits) }),
+		compare: compareView{key: "transactions", title: "Transactions", scale: 1}},
+	{Name: "successful", aliases: []string{"ok"}, Kind: FigureCount, HigherIsBetter: true, Summary: "Successful transactions",
+		run:     runFigure(func(r *Report) float64 { return float64(r.SuccessfulTransactions) }),
+		compare: compareView{key: "ok", title: "OK", scale: 1}},
+	{Name: "failed", aliases: []string{"failures"}, Kind: FigureCount, Summary: "Failed transactions",
+		run:     runFigure(func(r *Report) float64 { return float64(r.FailedTransactions) }),
+		url:     urlFigure(func(u *URLStats) float64 { return float64(u.Failures) }),
+		compare: compareView{key: "failed", title: "Failed", scale: 1}},
+	{Name: "requests", Kind: FigureCount, HigherIsBetter: true, Summary: "Requests",
+		run:     runFigure(func(r *Report) float64 { return float64(r.Requests) }),
+		compare: compareView{key: "requests", title: "Requests", scale: 1}},
+	{Name: "elapsed", aliases: []string{"etime"}, Kind: FigureTime, Summary: "Elapsed time (s)",
+		run:     runFigure(func(r *Report) float64 { return r.ElapsedTime }),
+		compare: compareView{key: "etime", title: "ETime", unit: "s", scale: 1, decimals: 2}},
+	{Name: "rtime", aliases: []string{"response_time", "mean"}, Kind: FigureTime, Latency: true, Summary: "Response time (ms)",
+		run:     runFigure(func(r *Report) float64 { return r.ResponseTime }),
+		url:     urlFigure(func(u *URLStats) float64 { return u.Mean }),
+		compare: compareView{key: "rtime", title: "RTime", unit: "s", scale: 1, decimals: 3, rank: true}},
+	{Name: "trate", aliases: []string{"transaction_rate"}, Kind: FigureRate, HigherIsBetter: true, Summary: "Transaction rate (/s)",
+		unit:    " trans/sec",
+		run:     runFigure(func(r *Report) float64 { return r.TransactionRate }),
+		compare: compareView{key: "trate", title: "TRate", unit: "/s", scale: 1, decimals: 2}},
+	{Name: "throughput", Kind: FigureRate, HigherIsBetter: true, Summary: "Throughput (MB/s)", unit: " MB/sec",
+		run:     runFigure(func(r *Report) float64 { return r.Throughput }),
+		compare: compareView{key: "throughput", title: "Throughput", unit: "MB/s", scale: 1, decimals: 2}},
+	{Name: "concurrency", aliases: []string{"conc"}, Kind: FigureRate, Summary: "Concurrency",
+		run:     runFigure(func(r *Report) float64 { return r.Concurrency }),
+		compare: compareView{key: "conc", title: "Conc", scale: 1, decimals: 2}},
+	{Name: "longest", Kind: FigureTime, Latency: true, Summary: "Longest transaction (ms)",
+		run:     runFigure(func(r *Report) float64 { return r.LongestTransaction }),
+		compare: compareView{key: "longest", title: "Longest", unit: "ms", scale: 1000, decimals: 1}},
+	{Name: "shortest", Kind: FigureTime, Latency: true, Summary: "Shortest transaction (ms)",
+		run:     runFigure(func(r *Report) float64 { return r.ShortestTransaction }),
+		compare: compareView{key: "shortest", title: "Shortest", unit: "ms", scale: 1000, decimals: 1}},
+	percentileFigure("p50", 50),
+	percentileFigure("p90", 90),
+	percentileFigure("p95", 95),
+	percentileFigure("p99", 99),
+	percentileFigure("p99.9", 99.9),
+	percentileFigure("max", 100),
+	{Name: "la", Kind: FigureRate, run: serverLoad,
+		compare: compareView{key: "la", title: "LA", scale: 1, decimals: 2}},
+	{Name: "mem", Kind: FigureCount, unit: " MB", run: serverMem,
+		compare: compareView{key: "mem", title: "MEM", unit: "MB", scale: 1}},
+	{Name: "bytes", Kind: FigureCount, unit: " bytes",
+		url: urlFigure(func(u *URLStats) float64 { return float64(u.Bytes) })},
+}
+
+// percentileFigure is the latency percentile q (0-100, 100 being the maximum). It is kept per
+// URL when URLStats.Percentile answers for q, so keeping one more per URL takes a field there
+// and nothing here. The maximum has no quantile test: at q = 100 the test cannot see a change.
+func percentileFigure(name string, q float64) Figure {
+	f := Figure{Name: name, Kind: FigureTime, Latency: true, Summary: name + " (ms)",
+		run:     func(r *Report) (float64, bool) { return r.Percentiles.at(q) },
+		compare: compareView{key: name, title: name, unit: "ms", scale: 1000, decimals: 1, quantile: q}}
+	if _, ok := (&URLStats{}).Percentile(q); ok {
+		f.url = func(u *URLStats) (float64, bool) { return u.Percentile(q) }
+	}
+	if q == 100 {
+		f.Summary, f.compare.title, f.compare.quantile = "Max (ms)", "Max", 0
+	}
+	return f
+}
+
+func runFigure(f func(*Report) float64) func(*Report) (float64, bool) {
+	return func(r *Report) (float64, bool) { return f(r), true }
+}
+
+func urlFigure(f func(*URLStats) float64) func(*URLStats) (float64, bool) {
+	return func(u *URLStats) (float64, bool) { return f(u), true }
+}
+
+// share is part as a percent of part+rest, and 0 when both are 0, as siege's availability is.
+func share(part, rest int64) float64 {
+	if part+rest == 0 {
+		return 0
+	}
+	return float64(part) / float64(part+rest) * 100
+}
+
+// LookupFigure finds a figure by its name or any alias, in any case.
+func LookupFigure(name string) (Figure, bool) {
+	name = strings.ToLower(name)
+	for _, f := range figures {
+		if f.Name == name {
+			return f, true
+		}
+		for _, a := range f.aliases {
+			if a == name {
+				return f, true
+			}
+		}
+	}
+	return Figure{}, false
+}
+
+// figureNames lists the canonical names of the figures that keep, in the list's order, as
+// "a, b or c" for messages.
+func figureNames(keep func(Figure) bool) string {
+	var names []string
+	for _, f := range figures {
+		if keep(f) {
+			names = append(names, f.Name)
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+func perRun(f Figure) bool { return f.run != nil }
+
+func perURL(f Figure) bool { return f.url != nil }
+
+// figuresNamed picks figures by canonical name, in the order given, for a view that shows some
+// of them; a name not in the list is left out (the views' tests name every one they expect).
+func figuresNamed(names ...string) []Figure {
+	var out []Figure
+	for _, n := range names {
+		if f, ok := LookupFigure(n); ok && f.Name == n {
+			out = append(out, f)
+		}
+	}
+	return out
+}

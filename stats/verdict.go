@@ -1,0 +1,30 @@
+package stats
+
+// Verdict is the outcome of one check on a result: an --assert gate on a run or a
+// --max-regression limit on a comparison. Both kinds are printed, written as JUnit and counted
+// for the exit code the same way.
+type Verdict struct {
+	// Check names the check, as the JUnit test case does: a gate's expression as written
+	// ("url:/checkout p99<2s"), or a limit's run and figure as written ("v2: p95").
+	Check string
+	// Figure is the canonical name of the figure checked; "" when the check names none.
+	Figure string
+	Passed bool
+	// Measured is the figure in its base unit (seconds, percent, ...): a gate's value, or a
+	// limit's candidate value. A url gate that matches several URLs must hold for each, so this
+	// is the worst of them. NaN when nothing could be measured.
+	Measured float64
+	// Text is one line for people, such as "p95 = 812.345 ms, allowed < 800 ms: FAILED".
+	Text string
+}
+
+// Failed counts the checks that failed.
+func Failed(verdicts []Verdict) int {
+	n := 0
+	for _, v := range verdicts {
+		if !v.Passed {
+			n++
+		}
+	}
+	return n
+}
