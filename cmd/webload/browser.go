@@ -14,19 +14,19 @@ import (
 )
 
 // browserFlags are the options that make users behave like browsers: page resources, cookies,
-// logins, redirects, compression, credentials and the protocol.
-func browserFlags() []cli.Flag {
+// logins, redirects, compression, credentials and the protocol. def holds their defaults.
+func browserFlags(def *loader.Config) []cli.Flag {
 	return []cli.Flag{
-		&cli.BoolFlag{Name: "parser", Value: true, Category: catBrowser, Usage: "fetch each HTML page's images, scripts, stylesheets and icons like a browser, as siege does (--no-parser: only the URLs)"},
+		&cli.BoolFlag{Name: "parser", Value: def.Parser, Category: catBrowser, Usage: "fetch each HTML page's images, scripts, stylesheets and icons like a browser, as siege does (--no-parser: only the URLs)"},
 		&cli.BoolFlag{Name: "no-parser", Category: catBrowser, Usage: "do not fetch page resources"},
 		&cli.StringSliceFlag{Name: "resource-hosts", Category: catBrowser, Usage: "also fetch resources from `HOST[:PORT]` (e.g. a CDN); repeatable or comma-separated. By default only the page's own host"},
 		&cli.BoolFlag{Name: "no-cache", Category: catBrowser, Usage: "fetch a page's resources on every visit, not once per user"},
-		&cli.BoolFlag{Name: "no-cookies", DisableDefaultText: true, Category: catBrowser, Usage: "do not keep cookies (by default each user has its own cookie jar)"},
+		&cli.BoolFlag{Name: "no-cookies", Value: !def.Cookies, DisableDefaultText: true, Category: catBrowser, Usage: "do not keep cookies (by default each user has its own cookie jar)"},
 		&cli.StringSliceFlag{Name: "login", Category: catBrowser, Usage: "each user first requests `\"URL [POST data]\"` once (siege's login-url); repeatable for multi-step logins"},
-		&cli.BoolFlag{Name: "no-follow", DisableDefaultText: true, Category: catBrowser, Usage: "do not follow redirects (by default up to 10 hops, each a transaction; a URL still redirected after them is a too-many-redirects failure)"},
+		&cli.BoolFlag{Name: "no-follow", Value: !def.FollowRedirects, DisableDefaultText: true, Category: catBrowser, Usage: "do not follow redirects (by default up to 10 hops, each a transaction; a URL still redirected after them is a too-many-redirects failure)"},
 		&cli.BoolFlag{Name: "follow-any-host", Category: catBrowser, Usage: "follow redirects to hosts that are not in the URL list"},
 		&cli.BoolFlag{Name: "auth-any-host", DisableDefaultText: true, Category: catBrowser, Usage: "send -u and the secret -H headers (Authorization, Cookie, X-Api-Key...) to every host; by default a redirect or resource on another host or port gets none, as with curl"},
-		&cli.StringFlag{Name: "accept-encoding", Value: "gzip, deflate, br", Category: catBrowser, Usage: "Accept-Encoding `VALUE` sent with every request; \"\" sends none"},
+		&cli.StringFlag{Name: "accept-encoding", Value: def.AcceptEncoding, Category: catBrowser, Usage: "Accept-Encoding `VALUE` sent with every request; \"\" sends none"},
 		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Category: catRequests, Usage: "basic authentication `USER:PASSWORD` for every request to the URLs' own hosts (see --auth-any-host)"},
 		&cli.StringFlag{Name: "get", Aliases: []string{"g"}, Category: catDiagnostics, Usage: "make one GET of `URL` and print the request and response headers (secrets hidden), as siege -g"},
 		&cli.StringFlag{Name: "print", Aliases: []string{"p"}, Category: catDiagnostics, Usage: "like -g `URL`, and print the decoded body too, as siege -p"},

@@ -1,30 +1,35 @@
 package main
 
 import (
+	"strconv"
+
 	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/loader"
 )
 
 // runFlags are siege's options plus webload's. The App and the run command share them, so that
 // `webload -c 20 -r 50 -f urls.txt` works as it does with siege.
 func runFlags() []cli.Flag {
+	def := loader.DefaultConfig()
 	return append([]cli.Flag{
-		&cli.IntFlag{Name: "concurrent", Aliases: []string{"c"}, Value: 25, Category: catLoad, Usage: "`N` simulated users"},
+		&cli.IntFlag{Name: "concurrent", Aliases: []string{"c"}, Value: def.Users, Category: catLoad, Usage: "`N` simulated users"},
 		&cli.StringFlag{Name: "reps", Aliases: []string{"r"}, Category: catLoad, Usage: "`N` requests per user, or \"once\" to fetch each URL once in total"},
 		&cli.StringFlag{Name: "time", Aliases: []string{"t"}, Category: catLoad, Usage: "run for `NUM[S|M|H]` (no unit means minutes, as in siege)"},
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Category: catRequests, Usage: "read URLs from `FILE` (siege's urls.txt format; - for standard input)"},
 		&cli.BoolFlag{Name: "allow-absolute-bodies", DisableDefaultText: true, Category: catRequests, Usage: "let the URL file's \"<FILE\" bodies name absolute paths (by default only files in the URL file's folder are sent)"},
 		&cli.BoolFlag{Name: "internet", Aliases: []string{"i"}, Category: catLoad, Usage: "pick URLs at random"},
 		&cli.StringFlag{Name: "rate", Category: catLoad, Usage: "open model: start `R` requests per second (or R/1m, R/10s) on a fixed schedule, whatever the server does; -r is then the total"},
-		&cli.IntFlag{Name: "max-users", Value: 10000, Category: catLoad, Usage: "open model: at most `N` requests in flight; later ones wait and the wait counts"},
+		&cli.IntFlag{Name: "max-users", Value: def.MaxUsers, Category: catLoad, Usage: "open model: at most `N` requests in flight; later ones wait and the wait counts"},
 		&cli.StringFlag{Name: "ramp", Category: catLoad, Usage: "start users evenly (or raise the rate linearly) over `DURATION`, e.g. 30s"},
 		&cli.StringFlag{Name: "interval", Value: "1s", Category: catOutput, Usage: "width of the timeline's buckets in the JSON, `DURATION`"},
 		&cli.StringFlag{Name: "delay", Aliases: []string{"d"}, Category: catLoad, Usage: "each user pauses a random 0..`SECS` after each request"},
 		&cli.BoolFlag{Name: "benchmark", Aliases: []string{"b"}, Category: catLoad, Usage: "no pauses between requests (overrides -d)"},
-		&cli.StringFlag{Name: "timeout", Value: "30", Category: catLoad, Usage: "bound on each whole request, body and its decoding included: `SECS` or a duration such as 500ms"},
+		&cli.StringFlag{Name: "timeout", Value: strconv.FormatFloat(def.Timeout.Seconds(), 'f', -1, 64), Category: catLoad, Usage: "bound on each whole request, body and its decoding included: `SECS` or a duration such as 500ms"},
 		&cli.Uint64Flag{Name: "seed", Category: catLoad, DefaultText: "random, saved in the JSON", Usage: "`N` seeds -i and -d, to repeat a run's choices"},
 		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Category: catRequests, Usage: "add `HEADER` (\"Name: value\") to every request; repeatable, replaces a default of the same name"},
 		&cli.StringFlag{Name: "user-agent", Aliases: []string{"A"}, Category: catRequests, Usage: "User-Agent `STRING`"},
-		&cli.StringFlag{Name: "content-type", Aliases: []string{"T"}, Value: "application/x-www-form-urlencoded", Category: catRequests, Usage: "Content-Type `TYPE` of request bodies"},
+		&cli.StringFlag{Name: "content-type", Aliases: []string{"T"}, Value: def.ContentType, Category: catRequests, Usage: "Content-Type `TYPE` of request bodies"},
 		&cli.StringFlag{Name: "connection", Value: "keep-alive", Category: catRequests, Usage: "`MODE`: keep-alive, or close for a new connection per request"},
 		&cli.BoolFlag{Name: "insecure", Category: catRequests, Usage: "do not verify TLS certificates"},
 		&cli.StringFlag{Name: "header-buffer", Category: catRequests, Usage: "room for each response's status line and headers, `SIZE` (e.g. 32KB); longer headers are a bad-response failure", DefaultText: "16KB, less above 2 560 users, at least 4KB"},
@@ -51,7 +56,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "prometheus-listen", Category: catOutput, Usage: "serve the run's Prometheus metrics (/metrics) on loopback `ADDRESS` while it lasts, e.g. 127.0.0.1:9464"},
 		&cli.StringFlag{Name: "pprof", Category: catDiagnostics, Usage: "serve Go's profiler (/debug/pprof/) on loopback `ADDRESS` while the run lasts, e.g. 127.0.0.1:6060"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Category: catDiagnostics, Usage: "print the version"},
-	}, append(browserFlags(), shardFlags()...)...)
+	}, append(browserFlags(&def), shardFlags()...)...)
 }
 
 // valueFlags lists the flag names (every alias) that take a value, which argument

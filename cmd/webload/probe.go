@@ -20,7 +20,7 @@ func probeURL(c *cli.Context) string {
 // probe makes the one request of -g or -p and prints it as siege does: the request's head, the
 // response's head and, with -p, the body.
 func probe(spec *runSpec, body bool, stdout io.Writer) error {
-	p, err := loader.ProbeOnce(spec.cfg, spec.targets[0])
+	p, err := loader.ProbeOnce(spec.Config, spec.Targets[0])
 	if err != nil {
 		return err
 	}

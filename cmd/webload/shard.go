@@ -1,21 +1,13 @@
 package main
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
-	"github.com/webload/webload/urls"
 )
 
 // shardFlags split one run over several webload processes, started together.
@@ -38,7 +30,7 @@ func shardFromFlags(c *cli.Context, s *runSpec, env lookupEnv) error {
 		return usagef("give --start-at or --start-after, not both")
 	}
 	if v := c.String("start-at"); v != "" {
-		if s.startAt, err = time.Parse(time.RFC3339Nano, v); err != nil {
+		if s.StartAt, err = time.Parse(time.RFC3339Nano, v); err != nil {
 			return usagef("--start-at: want an RFC 3339 time such as 2026-12-01T10:00:00Z (got %q)", v)
 		}
 	}
@@ -47,16 +39,16 @@ func shardFromFlags(c *cli.Context, s *runSpec, env lookupEnv) error {
 		if err != nil || d < 0 {
 			return usagef("--start-after: want a duration such as 30s (got %q)", v)
 		}
-		s.startAt = time.Now().Add(d)
+		s.StartAt = time.Now().Add(d)
 	}
 	if count <= 1 {
 		return nil
 	}
-	if s.repeat > 1 {
+	if s.Repeat > 1 {
 		return usagef("--shard cannot be combined with --repeat: repeat the whole sharded run instead")
 	}
-	s.cfg.Shard, s.cfg.Shards = index, count
-	s.info.Shard = &stats.ShardInfo{Index: index, Count: count, PlannedStart: s.startAt}
+	s.Config.Shard, s.Config.Shards = index, count
+	s.Info.Shard = &stats.ShardInfo{Index: index, Count: count, PlannedStart: s.StartAt}
 	return nil
 }
 
@@ -91,68 +83,4 @@ func shardOf(c *cli.Context, env lookupEnv) (index, count int, err error) {
 		return 0, 0, usagef("$JOB_COMPLETION_INDEX: want 0..%d (got %q)", count-1, v)
 	}
 	return index, count, nil
-}
-
-// testFingerprint identifies what a run loads and how, whatever shard it is: results with the
-// same fingerprint can be merged. It also seeds sharded runs that were given no --seed, so every
-// shard draws the same random choices.
-func testFingerprint(cfg loader.Config, targets []urls.Target, seedGiven bool) string {
-	h := sha256.New()
-	type target struct {
-		Method, URL, ContentType string
-		Body                     []byte
-		Weight                   float64
-	}
-	cfg.Shard, cfg.Shards = 0, 0
-	cfg.BatchSize, cfg.FlushInterval = 0, 0 // how results are batched changes nothing sent
-	if !seedGiven {
-		cfg.Seed = 0
-	}
-	// The bytes are those of encoding {"Config":cfg,"Targets":[...]} at once, which older
-	// fingerprints are, but written a target at a time: a million-line list encoded whole
-	// took hundreds of MB. Config and targets are plain data; encoding them cannot fail.
-	c, _ := json.Marshal(cfg)
-	h.Write([]byte(`{"Config":`))
-	h.Write(c)
-	h.Write([]byte(`,"Targets":`))
-	if len(targets) == 0 {
-		h.Write([]byte("null"))
-	}
-	var buf []byte
-	for i, t := range targets {
-		buf = buf[:0]
-		if i == 0 {
-			buf = append(buf, '[')
-		} else {
-			buf = append(buf, ',')
-		}
-		b, _ := json.Marshal(target{t.Method, t.URL, t.ContentType, t.Body, t.Weight})
-		h.Write(append(buf, b...))
-	}
-	if len(targets) > 0 {
-		h.Write([]byte("]"))
-	}
-	h.Write([]byte("}\n"))
-	return hex.EncodeToString(h.Sum(nil)[:16])
-}
-
-// seedFromFingerprint turns a fingerprint into a seed all shards share.
-func seedFromFingerprint(fp string) uint64 {
-	b, _ := hex.DecodeString(fp)
-	return binary.BigEndian.Uint64(b[:8])
-}
-
-// waitForStart sleeps until the planned start, or until ctx ends.
-func waitForStart(ctx context.Context, at time.Time) error {
-	if at.IsZero() {
-		return nil
-	}
-	t := time.NewTimer(time.Until(at))
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("waiting for the start at %s: %w", at.Format(time.RFC3339), ctx.Err())
-	}
 }

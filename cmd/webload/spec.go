@@ -11,45 +11,25 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/sysload"
 	"github.com/webload/webload/urls"
 )
 
-// runSpec is everything a run needs, taken from the flags.
+// runSpec is what the command line asks for: the run, and the gates checked on its result.
 type runSpec struct {
-	cfg         loader.Config
-	targets     []urls.Target
-	info        stats.RunInfo
-	out         outputs
-	interval    time.Duration // timeline bucket and server sampling
-	repeat      int           // runs in the series
-	repeatPause time.Duration
-	gates       []stats.Gate
-	junit       string
-	history     string
-	startAt     time.Time      // --start-at: when the run begins; zero for at once
-	server      sysload.Source // nil without --server-metrics
-	serverSpec  string
-}
-
-// outputs says where the result goes.
-type outputs struct {
-	verbose, quiet, json bool
-	progress, color      bool // a live progress line on stderr, in colour
-	jsonFile, logFile    string
-	hdrLogFile, csvFile  string // --hdr-log, --csv
-	promAddr             string // --prometheus-listen
-	htmlFile             string // --html
-	mark, label          string
-	text                 stats.TextOptions
+	run.Spec
+	gates []stats.Gate
+	junit string
 }
 
 // specFromFlags checks every flag and reads the URLs; any problem is a usage error naming the
 // flag, or the file and line.
 func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
-	var s runSpec
-	cfg := &s.cfg
+	s := runSpec{Spec: run.Spec{Config: loader.DefaultConfig()}}
+	cfg := &s.Config
+	cfg.MaxUsers = 0 // the open model's cap, set with --rate below: a closed run's result shows none
 	cfg.Users = c.Int("concurrent")
 	if cfg.Users < 1 {
 		return s, usagef("-c: the number of users must be at least 1 (got %d)", cfg.Users)
@@ -104,7 +84,7 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 			return s, usagef("--ramp: %w", err)
 		}
 	}
-	if s.interval, err = parseSeconds(c.String("interval")); err != nil || s.interval < time.Millisecond {
+	if s.Interval, err = parseSeconds(c.String("interval")); err != nil || s.Interval < time.Millisecond {
 		return s, usagef("--interval: want a duration of at least 1ms such as 1s or 500ms (got %q)", c.String("interval"))
 	}
 	cfg.Random = c.Bool("internet")
@@ -151,64 +131,59 @@ func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 		return s, usagef("--failures: want a number of failures from 1 (got %d)", cfg.MaxFailures)
 	}
 
-	if s.out, err = outputsFromFlags(c); err != nil {
+	if s.Outputs, err = outputsFromFlags(c); err != nil {
 		return s, err
 	}
 	if err := checksFromFlags(c, &s); err != nil {
 		return s, err
 	}
-	if s.out.verbose {
+	if s.Outputs.Verbose {
 		cfg.BatchSize = 1 // each line as soon as its request ends
 	}
-	if s.targets, err = targetsFromFlags(c, env); err != nil {
+	if s.Targets, err = targetsFromFlags(c, env); err != nil {
 		return s, err
 	}
-	s.info = runInfo(cfg, c.String("reps"), c.String("file"))
+	s.Info = run.NewInfo(cfg, c.String("reps"), c.String("file"), version)
 	if err := shardFromFlags(c, &s, env); err != nil {
 		return s, err
 	}
-	s.info.Test = testFingerprint(s.cfg, s.targets, c.IsSet("seed"))
-	if s.cfg.Shards > 1 && !c.IsSet("seed") {
-		// Every shard must draw the same random choices (-i, -d) to make up one run.
-		s.cfg.Seed = seedFromFingerprint(s.info.Test)
-		s.info.Seed = s.cfg.Seed
-	}
+	s.Identify(c.IsSet("seed"))
 	return s, nil
 }
 
-func outputsFromFlags(c *cli.Context) (outputs, error) {
-	o := outputs{
-		quiet:      c.Bool("quiet"),
-		json:       c.Bool("json-output"),
-		jsonFile:   c.String("output"),
-		logFile:    c.String("log"),
-		hdrLogFile: c.String("hdr-log"),
-		csvFile:    c.String("csv"),
-		promAddr:   c.String("prometheus-listen"),
-		mark:       c.String("mark"),
-		label:      c.String("label"),
-		htmlFile:   c.String("html"),
+func outputsFromFlags(c *cli.Context) (run.Outputs, error) {
+	o := run.Outputs{
+		Quiet:      c.Bool("quiet"),
+		JSON:       c.Bool("json-output"),
+		JSONFile:   c.String("output"),
+		LogFile:    c.String("log"),
+		HdrLogFile: c.String("hdr-log"),
+		CSVFile:    c.String("csv"),
+		PromAddr:   c.String("prometheus-listen"),
+		Mark:       c.String("mark"),
+		Label:      c.String("label"),
+		HTMLFile:   c.String("html"),
 	}
-	o.verbose = c.Bool("verbose") && !o.quiet && !o.json
-	if o.mark != "" && o.logFile == "" {
+	o.Verbose = c.Bool("verbose") && !o.Quiet && !o.JSON
+	if o.Mark != "" && o.LogFile == "" {
 		return o, usagef("-m: a mark goes into the log file; give one with -l FILE")
 	}
 	layout, err := stats.ParseLayout(c.String("siege-format"))
 	if err != nil {
 		return o, usagef("--siege-format: %w", err)
 	}
-	o.text = stats.TextOptions{Layout: layout, PerURL: c.Bool("per-url")}
+	o.Text = stats.TextOptions{Layout: layout, PerURL: c.Bool("per-url")}
 	return o, nil
 }
 
 // checksFromFlags reads what surrounds the load: repeats, gates, history and server metrics.
 func checksFromFlags(c *cli.Context, s *runSpec) error {
-	s.repeat = c.Int("repeat")
-	if s.repeat < 1 {
-		return usagef("--repeat: want at least 1 run (got %d)", s.repeat)
+	s.Repeat = c.Int("repeat")
+	if s.Repeat < 1 {
+		return usagef("--repeat: want at least 1 run (got %d)", s.Repeat)
 	}
 	var err error
-	if s.repeatPause, err = parseSeconds(c.String("repeat-pause")); err != nil {
+	if s.RepeatPause, err = parseSeconds(c.String("repeat-pause")); err != nil {
 		return usagef("--repeat-pause: %w", err)
 	}
 	for _, expr := range c.StringSlice("assert") {
@@ -222,12 +197,12 @@ func checksFromFlags(c *cli.Context, s *runSpec) error {
 	if s.junit != "" && len(s.gates) == 0 {
 		return usagef("--junit: there are no gates to report; add --assert EXPR")
 	}
-	s.history = c.String("history")
+	s.History = c.String("history")
 	if spec := c.String("server-metrics"); spec != "" {
-		if s.server, err = sysload.NewSource(spec, nil); err != nil {
+		if s.Server, err = sysload.NewSource(spec, nil); err != nil {
 			return usagef("--server-metrics: %w", err)
 		}
-		s.serverSpec = spec
+		s.ServerSpec = spec
 	}
 	return nil
 }
@@ -280,34 +255,6 @@ func isMethod(s string) bool {
 		return true
 	}
 	return false
-}
-
-// runInfo echoes the settings into the saved result.
-func runInfo(cfg *loader.Config, reps, file string) stats.RunInfo {
-	conn := "keep-alive"
-	if cfg.ConnectionClose {
-		conn = "close"
-	}
-	model := "closed"
-	if cfg.Rate > 0 {
-		model = "open"
-	}
-	return stats.RunInfo{
-		Model:      model,
-		Rate:       cfg.Rate,
-		MaxUsers:   cfg.MaxUsers,
-		Ramp:       cfg.Ramp.Seconds(),
-		Version:    version,
-		Users:      cfg.Users,
-		Reps:       reps,
-		TimeLimit:  cfg.Duration.Seconds(),
-		Random:     cfg.Random,
-		Seed:       cfg.Seed,
-		Delay:      cfg.Delay.Seconds(),
-		Timeout:    cfg.Timeout.Seconds(),
-		Connection: conn,
-		URLFile:    file,
-	}
 }
 
 // parseRunTime reads siege's -t: NUM with an optional unit S, M or H in any case; no unit

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"crypto/sha256"
@@ -55,7 +55,7 @@ func TestFingerprintIsUnchanged(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if got, want := testFingerprint(tc.cfg, tc.targets, false), oldFingerprint(tc.cfg, tc.targets); got != want {
+			if got, want := fingerprint(tc.cfg, tc.targets, false), oldFingerprint(tc.cfg, tc.targets); got != want {
 				t.Errorf("fingerprint %s, want %s", got, want)
 			}
 		})
