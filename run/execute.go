@@ -24,7 +24,9 @@ type Streams struct {
 // Execute runs the load (a series of spec.Repeat runs), writes every output the spec asks for
 // and keeps the result in the history, then returns the result: the one run's, or the series
 // combined. An interrupted or aborted series still writes everything it measured before it
-// returns an InterruptedError or AbortedError. A SettingError means nothing was run.
+// returns an InterruptedError or AbortedError. A SettingError means nothing was run. It raises
+// the open-file limit and sets the garbage collector's target for the run's size (unless GOGC
+// is set): both belong to the process, which is the run's.
 func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	stdout, terminal := st.Stdout, st.Stderr
 	stderr := &lockedWriter{w: st.Stderr} // the stop notice and verbose failures share it
