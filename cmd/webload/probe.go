@@ -4,17 +4,15 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/webload/webload/loader"
 )
 
 // probeURL is the URL of -g or -p, or "" for a load run.
-func probeURL(c *cli.Context) string {
-	if u := c.String("print"); u != "" {
-		return u
+func probeURL(o *runOptions) string {
+	if o.print != "" {
+		return o.print
 	}
-	return c.String("get")
+	return o.get
 }
 
 // probe makes the one request of -g or -p and prints it as siege does: the request's head, the

@@ -14,35 +14,35 @@ import (
 	"github.com/webload/webload/stats"
 )
 
-// runCommand is the App's action: siege's command line.
-func runCommand(c *cli.Context, stdout, stderr io.Writer, env lookupEnv) error {
+// runCommand is the App's action: siege's command line, whose flags have filled o.
+func runCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env lookupEnv) error {
 	if c.Bool("help") {
 		return cli.ShowAppHelp(c)
 	}
-	if c.Bool("version") {
+	if o.version {
 		return printVersion(stdout)
 	}
 	applied, err := applySiegerc(c, env, stderr)
 	if err != nil {
 		return err
 	}
-	if c.Bool("config") {
+	if o.config {
 		_, err := io.WriteString(stdout, effectiveConfig(c, runFlags(), applied))
 		return err
 	}
-	spec, err := specFromFlags(c, env)
+	spec, err := specFromFlags(c, o, env, siegercOrigin(o, env, applied))
 	if err != nil {
 		return err
 	}
-	if probeURL(c) != "" {
+	if probeURL(o) != "" {
 		return probe(&spec, c.IsSet("print"), stdout)
 	}
 	term, _ := env("TERM")
 	_, noColor := env("NO_COLOR")
 	spec.Outputs.Progress = isTerminal(stderr) && term != "dumb" && !spec.Outputs.Quiet && !spec.Outputs.Verbose
 	spec.Outputs.Color = !noColor
-	if addr := c.String("pprof"); addr != "" {
-		stop, err := servePprof(c.Context, addr)
+	if o.pprof != "" {
+		stop, err := servePprof(c.Context, o.pprof)
 		if err != nil {
 			return runError(err)
 		}
