@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"strings"
 )
 
 // problems collects every mistake in a run's settings, so that one try names them all instead of
@@ -18,7 +18,7 @@ type problem struct {
 	err         error
 }
 
-// addf books a problem with the flag's single value.
+// addf books a problem with the flag's single value, worded as fmt.Errorf does.
 func (p *problems) addf(flag, format string, args ...any) {
 	p.list = append(p.list, problem{flag: flag, err: fmt.Errorf(format, args...)})
 }
@@ -61,17 +61,7 @@ func (p *problems) err(from origin) error {
 // usageErrors are several mistakes in what the user asked for: exit 2, after a line each.
 type usageErrors []error
 
-func (e usageErrors) Error() string {
-	var b strings.Builder
-	for i, err := range e {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(err.Error())
-	}
-	return b.String()
-}
-
+func (e usageErrors) Error() string   { return errors.Join(e...).Error() }
 func (e usageErrors) Unwrap() []error { return e }
 
 // fromSiegerc is the origin of the settings applied from the siegerc at path: the command line
