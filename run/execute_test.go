@@ -24,11 +24,15 @@ type site struct {
 	hits atomic.Int64
 }
 
-func newSite(t *testing.T) *site {
+// newSite starts a site; onHit, if not nil, runs on every request.
+func newSite(t *testing.T, onHit func()) *site {
 	t.Helper()
 	s := &site{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.hits.Add(1)
+		if onHit != nil {
+			onHit()
+		}
 		w.Write([]byte("ok\n"))
 	}))
 	t.Cleanup(s.Close)
@@ -66,7 +70,7 @@ func boundedCtx(t *testing.T) context.Context {
 // every file asked for, and into the history under a name that sorts by time.
 func TestExecuteRepeatsAndWritesOutputs(t *testing.T) {
 	t.Parallel()
-	srv := newSite(t)
+	srv := newSite(t, nil)
 	dir := t.TempDir()
 	spec := smallSpec(t, srv.URL+"/a", 2, 3)
 	spec.Repeat = 3
@@ -109,22 +113,20 @@ func TestExecuteRepeatsAndWritesOutputs(t *testing.T) {
 // error; a setting that cannot work fails before any request.
 func TestExecuteErrors(t *testing.T) {
 	t.Parallel()
-	cancelled, cancel := context.WithCancelCause(context.Background())
 	stopped := errors.New("stopped by the test")
-	cancel(stopped)
 	refused := httptest.NewServer(http.NotFoundHandler())
 	refused.Close() // nothing listens there any more
 
 	tests := []struct {
-		name     string
-		ctx      context.Context
-		edit     func(s *Spec, dir string)
-		check    func(t *testing.T, err error)
-		wantSent bool // the result was written to -o
+		name      string
+		interrupt bool // the first request cancels the run's context
+		edit      func(s *Spec, dir string)
+		check     func(t *testing.T, err error)
+		wantSent  bool // the result was written to -o
 	}{
 		{
-			name: "interrupted",
-			ctx:  cancelled,
+			name:      "interrupted",
+			interrupt: true,
 			check: func(t *testing.T, err error) {
 				var intr InterruptedError
 				if !errors.As(err, &intr) || !errors.Is(err, stopped) {
@@ -172,17 +174,19 @@ func TestExecuteErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			srv := newSite(t)
+			ctx, cancel := context.WithCancelCause(boundedCtx(t))
+			defer cancel(nil)
+			var onHit func()
+			if tc.interrupt {
+				onHit = func() { cancel(stopped) }
+			}
+			srv := newSite(t, onHit)
 			dir := t.TempDir()
 			spec := smallSpec(t, srv.URL+"/", 2, 5)
 			spec.Outputs.JSONFile = filepath.Join(dir, "r.json")
 			spec.History = filepath.Join(dir, "history")
 			if tc.edit != nil {
 				tc.edit(&spec, dir)
-			}
-			ctx := tc.ctx
-			if ctx == nil {
-				ctx = boundedCtx(t)
 			}
 			_, err := Execute(ctx, spec, Streams{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
 			tc.check(t, err)
@@ -202,7 +206,7 @@ func TestExecuteErrors(t *testing.T) {
 // A shard that waited for a planned start says how late it began after it.
 func TestExecuteShardStartOffset(t *testing.T) {
 	t.Parallel()
-	srv := newSite(t)
+	srv := newSite(t, nil)
 	spec := smallSpec(t, srv.URL+"/", 2, 1)
 	spec.Config.Shard, spec.Config.Shards = 1, 2
 	spec.StartAt = time.Now().Add(20 * time.Millisecond)
