@@ -39,6 +39,13 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin) (r
 	s.Targets = targetsFromFlags(c, o, env, &p)
 	s.Info = run.NewInfo(&s.Config, o.reps, o.file, version)
 	shardFromFlags(c, o, &s, env, &p)
+	if len(p.list) == 0 {
+		// The loader's own checks (--cert without --key, --http2 with --connection close, a
+		// bad --proxy) come before the banner too; after other problems they would repeat them.
+		if err := s.Config.Validate(); err != nil {
+			p.add("", err)
+		}
+	}
 	if err := p.err(from); err != nil {
 		return s, err
 	}
