@@ -19,8 +19,9 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 	// The run's help lists every flag under a heading; one without would come first, alone.
 	help := helpFlag()
 	help.Category = catDiagnostics
-	flags := append(runFlags(), help)
-	run := func(c *cli.Context) error { return runCommand(c, stdout, stderr, env) }
+	opts := new(runOptions) // one App runs once: its flags fill these
+	flags := append(optionFlags(opts), help)
+	run := func(c *cli.Context) error { return runCommand(c, opts, stdout, stderr, env) }
 	app := &cli.App{
 		Name:                      "webload",
 		CustomAppHelpTemplate:     inCategoryOrder(cli.AppHelpTemplate),

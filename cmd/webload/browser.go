@@ -14,74 +14,75 @@ import (
 )
 
 // browserFlags are the options that make users behave like browsers: page resources, cookies,
-// logins, redirects, compression, credentials and the protocol.
-func browserFlags() []cli.Flag {
+// logins, redirects, compression, credentials and the protocol, writing into o. def holds their
+// defaults.
+func browserFlags(o *runOptions, def *loader.Config) []cli.Flag {
 	return []cli.Flag{
-		&cli.BoolFlag{Name: "parser", Value: true, Category: catBrowser, Usage: "fetch each HTML page's images, scripts, stylesheets and icons like a browser, as siege does (--no-parser: only the URLs)"},
-		&cli.BoolFlag{Name: "no-parser", Category: catBrowser, Usage: "do not fetch page resources"},
-		&cli.StringSliceFlag{Name: "resource-hosts", Category: catBrowser, Usage: "also fetch resources from `HOST[:PORT]` (e.g. a CDN); repeatable or comma-separated. By default only the page's own host"},
-		&cli.BoolFlag{Name: "no-cache", Category: catBrowser, Usage: "fetch a page's resources on every visit, not once per user"},
-		&cli.BoolFlag{Name: "no-cookies", DisableDefaultText: true, Category: catBrowser, Usage: "do not keep cookies (by default each user has its own cookie jar)"},
-		&cli.StringSliceFlag{Name: "login", Category: catBrowser, Usage: "each user first requests `\"URL [POST data]\"` once (siege's login-url); repeatable for multi-step logins"},
-		&cli.BoolFlag{Name: "no-follow", DisableDefaultText: true, Category: catBrowser, Usage: "do not follow redirects (by default up to 10 hops, each a transaction; a URL still redirected after them is a too-many-redirects failure)"},
-		&cli.BoolFlag{Name: "follow-any-host", Category: catBrowser, Usage: "follow redirects to hosts that are not in the URL list"},
-		&cli.BoolFlag{Name: "auth-any-host", DisableDefaultText: true, Category: catBrowser, Usage: "send -u and the secret -H headers (Authorization, Cookie, X-Api-Key...) to every host; by default a redirect or resource on another host or port gets none, as with curl"},
-		&cli.StringFlag{Name: "accept-encoding", Value: "gzip, deflate, br", Category: catBrowser, Usage: "Accept-Encoding `VALUE` sent with every request; \"\" sends none"},
-		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Category: catRequests, Usage: "basic authentication `USER:PASSWORD` for every request to the URLs' own hosts (see --auth-any-host)"},
-		&cli.StringFlag{Name: "get", Aliases: []string{"g"}, Category: catDiagnostics, Usage: "make one GET of `URL` and print the request and response headers (secrets hidden), as siege -g"},
-		&cli.StringFlag{Name: "print", Aliases: []string{"p"}, Category: catDiagnostics, Usage: "like -g `URL`, and print the decoded body too, as siege -p"},
-		&cli.StringFlag{Name: "cacert", Category: catRequests, Usage: "trust the CA certificates in PEM `FILE` too (verification is on unless --insecure)"},
-		&cli.StringFlag{Name: "cert", Category: catRequests, Usage: "client certificate, PEM `FILE`"},
-		&cli.StringFlag{Name: "key", Category: catRequests, Usage: "client certificate's private key, PEM `FILE`"},
-		&cli.StringFlag{Name: "proxy", Category: catRequests, Usage: "send everything through the HTTP proxy at `URL` (http://[user:pass@]host:port), tunnelled with CONNECT"},
-		&cli.BoolFlag{Name: "http2", DisableDefaultText: true, Category: catRequests, Usage: "send requests over HTTP/2 (https: agreed by ALPN; http: h2c with prior knowledge), for sites that only speak it; slower per request than the default HTTP/1.1"},
-		&cli.StringFlag{Name: "rc", Aliases: []string{"R"}, Category: catRequests, Usage: "read siege's settings from the siegerc `FILE` (or the file named by $SIEGERC); the command line wins. Never read unless asked"},
-		&cli.BoolFlag{Name: "config", Aliases: []string{"C"}, Category: catDiagnostics, Usage: "print the effective settings (secrets hidden) and exit, as siege -C"},
-		&cli.StringFlag{Name: "header-file", Category: catRequests, Usage: "add the headers in `FILE` (one \"Name: value\" per line, # comments) to every request"},
+		&cli.BoolFlag{Name: "parser", Destination: &o.parser, Value: def.Parser, Category: catBrowser, Usage: "fetch each HTML page's images, scripts, stylesheets and icons like a browser, as siege does (--no-parser: only the URLs)"},
+		&cli.BoolFlag{Name: "no-parser", Destination: &o.noParser, Category: catBrowser, Usage: "do not fetch page resources"},
+		&cli.StringSliceFlag{Name: "resource-hosts", Destination: &o.resourceHosts, Category: catBrowser, Usage: "also fetch resources from `HOST[:PORT]` (e.g. a CDN); repeatable or comma-separated. By default only the page's own host"},
+		&cli.BoolFlag{Name: "no-cache", Destination: &o.noCache, Category: catBrowser, Usage: "fetch a page's resources on every visit, not once per user"},
+		&cli.BoolFlag{Name: "no-cookies", Destination: &o.noCookies, Value: !def.Cookies, DisableDefaultText: true, Category: catBrowser, Usage: "do not keep cookies (by default each user has its own cookie jar)"},
+		&cli.StringSliceFlag{Name: "login", Destination: &o.login, Category: catBrowser, Usage: "each user first requests `\"URL [POST data]\"` once (siege's login-url); repeatable for multi-step logins"},
+		&cli.BoolFlag{Name: "no-follow", Destination: &o.noFollow, Value: !def.FollowRedirects, DisableDefaultText: true, Category: catBrowser, Usage: "do not follow redirects (by default up to 10 hops, each a transaction; a URL still redirected after them is a too-many-redirects failure)"},
+		&cli.BoolFlag{Name: "follow-any-host", Destination: &o.followAnyHost, Category: catBrowser, Usage: "follow redirects to hosts that are not in the URL list"},
+		&cli.BoolFlag{Name: "auth-any-host", Destination: &o.authAnyHost, DisableDefaultText: true, Category: catBrowser, Usage: "send -u and the secret -H headers (Authorization, Cookie, X-Api-Key...) to every host; by default a redirect or resource on another host or port gets none, as with curl"},
+		&cli.StringFlag{Name: "accept-encoding", Destination: &o.acceptEncoding, Value: def.AcceptEncoding, Category: catBrowser, Usage: "Accept-Encoding `VALUE` sent with every request; \"\" sends none"},
+		&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Destination: &o.user, Category: catRequests, Usage: "basic authentication `USER:PASSWORD` for every request to the URLs' own hosts (see --auth-any-host)"},
+		&cli.StringFlag{Name: "get", Aliases: []string{"g"}, Destination: &o.get, Category: catDiagnostics, Usage: "make one GET of `URL` and print the request and response headers (secrets hidden), as siege -g"},
+		&cli.StringFlag{Name: "print", Aliases: []string{"p"}, Destination: &o.print, Category: catDiagnostics, Usage: "like -g `URL`, and print the decoded body too, as siege -p"},
+		&cli.StringFlag{Name: "cacert", Destination: &o.cacert, Category: catRequests, Usage: "trust the CA certificates in PEM `FILE` too (verification is on unless --insecure)"},
+		&cli.StringFlag{Name: "cert", Destination: &o.cert, Category: catRequests, Usage: "client certificate, PEM `FILE`"},
+		&cli.StringFlag{Name: "key", Destination: &o.key, Category: catRequests, Usage: "client certificate's private key, PEM `FILE`"},
+		&cli.StringFlag{Name: "proxy", Destination: &o.proxy, Category: catRequests, Usage: "send everything through the HTTP proxy at `URL` (http://[user:pass@]host:port), tunnelled with CONNECT"},
+		&cli.BoolFlag{Name: "http2", Destination: &o.http2, DisableDefaultText: true, Category: catRequests, Usage: "send requests over HTTP/2 (https: agreed by ALPN; http: h2c with prior knowledge), for sites that only speak it; slower per request than the default HTTP/1.1"},
+		&cli.StringFlag{Name: "rc", Aliases: []string{"R"}, Destination: &o.rc, Category: catRequests, Usage: "read siege's settings from the siegerc `FILE` (or the file named by $SIEGERC); the command line wins. Never read unless asked"},
+		&cli.BoolFlag{Name: "config", Aliases: []string{"C"}, Destination: &o.config, Category: catDiagnostics, Usage: "print the effective settings (secrets hidden) and exit, as siege -C"},
+		&cli.StringFlag{Name: "header-file", Destination: &o.headerFile, Category: catRequests, Usage: "add the headers in `FILE` (one \"Name: value\" per line, # comments) to every request"},
 	}
 }
 
-// browserFromFlags sets the loader's browser-like options from the flags.
-func browserFromFlags(c *cli.Context, cfg *loader.Config, env lookupEnv) error {
-	cfg.Parser = c.Bool("parser") && !c.Bool("no-parser")
-	for _, h := range c.StringSlice("resource-hosts") {
+// browserFromFlags sets the loader's browser-like options and credentials from the flags.
+func browserFromFlags(o *runOptions, cfg *loader.Config, env lookupEnv, p *problems) {
+	cfg.Parser = o.parser && !o.noParser
+	for _, h := range o.resourceHosts.Value() {
 		for _, name := range strings.Split(h, ",") {
 			if name = strings.TrimSpace(name); name != "" {
 				cfg.ResourceHosts = append(cfg.ResourceHosts, name)
 			}
 		}
 	}
-	cfg.NoCache = c.Bool("no-cache")
-	cfg.Cookies = !c.Bool("no-cookies")
-	cfg.FollowRedirects = !c.Bool("no-follow")
-	cfg.FollowAnyHost = c.Bool("follow-any-host")
-	cfg.AuthAnyHost = c.Bool("auth-any-host")
-	cfg.AcceptEncoding = c.String("accept-encoding")
-	cfg.CACert, cfg.ClientCert, cfg.ClientKey, cfg.Proxy = c.String("cacert"), c.String("cert"), c.String("key"), c.String("proxy")
-	cfg.HTTP2 = c.Bool("http2")
-	for i, line := range c.StringSlice("login") {
+	cfg.NoCache = o.noCache
+	cfg.Cookies = !o.noCookies
+	cfg.FollowRedirects = !o.noFollow
+	cfg.FollowAnyHost = o.followAnyHost
+	cfg.AuthAnyHost = o.authAnyHost
+	cfg.AcceptEncoding = o.acceptEncoding
+	cfg.CACert, cfg.ClientCert, cfg.ClientKey, cfg.Proxy = o.cacert, o.cert, o.key, o.proxy
+	cfg.HTTP2 = o.http2
+	for i, line := range o.login.Value() {
 		t, err := urls.ParseLine(line, urls.Options{Getenv: env})
 		if err != nil {
-			return usagef("--login %d: %w", i+1, err)
+			p.addValue("login", line, fmt.Errorf("--login %d: %w", i+1, err))
+			continue
 		}
 		t.Source = fmt.Sprintf("--login %d", i+1)
 		cfg.Login = append(cfg.Login, t)
 	}
-	if f := c.String("header-file"); f != "" {
-		hs, err := readHeaderFile(f)
+	if o.headerFile != "" {
+		hs, err := readHeaderFile(o.headerFile)
 		if err != nil {
-			return usageError{err}
+			p.add("header-file", err)
 		}
 		cfg.Headers = append(hs, cfg.Headers...) // -H given on the command line wins
 	}
-	if up := c.String("user"); up != "" {
+	if up := o.user; up != "" {
 		if !strings.Contains(up, ":") {
-			return usagef("-u: want USER:PASSWORD (got a value without a colon)")
+			p.addf("user", "-u: want USER:PASSWORD (got a value without a colon)")
 		}
 		cfg.Headers = append(cfg.Headers, loader.Header{Name: "Authorization",
 			Value: "Basic " + base64.StdEncoding.EncodeToString([]byte(up))})
 	}
-	return nil
 }
 
 // parseHeader reads "Name: value", both trimmed; false when there is no colon or no name.

@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/internal/shop"
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
 )
@@ -33,31 +33,23 @@ func demoCommand(c *cli.Context, stdout, stderr io.Writer) error {
 		}
 		targets = append(targets, t)
 	}
-	cfg := loader.Config{
-		Users:       20,
-		Reps:        50,
-		Timeout:     30 * time.Second,
-		UserAgent:   "webload/" + version,
-		ContentType: "application/x-www-form-urlencoded",
-		Seed:        1,
-		// The run's defaults: users load pages like browsers.
-		Parser:          true,
-		Cookies:         true,
-		FollowRedirects: true,
-		AcceptEncoding:  "gzip, deflate, br",
-	}
-	spec := runSpec{
-		cfg:     cfg,
-		targets: targets,
-		info:    runInfo(&cfg, "50", ""),
-		out: outputs{
-			label: "demo: sample shop",
-			text:  stats.TextOptions{Layout: stats.Siege40, PerURL: true},
+	cfg := loader.DefaultConfig() // the run's defaults: users load pages like browsers
+	cfg.Users, cfg.Reps, cfg.Seed = 20, 50, 1
+	cfg.MaxUsers = 0 // the open model's cap: a closed run's result shows none
+	cfg.UserAgent = "webload/" + version
+	spec := run.Spec{
+		Config:  cfg,
+		Targets: targets,
+		Info:    run.NewInfo(&cfg, "50", "", version),
+		Outputs: run.Outputs{
+			Label: "demo: sample shop",
+			Text:  stats.TextOptions{Layout: stats.Siege40, PerURL: true},
 		},
 	}
 	fmt.Fprintf(stderr, "Sample shop with %d pages on %s; the same as: webload -c 20 -r 50 -f urls.txt\n",
 		len(targets), site.URL())
-	return execute(c.Context, spec, stdout, stderr)
+	_, err = run.Execute(c.Context, spec, run.Streams{Stdout: stdout, Stderr: stderr})
+	return runError(err)
 }
 
 // serveShop keeps the sample shop up until Ctrl-C, so it can stand in for a stack under test.

@@ -48,7 +48,7 @@ type interruptedError struct{ cause signalCause }
 
 func (e interruptedError) Error() string { return e.cause.Error() }
 
-// exitCode prints err as one line and maps it to the process exit code. Errors that are not
+// exitCode prints err as one line (several mistakes a line each) and maps it to the process exit code. Errors that are not
 // known to be the user's mistake still exit 2: everything a run measured has been written by then.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
@@ -57,6 +57,13 @@ func exitCode(err error, stderr io.Writer) int {
 	var intr interruptedError
 	if errors.As(err, &intr) {
 		return intr.cause.exitCode()
+	}
+	var several usageErrors
+	if errors.As(err, &several) {
+		for _, e := range several {
+			fmt.Fprintf(stderr, "webload: %v\n", e)
+		}
+		return exitUsage
 	}
 	fmt.Fprintf(stderr, "webload: %v\n", err)
 	var gate gateError

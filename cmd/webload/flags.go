@@ -1,57 +1,63 @@
 package main
 
 import (
+	"strconv"
+
 	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/loader"
 )
 
-// runFlags are siege's options plus webload's. The App and the run command share them, so that
-// `webload -c 20 -r 50 -f urls.txt` works as it does with siege.
-func runFlags() []cli.Flag {
+// optionFlags are siege's options plus webload's, writing into o. The App and the run command
+// share them, so that `webload -c 20 -r 50 -f urls.txt` works as it does with siege. Their
+// defaults are loader.DefaultConfig's.
+func optionFlags(o *runOptions) []cli.Flag {
+	def := loader.DefaultConfig()
 	return append([]cli.Flag{
-		&cli.IntFlag{Name: "concurrent", Aliases: []string{"c"}, Value: 25, Category: catLoad, Usage: "`N` simulated users"},
-		&cli.StringFlag{Name: "reps", Aliases: []string{"r"}, Category: catLoad, Usage: "`N` requests per user, or \"once\" to fetch each URL once in total"},
-		&cli.StringFlag{Name: "time", Aliases: []string{"t"}, Category: catLoad, Usage: "run for `NUM[S|M|H]` (no unit means minutes, as in siege)"},
-		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Category: catRequests, Usage: "read URLs from `FILE` (siege's urls.txt format; - for standard input)"},
-		&cli.BoolFlag{Name: "allow-absolute-bodies", DisableDefaultText: true, Category: catRequests, Usage: "let the URL file's \"<FILE\" bodies name absolute paths (by default only files in the URL file's folder are sent)"},
-		&cli.BoolFlag{Name: "internet", Aliases: []string{"i"}, Category: catLoad, Usage: "pick URLs at random"},
-		&cli.StringFlag{Name: "rate", Category: catLoad, Usage: "open model: start `R` requests per second (or R/1m, R/10s) on a fixed schedule, whatever the server does; -r is then the total"},
-		&cli.IntFlag{Name: "max-users", Value: 10000, Category: catLoad, Usage: "open model: at most `N` requests in flight; later ones wait and the wait counts"},
-		&cli.StringFlag{Name: "ramp", Category: catLoad, Usage: "start users evenly (or raise the rate linearly) over `DURATION`, e.g. 30s"},
-		&cli.StringFlag{Name: "interval", Value: "1s", Category: catOutput, Usage: "width of the timeline's buckets in the JSON, `DURATION`"},
-		&cli.StringFlag{Name: "delay", Aliases: []string{"d"}, Category: catLoad, Usage: "each user pauses a random 0..`SECS` after each request"},
-		&cli.BoolFlag{Name: "benchmark", Aliases: []string{"b"}, Category: catLoad, Usage: "no pauses between requests (overrides -d)"},
-		&cli.StringFlag{Name: "timeout", Value: "30", Category: catLoad, Usage: "bound on each whole request, body and its decoding included: `SECS` or a duration such as 500ms"},
-		&cli.Uint64Flag{Name: "seed", Category: catLoad, DefaultText: "random, saved in the JSON", Usage: "`N` seeds -i and -d, to repeat a run's choices"},
-		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Category: catRequests, Usage: "add `HEADER` (\"Name: value\") to every request; repeatable, replaces a default of the same name"},
-		&cli.StringFlag{Name: "user-agent", Aliases: []string{"A"}, Category: catRequests, Usage: "User-Agent `STRING`"},
-		&cli.StringFlag{Name: "content-type", Aliases: []string{"T"}, Value: "application/x-www-form-urlencoded", Category: catRequests, Usage: "Content-Type `TYPE` of request bodies"},
-		&cli.StringFlag{Name: "connection", Value: "keep-alive", Category: catRequests, Usage: "`MODE`: keep-alive, or close for a new connection per request"},
-		&cli.BoolFlag{Name: "insecure", Category: catRequests, Usage: "do not verify TLS certificates"},
-		&cli.StringFlag{Name: "header-buffer", Category: catRequests, Usage: "room for each response's status line and headers, `SIZE` (e.g. 32KB); longer headers are a bad-response failure", DefaultText: "16KB, less above 2 560 users, at least 4KB"},
-		&cli.StringFlag{Name: "max-body", Category: catRequests, Usage: "read at most `SIZE` of each response body (e.g. 10MB), as received and once decoded; a longer one is a too-large failure", DefaultText: "no cap; bodies are never kept"},
-		&cli.Int64Flag{Name: "failures", Category: catLoad, Usage: "abort the run (exit 3) once `N` requests got no response, like siege's failures setting", DefaultText: "never"},
-		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Category: catOutput, Usage: "print one line per request"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Category: catOutput, Usage: "print nothing but errors"},
-		&cli.BoolFlag{Name: "json-output", Aliases: []string{"j"}, Category: catOutput, Usage: "print the result as JSON instead of text"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Category: catOutput, Usage: "also write the JSON result to `FILE`"},
-		&cli.StringFlag{Name: "html", Category: catOutput, Usage: "also write the result as an HTML report to `FILE`: tables and charts in one file that opens offline"},
-		&cli.StringFlag{Name: "log", Aliases: []string{"l"}, Category: catOutput, Usage: "append a siege-style CSV line to `FILE`"},
-		&cli.StringFlag{Name: "mark", Aliases: []string{"m"}, Category: catOutput, Usage: "write a mark `TEXT` into the log before the run's line"},
-		&cli.StringFlag{Name: "hdr-log", Category: catOutput, Usage: "also write the response times of each timeline interval (--interval) as an HdrHistogram interval log to `FILE` (.hlog, values in microseconds)"},
-		&cli.StringFlag{Name: "csv", Category: catOutput, Usage: "write one CSV row per request to `FILE` as the run goes (a --repeat series: one header, then every run's rows)"},
-		&cli.StringFlag{Name: "label", Category: catOutput, Usage: "`NAME` of the run, e.g. \"MariaDB 10.0 XtraDB\""},
-		&cli.BoolFlag{Name: "per-url", Category: catOutput, Usage: "add the per-URL table to the text report"},
-		&cli.IntFlag{Name: "repeat", Value: 1, Category: catLoad, Usage: "run the same load `N` times and keep every run in one result, so compare can tell noise from change"},
-		&cli.StringFlag{Name: "repeat-pause", Value: "5s", Category: catLoad, Usage: "pause `DURATION` between the runs of --repeat"},
-		&cli.StringSliceFlag{Name: "assert", Category: catGates, Usage: "gate `EXPR` on the result, e.g. p95<800ms, availability>=99.9, url:/checkout p99<2s (repeatable); a broken gate exits 1"},
-		&cli.StringFlag{Name: "junit", Category: catGates, Usage: "write the gates' verdicts as JUnit XML to `FILE`"},
-		&cli.StringFlag{Name: "history", Category: catGates, Usage: "also keep the result in `DIR` under a timestamped name, for compare --history"},
-		&cli.StringFlag{Name: "server-metrics", Category: catOutput, Usage: "read the server's load during the run from a node exporter `URL` (http://host:9100/metrics) or \"local\" (/proc of this machine)"},
-		&cli.StringFlag{Name: "siege-format", Value: "4.0", Category: catOutput, Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"},
-		&cli.StringFlag{Name: "prometheus-listen", Category: catOutput, Usage: "serve the run's Prometheus metrics (/metrics) on loopback `ADDRESS` while it lasts, e.g. 127.0.0.1:9464"},
-		&cli.StringFlag{Name: "pprof", Category: catDiagnostics, Usage: "serve Go's profiler (/debug/pprof/) on loopback `ADDRESS` while the run lasts, e.g. 127.0.0.1:6060"},
-		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Category: catDiagnostics, Usage: "print the version"},
-	}, append(browserFlags(), shardFlags()...)...)
+		&cli.IntFlag{Name: "concurrent", Aliases: []string{"c"}, Destination: &o.concurrent, Value: def.Users, Category: catLoad, Usage: "`N` simulated users"},
+		&cli.StringFlag{Name: "reps", Aliases: []string{"r"}, Destination: &o.reps, Category: catLoad, Usage: "`N` requests per user, or \"once\" to fetch each URL once in total"},
+		&cli.StringFlag{Name: "time", Aliases: []string{"t"}, Destination: &o.time, Category: catLoad, Usage: "run for `NUM[S|M|H]` (no unit means minutes, as in siege)"},
+		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Destination: &o.file, Category: catRequests, Usage: "read URLs from `FILE` (siege's urls.txt format; - for standard input)"},
+		&cli.BoolFlag{Name: "allow-absolute-bodies", Destination: &o.allowAbsoluteBodies, DisableDefaultText: true, Category: catRequests, Usage: "let the URL file's \"<FILE\" bodies name absolute paths (by default only files in the URL file's folder are sent)"},
+		&cli.BoolFlag{Name: "internet", Aliases: []string{"i"}, Destination: &o.internet, Category: catLoad, Usage: "pick URLs at random"},
+		&cli.StringFlag{Name: "rate", Destination: &o.rate, Category: catLoad, Usage: "open model: start `R` requests per second (or R/1m, R/10s) on a fixed schedule, whatever the server does; -r is then the total"},
+		&cli.IntFlag{Name: "max-users", Destination: &o.maxUsers, Value: def.MaxUsers, Category: catLoad, Usage: "open model: at most `N` requests in flight; later ones wait and the wait counts"},
+		&cli.StringFlag{Name: "ramp", Destination: &o.ramp, Category: catLoad, Usage: "start users evenly (or raise the rate linearly) over `DURATION`, e.g. 30s"},
+		&cli.StringFlag{Name: "interval", Destination: &o.interval, Value: "1s", Category: catOutput, Usage: "width of the timeline's buckets in the JSON, `DURATION`"},
+		&cli.StringFlag{Name: "delay", Aliases: []string{"d"}, Destination: &o.delay, Category: catLoad, Usage: "each user pauses a random 0..`SECS` after each request"},
+		&cli.BoolFlag{Name: "benchmark", Aliases: []string{"b"}, Destination: &o.benchmark, Category: catLoad, Usage: "no pauses between requests (overrides -d)"},
+		&cli.StringFlag{Name: "timeout", Destination: &o.timeout, Value: strconv.FormatFloat(def.Timeout.Seconds(), 'f', -1, 64), Category: catLoad, Usage: "bound on each whole request, body and its decoding included: `SECS` or a duration such as 500ms"},
+		&cli.Uint64Flag{Name: "seed", Destination: &o.seed, Category: catLoad, DefaultText: "random, saved in the JSON", Usage: "`N` seeds -i and -d, to repeat a run's choices"},
+		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Destination: &o.header, Category: catRequests, Usage: "add `HEADER` (\"Name: value\") to every request; repeatable, replaces a default of the same name"},
+		&cli.StringFlag{Name: "user-agent", Aliases: []string{"A"}, Destination: &o.userAgent, Category: catRequests, Usage: "User-Agent `STRING`"},
+		&cli.StringFlag{Name: "content-type", Aliases: []string{"T"}, Destination: &o.contentType, Value: def.ContentType, Category: catRequests, Usage: "Content-Type `TYPE` of request bodies"},
+		&cli.StringFlag{Name: "connection", Destination: &o.connection, Value: "keep-alive", Category: catRequests, Usage: "`MODE`: keep-alive, or close for a new connection per request"},
+		&cli.BoolFlag{Name: "insecure", Destination: &o.insecure, Category: catRequests, Usage: "do not verify TLS certificates"},
+		&cli.StringFlag{Name: "header-buffer", Destination: &o.headerBuffer, Category: catRequests, Usage: "room for each response's status line and headers, `SIZE` (e.g. 32KB); longer headers are a bad-response failure", DefaultText: "16KB, less above 2 560 users, at least 4KB"},
+		&cli.StringFlag{Name: "max-body", Destination: &o.maxBody, Category: catRequests, Usage: "read at most `SIZE` of each response body (e.g. 10MB), as received and once decoded; a longer one is a too-large failure", DefaultText: "no cap; bodies are never kept"},
+		&cli.Int64Flag{Name: "failures", Destination: &o.failures, Category: catLoad, Usage: "abort the run (exit 3) once `N` requests got no response, like siege's failures setting", DefaultText: "never"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Destination: &o.verbose, Category: catOutput, Usage: "print one line per request"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Category: catOutput, Usage: "print nothing but errors"},
+		&cli.BoolFlag{Name: "json-output", Aliases: []string{"j"}, Destination: &o.jsonOutput, Category: catOutput, Usage: "print the result as JSON instead of text"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.output, Category: catOutput, Usage: "also write the JSON result to `FILE`"},
+		&cli.StringFlag{Name: "html", Destination: &o.html, Category: catOutput, Usage: "also write the result as an HTML report to `FILE`: tables and charts in one file that opens offline"},
+		&cli.StringFlag{Name: "log", Aliases: []string{"l"}, Destination: &o.log, Category: catOutput, Usage: "append a siege-style CSV line to `FILE`"},
+		&cli.StringFlag{Name: "mark", Aliases: []string{"m"}, Destination: &o.mark, Category: catOutput, Usage: "write a mark `TEXT` into the log before the run's line"},
+		&cli.StringFlag{Name: "hdr-log", Destination: &o.hdrLog, Category: catOutput, Usage: "also write the response times of each timeline interval (--interval) as an HdrHistogram interval log to `FILE` (.hlog, values in microseconds)"},
+		&cli.StringFlag{Name: "csv", Destination: &o.csv, Category: catOutput, Usage: "write one CSV row per request to `FILE` as the run goes (a --repeat series: one header, then every run's rows)"},
+		&cli.StringFlag{Name: "label", Destination: &o.label, Category: catOutput, Usage: "`NAME` of the run, e.g. \"MariaDB 10.0 XtraDB\""},
+		&cli.BoolFlag{Name: "per-url", Destination: &o.perURL, Category: catOutput, Usage: "add the per-URL table to the text report"},
+		&cli.IntFlag{Name: "repeat", Destination: &o.repeat, Value: 1, Category: catLoad, Usage: "run the same load `N` times and keep every run in one result, so compare can tell noise from change"},
+		&cli.StringFlag{Name: "repeat-pause", Destination: &o.repeatPause, Value: "5s", Category: catLoad, Usage: "pause `DURATION` between the runs of --repeat"},
+		&cli.StringSliceFlag{Name: "assert", Destination: &o.assert, Category: catGates, Usage: "gate `EXPR` on the result, e.g. p95<800ms, availability>=99.9, url:/checkout p99<2s (repeatable); a broken gate exits 1"},
+		&cli.StringFlag{Name: "junit", Destination: &o.junit, Category: catGates, Usage: "write the gates' verdicts as JUnit XML to `FILE`"},
+		&cli.StringFlag{Name: "history", Destination: &o.history, Category: catGates, Usage: "also keep the result in `DIR` under a timestamped name, for compare --history"},
+		&cli.StringFlag{Name: "server-metrics", Destination: &o.serverMetrics, Category: catOutput, Usage: "read the server's load during the run from a node exporter `URL` (http://host:9100/metrics) or \"local\" (/proc of this machine)"},
+		&cli.StringFlag{Name: "siege-format", Destination: &o.siegeFormat, Value: "4.0", Category: catOutput, Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"},
+		&cli.StringFlag{Name: "prometheus-listen", Destination: &o.promListen, Category: catOutput, Usage: "serve the run's Prometheus metrics (/metrics) on loopback `ADDRESS` while it lasts, e.g. 127.0.0.1:9464"},
+		&cli.StringFlag{Name: "pprof", Destination: &o.pprof, Category: catDiagnostics, Usage: "serve Go's profiler (/debug/pprof/) on loopback `ADDRESS` while the run lasts, e.g. 127.0.0.1:6060"},
+		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Destination: &o.version, Category: catDiagnostics, Usage: "print the version"},
+	}, append(browserFlags(o, &def), shardFlags(o)...)...)
 }
 
 // valueFlags lists the flag names (every alias) that take a value, which argument

@@ -4,16 +4,14 @@ import (
 	"context"
 	"net/http"
 	"net/http/pprof"
+
+	"github.com/webload/webload/run"
 )
 
 // servePprof exposes Go's profiler on a loopback address while the run lasts (--pprof), so a
 // long run's CPU, memory and goroutines can be looked at from outside.
 func servePprof(ctx context.Context, addr string) (stop func(), err error) {
-	ln, err := listenLoopback("pprof", addr)
-	if err != nil {
-		return nil, err
-	}
-	return serveHTTP(ctx, ln, pprofHandler()), nil
+	return run.ServeLoopback(ctx, "pprof", addr, pprofHandler())
 }
 
 // pprofHandler serves the profiles, but not /debug/pprof/cmdline: webload's command line holds

@@ -4,23 +4,21 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/webload/webload/loader"
 )
 
 // probeURL is the URL of -g or -p, or "" for a load run.
-func probeURL(c *cli.Context) string {
-	if u := c.String("print"); u != "" {
-		return u
+func probeURL(o *runOptions) string {
+	if o.print != "" {
+		return o.print
 	}
-	return c.String("get")
+	return o.get
 }
 
 // probe makes the one request of -g or -p and prints it as siege does: the request's head, the
 // response's head and, with -p, the body.
 func probe(spec *runSpec, body bool, stdout io.Writer) error {
-	p, err := loader.ProbeOnce(spec.cfg, spec.targets[0])
+	p, err := loader.ProbeOnce(spec.Config, spec.Targets[0])
 	if err != nil {
 		return err
 	}

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/webload/webload/internal/atomicfile"
 	"github.com/webload/webload/report"
-	"github.com/webload/webload/stats"
+	"github.com/webload/webload/run"
 )
 
 func reportFlags() []cli.Flag {
@@ -45,21 +42,9 @@ func reportCommand(c *cli.Context) error {
 			results[i].Label = strings.TrimSuffix(filepath.Base(paths[i]), ".json")
 		}
 	}
-	err = writeHTMLFile(out, results, report.Options{Title: c.String("title")})
+	err = run.SaveHTML(out, results, report.Options{Title: c.String("title")})
 	if re := (*report.ResultError)(nil); errors.As(err, &re) {
 		return usagef("report %s: %w", paths[re.Index], re.Err)
 	}
 	return err
-}
-
-// writeHTMLFile writes the HTML report of results to path atomically, like -o.
-func writeHTMLFile(path string, results []stats.Report, opt report.Options) error {
-	var b bytes.Buffer
-	if err := report.WriteHTML(&b, results, opt); err != nil {
-		return err
-	}
-	if err := atomicfile.Write(path, b.Bytes()); err != nil {
-		return fmt.Errorf("write HTML report %s: %w", path, err)
-	}
-	return nil
 }

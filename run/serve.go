@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"context"
@@ -7,20 +7,29 @@ import (
 	"net/http"
 )
 
-// listenLoopback opens the listener of a server that a flag asks for (--pprof,
-// --prometheus-listen). It refuses any address but loopback: these servers have no
-// authentication and expose the process or the run to whoever can connect.
+// ServeLoopback serves handler on a loopback address that a flag asks for (--pprof,
+// --prometheus-listen) until stop is called. It refuses any address but loopback: these servers
+// have no authentication and expose the process or the run to whoever can connect. Errors are
+// SettingErrors naming the flag.
+func ServeLoopback(ctx context.Context, flag, addr string, handler http.Handler) (stop func(), err error) {
+	ln, err := listenLoopback(flag, addr)
+	if err != nil {
+		return nil, err
+	}
+	return serveHTTP(ctx, ln, handler), nil
+}
+
 func listenLoopback(flag, addr string) (net.Listener, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, usagef("--%s: %w", flag, err)
+		return nil, settingf("--%s: %w", flag, err)
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, usagef("--%s: listens on loopback only, such as 127.0.0.1:PORT (got %s)", flag, addr)
+		return nil, settingf("--%s: listens on loopback only, such as 127.0.0.1:PORT (got %s)", flag, addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, usagef("--%s: %w", flag, err)
+		return nil, settingf("--%s: %w", flag, err)
 	}
 	return ln, nil
 }

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"context"
@@ -25,28 +25,28 @@ type liveOutputs struct {
 }
 
 // startLiveOutputs creates the CSV file (header written) and starts the metrics server, before
-// the first run, so a bad path or a taken port fails at once as a usage error naming the flag.
-func startLiveOutputs(ctx context.Context, out outputs) (*liveOutputs, error) {
+// the first run, so a bad path or a taken port fails at once as a SettingError naming the flag.
+func startLiveOutputs(ctx context.Context, out *Outputs) (*liveOutputs, error) {
 	o := &liveOutputs{stopServer: func() {}}
-	if out.csvFile != "" {
-		f, err := os.Create(out.csvFile)
+	if out.CSVFile != "" {
+		f, err := os.Create(out.CSVFile)
 		if err != nil {
-			return nil, usagef("--csv: %w", err)
+			return nil, settingf("--csv: %w", err)
 		}
 		if err := stats.WriteRequestCSVHeader(f); err != nil {
 			f.Close()
-			return nil, usagef("--csv: %w", err)
+			return nil, settingf("--csv: %w", err)
 		}
 		o.csv = f
 	}
-	if out.promAddr != "" {
-		ln, err := listenLoopback("prometheus-listen", out.promAddr)
+	if out.PromAddr != "" {
+		o.metrics = promsink.New()
+		stop, err := ServeLoopback(ctx, "prometheus-listen", out.PromAddr, o.metrics.Handler())
 		if err != nil {
 			o.close()
 			return nil, err
 		}
-		o.metrics = promsink.New()
-		o.stopServer = serveHTTP(ctx, ln, o.metrics.Handler())
+		o.stopServer = stop
 	}
 	return o, nil
 }

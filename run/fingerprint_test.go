@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"crypto/sha256"
@@ -55,8 +55,48 @@ func TestFingerprintIsUnchanged(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if got, want := testFingerprint(tc.cfg, tc.targets, false), oldFingerprint(tc.cfg, tc.targets); got != want {
+			if got, want := fingerprint(tc.cfg, tc.targets, false), oldFingerprint(tc.cfg, tc.targets); got != want {
 				t.Errorf("fingerprint %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// Shards of one test share its fingerprint and, unless the user chose a seed, a seed drawn from
+// it; a whole run keeps the seed it was given.
+func TestIdentify(t *testing.T) {
+	t.Parallel()
+	targets := []urls.Target{{Method: "GET", URL: "http://h/"}}
+	tests := []struct {
+		name      string
+		shards    int
+		seed      uint64
+		seedGiven bool
+		wantSeed  func(fp string) uint64
+	}{
+		{"whole run", 0, 42, false, func(string) uint64 { return 42 }},
+		{"shards without a seed", 4, 42, false, seedFromFingerprint},
+		{"shards with a seed", 4, 42, true, func(string) uint64 { return 42 }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var fps []string
+			for shard := range max(tc.shards, 1) {
+				s := Spec{Config: loader.Config{Users: 8, Reps: 1, Seed: tc.seed, Shard: shard, Shards: tc.shards}, Targets: targets}
+				s.Info.Seed = tc.seed
+				s.Identify(tc.seedGiven)
+				want := tc.wantSeed(s.Info.Test)
+				if s.Config.Seed != want || s.Info.Seed != want {
+					t.Errorf("shard %d: seed %d (result says %d), want %d", shard, s.Config.Seed, s.Info.Seed, want)
+				}
+				fps = append(fps, s.Info.Test)
+			}
+			for _, fp := range fps {
+				if fp != fps[0] || len(fp) != 32 {
+					t.Errorf("fingerprints %v, want one of 32 hex digits for every shard", fps)
+					break
+				}
 			}
 		})
 	}

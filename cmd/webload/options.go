@@ -1,0 +1,46 @@
+package main
+
+import "github.com/urfave/cli/v2"
+
+// runOptions are the run flags' values. Each flag writes its field (Destination), so the code
+// reads a typed field where a misspelt flag name would have read a silent zero; siegerc
+// settings reach the fields the same way, through the flags. Fields are named after the flags.
+type runOptions struct {
+	// Load
+	concurrent, maxUsers, repeat                        int
+	reps, time, rate, ramp, delay, timeout, repeatPause string
+	internet, benchmark                                 bool
+	seed                                                uint64
+	failures                                            int64
+
+	// URLs and requests
+	file, userAgent, contentType, connection, headerBuffer, maxBody string
+	user, cacert, cert, key, proxy, rc, headerFile                  string
+	header                                                          cli.StringSlice
+	allowAbsoluteBodies, insecure, http2                            bool
+
+	// Browser-like visits
+	parser, noParser, noCache, noCookies, noFollow, followAnyHost, authAnyHost bool
+	resourceHosts, login                                                       cli.StringSlice
+	acceptEncoding                                                             string
+
+	// Output
+	output, html, log, mark, hdrLog, csv, label, serverMetrics, siegeFormat, promListen, interval string
+	verbose, quiet, jsonOutput, perURL                                                            bool
+
+	// Gates and comparison
+	assert         cli.StringSlice
+	junit, history string
+
+	// Distributed runs
+	shard, startAt, startAfter string
+	shards                     int
+
+	// Diagnostics
+	get, print, pprof string
+	version, config   bool
+}
+
+// runFlags are the run flags bound to options of their own, for what needs only the flags'
+// names and kinds.
+func runFlags() []cli.Flag { return optionFlags(new(runOptions)) }

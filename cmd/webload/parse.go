@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// parseRunTime reads siege's -t: NUM with an optional unit S, M or H in any case; no unit
+// means minutes, as in siege. Fractions are honoured (siege drops them).
+func parseRunTime(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	num := strings.TrimRight(s, "sSmMhH")
+	unit := strings.ToLower(s[len(num):])
+	mult := map[string]time.Duration{"": time.Minute, "s": time.Second, "m": time.Minute, "h": time.Hour}[unit]
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if mult == 0 || err != nil || !(v > 0) || v*float64(mult) > math.MaxInt64 {
+		return 0, fmt.Errorf("want NUM[S|M|H] such as 30S, 5M or 1H (got %q)", s)
+	}
+	d := time.Duration(v * float64(mult))
+	if d <= 0 {
+		// 0 means no time limit, the opposite of what was asked.
+		return 0, fmt.Errorf("%q is shorter than a nanosecond; want NUM[S|M|H] such as 30S, 5M or 1H", s)
+	}
+	return d, nil
+}
+
+// parseRate reads --rate: requests per second ("500"), or requests per a period ("30/1m",
+// "5/10s", "100/s").
+func parseRate(s string) (float64, error) {
+	num, per, hasPer := strings.Cut(s, "/")
+	n, err := strconv.ParseFloat(num, 64)
+	if err != nil || !(n > 0) || math.IsInf(n, 0) {
+		return 0, fmt.Errorf("want requests per second such as 500, or per a period such as 30/1m (got %q)", s)
+	}
+	if !hasPer {
+		return n, nil
+	}
+	if per != "" && (per[0] < '0' || per[0] > '9') {
+		per = "1" + per // "100/s" means per one second
+	}
+	d, err := time.ParseDuration(per)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("want a period such as 1s, 1m or 10s after \"/\" (got %q)", s)
+	}
+	if r := n / d.Seconds(); r <= math.MaxFloat64 {
+		return r, nil
+	}
+	return 0, fmt.Errorf("want a rate below 1.8e308 requests per second (got %q)", s)
+}
+
+// parseSize reads a byte count with an optional unit: B, KB, MB, GB (powers of 1024, as the
+// reports' MB).
+func parseSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("want a size such as 512KB or 10MB (got %q)", s)
+	}
+	return n * mult, nil
+}
+
+// parseSeconds reads a plain number of seconds (siege's style, "2" or "0.5") or a Go duration
+// ("500ms", "1m30s").
+func parseSeconds(s string) (time.Duration, error) {
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if !(v >= 0) || v*float64(time.Second) > math.MaxInt64 {
+			return 0, fmt.Errorf("want a number of seconds from 0 (got %q)", s)
+		}
+		return time.Duration(v * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("want seconds or a duration such as 500ms (got %q)", s)
+	}
+	return d, nil
+}

@@ -1,0 +1,204 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/webload/webload/internal/progress"
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
+	"github.com/webload/webload/sysload"
+)
+
+// Streams are where a run prints: the report (or verbose lines) on Stdout; the banner, notices,
+// verbose failures and the progress line on Stderr.
+type Streams struct {
+	Stdout, Stderr io.Writer
+}
+
+// Execute runs the load (a series of spec.Repeat runs), writes every output the spec asks for
+// and keeps the result in the history, then returns the result: the one run's, or the series
+// combined. An interrupted or aborted series still writes everything it measured before it
+// returns an InterruptedError or AbortedError. A SettingError means nothing was run. It raises
+// the open-file limit and sets the garbage collector's target for the run's size (unless GOGC
+// is set): both belong to the process, which is the run's.
+func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
+	stdout, terminal := st.Stdout, st.Stderr
+	stderr := &lockedWriter{w: st.Stderr} // the stop notice and verbose failures share it
+	cfg := &spec.Config
+	// Through a proxy, the proxy resolves the names.
+	if cfg.Proxy == "" {
+		if err := loader.CheckHosts(ctx, spec.Targets, net.DefaultResolver.LookupHost); err != nil {
+			return stats.Report{}, SettingError{err}
+		}
+	}
+	if err := loader.RaiseFileLimit(max(cfg.Users, cfg.MaxUsers)); err != nil {
+		return stats.Report{}, SettingError{err}
+	}
+	tuneGC(max(cfg.Users, cfg.MaxUsers), len(spec.Targets))
+	talk := !spec.Outputs.Quiet && !spec.Outputs.JSON
+	if talk {
+		fmt.Fprint(stderr, banner(&spec))
+	}
+	live, err := startLiveOutputs(ctx, &spec.Outputs)
+	if err != nil {
+		return stats.Report{}, err
+	}
+	repeat := max(spec.Repeat, 1)
+	var runs []stats.Report
+	interrupted, aborted := false, false
+	for i := range repeat {
+		if i > 0 && !pauseBetweenRuns(ctx, spec.RepeatPause) {
+			interrupted = true
+			break
+		}
+		if i == 0 {
+			if err := waitForStart(ctx, spec.StartAt); err != nil {
+				live.close()
+				return stats.Report{}, err
+			}
+		}
+		rep, stop, err := runOnce(ctx, &spec, live, stdout, stderr, terminal, talk)
+		if err != nil {
+			live.close()
+			return stats.Report{}, err
+		}
+		runs = append(runs, rep)
+		if repeat > 1 && talk {
+			fmt.Fprintf(stderr, "Run %d of %d: %d transactions, %.2f trans/sec, p95 %.3f ms, %d failed\n", i+1, repeat,
+				rep.Transactions, rep.TransactionRate, rep.Percentiles.P95*1000, rep.FailedTransactions)
+		}
+		if stop == loader.Interrupted {
+			interrupted = true
+			break
+		}
+		if stop == loader.TooManyFailures {
+			aborted = true
+			break
+		}
+	}
+	liveErr := live.close()
+	rep := runs[0]
+	if repeat > 1 {
+		var err error
+		if rep, err = stats.Combine(runs); err != nil {
+			return rep, err
+		}
+	}
+	if err := errors.Join(liveErr, writeOutputs(&rep, &spec.Outputs, stdout, time.Now())); err != nil {
+		return rep, err
+	}
+	if err := rep.Check(); err != nil {
+		return rep, AccountingError{err}
+	}
+	// Only whole runs join the history: a partial one would distort the trend.
+	if spec.History != "" && !interrupted && !aborted {
+		if err := saveHistory(spec.History, &rep); err != nil {
+			return rep, err
+		}
+	}
+	if interrupted {
+		return rep, InterruptedError{context.Cause(ctx)}
+	}
+	if aborted {
+		return rep, AbortedError{Threshold: cfg.MaxFailures, Failed: noResponse(&runs[len(runs)-1])}
+	}
+	return rep, nil
+}
+
+// noResponse counts a run's requests that got no response, what MaxFailures counts.
+func noResponse(rep *stats.Report) int64 {
+	var n int64
+	for _, c := range rep.Errors {
+		n += c
+	}
+	return n
+}
+
+// runOnce makes one run: the loader, its statistics, and the progress line, server monitor
+// and live outputs around it.
+func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr, terminal io.Writer, talk bool) (stats.Report, loader.StopReason, error) {
+	l, err := loader.New(spec.Config, spec.Targets)
+	if err != nil {
+		return stats.Report{}, 0, SettingError{err}
+	}
+	// The monitor takes its first sample now, which may take a while: before the sinks take
+	// the run's start time.
+	var monitor *sysload.Monitor
+	if spec.Server != nil {
+		monitor = sysload.Start(ctx, spec.Server, spec.ServerSpec, spec.Interval)
+	}
+	// The loader books login steps after the URL list, so the statistics see its target list.
+	targets := l.Targets()
+	rec := stats.NewRecorder(targets, stats.Options{Interval: spec.Interval, RampEnd: spec.Config.Ramp})
+	var sink loader.Sink = rec
+	if spec.Outputs.Verbose {
+		sink = stats.NewVerbose(stdout, stderr, targets, rec)
+	}
+	start := time.Now()
+	sink = live.wrap(sink, targets, start)
+	notices := stderr
+	stopProgress := func() {}
+	if spec.Outputs.Progress {
+		figures := stats.NewLive(sink, time.Second, start)
+		sink = figures
+		d := progress.Start(terminal, plannedProgress(spec), spec.Outputs.Color, start,
+			func(now time.Time) progress.Figures { return progress.Figures(figures.Figures(now)) })
+		notices, stopProgress = d, d.Stop
+	}
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			if talk {
+				fmt.Fprintln(notices, "Stopping: letting the requests in flight finish, then reporting (Ctrl-C again to quit at once)")
+			}
+		case <-finished:
+		}
+	}()
+	outcome := l.Run(ctx, sink)
+	live.runEnded(outcome.Elapsed)
+	close(finished)
+	stopProgress()
+	rep := rec.Report(outcome, spec.Info, spec.Outputs.Label)
+	if monitor != nil {
+		server := monitor.Stop()
+		rep.Server = &server
+	}
+	if sh := rep.Run.Shard; sh != nil && !sh.PlannedStart.IsZero() {
+		s := *sh
+		s.StartOffset = rep.Run.StartedAt.Sub(s.PlannedStart).Seconds()
+		rep.Run.Shard = &s
+	}
+	return rep, outcome.Stop, nil
+}
+
+// pauseBetweenRuns lets the server settle between the runs of a series; false means the run was
+// interrupted meanwhile.
+func pauseBetweenRuns(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// lockedWriter serialises writes from the goroutines that share stderr.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

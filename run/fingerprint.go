@@ -1,0 +1,89 @@
+package run
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/urls"
+)
+
+// Identify fingerprints the test into Info.Test, so that merge refuses shards of different
+// tests. A sharded run whose seed the user did not choose (seedGiven false) then takes its seed
+// from the fingerprint: every shard must draw the same random choices (-i, -d) to make up one
+// run, and they share nothing else. Call it once Config, Targets and Info are complete.
+func (s *Spec) Identify(seedGiven bool) {
+	s.Info.Test = fingerprint(s.Config, s.Targets, seedGiven)
+	if s.Config.Shards > 1 && !seedGiven {
+		s.Config.Seed = seedFromFingerprint(s.Info.Test)
+		s.Info.Seed = s.Config.Seed
+	}
+}
+
+// fingerprint identifies what a run loads and how, whatever shard it is: results with the
+// same fingerprint can be merged.
+func fingerprint(cfg loader.Config, targets []urls.Target, seedGiven bool) string {
+	h := sha256.New()
+	type target struct {
+		Method, URL, ContentType string
+		Body                     []byte
+		Weight                   float64
+	}
+	cfg.Shard, cfg.Shards = 0, 0
+	cfg.BatchSize, cfg.FlushInterval = 0, 0 // how results are batched changes nothing sent
+	if !seedGiven {
+		cfg.Seed = 0
+	}
+	// The bytes are those of encoding {"Config":cfg,"Targets":[...]} at once, which older
+	// fingerprints are, but written a target at a time: a million-line list encoded whole
+	// took hundreds of MB. Config and targets are plain data; encoding them cannot fail.
+	c, _ := json.Marshal(cfg)
+	h.Write([]byte(`{"Config":`))
+	h.Write(c)
+	h.Write([]byte(`,"Targets":`))
+	if len(targets) == 0 {
+		h.Write([]byte("null"))
+	}
+	var buf []byte
+	for i, t := range targets {
+		buf = buf[:0]
+		if i == 0 {
+			buf = append(buf, '[')
+		} else {
+			buf = append(buf, ',')
+		}
+		b, _ := json.Marshal(target{t.Method, t.URL, t.ContentType, t.Body, t.Weight})
+		h.Write(append(buf, b...))
+	}
+	if len(targets) > 0 {
+		h.Write([]byte("]"))
+	}
+	h.Write([]byte("}\n"))
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// seedFromFingerprint turns a fingerprint into a seed all shards share.
+func seedFromFingerprint(fp string) uint64 {
+	b, _ := hex.DecodeString(fp)
+	return binary.BigEndian.Uint64(b[:8])
+}
+
+// waitForStart sleeps until the planned start, or until ctx ends.
+func waitForStart(ctx context.Context, at time.Time) error {
+	if at.IsZero() {
+		return nil
+	}
+	t := time.NewTimer(time.Until(at))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for the start at %s: %w", at.Format(time.RFC3339), ctx.Err())
+	}
+}

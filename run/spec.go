@@ -1,0 +1,96 @@
+// Package run makes a load test from its description to its result: the runs of a series
+// (Spec.Repeat) with a pause between them, the chain of sinks around each (statistics, verbose
+// lines, live CSV and Prometheus outputs, the progress line), the server's load, the outputs
+// written at the end and the history kept for later comparisons. It takes plain values and
+// knows no command line: the CLI and the demo describe a run as a Spec and call Execute.
+package run
+
+import (
+	"time"
+
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
+	"github.com/webload/webload/sysload"
+	"github.com/webload/webload/urls"
+)
+
+// Spec describes a run completely. It is a plain value: Execute takes a copy.
+type Spec struct {
+	// Config is the load itself; start from loader.DefaultConfig.
+	Config loader.Config
+	// Targets is the URL list, in the order of the file.
+	Targets []urls.Target
+	// Info is echoed into the result (see NewInfo and Identify); Execute adds the start time,
+	// the stop reason and a shard's start offset.
+	Info stats.RunInfo
+	// Outputs says where the result goes.
+	Outputs Outputs
+	// Interval is the width of the timeline's buckets and the server's sampling period; 0 keeps
+	// no timeline.
+	Interval time.Duration
+	// Repeat is how many times the load runs; the runs are kept in one result. 0 means 1.
+	Repeat int
+	// RepeatPause lets the server settle between the runs of a series.
+	RepeatPause time.Duration
+	// History is a folder that keeps every whole run's result under a name that sorts by time;
+	// "" keeps none.
+	History string
+	// StartAt is when the first run begins, so shards started apart begin together; zero
+	// starts at once.
+	StartAt time.Time
+	// Server is where the server's load is read from during each run; nil reads none.
+	// ServerSpec is how it was named (a node exporter's URL, or "local"), for the result.
+	Server     sysload.Source
+	ServerSpec string
+}
+
+// Outputs says what is printed and which files are written. Each file output names the flag
+// that asks for it.
+type Outputs struct {
+	Verbose bool // a line per request on Stdout, failures on Stderr
+	Quiet   bool // print nothing but errors
+	JSON    bool // print the result as JSON instead of text
+
+	// Progress redraws a live line on Stderr, a terminal; Color colours it.
+	Progress, Color bool
+
+	JSONFile   string // -o: the result as JSON
+	LogFile    string // -l: a siege-style CSV line appended
+	HdrLogFile string // --hdr-log: an HdrHistogram interval log
+	CSVFile    string // --csv: one row per request, written as the run goes
+	PromAddr   string // --prometheus-listen: loopback address of the live metrics
+	HTMLFile   string // --html: the HTML report
+
+	Mark  string // -m: a line written into LogFile before the run's line
+	Label string // names the run in every output
+	Text  stats.TextOptions
+}
+
+// NewInfo echoes the settings into the saved result. reps is the repetitions as the user gave
+// them (a count, "once" or ""), urlFile the URL file's name, version webload's.
+func NewInfo(cfg *loader.Config, reps, urlFile, version string) stats.RunInfo {
+	conn := "keep-alive"
+	if cfg.ConnectionClose {
+		conn = "close"
+	}
+	model := "closed"
+	if cfg.Rate > 0 {
+		model = "open"
+	}
+	return stats.RunInfo{
+		Model:      model,
+		Rate:       cfg.Rate,
+		MaxUsers:   cfg.MaxUsers,
+		Ramp:       cfg.Ramp.Seconds(),
+		Version:    version,
+		Users:      cfg.Users,
+		Reps:       reps,
+		TimeLimit:  cfg.Duration.Seconds(),
+		Random:     cfg.Random,
+		Seed:       cfg.Seed,
+		Delay:      cfg.Delay.Seconds(),
+		Timeout:    cfg.Timeout.Seconds(),
+		Connection: conn,
+		URLFile:    urlFile,
+	}
+}
