@@ -218,8 +218,8 @@ func TestBadProxyURL(t *testing.T) {
 				t.Fatalf("New: %v, want %v", err, ErrBadProxy)
 			}
 			msg := err.Error()
-			if !strings.Contains(msg, "--proxy") || !strings.Contains(msg, tc.wantMsg) {
-				t.Errorf("error %q, want it to name --proxy and say %q", msg, tc.wantMsg)
+			if !strings.HasPrefix(msg, "bad Proxy ") || !strings.Contains(msg, tc.wantMsg) {
+				t.Errorf("error %q, want it to name the Proxy setting and say %q", msg, tc.wantMsg)
 			}
 			if strings.Contains(msg, "secret") {
 				t.Errorf("error %q shows the password", msg)
@@ -244,7 +244,7 @@ func TestProxyAnswers(t *testing.T) {
 			wantErr: "proxy proxy.test:3128 answered CONNECT example.test:80 with something other than HTTP"},
 		{name: "closed without an answer", wantErr: "proxy proxy.test:3128: reading the answer to CONNECT example.test:80: EOF"},
 	}
-	p, err := parseProxy("http://u:p@proxy.test:3128")
+	p, err := parseProxy("http://u:p@proxy.test:3128", "Proxy")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,7 @@ type outputs struct {
 func specFromFlags(c *cli.Context, env lookupEnv) (runSpec, error) {
 	var s runSpec
 	cfg := &s.cfg
+	cfg.SettingName = settingName
 	cfg.Users = c.Int("concurrent")
 	if cfg.Users < 1 {
 		return s, usagef("-c: the number of users must be at least 1 (got %d)", cfg.Users)
