@@ -28,3 +28,15 @@ func (s *hostSet) has(u *url.URL) bool { return s.set.Has(u) }
 
 // sameHost tells whether a and b name the same host and port.
 func sameHost(a, b *url.URL) bool { return urls.SameHost(a, b) }
+
+// sendableHost puts the host of u, found in a page or a Location header, in the form requests
+// carry: punycode for a name in another script, as browsers send it (url.URL.String would
+// %-escape it into a Host no server accepts). false: u has no host that can be sent.
+func sendableHost(u *url.URL) bool {
+	host, err := urls.ASCIIHost(u.Host)
+	if err != nil {
+		return false
+	}
+	u.Host = host
+	return true
+}

@@ -105,6 +105,11 @@ func (s *HostSet) Has(u *url.URL) bool {
 	return s.any[host] || s.exact[net.JoinHostPort(host, effectivePort(u.Scheme, port))]
 }
 
+// ASCIIHost returns host or host:port with a name written in another script in punycode
+// ("bücher.example" becomes "xn--bcher-kva.example"), the form DNS, TLS and the Host header
+// use, as URL lines do. ASCII is returned as written.
+func ASCIIHost(hostport string) (string, error) { return asciiHost(hostport) }
+
 // hostKey is u's canonical host and port, the scheme's default when none is written.
 func hostKey(u *url.URL) string {
 	host, port := splitHostPort(u.Host)
