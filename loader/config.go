@@ -97,7 +97,9 @@ type Config struct {
 	// images, scripts, stylesheets and icons on the page's host or ResourceHosts, each once per
 	// user unless NoCache, over up to ParallelResources connections of the user.
 	Parser bool
-	// ResourceHosts are more hosts (host or host:port) whose resources are fetched, such as a CDN.
+	// ResourceHosts are more hosts (host or host:port) whose resources are fetched, such as a
+	// CDN, matched by the rule of urls.HostPattern; an entry that is no host pattern matches
+	// nothing.
 	ResourceHosts []string
 	// NoCache fetches a page's resources on every visit instead of once per user.
 	NoCache bool
@@ -108,7 +110,7 @@ type Config struct {
 	Cookies bool
 	// FollowRedirects follows 301, 302, 303, 307 and 308 answers, up to MaxRedirects hops,
 	// each hop a transaction (siege's "follow-location"). Hops are only followed to hosts of
-	// the URL list, unless FollowAnyHost.
+	// the URL list (by the rule of urls.HostPattern), unless FollowAnyHost.
 	FollowRedirects bool
 	// MaxRedirects bounds the hops of one URL; 0 means 10. A redirect answer past them (a loop,
 	// or a longer chain) is a failure of kind ErrTooManyHops, and so is its page.
