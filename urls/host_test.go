@@ -120,3 +120,22 @@ func TestSameHost(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHostSetHas is the check made for every resource of every page and every redirect.
+func BenchmarkHostSetHas(b *testing.B) {
+	var set HostSet
+	for _, h := range []string{"shop.example", "cdn.example:8080", "[::1]:443"} {
+		p, err := ParseHostPattern(h)
+		if err != nil {
+			b.Fatal(err)
+		}
+		set.Add(p)
+	}
+	u, _ := url.Parse("https://CDN.example:8080/static/app.js")
+	b.ReportAllocs()
+	for b.Loop() {
+		if !set.Has(u) {
+			b.Fatal("not found")
+		}
+	}
+}
