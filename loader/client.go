@@ -104,7 +104,7 @@ func newDialer(cfg *Config, cs *connStats) (*dialer, error) {
 	d := &dialer{stats: cs} // no dial concurrency cap: it would throttle "connection: close" runs
 	if cfg.Proxy != "" {
 		var err error
-		if d.proxy, err = parseProxy(cfg.Proxy); err != nil {
+		if d.proxy, err = parseProxy(cfg.Proxy, cfg.name("Proxy")); err != nil {
 			return nil, err
 		}
 	}

@@ -97,7 +97,9 @@ type Config struct {
 	// images, scripts, stylesheets and icons on the page's host or ResourceHosts, each once per
 	// user unless NoCache, over up to ParallelResources connections of the user.
 	Parser bool
-	// ResourceHosts are more hosts (host or host:port) whose resources are fetched, such as a CDN.
+	// ResourceHosts are more hosts (host or host:port) whose resources are fetched, such as a
+	// CDN, matched by the rule of urls.HostPattern; an entry that is no host pattern matches
+	// nothing.
 	ResourceHosts []string
 	// NoCache fetches a page's resources on every visit instead of once per user.
 	NoCache bool
@@ -108,7 +110,7 @@ type Config struct {
 	Cookies bool
 	// FollowRedirects follows 301, 302, 303, 307 and 308 answers, up to MaxRedirects hops,
 	// each hop a transaction (siege's "follow-location"). Hops are only followed to hosts of
-	// the URL list, unless FollowAnyHost.
+	// the URL list (by the rule of urls.HostPattern), unless FollowAnyHost.
 	FollowRedirects bool
 	// MaxRedirects bounds the hops of one URL; 0 means 10. A redirect answer past them (a loop,
 	// or a longer chain) is a failure of kind ErrTooManyHops, and so is its page.
@@ -139,6 +141,11 @@ type Config struct {
 	BatchSize int
 	// FlushInterval bounds how long a result may wait in a partly filled batch; 0 means 100 ms.
 	FlushInterval time.Duration
+	// SettingName, if set, is how the loader's messages (errors, and the error samples of
+	// Outcome) name a Config field such as "HeaderBuffer": a command line passes the names of
+	// its flags, so that users read the words they typed. nil, or "", names the field itself.
+	// It changes no request, so it is no part of a run's fingerprint (no JSON).
+	SettingName func(field string) string `json:"-"`
 
 	// probe keeps the head of each answer as it came on the wire, for ProbeOnce.
 	probe bool
@@ -153,7 +160,7 @@ type Header struct {
 var (
 	ErrNoUsers       = errors.New("the number of users must be at least 1")
 	ErrNegativeReps  = errors.New("the number of repetitions must not be negative")
-	ErrOnceWithReps  = errors.New("-r once cannot be combined with a repetition count")
+	ErrOnceWithReps  = errors.New("the Once setting cannot be combined with a repetition count")
 	ErrBadTimeout    = errors.New("the timeout must be positive")
 	ErrNegativeDelay = errors.New("the delay must not be negative")
 	ErrNegativeTime  = errors.New("the run time must not be negative")
@@ -162,10 +169,32 @@ var (
 	ErrNoMaxUsers    = errors.New("the open model needs at least 1 user")
 	ErrNegativeRamp  = errors.New("the ramp must not be negative")
 	ErrBadShard      = errors.New("the shard must be from 0 to the number of shards - 1")
-	ErrCertNoKey     = errors.New("--cert and --key must be given together")
-	ErrBadProxy      = errors.New("bad --proxy")
-	ErrHTTP2Close    = errors.New("--http2 cannot be combined with --connection close")
+	ErrCertNoKey     = errors.New("the ClientCert and ClientKey settings must be given together")
+	ErrBadProxy      = errors.New("bad Proxy setting")
+	ErrHTTP2Close    = errors.New("the HTTP2 setting cannot be combined with ConnectionClose")
 )
+
+// The errors above that name Config fields are returned wrapped, in words that name the
+// fields through Config.SettingName; errors.Is still finds them.
+
+// name is what messages call the Config field: its SettingName, or the field's own name.
+func (c *Config) name(field string) string {
+	if c.SettingName != nil {
+		if n := c.SettingName(field); n != "" {
+			return n
+		}
+	}
+	return field
+}
+
+// settingError is sentinel err in the words of format, whose verbs are the names of fields.
+func (c *Config) settingError(err error, format string, fields ...string) error {
+	names := make([]any, len(fields))
+	for i, f := range fields {
+		names[i] = c.name(f)
+	}
+	return describedError{msg: fmt.Sprintf(format, names...), err: err}
+}
 
 // Validate reports the first setting that cannot work.
 func (c *Config) Validate() error {
@@ -181,7 +210,7 @@ func (c *Config) Validate() error {
 	case c.Reps < 0:
 		return ErrNegativeReps
 	case c.Once && c.Reps != 0:
-		return ErrOnceWithReps
+		return c.settingError(ErrOnceWithReps, "%s cannot be combined with a repetition count", "Once")
 	case c.Timeout <= 0:
 		return ErrBadTimeout
 	case c.Delay < 0:
@@ -189,14 +218,14 @@ func (c *Config) Validate() error {
 	case c.Duration < 0:
 		return ErrNegativeTime
 	case (c.ClientCert == "") != (c.ClientKey == ""):
-		return ErrCertNoKey
+		return c.certNoKey()
 	case c.Shards < 0 || c.Shard < 0 || (c.Shards > 0 && c.Shard >= c.Shards):
 		return fmt.Errorf("%w (shard %d of %d)", ErrBadShard, c.Shard, c.Shards)
 	case c.HTTP2 && c.ConnectionClose:
-		return ErrHTTP2Close
+		return c.settingError(ErrHTTP2Close, "%s cannot be combined with %s", "HTTP2", "ConnectionClose")
 	}
 	if c.Proxy != "" {
-		if _, err := parseProxy(c.Proxy); err != nil {
+		if _, err := parseProxy(c.Proxy, c.name("Proxy")); err != nil {
 			return err
 		}
 	}

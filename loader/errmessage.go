@@ -17,11 +17,13 @@ import (
 func (l *Loader) sampleMessage(kind ErrKind, err error) string {
 	var small *fasthttp.ErrSmallBuffer
 	if errors.As(err, &small) {
-		// fasthttp's own message ("increase ReadBufferSize") names a knob users do not have.
+		// fasthttp's own message ("increase ReadBufferSize") names a knob users do not have;
+		// this one names the setting in the words of Config.SettingName.
+		setting := l.cfg.name("HeaderBuffer")
 		if n := l.cfg.headerBuffer(); n < MaxHeaderBuffer {
-			return fmt.Sprintf("response headers longer than the %d-byte header buffer (raise --header-buffer, up to %dMB)", n, MaxHeaderBuffer>>20)
+			return fmt.Sprintf("response headers longer than the %d-byte header buffer (raise %s, up to %dMB)", n, setting, MaxHeaderBuffer>>20)
 		}
-		return fmt.Sprintf("response headers longer than %dMB, the largest --header-buffer: too large to read", MaxHeaderBuffer>>20)
+		return fmt.Sprintf("response headers longer than %dMB, the largest %s: too large to read", MaxHeaderBuffer>>20, setting)
 	}
 	if kind != ErrBadResponse {
 		return err.Error()

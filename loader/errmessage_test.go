@@ -49,7 +49,7 @@ func TestErrorSamplesQuoteNoResponseBytes(t *testing.T) {
 		{"body shorter than its length", head + "Content-Length: 100\r\n\r\nSECRET-body",
 			"cannot read response body: connection closed before its end"},
 		{"headers longer than the buffer", head + "X-Long: SECRET" + strings.Repeat("a", 8<<10) + "\r\n\r\n",
-			"response headers longer than the 4096-byte header buffer (raise --header-buffer, up to 1MB)"},
+			"response headers longer than the 4096-byte header buffer (raise HeaderBuffer, up to 1MB)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

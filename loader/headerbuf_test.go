@@ -44,7 +44,7 @@ func TestHeaderBuffer(t *testing.T) {
 				return
 			}
 			msg := out.ErrorSamples[tc.want]
-			if got := strings.Contains(msg, "raise --header-buffer"); got != tc.advice {
+			if got := strings.Contains(msg, "raise HeaderBuffer"); got != tc.advice {
 				t.Errorf("message %q: advice given %v, want %v", msg, got, tc.advice)
 			}
 			if !strings.Contains(msg, "response headers") {

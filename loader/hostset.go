@@ -1,50 +1,42 @@
 package loader
 
 import (
-	"net"
 	"net/url"
-	"strings"
+
+	"github.com/webload/webload/urls"
 )
 
-// hostSet is a set of hosts that redirects and resources may go to. An entry with a port
+// hostSet is a set of hosts that redirects and resources may go to, matched by the one rule
+// of urls.HostPattern (case, punycode, trailing dot, default ports). An entry with a port
 // matches that host and port; one without matches the host on any port.
-type hostSet struct {
-	exact map[string]bool // host:port, lowercased, with the scheme's default port filled in
-	any   map[string]bool // host names, lowercased
-}
+type hostSet struct{ set urls.HostSet }
 
-func newHostSet() hostSet {
-	return hostSet{exact: map[string]bool{}, any: map[string]bool{}}
-}
+func newHostSet() hostSet { return hostSet{} }
 
 // addURL adds the host and port of u.
-func (s hostSet) addURL(u *url.URL) { s.exact[hostKey(u)] = true }
+func (s *hostSet) addURL(u *url.URL) { s.set.AddURL(u) }
 
-// addName adds "host" (any port) or "host:port".
-func (s hostSet) addName(name string) {
-	name = strings.ToLower(strings.TrimSpace(name))
-	if host, port, err := net.SplitHostPort(name); err == nil {
-		s.exact[net.JoinHostPort(host, port)] = true
-		return
+// addName adds "host" (any port) or "host:port". A name that is no host pattern is left out:
+// it could match no URL anyway, and ResourceHosts has never been refused for one.
+func (s *hostSet) addName(name string) {
+	if p, err := urls.ParseHostPattern(name); err == nil {
+		s.set.Add(p)
 	}
-	s.any[strings.Trim(name, "[]")] = true
 }
 
-func (s hostSet) has(u *url.URL) bool {
-	return s.exact[hostKey(u)] || s.any[strings.ToLower(u.Hostname())]
-}
+func (s *hostSet) has(u *url.URL) bool { return s.set.Has(u) }
 
 // sameHost tells whether a and b name the same host and port.
-func sameHost(a, b *url.URL) bool { return hostKey(a) == hostKey(b) }
+func sameHost(a, b *url.URL) bool { return urls.SameHost(a, b) }
 
-// hostKey is u's lowercased host:port, with the scheme's default port when none is written.
-func hostKey(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = "80"
-		if u.Scheme == "https" {
-			port = "443"
-		}
+// sendableHost puts the host of u, found in a page or a Location header, in the form requests
+// carry: punycode for a name in another script, as browsers send it (url.URL.String would
+// %-escape it into a Host no server accepts). false: u has no host that can be sent.
+func sendableHost(u *url.URL) bool {
+	host, err := urls.ASCIIHost(u.Host)
+	if err != nil {
+		return false
 	}
-	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	u.Host = host
+	return true
 }

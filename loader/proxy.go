@@ -35,11 +35,13 @@ type proxy struct {
 	auth string // the Proxy-Authorization value, empty without credentials
 }
 
-// parseProxy checks a --proxy URL: http://[user:pass@]host:port and nothing more.
-func parseProxy(raw string) (*proxy, error) {
+// parseProxy checks a Config.Proxy URL: http://[user:pass@]host:port and nothing more.
+// setting is what errors call the Proxy field (see Config.SettingName).
+func parseProxy(raw, setting string) (*proxy, error) {
 	shown := urls.Redacted(raw)
 	bad := func(why string) error {
-		return fmt.Errorf("%w %q: %s (want http://[user:pass@]host:port)", ErrBadProxy, shown, why)
+		msg := fmt.Sprintf("bad %s %q: %s (want http://[user:pass@]host:port)", setting, shown, why)
+		return describedError{msg: msg, err: ErrBadProxy}
 	}
 	u, err := url.Parse(raw)
 	if err != nil {

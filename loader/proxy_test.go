@@ -17,6 +17,7 @@ import (
 type connectProxy struct {
 	ln      net.Listener
 	auth    string       // the Proxy-Authorization it wants; empty: none
+	to      string       // where every tunnel goes, whatever the CONNECT target; empty: the target
 	tunnels atomic.Int64 // tunnels opened
 	refused atomic.Int64 // CONNECTs answered 407
 
@@ -27,11 +28,23 @@ type connectProxy struct {
 
 func newConnectProxy(t *testing.T, auth string) *connectProxy {
 	t.Helper()
+	return startProxy(t, &connectProxy{auth: auth})
+}
+
+// newRoutingProxy tunnels every CONNECT to the loopback address to, so tests can use host
+// names no resolver knows without any lookup leaving the machine.
+func newRoutingProxy(t *testing.T, to string) *connectProxy {
+	t.Helper()
+	return startProxy(t, &connectProxy{to: to})
+}
+
+func startProxy(t *testing.T, p *connectProxy) *connectProxy {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &connectProxy{ln: ln, auth: auth, targets: map[string]int{}}
+	p.ln, p.targets = ln, map[string]int{}
 	go p.serve()
 	t.Cleanup(func() {
 		ln.Close()
@@ -89,7 +102,11 @@ func (p *connectProxy) tunnel(conn net.Conn) {
 	p.mu.Lock()
 	p.targets[req.Host]++
 	p.mu.Unlock()
-	target, err := net.DialTimeout("tcp", req.Host, 5*time.Second)
+	to := req.Host
+	if p.to != "" {
+		to = p.to
+	}
+	target, err := net.DialTimeout("tcp", to, 5*time.Second)
 	if err != nil {
 		io.WriteString(conn, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
 		return
@@ -218,8 +235,8 @@ func TestBadProxyURL(t *testing.T) {
 				t.Fatalf("New: %v, want %v", err, ErrBadProxy)
 			}
 			msg := err.Error()
-			if !strings.Contains(msg, "--proxy") || !strings.Contains(msg, tc.wantMsg) {
-				t.Errorf("error %q, want it to name --proxy and say %q", msg, tc.wantMsg)
+			if !strings.HasPrefix(msg, "bad Proxy ") || !strings.Contains(msg, tc.wantMsg) {
+				t.Errorf("error %q, want it to name the Proxy setting and say %q", msg, tc.wantMsg)
 			}
 			if strings.Contains(msg, "secret") {
 				t.Errorf("error %q shows the password", msg)
@@ -244,7 +261,7 @@ func TestProxyAnswers(t *testing.T) {
 			wantErr: "proxy proxy.test:3128 answered CONNECT example.test:80 with something other than HTTP"},
 		{name: "closed without an answer", wantErr: "proxy proxy.test:3128: reading the answer to CONNECT example.test:80: EOF"},
 	}
-	p, err := parseProxy("http://u:p@proxy.test:3128")
+	p, err := parseProxy("http://u:p@proxy.test:3128", "Proxy")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func tlsConfig(cfg *Config) (*tls.Config, error) {
 		tc.InsecureSkipVerify = true //nolint:gosec // asked for with --insecure
 	}
 	if cfg.CACert != "" {
-		pem, err := readPEM("--cacert", cfg.CACert)
+		pem, err := readPEM(cfg.name("CACert"), cfg.CACert)
 		if err != nil {
 			return nil, err
 		}
@@ -32,26 +32,26 @@ func tlsConfig(cfg *Config) (*tls.Config, error) {
 			pool = x509.NewCertPool() // no system roots here: trust only the given ones
 		}
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("reading --cacert %s: no PEM certificate in it", cfg.CACert)
+			return nil, fmt.Errorf("reading %s %s: no PEM certificate in it", cfg.name("CACert"), cfg.CACert)
 		}
 		tc.RootCAs = pool
 	}
 	if cfg.ClientCert != "" || cfg.ClientKey != "" {
 		if cfg.ClientCert == "" || cfg.ClientKey == "" {
-			return nil, ErrCertNoKey
+			return nil, cfg.certNoKey()
 		}
-		certPEM, err := readPEM("--cert", cfg.ClientCert)
+		certPEM, err := readPEM(cfg.name("ClientCert"), cfg.ClientCert)
 		if err != nil {
 			return nil, err
 		}
-		keyPEM, err := readPEM("--key", cfg.ClientKey)
+		keyPEM, err := readPEM(cfg.name("ClientKey"), cfg.ClientKey)
 		if err != nil {
 			return nil, err
 		}
 		pair, err := tls.X509KeyPair(certPEM, keyPEM)
 		if err != nil {
-			return nil, fmt.Errorf("loading the client certificate (--cert %s, --key %s): %w",
-				cfg.ClientCert, cfg.ClientKey, err)
+			return nil, fmt.Errorf("loading the client certificate (%s %s, %s %s): %w",
+				cfg.name("ClientCert"), cfg.ClientCert, cfg.name("ClientKey"), cfg.ClientKey, err)
 		}
 		// Sent whenever a server asks, as curl does. With Certificates instead, Go sends
 		// nothing when the server's list of acceptable CAs does not name the certificate's
@@ -63,17 +63,22 @@ func tlsConfig(cfg *Config) (*tls.Config, error) {
 	return tc, nil
 }
 
-// readPEM reads a file named by a flag; the error says which flag and file.
-func readPEM(flag, path string) ([]byte, error) {
+// readPEM reads the file of a setting; the error says which setting and file.
+func readPEM(setting, path string) ([]byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // "open ca.pem: " would repeat the path
 		}
-		return nil, fmt.Errorf("reading %s %s: %w", flag, path, err)
+		return nil, fmt.Errorf("reading %s %s: %w", setting, path, err)
 	}
 	return b, nil
+}
+
+// certNoKey is ErrCertNoKey in the words of SettingName.
+func (c *Config) certNoKey() error {
+	return c.settingError(ErrCertNoKey, "%s and %s must be given together", "ClientCert", "ClientKey")
 }
 
 // hostTLSConfig is the TLS configuration for connections to addr (host:port): base, or Go's

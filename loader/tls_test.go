@@ -300,16 +300,16 @@ func TestTLSFiles(t *testing.T) {
 		wantMsg string
 	}{
 		{name: "missing --cacert file", cfg: Config{CACert: missing}, wantIs: fs.ErrNotExist,
-			wantMsg: "reading --cacert " + missing + ": no such file or directory"},
+			wantMsg: "reading CACert " + missing + ": no such file or directory"},
 		{name: "--cacert without a certificate", cfg: Config{CACert: notPEM},
-			wantMsg: "reading --cacert " + notPEM + ": no PEM certificate in it"},
+			wantMsg: "reading CACert " + notPEM + ": no PEM certificate in it"},
 		{name: "cert without key", cfg: Config{ClientCert: cert}, wantIs: ErrCertNoKey,
-			wantMsg: "--cert and --key must be given together"},
+			wantMsg: "ClientCert and ClientKey must be given together"},
 		{name: "key without cert", cfg: Config{ClientKey: keyFile}, wantIs: ErrCertNoKey},
 		{name: "missing --key file", cfg: Config{ClientCert: cert, ClientKey: missing}, wantIs: fs.ErrNotExist,
-			wantMsg: "reading --key " + missing},
+			wantMsg: "reading ClientKey " + missing},
 		{name: "key of another certificate", cfg: Config{ClientCert: cert, ClientKey: otherKey},
-			wantMsg: "loading the client certificate (--cert " + cert + ", --key " + otherKey + "): tls: private key does not match public key"},
+			wantMsg: "loading the client certificate (ClientCert " + cert + ", ClientKey " + otherKey + "): tls: private key does not match public key"},
 		{name: "all fine", cfg: Config{CACert: writePEM(t, dir, "ca.pem", "CERTIFICATE", ca.der), ClientCert: cert, ClientKey: keyFile}},
 	}
 	for _, tc := range tests {

@@ -178,6 +178,9 @@ func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, 
 		return nil
 	}
 	next.Fragment = ""
+	if !sendableHost(next) {
+		return nil
+	}
 	if !l.cfg.FollowAnyHost && !l.hosts.has(next) {
 		res.OffHost = true
 		return nil
@@ -197,7 +200,7 @@ func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, 
 func (v *visitor) resources(found []*url.URL, pageURL *url.URL) []*url.URL {
 	keep := found[:0]
 	for _, u := range found {
-		if !sameHost(u, pageURL) && !v.l.resourceHosts.has(u) {
+		if !sendableHost(u) || !sameHost(u, pageURL) && !v.l.resourceHosts.has(u) {
 			continue
 		}
 		if v.seen != nil {

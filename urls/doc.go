@@ -12,4 +12,8 @@
 // siege silently does something surprising: undefined variables, unknown
 // schemes, bad ports and over-long lines are reported as errors naming the
 // file and line instead of being dropped or replaced by empty text.
+//
+// Two rules here serve the rest of webload too: Expander is the one $-variable expander (URL
+// files, URL arguments, siegerc files), and HostPattern is the one rule by which a URL is on
+// a host (redirects, page resources, secret headers, the host filter of an import).
 package urls

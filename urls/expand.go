@@ -5,16 +5,44 @@ import (
 	"strings"
 )
 
-// lookupFunc resolves a variable name; it is a parameter so that file
-// parsing (file variables, then environment) and command-line parsing
-// (environment only) share one expander.
-type lookupFunc func(name string) (string, bool)
+// Expander replaces $(NAME), ${NAME} and $NAME with the values of variables and \$ with a
+// literal '$'. It is the one expander of webload's inputs: URL files, URL arguments and
+// siegerc files.
+//
+// The zero value knows no variable. An Expander holds no state of its own, so it is as safe
+// for concurrent use as its Lookup.
+type Expander struct {
+	// Lookup resolves a variable name; nil defines none. An undefined variable is an error
+	// (an *UndefinedVariableError), because an empty substitution usually yields a URL that is
+	// wrong in a way that is hard to trace back to a typo (siege substitutes "").
+	Lookup func(name string) (string, bool)
+	// AnyBracketedName lets $(NAME) and ${NAME} hold any bytes up to the closing bracket, the
+	// empty name included, as siegerc keys need ("$(proxy-host)"). Without it a bracketed name
+	// is a non-empty run of letters, digits and '_', the only names a URL file can define, so
+	// anything else is reported as a typo ("invalid variable name").
+	AnyBracketedName bool
+}
 
-// expand replaces $(NAME), ${NAME} and $NAME with their values and \$ with a
-// literal '$'. A '$' that starts no reference is kept, because '$' is a legal
-// URL byte and users write it in query strings. Results are not expanded
-// again, so values cannot inject further references.
-func expand(s string, lookup lookupFunc) (string, error) {
+// UndefinedVariableError is a reference to a variable that Expander.Lookup does not define.
+// It matches ErrUndefinedVariable with errors.Is.
+type UndefinedVariableError struct {
+	Name string // the variable's name as written
+}
+
+// Error says which variable is missing.
+func (e *UndefinedVariableError) Error() string {
+	return fmt.Sprintf("%v %s", ErrUndefinedVariable, e.Name)
+}
+
+// Unwrap makes errors.Is(err, ErrUndefinedVariable) true.
+func (e *UndefinedVariableError) Unwrap() error { return ErrUndefinedVariable }
+
+// Expand returns s with every reference replaced. A bare $NAME takes the longest run of
+// letters, digits and '_', so "$HOST:8080" reads HOST and keeps ":8080" (siege would not stop
+// at ':'). A '$' that starts no reference is kept, because '$' is a legal URL byte and users
+// write it in query strings. Values are not expanded again, so they cannot inject further
+// references; and the caller chooses which text to expand, so a value never turns into syntax.
+func (x Expander) Expand(s string) (string, error) {
 	if !strings.ContainsRune(s, '$') {
 		return s, nil
 	}
@@ -26,10 +54,12 @@ func expand(s string, lookup lookupFunc) (string, error) {
 		if i+1 < len(s) {
 			next = s[i+1]
 		}
+		var name string
 		switch {
 		case c == '\\' && next == '$':
 			b.WriteByte('$')
 			i += 2
+			continue
 		case c == '$' && (next == '(' || next == '{'):
 			closer := byte(')')
 			if next == '{' {
@@ -39,47 +69,32 @@ func expand(s string, lookup lookupFunc) (string, error) {
 			if end < 0 {
 				return "", fmt.Errorf("unterminated %q: missing %q", s[i:i+2], string(closer))
 			}
-			name := s[i+2 : i+2+end]
-			if !isName(name) {
+			name = s[i+2 : i+2+end]
+			if !x.AnyBracketedName && !isName(name) {
 				return "", fmt.Errorf("invalid variable name %q", name)
 			}
-			v, err := resolve(name, lookup)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString(v)
 			i += 2 + end + 1
 		case c == '$' && isNameByte(next):
-			// The longest run of name bytes is the name, so "$HOST:8080"
-			// reads HOST and keeps ":8080" (siege would not stop at ':').
 			j := i + 1
 			for j < len(s) && isNameByte(s[j]) {
 				j++
 			}
-			v, err := resolve(s[i+1:j], lookup)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString(v)
-			i = j
+			name, i = s[i+1:j], j
 		default:
 			b.WriteByte(c)
 			i++
+			continue
 		}
+		v, ok := "", false
+		if x.Lookup != nil {
+			v, ok = x.Lookup(name)
+		}
+		if !ok {
+			return "", &UndefinedVariableError{Name: name}
+		}
+		b.WriteString(v)
 	}
 	return b.String(), nil
-}
-
-// resolve turns a missing variable into an error because an empty
-// substitution usually yields a URL that is wrong in a way that is hard to
-// trace back to a typo.
-func resolve(name string, lookup lookupFunc) (string, error) {
-	if lookup != nil {
-		if v, ok := lookup(name); ok {
-			return v, nil
-		}
-	}
-	return "", fmt.Errorf("%w %s", ErrUndefinedVariable, name)
 }
 
 // isName reports whether s is a non-empty run of variable name bytes; only

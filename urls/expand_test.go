@@ -37,7 +37,7 @@ func TestExpand(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := expand(c.in, lookup)
+			got, err := Expander{Lookup: lookup}.Expand(c.in)
 			if err != nil {
 				t.Fatalf("expand(%q) error: %v", c.in, err)
 			}
@@ -70,7 +70,7 @@ func TestExpandErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := expand(c.in, lookup)
+			_, err := Expander{Lookup: lookup}.Expand(c.in)
 			if err == nil {
 				t.Fatalf("expand(%q) succeeded, want error %q", c.in, c.want)
 			}
@@ -86,7 +86,57 @@ func TestExpandErrors(t *testing.T) {
 
 func TestExpandNilLookup(t *testing.T) {
 	t.Parallel()
-	if _, err := expand("$(X)", nil); err == nil || err.Error() != "undefined variable X" {
+	if _, err := (Expander{}).Expand("$(X)"); err == nil || err.Error() != "undefined variable X" {
 		t.Errorf("expand with nil lookup: err = %v, want undefined variable X", err)
+	}
+}
+
+// TestExpandAnyBracketedName pins the one difference siegerc files need: bracketed names may
+// hold any byte but the closer (siegerc keys have '-'), the empty name included, while bare
+// names and everything else read as in URL files.
+func TestExpandAnyBracketedName(t *testing.T) {
+	t.Parallel()
+	vars := map[string]string{"proxy-host": "p.test", "A": "x", "": "empty-name", "a b": "spaced"}
+	lookup := func(name string) (string, bool) {
+		v, ok := vars[name]
+		return v, ok
+	}
+	cases := []struct {
+		name, in, want, err string
+	}{
+		{name: "dash in parens", in: "$(proxy-host):3128", want: "p.test:3128"},
+		{name: "dash in braces", in: "${proxy-host}", want: "p.test"},
+		{name: "bare name stops at the dash", in: "$A-b", want: "x-b"},
+		{name: "blank in a name", in: "$(a b)", want: "spaced"},
+		{name: "empty name", in: "$()", want: "empty-name"},
+		{name: "escaped dollar", in: `\$(proxy-host)`, want: "$(proxy-host)"},
+		{name: "undefined bracketed name", in: "$(no-such)", err: "undefined variable no-such"},
+		{name: "unterminated", in: "${proxy-host", err: `unterminated "${": missing "}"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Expander{Lookup: lookup, AnyBracketedName: true}.Expand(c.in)
+			if c.err != "" {
+				if err == nil || err.Error() != c.err {
+					t.Fatalf("Expand(%q) = %q, %v; want error %q", c.in, got, err, c.err)
+				}
+				return
+			}
+			if err != nil || got != c.want {
+				t.Errorf("Expand(%q) = %q, %v; want %q", c.in, got, err, c.want)
+			}
+		})
+	}
+}
+
+// TestUndefinedVariableError checks that callers can word the error themselves: the name is
+// in the typed error, which still matches ErrUndefinedVariable.
+func TestUndefinedVariableError(t *testing.T) {
+	t.Parallel()
+	_, err := (Expander{}).Expand("a/${HOST}/b")
+	var ue *UndefinedVariableError
+	if !errors.As(err, &ue) || ue.Name != "HOST" || !errors.Is(err, ErrUndefinedVariable) {
+		t.Fatalf("error %v (%T), want an *UndefinedVariableError for HOST", err, err)
 	}
 }

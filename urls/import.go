@@ -27,8 +27,9 @@ type ImportOptions struct {
 	// it; full URLs keep their path and query but take its scheme and host. A path in Base
 	// is put before every path ("http://h/staging" turns "/p" into "http://h/staging/p").
 	Base string
-	// Host keeps only rows whose URL host equals this (case-insensitive; with a port only
-	// if Host has one). It applies before the rewrite to Base, and not to path-only rows.
+	// Host keeps only rows whose URL is on this host, by the rule of HostPattern (with a port
+	// only if Host has one; a URL is accepted too). It applies before the rewrite to Base, and
+	// not to path-only rows.
 	Host string
 	// Status lists the statuses to count in access logs, as classes ("2xx") or codes
 	// ("200"); nil means 2xx and 3xx, the requests that served a page or redirected to one.
@@ -154,8 +155,8 @@ func ImportReader(r io.Reader, name string, opt ImportOptions) ([]Entry, ImportS
 // importer is the state of one Import call; nothing is shared between calls.
 type importer struct {
 	opt        ImportOptions
-	base       *importBase // nil without --base
-	host       string
+	base       *importBase  // nil without --base
+	host       *HostPattern // nil without --host
 	methods    map[string]bool
 	format     string // of the first input, which all others must share
 	formatFile string

@@ -30,7 +30,7 @@ func newImporter(opt ImportOptions) (*importer, error) {
 		if err != nil {
 			return im, err
 		}
-		im.host = h
+		im.host = &h
 	}
 	im.opt.Status = nil // a copy, normalised, so the caller's slice is left alone
 	for _, s := range opt.Status {

@@ -58,18 +58,22 @@ func importSplitFull(raw string) (scheme, authority, rest string, ok bool) {
 	return "", "", "", false
 }
 
-// parseImportHost normalises --host: a host name, optionally with a port. A URL is
-// accepted too, since users often paste one.
-func parseImportHost(raw string) (string, error) {
+// parseImportHost reads --host: a host name, optionally with a port. A URL is accepted too,
+// since users often paste one.
+func parseImportHost(raw string) (HostPattern, error) {
 	h := strings.TrimSpace(raw)
 	if _, authority, _, ok := importSplitFull(h); ok {
 		h = authority
 	}
 	h, err := asciiHost(strings.TrimSuffix(h, "/"))
 	if err != nil || h == "" || checkHostPort(h) != nil {
-		return "", fmt.Errorf("bad --host %q: want a host name such as example.com", raw)
+		return HostPattern{}, fmt.Errorf("bad --host %q: want a host name such as example.com", raw)
 	}
-	return strings.ToLower(h), nil
+	p, err := ParseHostPattern(h)
+	if err != nil {
+		return HostPattern{}, fmt.Errorf("bad --host %q: want a host name such as example.com", raw)
+	}
+	return p, nil
 }
 
 // importASCIIAuthority puts the host of a row's authority in punycode, by the rule of URL
@@ -84,24 +88,6 @@ func importASCIIAuthority(authority string) (string, error) {
 	return authority[:at] + host, nil
 }
 
-// importHostMatches compares a URL's authority with --host: with the port when --host has
-// one, by host name alone otherwise.
-func importHostMatches(authority, want string) bool {
-	hp := authority[strings.LastIndexByte(authority, '@')+1:]
-	if !importHasPort(want) && importHasPort(hp) {
-		hp = hp[:strings.LastIndexByte(hp, ':')]
-	}
-	return strings.EqualFold(hp, want)
-}
-
-// importHasPort reports whether host[:port] (or [v6][:port]) has a port.
-func importHasPort(hp string) bool {
-	if strings.HasPrefix(hp, "[") {
-		return strings.Contains(hp, "]:")
-	}
-	return strings.Contains(hp, ":")
-}
-
 // resolve turns a row's page into the URL to request. skip is a filter reason ("host") and
 // err a problem with the row, or errImportNeedBase.
 func (im *importer) resolve(raw string) (u, skip string, err error) {
@@ -111,7 +97,7 @@ func (im *importer) resolve(raw string) (u, skip string, err error) {
 		if authority, err = importASCIIAuthority(authority); err != nil {
 			return "", "", fmt.Errorf("bad URL %q: %w", importClip(Redacted(raw)), err)
 		}
-		if im.host != "" && !importHostMatches(authority, im.host) {
+		if im.host != nil && !im.host.Match(scheme, authority[strings.LastIndexByte(authority, '@')+1:]) {
 			return "", importSkipHost, nil
 		}
 		if im.base == nil {

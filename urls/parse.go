@@ -121,6 +121,11 @@ func (p *parser) lookup(name string) (string, bool) {
 	return "", false
 }
 
+// expand resolves the variables of a URL-file line or definition.
+func (p *parser) expand(s string) (string, error) {
+	return Expander{Lookup: p.lookup}.Expand(s)
+}
+
 // line handles one raw file line; ok is false for lines that yield no target
 // (blank, comment, variable definition).
 func (p *parser) line(raw string) (t Target, ok bool, err error) {
@@ -136,7 +141,7 @@ func (p *parser) line(raw string) (t Target, ok bool, err error) {
 		if name == "" {
 			return Target{}, false, errors.New("missing variable name before \"=\"")
 		}
-		v, err := expand(value, p.lookup)
+		v, err := p.expand(value)
 		if err != nil {
 			return Target{}, false, err
 		}
@@ -153,7 +158,7 @@ func (p *parser) line(raw string) (t Target, ok bool, err error) {
 
 // target expands a trimmed URL line and parses the result.
 func (p *parser) target(line string) (Target, error) {
-	expanded, err := expand(line, p.lookup)
+	expanded, err := p.expand(line)
 	if err != nil {
 		return Target{}, err
 	}

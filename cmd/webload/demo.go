@@ -37,6 +37,7 @@ func demoCommand(c *cli.Context, stdout, stderr io.Writer) error {
 	cfg.Users, cfg.Reps, cfg.Seed = 20, 50, 1
 	cfg.MaxUsers = 0 // the open model's cap: a closed run's result shows none
 	cfg.UserAgent = "webload/" + version
+	cfg.SettingName = settingName
 	spec := run.Spec{
 		Config:  cfg,
 		Targets: targets,

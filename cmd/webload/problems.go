@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+
+	"github.com/webload/webload/siegerc"
 )
 
 // problems collects every mistake in a run's settings, so that one try names them all instead of
@@ -67,7 +69,7 @@ func (e usageErrors) Unwrap() []error { return e }
 // fromSiegerc is the origin of the settings applied from the siegerc at path: the command line
 // wins over a siegerc, so a single-valued flag among them took its value there; a repeatable
 // one (-H, --login) gathers both, and the value tells.
-func fromSiegerc(path string, applied []siegeSetting) origin {
+func fromSiegerc(path string, applied []siegerc.Setting) origin {
 	return func(flag, value string) (string, bool) {
 		for _, s := range applied {
 			if s.Flag == flag && (value == "" || s.Value == value) {
@@ -79,7 +81,7 @@ func fromSiegerc(path string, applied []siegeSetting) origin {
 }
 
 // siegercOrigin is fromSiegerc for the siegerc that applySiegerc read, if it applied anything.
-func siegercOrigin(o *runOptions, env lookupEnv, applied []siegeSetting) origin {
+func siegercOrigin(o *runOptions, env lookupEnv, applied []siegerc.Setting) origin {
 	if len(applied) == 0 {
 		return func(string, string) (string, bool) { return "", false }
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/siegerc"
 	"github.com/webload/webload/urls"
 )
 
@@ -23,7 +24,7 @@ type flagValues interface {
 // defaults included, secrets shown as "***". rc holds the siegerc settings that were applied to
 // c, those the command line did not override: a flag set to a value that one of them gives is
 // marked "(siegerc line N)", any other flag that is set "(command line)".
-func effectiveConfig(c flagValues, flags []cli.Flag, rc []siegeSetting) string {
+func effectiveConfig(c flagValues, flags []cli.Flag, rc []siegerc.Setting) string {
 	type row struct{ name, value, from string }
 	var rows []row
 	width := 0
@@ -42,7 +43,7 @@ func effectiveConfig(c flagValues, flags []cli.Flag, rc []siegeSetting) string {
 			from := ""
 			if c.IsSet(name) {
 				from = "command line"
-				if i := slices.IndexFunc(rc, func(s siegeSetting) bool { return s.Flag == name && s.Value == v }); i >= 0 {
+				if i := slices.IndexFunc(rc, func(s siegerc.Setting) bool { return s.Flag == name && s.Value == v }); i >= 0 {
 					from = fmt.Sprintf("siegerc line %d", rc[i].Line)
 				}
 			}

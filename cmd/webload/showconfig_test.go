@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/siegerc"
 )
 
 // TestEffectiveConfig renders -C for a run set from a command line and a siegerc, and compares
@@ -12,7 +14,7 @@ import (
 func TestEffectiveConfig(t *testing.T) {
 	t.Parallel()
 	flags := runFlags()
-	rc := []siegeSetting{
+	rc := []siegerc.Setting{
 		set("timeout", "12", 7),
 		set("header", "X-Stage: staging", 9),
 		set("user", "ops:s3cret", 11),
@@ -28,7 +30,7 @@ func TestEffectiveConfig(t *testing.T) {
 		HideHelp:                  true,
 		ExitErrHandler:            func(*cli.Context, error) {},
 		Action: func(c *cli.Context) error {
-			var applied []siegeSetting
+			var applied []siegerc.Setting
 			for _, s := range rc {
 				if c.IsSet(s.Flag) && s.Flag != "header" {
 					continue // the command line wins

@@ -27,6 +27,7 @@ type runSpec struct {
 // file and line; all of them are reported at once, those a siegerc set with its line (from).
 func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin) (runSpec, error) {
 	s := runSpec{Spec: run.Spec{Config: loader.DefaultConfig()}}
+	s.Config.SettingName = settingName
 	var p problems
 	loadFromFlags(c, o, &s.Config, &p)
 	requestsFromFlags(c, o, &s.Config, &p)
