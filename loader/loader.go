@@ -297,6 +297,8 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 		}
 	}()
 
+	// The start is set before anything can stop the run: stop reads it.
+	l.start = time.Now()
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -307,7 +309,6 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 		}
 	}()
 
-	l.start = time.Now()
 	if l.cfg.Duration > 0 {
 		timer := time.AfterFunc(l.cfg.Duration, func() { l.stop(TimeUp) })
 		defer timer.Stop()

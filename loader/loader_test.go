@@ -272,6 +272,23 @@ func TestInterruptCountsRequestsInFlight(t *testing.T) {
 	}
 }
 
+// A run whose context has already ended stops at once, as interrupted: its watcher may stop it
+// before Run has taken its start time, which the race detector caught.
+func TestRunAlreadyInterrupted(t *testing.T) {
+	t.Parallel()
+	srv := newHitServer(t, nil)
+	l, err := New(Config{Users: 2, Reps: 5, Timeout: 10 * time.Second}, pageTargets(t, srv.URL, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var c collect
+	if out := l.Run(ctx, &c); out.Stop != Interrupted {
+		t.Fatalf("stop = %v, want interrupted", out.Stop)
+	}
+}
+
 func TestConnections(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
