@@ -12,7 +12,7 @@ import (
 // figures in testdata/saved/golden, which -update rewrites.
 var savedFixtures = []string{"closed", "repeat", "open", "browser", "shard0", "shard1", "open-shard0", "open-shard1"}
 
-func loadSaved(t *testing.T, name string) Report {
+func loadSaved(t testing.TB, name string) Report {
 	t.Helper()
 	rep, err := ReadJSON(filepath.Join("testdata", "saved", name+".json"))
 	if err != nil {
