@@ -27,9 +27,6 @@ type histAdder struct {
 
 func newHistAdder() *histAdder { return &histAdder{h: newSparseHistogram()} }
 
-// reset empties the sum, keeping the buffers.
-func (a *histAdder) reset() { a.h.Reset() }
-
 // The largest counts index of webload's geometry plus one, and so the longest payload a V2
 // encoding of it can have (9 bytes a count); a longer stream is not ours.
 const (
@@ -37,14 +34,17 @@ const (
 	maxV2InnerSize = v2HeaderSize + 9*histCountsLen
 )
 
-// add adds one encoded histogram; an empty encoding adds nothing. Encodings this fast path does
-// not expect (another word size, a normalizing offset) go through the library's decoder, so
-// what it accepts and refuses is decodeOurs's.
-func (a *histAdder) add(encoded string) error {
+// add adds one encoded histogram to the adder's own sum.
+func (a *histAdder) add(encoded string) error { return a.addTo(a.h, encoded) }
+
+// addTo adds one encoded histogram to dst; an empty encoding adds nothing. Encodings this fast
+// path does not expect (another word size, a normalizing offset) go through the library's
+// decoder, so what it accepts and refuses is decodeOurs's.
+func (a *histAdder) addTo(dst *hdr.PackedHistogram, encoded string) error {
 	if encoded == "" {
 		return nil
 	}
-	ok, err := a.addFast(encoded)
+	ok, err := a.addFast(dst, encoded)
 	if err != nil {
 		return fmt.Errorf("decode histogram: %w", err)
 	}
@@ -53,7 +53,7 @@ func (a *histAdder) add(encoded string) error {
 		if err != nil {
 			return err
 		}
-		if dropped := a.h.Merge(src); dropped > 0 {
+		if dropped := dst.Merge(src); dropped > 0 {
 			return fmt.Errorf("merge histogram: %d values out of range", dropped)
 		}
 	}
@@ -63,9 +63,9 @@ func (a *histAdder) add(encoded string) error {
 var errCorrupt = errors.New("corrupt V2 encoding")
 
 // addFast decodes a V2 compressed encoding of webload's geometry with 8-byte count words, as
-// webload writes them, straight into the sum; ok is false for any other encoding. On an error
-// the sum may hold part of the histogram.
-func (a *histAdder) addFast(encoded string) (ok bool, err error) {
+// webload writes them, straight into dst; ok is false for any other encoding. On an error dst
+// may hold part of the histogram.
+func (a *histAdder) addFast(dst *hdr.PackedHistogram, encoded string) (ok bool, err error) {
 	if need := base64.StdEncoding.DecodedLen(len(encoded)); cap(a.raw) < need {
 		a.raw = make([]byte, need)
 	}
@@ -122,7 +122,7 @@ func (a *histAdder) addFast(encoded string) (ok bool, err error) {
 		case i >= histCountsLen:
 			return false, errCorrupt
 		case count > 0:
-			if err := a.h.RecordValues(valueAt(i), count); err != nil {
+			if err := dst.RecordValues(valueAt(i), count); err != nil {
 				return false, err
 			}
 		}

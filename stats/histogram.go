@@ -43,22 +43,3 @@ func toUnits(d time.Duration) (v int64, clamped bool) {
 
 // fromUnits converts histogram units back to a duration.
 func fromUnits(v int64) time.Duration { return time.Duration(v) * histUnit }
-
-// histogramAcc adds encoded histograms, counting how many held values.
-type histogramAcc struct {
-	h *hdr.Histogram
-	n int
-}
-
-func newHistogramAcc() *histogramAcc { return &histogramAcc{h: newHistogram()} }
-
-func (a *histogramAcc) add(encoded string) error {
-	if encoded == "" {
-		return nil
-	}
-	if err := mergeInto(a.h, encoded); err != nil {
-		return err
-	}
-	a.n++
-	return nil
-}

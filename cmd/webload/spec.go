@@ -288,9 +288,9 @@ func runInfo(cfg *loader.Config, reps, file string) stats.RunInfo {
 	if cfg.ConnectionClose {
 		conn = "close"
 	}
-	model := "closed"
+	model := stats.ModelClosed
 	if cfg.Rate > 0 {
-		model = "open"
+		model = stats.ModelOpen
 	}
 	return stats.RunInfo{
 		Model:      model,
