@@ -49,7 +49,13 @@ func Combine(runs []Report) (Report, error) {
 	f.schedule = nil
 	f.users = seriesUsers(runs)
 	f.server = combineServer(runs)
-	return f.report(func(i int) (string, string) { return first.URLs[i].Method, first.URLs[i].URL }), nil
+	rows, err := urlRows(runs, a)
+	if err != nil {
+		return Report{}, fmt.Errorf("combine %w", err)
+	}
+	rep := f.report(nil)
+	rep.URLs = rows
+	return rep, nil
 }
 
 // seriesUsers combines the per-user fairness of runs made one after the other by the same users.

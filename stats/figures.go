@@ -53,6 +53,18 @@ type urlFigures struct {
 	page *pageFigures
 }
 
+// reset empties u, keeping its histograms' and map's storage for the next URL.
+func (u *urlFigures) reset() {
+	u.tally = Tally{}
+	u.latency.reset()
+	clear(u.status)
+	if u.page != nil {
+		l := u.page.latency
+		l.reset()
+		*u.page = pageFigures{latency: l}
+	}
+}
+
 // pageFor returns the URL's page figures, making them at their first use.
 func (u *urlFigures) pageFor() *pageFigures {
 	if u.page == nil {

@@ -19,6 +19,10 @@ type Latency struct {
 	sum      total
 	min, max time.Duration
 	h        histogram // nil until the first value
+	// saved is the encoding of the one saved part added, while it is all the histogram holds:
+	// the library writes the same bytes for the same counts, so the view need not encode again
+	// what a series only places in time (its timeline).
+	saved string
 }
 
 // histogram is what dense and sparse HdrHistograms share.
@@ -29,6 +33,7 @@ type histogram interface {
 	TotalCount() int64
 	Max() int64
 	Mean() float64
+	Reset()
 }
 
 // denseLatency is a Latency whose histogram is a dense one from the start (184 KiB): faster to
@@ -46,6 +51,7 @@ func (l *Latency) Record(d time.Duration) (clamped bool) {
 // recordUnits adds d, whose histogram value v the caller has already computed.
 func (l *Latency) recordUnits(d time.Duration, v int64) {
 	l.time(d)
+	l.saved = ""
 	if l.h == nil {
 		l.h = newSparseHistogram()
 	}
@@ -63,6 +69,15 @@ func (l *Latency) time(d time.Duration) {
 	l.max = max(l.max, d)
 }
 
+// reset empties l, keeping its histogram's storage.
+func (l *Latency) reset() {
+	h := l.h
+	if h != nil {
+		h.Reset()
+	}
+	*l = Latency{h: h}
+}
+
 // addSaved adds a part read from a saved result: n values of the given mean and maximum (seconds)
 // and encoded histogram, decoded by a.
 func (l *Latency) addSaved(n int64, mean, longest float64, encoded string, a *histAdder) error {
@@ -73,7 +88,9 @@ func (l *Latency) addSaved(n int64, mean, longest float64, encoded string, a *hi
 		return nil
 	}
 	if l.h == nil {
-		l.h = newSparseHistogram()
+		l.h, l.saved = newSparseHistogram(), encoded
+	} else {
+		l.saved = ""
 	}
 	sparse, ok := l.h.(*hdr.PackedHistogram)
 	if !ok {
@@ -134,6 +151,8 @@ func (l *Latency) encode(enc *histEncoder) string {
 	switch {
 	case l.h == nil:
 		return ""
+	case enc == nil && l.saved != "":
+		return l.saved
 	case enc == nil:
 		return encode(l.h)
 	}
@@ -146,7 +165,7 @@ func (l *Latency) encodeAll() string {
 	if l.h == nil {
 		return encode(newSparseHistogram())
 	}
-	return encode(l.h)
+	return l.encode(nil)
 }
 
 // durationOf converts saved seconds back to the duration they were written from: durations are

@@ -9,14 +9,8 @@ import (
 // it belongs to. What a result's own moment decides is left to the caller: its timeline (place
 // says which bucket each of its intervals goes to, or nil to leave it out), the elapsed time,
 // users, label, run and server. A steady state is never added: each run's ramp ends at its own
-// moment.
+// moment. The URL rows are added by urlRows, URL by URL.
 func (f *figures) load(rep *Report, a *histAdder, place func(i int, p *TimelinePoint) *bucket) error {
-	if len(f.urls) == 0 && len(rep.URLs) > 0 {
-		f.urls = make([]*urlFigures, len(rep.URLs))
-	}
-	if len(rep.URLs) != len(f.urls) {
-		return fmt.Errorf("%d URLs, the first result has %d", len(rep.URLs), len(f.urls))
-	}
 	f.tally.Add(Tally{Requests: rep.Requests, Transactions: rep.Transactions, Successful: rep.SuccessfulTransactions,
 		Failed: rep.FailedTransactions, Bytes: rep.BodyBytes})
 	f.latency.addShortest(rep.Transactions, rep.ShortestTransaction)
@@ -51,11 +45,6 @@ func (f *figures) load(rep *Report, a *histAdder, place func(i int, p *TimelineP
 	if err := loadPages(&f.pages, rep.Pages, a); err != nil {
 		return fmt.Errorf("page histogram: %w", err)
 	}
-	for i := range rep.URLs {
-		if err := loadURL(&f.urls[i], &rep.URLs[i], a); err != nil {
-			return fmt.Errorf("URL %s: %w", rep.URLs[i].URL, err)
-		}
-	}
 	if place != nil {
 		for i := range rep.Timeline {
 			p := &rep.Timeline[i]
@@ -70,16 +59,27 @@ func (f *figures) load(rep *Report, a *histAdder, place func(i int, p *TimelineP
 	return nil
 }
 
-// loadURL adds a saved URL row to *dst, made at the first row with anything in it, so the URLs of
-// a long list that no request reached cost nothing.
-func loadURL(dst **urlFigures, s *URLStats, a *histAdder) error {
-	if s.Hits == 0 && s.Failures == 0 && s.Bytes == 0 && len(s.StatusCodes) == 0 && s.Pages == nil {
-		return nil
+// urlRows adds up the results' URL rows, URL by URL, in one figure used again for each: the cost
+// is what the results hold, never a histogram for each URL of a long list at once. The results
+// have as many URLs each, in the same order.
+func urlRows(results []Report, a *histAdder) ([]URLStats, error) {
+	rows := make([]URLStats, len(results[0].URLs))
+	enc := newHistEncoder()
+	var u urlFigures
+	for i := range rows {
+		u.reset()
+		for r := range results {
+			if err := u.load(&results[r].URLs[i], a); err != nil {
+				return nil, fmt.Errorf("run %d, URL %s: %w", r+1, results[r].URLs[i].URL, err)
+			}
+		}
+		rows[i] = u.view(results[0].URLs[i].Method, results[0].URLs[i].URL, enc)
 	}
-	if *dst == nil {
-		*dst = &urlFigures{}
-	}
-	u := *dst
+	return rows, nil
+}
+
+// load adds a saved URL row to u.
+func (u *urlFigures) load(s *URLStats, a *histAdder) error {
 	u.tally.Add(Tally{Requests: s.Hits + s.Failures, Transactions: s.Hits, Failed: s.Failures, Bytes: s.Bytes})
 	if err := u.status.addSaved(s.StatusCodes); err != nil {
 		return err

@@ -66,7 +66,13 @@ func Merge(shards []Report) (Report, error) {
 	f.elapsed = end.Sub(start).Seconds()
 	f.users = poolUsers(shards)
 	f.server = combineServer(shards)
-	return f.report(func(i int) (string, string) { return first.URLs[i].Method, first.URLs[i].URL }), nil
+	rows, err := urlRows(shards, a)
+	if err != nil {
+		return Report{}, fmt.Errorf("merge: combine %w", err)
+	}
+	rep := f.report(nil)
+	rep.URLs = rows
+	return rep, nil
 }
 
 // bucketAt returns the timeline's bucket i, growing the timeline as needed.
