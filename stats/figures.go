@@ -14,7 +14,7 @@ type figures struct {
 	tally   Tally
 	latency Latency // response times of transactions, from the intended start
 	service Latency // service times of transactions, from the actual send
-	status  statuses
+	status  allStatuses
 	errors  errorCounts
 	// busy sums every request's response time: the mean requests in flight is busy/elapsed.
 	busy       total

@@ -84,7 +84,7 @@ func (r *Recorder) add(res *loader.Result) {
 		u = r.url(res.Target)
 	}
 	if res.Err == loader.ErrNone {
-		r.f.status.record(res.Status)
+		r.f.status[res.Status%1000]++
 		u.status.record(res.Status)
 		r.f.decoded += res.Decoded // a body that failed half way is no data, decoded or not
 	} else {

@@ -86,6 +86,31 @@ func (s statuses) view() StatusCounts {
 	return out
 }
 
+// allStatuses counts a whole run's responses by status code: an array, which the recorder's
+// hot path indexes faster than a map, keyed by the code modulo 1000 (codes have three digits).
+type allStatuses [1000]int64
+
+func (s *allStatuses) addSaved(saved map[string]int64) error {
+	for code, n := range saved {
+		c, err := strconv.ParseUint(code, 10, 16)
+		if err != nil || c >= uint64(len(s)) {
+			return fmt.Errorf("status code %q: not a code of three digits at most", code)
+		}
+		s[c] += n
+	}
+	return nil
+}
+
+func (s *allStatuses) view() map[string]int64 {
+	out := map[string]int64{}
+	for code, n := range s {
+		if n > 0 {
+			out[strconv.Itoa(code)] = n
+		}
+	}
+	return out
+}
+
 // errorCounts counts requests that got no response, by kind.
 type errorCounts [loader.NumErrKinds]int64
 

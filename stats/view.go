@@ -13,7 +13,7 @@ func (f *figures) report(name func(i int) (method, url string)) Report {
 		LongestTransaction:     f.latency.Max(),
 		ShortestTransaction:    f.latency.Min(),
 		Label:                  f.label,
-		StatusCodes:            map[string]int64(f.status.view()),
+		StatusCodes:            f.status.view(),
 		Errors:                 f.errors.view(),
 		ErrorSamples:           f.errSamples,
 		Requests:               f.tally.Requests,
@@ -33,9 +33,6 @@ func (f *figures) report(name func(i int) (method, url string)) Report {
 		Run:                    f.run,
 		Server:                 f.server,
 		Repeats:                f.repeats,
-	}
-	if rep.StatusCodes == nil {
-		rep.StatusCodes = map[string]int64{}
 	}
 	if n := f.tally.Transactions + f.tally.Failed; n > 0 {
 		rep.Availability = float64(f.tally.Transactions) / float64(n) * 100
