@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
-
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // ErrNothingToCombine is returned by Combine for an empty list.
@@ -69,37 +66,4 @@ func seriesUsers(runs []Report) UserStats {
 	}
 	out.TransactionsStddev = math.Sqrt(out.TransactionsStddev)
 	return out
-}
-
-// mergeInto adds an encoded histogram to h; an empty encoding adds nothing, a foreign geometry is
-// refused (see decodeOurs). Values that h cannot hold would make the merge inexact, so they are
-// an error, never dropped in silence.
-func mergeInto(h *hdr.Histogram, encoded string) error {
-	if encoded == "" {
-		return nil
-	}
-	src, err := decodeOurs(encoded)
-	if err != nil {
-		return err
-	}
-	if dropped := src.MergeInto(h); dropped > 0 {
-		return fmt.Errorf("merge histogram: %s values out of range", strconv.FormatInt(dropped, 10))
-	}
-	return nil
-}
-
-// decodeOurs decodes a histogram webload encoded. It decodes into a sparse histogram, so a
-// foreign or corrupt header cannot make it allocate a huge dense one, and refuses any geometry
-// but webload's.
-func decodeOurs(encoded string) (*hdr.PackedHistogram, error) {
-	src, err := hdr.DecodePacked([]byte(encoded))
-	if err != nil {
-		return nil, fmt.Errorf("decode histogram: %w", err)
-	}
-	if src.LowestTrackableValue() != histLowest || src.HighestTrackableValue() != histHighest ||
-		src.SignificantFigures() != histDigits {
-		return nil, fmt.Errorf("decode histogram: not webload's geometry (%d..%d, %d digits)",
-			src.LowestTrackableValue(), src.HighestTrackableValue(), src.SignificantFigures())
-	}
-	return src, nil
 }

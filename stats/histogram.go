@@ -1,6 +1,11 @@
-// Package stats turns a run's results into figures: HdrHistogram latencies overall and per URL,
-// siege's summary metrics, and the text, JSON and log outputs. It has no goroutines and no
-// network; a Recorder is fed from one goroutine.
+// Package stats turns a run's results into figures. Its model is built of values that record,
+// add and answer for themselves: Latency (a count, a sum, the exact extremes and an HdrHistogram)
+// and Tally (requests by outcome under siege's rules), which make up a run's overall, per-URL,
+// page, timeline, steady-state and schedule figures. The Recorder fills them from results;
+// Combine (a --repeat series) and Merge (the shards of one run) read saved results back into
+// them and add them up. Report is their JSON view, made by one function and read back by one.
+// The package also writes the text, JSON, log and CSV outputs and compares results. It has no
+// goroutines and no network; a Recorder is fed from one goroutine.
 package stats
 
 import (

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -50,8 +51,6 @@ func (t *Tally) Add(o Tally) {
 // statuses counts responses by status code; nil until the first, so that the URLs of a long list
 // that no request reached cost no map each.
 type statuses map[uint16]int64
-
-func (s *statuses) record(code uint16) { s.add(code, 1) }
 
 func (s *statuses) add(code uint16, n int64) {
 	if *s == nil {
@@ -117,11 +116,11 @@ type errorCounts [loader.NumErrKinds]int64
 // addSaved adds counts read from a saved result, keyed by the kind's name.
 func (e *errorCounts) addSaved(saved map[string]int64) error {
 	for name, n := range saved {
-		k, ok := errKindNamed(name)
-		if !ok {
+		i := slices.IndexFunc(loader.ErrKinds(), func(k loader.ErrKind) bool { return k.String() == name })
+		if i < 0 {
 			return fmt.Errorf("unknown error kind %q", name)
 		}
-		e[k] += n
+		e[loader.ErrKinds()[i]] += n
 	}
 	return nil
 }
@@ -134,15 +133,6 @@ func (e *errorCounts) view() map[string]int64 {
 		}
 	}
 	return out
-}
-
-func errKindNamed(name string) (loader.ErrKind, bool) {
-	for _, k := range loader.ErrKinds() {
-		if k.String() == name {
-			return k, true
-		}
-	}
-	return 0, false
 }
 
 // total sums durations: recorded ones exactly in nanoseconds, saved ones as the seconds they
