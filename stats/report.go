@@ -8,8 +8,9 @@ import (
 	"github.com/webload/webload/sysload"
 )
 
-// Report is a run's result: every figure the text report shows, in the form -j prints and -o
-// writes. The first twelve fields are siege's JSON keys with siege's units (seconds, MB of
+// Report is a run's result as -j prints it and -o writes it: the JSON view of its figures (see
+// figures.report and figures.load), and what the text and HTML reports, gates and comparisons
+// read. The first twelve fields are siege's JSON keys with siege's units (seconds, MB of
 // 2^20 bytes, per second), so tools that read siege's JSON keep working.
 type Report struct {
 	Transactions           int64   `json:"transactions"`
