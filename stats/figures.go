@@ -122,7 +122,7 @@ func (p *pageFigures) addRequest(res *loader.Result) {
 
 func (p *pageFigures) visited() bool { return p != nil && (p.pages > 0 || p.cut > 0) }
 
-// add adds o's counts; the load times are added by the caller, which holds their histograms.
+// addCounts adds o's counts; the caller adds the load times.
 func (p *pageFigures) addCounts(o *pageFigures) {
 	p.pages += o.pages
 	p.failed += o.failed
