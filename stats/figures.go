@@ -53,11 +53,11 @@ type urlFigures struct {
 	page *pageFigures
 }
 
-// reset empties u, keeping its histograms' and map's storage for the next URL.
+// reset empties u, keeping its histograms' and statuses' storage for the next URL.
 func (u *urlFigures) reset() {
 	u.tally = Tally{}
 	u.latency.reset()
-	clear(u.status)
+	u.status = u.status[:0]
 	if u.page != nil {
 		l := u.page.latency
 		l.reset()
@@ -140,6 +140,10 @@ type bucket struct {
 	start   float64 // seconds from the start of the run
 	tally   Tally
 	latency Latency
+	// saved is the encoding of the one saved interval placed here, while it is all the bucket
+	// holds: the library writes the same bytes for the same counts, so a series, which only
+	// places its runs' intervals in time, need not encode them again.
+	saved string
 }
 
 // steadyFigures are the results intended after the ramp.

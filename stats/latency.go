@@ -19,10 +19,6 @@ type Latency struct {
 	sum      total
 	min, max time.Duration
 	h        histogram // nil until the first value
-	// saved is the encoding of the one saved part added, while it is all the histogram holds:
-	// the library writes the same bytes for the same counts, so the view need not encode again
-	// what a series only places in time (its timeline).
-	saved string
 }
 
 // histogram is what dense and sparse HdrHistograms share.
@@ -51,7 +47,6 @@ func (l *Latency) Record(d time.Duration) (clamped bool) {
 // recordUnits adds d, whose histogram value v the caller has already computed.
 func (l *Latency) recordUnits(d time.Duration, v int64) {
 	l.time(d)
-	l.saved = ""
 	if l.h == nil {
 		l.h = newSparseHistogram()
 	}
@@ -88,9 +83,7 @@ func (l *Latency) addSaved(n int64, mean, longest float64, encoded string, a *hi
 		return nil
 	}
 	if l.h == nil {
-		l.h, l.saved = newSparseHistogram(), encoded
-	} else {
-		l.saved = ""
+		l.h = newSparseHistogram()
 	}
 	sparse, ok := l.h.(*hdr.PackedHistogram)
 	if !ok {
@@ -151,8 +144,6 @@ func (l *Latency) encode(enc *histEncoder) string {
 	switch {
 	case l.h == nil:
 		return ""
-	case enc == nil && l.saved != "":
-		return l.saved
 	case enc == nil:
 		return encode(l.h)
 	}
@@ -165,7 +156,7 @@ func (l *Latency) encodeAll() string {
 	if l.h == nil {
 		return encode(newSparseHistogram())
 	}
-	return l.encode(nil)
+	return encode(l.h)
 }
 
 // durationOf converts saved seconds back to the duration they were written from: durations are

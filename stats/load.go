@@ -111,6 +111,10 @@ func loadPages(p *pageFigures, s *PageStats, a *histAdder) error {
 
 // loadPoint adds a saved timeline interval to b.
 func loadPoint(b *bucket, p *TimelinePoint, a *histAdder) error {
+	b.saved = ""
+	if b.tally == (Tally{}) {
+		b.saved = p.Histogram
+	}
 	b.tally.Add(Tally{Requests: p.Requests, Transactions: p.Transactions, Successful: p.Successful,
 		Failed: p.Failed, Bytes: p.Bytes})
 	return b.latency.addSaved(p.Transactions, 0, p.Max, p.Histogram, a)

@@ -48,15 +48,24 @@ func (t *Tally) Add(o Tally) {
 	t.Bytes += o.Bytes
 }
 
-// statuses counts responses by status code; nil until the first, so that the URLs of a long list
-// that no request reached cost no map each.
-type statuses map[uint16]int64
+// statuses counts one URL's responses by status code. A URL sees few codes, so a short list
+// costs less than a map (a long URL list has one per URL reached) and is searched as fast; nil
+// until the first response.
+type statuses []statusCount
+
+type statusCount struct {
+	code uint16
+	n    int64
+}
 
 func (s *statuses) add(code uint16, n int64) {
-	if *s == nil {
-		*s = statuses{}
+	for i := range *s {
+		if (*s)[i].code == code {
+			(*s)[i].n += n
+			return
+		}
 	}
-	(*s)[code] += n
+	*s = append(*s, statusCount{code, n})
 }
 
 // addSaved adds counts read from a saved result, keyed by the code in decimal.
@@ -77,10 +86,8 @@ func (s statuses) view() StatusCounts {
 		return nil
 	}
 	out := make(StatusCounts, len(s))
-	for code, n := range s {
-		if n > 0 {
-			out[strconv.Itoa(int(code))] = n
-		}
+	for _, c := range s {
+		out[strconv.Itoa(int(c.code))] = c.n
 	}
 	return out
 }

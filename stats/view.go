@@ -129,7 +129,10 @@ func (b *bucket) point() TimelinePoint {
 	}
 	if b.latency.h != nil {
 		p.quantiles(func(q float64, v *float64) { *v = b.latency.Quantile(q, p.Max) })
-		p.Histogram = b.latency.encode(nil)
+		p.Histogram = b.saved
+		if p.Histogram == "" {
+			p.Histogram = b.latency.encode(nil)
+		}
 	}
 	return p
 }
