@@ -29,8 +29,10 @@ type figures struct {
 	users      UserStats
 	errSamples map[string]string
 
-	urls     []*urlFigures // nil until the URL's first result: most of a long list may never be reached
-	pages    pageFigures   // page visits, when users load pages like a browser
+	// urls are the recorder's, each nil until the URL's first result: most of a long list may
+	// never be reached. Combine and Merge add saved URL rows one at a time instead (urlRows).
+	urls     []*urlFigures
+	pages    pageFigures // page visits, when users load pages like a browser
 	timeline []bucket
 	interval float64 // seconds
 	steady   *steadyFigures
