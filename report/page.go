@@ -99,14 +99,14 @@ func about(r *stats.Report) string {
 		parts = append(parts, "started "+run.StartedAt.UTC().Format(time.DateTime)+" UTC")
 	}
 	switch {
-	case run.Model == "open":
+	case run.Model == stats.ModelOpen:
 		parts = append(parts, fmt.Sprintf("open model at %.6g requests/s (up to %d users)", run.Rate, run.MaxUsers))
 	case run.Users > 0:
 		parts = append(parts, fmt.Sprintf("%d users", run.Users))
 	}
 	parts = append(parts, fmt.Sprintf("%s elapsed", seconds(r.ElapsedTime)))
 	if run.StopReason != "" {
-		parts = append(parts, "stopped: "+run.StopReason)
+		parts = append(parts, "stopped: "+string(run.StopReason))
 	}
 	if n := len(r.Repeats); n > 1 {
 		parts = append(parts, fmt.Sprintf("%d runs combined", n))

@@ -73,9 +73,9 @@ func NewInfo(cfg *loader.Config, reps, urlFile, version string) stats.RunInfo {
 	if cfg.ConnectionClose {
 		conn = "close"
 	}
-	model := "closed"
+	model := stats.ModelClosed
 	if cfg.Rate > 0 {
-		model = "open"
+		model = stats.ModelOpen
 	}
 	return stats.RunInfo{
 		Model:      model,

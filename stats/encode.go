@@ -128,15 +128,3 @@ func appendZigZag(b []byte, v int64) []byte {
 	}
 	return append(b, byte(u))
 }
-
-// percentiles reads the report's percentiles in seconds, capped at the exact maximum.
-func percentiles(h percentiler, top float64) Percentiles {
-	return Percentiles{
-		P50:  min(quantile(h, 50), top),
-		P90:  min(quantile(h, 90), top),
-		P95:  min(quantile(h, 95), top),
-		P99:  min(quantile(h, 99), top),
-		P999: min(quantile(h, 99.9), top),
-		Max:  top,
-	}
-}

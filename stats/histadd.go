@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -27,9 +28,6 @@ type histAdder struct {
 
 func newHistAdder() *histAdder { return &histAdder{h: newSparseHistogram()} }
 
-// reset empties the sum, keeping the buffers.
-func (a *histAdder) reset() { a.h.Reset() }
-
 // The largest counts index of webload's geometry plus one, and so the longest payload a V2
 // encoding of it can have (9 bytes a count); a longer stream is not ours.
 const (
@@ -37,14 +35,17 @@ const (
 	maxV2InnerSize = v2HeaderSize + 9*histCountsLen
 )
 
-// add adds one encoded histogram; an empty encoding adds nothing. Encodings this fast path does
-// not expect (another word size, a normalizing offset) go through the library's decoder, so
-// what it accepts and refuses is decodeOurs's.
-func (a *histAdder) add(encoded string) error {
+// add adds one encoded histogram to the adder's own sum.
+func (a *histAdder) add(encoded string) error { return a.addTo(a.h, encoded) }
+
+// addTo adds one encoded histogram to dst; an empty encoding adds nothing. Encodings this fast
+// path does not expect (another word size, a normalizing offset) go through the library's
+// decoder, so what it accepts and refuses is decodeOurs's.
+func (a *histAdder) addTo(dst *hdr.PackedHistogram, encoded string) error {
 	if encoded == "" {
 		return nil
 	}
-	ok, err := a.addFast(encoded)
+	ok, err := a.addFast(dst, encoded)
 	if err != nil {
 		return fmt.Errorf("decode histogram: %w", err)
 	}
@@ -53,7 +54,7 @@ func (a *histAdder) add(encoded string) error {
 		if err != nil {
 			return err
 		}
-		if dropped := a.h.Merge(src); dropped > 0 {
+		if dropped := dst.Merge(src); dropped > 0 {
 			return fmt.Errorf("merge histogram: %d values out of range", dropped)
 		}
 	}
@@ -63,9 +64,9 @@ func (a *histAdder) add(encoded string) error {
 var errCorrupt = errors.New("corrupt V2 encoding")
 
 // addFast decodes a V2 compressed encoding of webload's geometry with 8-byte count words, as
-// webload writes them, straight into the sum; ok is false for any other encoding. On an error
-// the sum may hold part of the histogram.
-func (a *histAdder) addFast(encoded string) (ok bool, err error) {
+// webload writes them, straight into dst; ok is false for any other encoding. On an error dst
+// may hold part of the histogram.
+func (a *histAdder) addFast(dst *hdr.PackedHistogram, encoded string) (ok bool, err error) {
 	if need := base64.StdEncoding.DecodedLen(len(encoded)); cap(a.raw) < need {
 		a.raw = make([]byte, need)
 	}
@@ -122,7 +123,7 @@ func (a *histAdder) addFast(encoded string) (ok bool, err error) {
 		case i >= histCountsLen:
 			return false, errCorrupt
 		case count > 0:
-			if err := a.h.RecordValues(valueAt(i), count); err != nil {
+			if err := dst.RecordValues(valueAt(i), count); err != nil {
 				return false, err
 			}
 		}
@@ -155,4 +156,37 @@ func readZigZag(b []byte) (v int64, size int) {
 		}
 	}
 	return 0, 0
+}
+
+// mergeInto adds an encoded histogram to h; an empty encoding adds nothing, a foreign geometry is
+// refused (see decodeOurs). Values that h cannot hold would make the merge inexact, so they are
+// an error, never dropped in silence.
+func mergeInto(h *hdr.Histogram, encoded string) error {
+	if encoded == "" {
+		return nil
+	}
+	src, err := decodeOurs(encoded)
+	if err != nil {
+		return err
+	}
+	if dropped := src.MergeInto(h); dropped > 0 {
+		return fmt.Errorf("merge histogram: %s values out of range", strconv.FormatInt(dropped, 10))
+	}
+	return nil
+}
+
+// decodeOurs decodes a histogram webload encoded. It decodes into a sparse histogram, so a
+// foreign or corrupt header cannot make it allocate a huge dense one, and refuses any geometry
+// but webload's.
+func decodeOurs(encoded string) (*hdr.PackedHistogram, error) {
+	src, err := hdr.DecodePacked([]byte(encoded))
+	if err != nil {
+		return nil, fmt.Errorf("decode histogram: %w", err)
+	}
+	if src.LowestTrackableValue() != histLowest || src.HighestTrackableValue() != histHighest ||
+		src.SignificantFigures() != histDigits {
+		return nil, fmt.Errorf("decode histogram: not webload's geometry (%d..%d, %d digits)",
+			src.LowestTrackableValue(), src.HighestTrackableValue(), src.SignificantFigures())
+	}
+	return src, nil
 }

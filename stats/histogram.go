@@ -1,6 +1,11 @@
-// Package stats turns a run's results into figures: HdrHistogram latencies overall and per URL,
-// siege's summary metrics, and the text, JSON and log outputs. It has no goroutines and no
-// network; a Recorder is fed from one goroutine.
+// Package stats turns a run's results into figures. Its model is built of values that record,
+// add and answer for themselves: Latency (a count, a sum, the exact extremes and an HdrHistogram)
+// and Tally (requests by outcome under siege's rules), which make up a run's overall, per-URL,
+// page, timeline, steady-state and schedule figures. The Recorder fills them from results;
+// Combine (a --repeat series) and Merge (the shards of one run) read saved results back into
+// them and add them up. Report is their JSON view, made by one function and read back by one.
+// The package also writes the text, JSON, log and CSV outputs and compares results. It has no
+// goroutines and no network; a Recorder is fed from one goroutine.
 package stats
 
 import (
@@ -43,22 +48,3 @@ func toUnits(d time.Duration) (v int64, clamped bool) {
 
 // fromUnits converts histogram units back to a duration.
 func fromUnits(v int64) time.Duration { return time.Duration(v) * histUnit }
-
-// histogramAcc adds encoded histograms, counting how many held values.
-type histogramAcc struct {
-	h *hdr.Histogram
-	n int
-}
-
-func newHistogramAcc() *histogramAcc { return &histogramAcc{h: newHistogram()} }
-
-func (a *histogramAcc) add(encoded string) error {
-	if encoded == "" {
-		return nil
-	}
-	if err := mergeInto(a.h, encoded); err != nil {
-		return err
-	}
-	a.n++
-	return nil
-}

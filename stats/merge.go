@@ -16,51 +16,71 @@ var ErrNotShards = errors.New("not the shards of one run")
 // Merge builds the result of a run made by several processes at once (--shard I/N): counts are
 // sums, percentiles come from the added histograms (overall, per URL, per page and per
 // interval), and the elapsed time runs from the first shard's start to the last one's end, so
-// rates are the whole run's. It refuses results of different tests, duplicates and missing
-// shards, naming them.
+// rates are the whole run's. Each shard's timeline is placed by when it started. It refuses
+// results of different tests, duplicates and missing shards, naming them.
 func Merge(shards []Report) (Report, error) {
 	if err := checkShards(shards); err != nil {
 		return Report{}, err
 	}
 	shards = slices.Clone(shards)
 	slices.SortFunc(shards, func(a, b Report) int { return a.Run.Shard.Index - b.Run.Shard.Index })
-	out, err := Combine(shards)
-	if err != nil {
-		return Report{}, fmt.Errorf("merge: %w", err)
-	}
-	out.Repeats = nil
-
-	start, end := shards[0].Run.StartedAt, time.Time{}
-	var busy float64
+	first := &shards[0]
+	start, end := first.Run.StartedAt, time.Time{}
 	for i := range shards {
 		r := &shards[i]
+		if len(r.URLs) != len(first.URLs) {
+			return Report{}, fmt.Errorf("merge: combine: run %d has %d URLs, run 1 has %d", i+1, len(r.URLs), len(first.URLs))
+		}
+		if r.TimelineInterval != first.TimelineInterval && first.TimelineInterval > 0 {
+			return Report{}, fmt.Errorf("merge: timeline intervals differ: %g s and %g s", first.TimelineInterval, r.TimelineInterval)
+		}
 		if r.Run.StartedAt.Before(start) {
 			start = r.Run.StartedAt
 		}
 		if e := r.Run.StartedAt.Add(seconds(r.ElapsedTime)); e.After(end) {
 			end = e
 		}
-		busy += r.Concurrency * r.ElapsedTime
-		out.Run.Shards = append(out.Run.Shards, *r.Run.Shard)
 	}
-	out.Run.Shard = nil
-	out.Run.StartedAt = start
-	out.ElapsedTime = end.Sub(start).Seconds()
-	out.TransactionRate, out.Throughput, out.Concurrency = 0, 0, 0
-	if out.ElapsedTime > 0 {
-		out.TransactionRate = float64(out.Transactions) / out.ElapsedTime
-		out.Throughput = out.DataTransferred / out.ElapsedTime
-		out.Concurrency = busy / out.ElapsedTime
+	f := model{label: first.Label, run: first.Run, interval: first.TimelineInterval}
+	if f.interval > 0 {
+		f.timeline = []bucket{}
 	}
-	out.Users = poolUsers(shards)
-	if out.Timeline, err = mergeTimelines(shards, start); err != nil {
-		return Report{}, fmt.Errorf("merge: %w", err)
+	a := newHistAdder()
+	for i := range shards {
+		r := &shards[i]
+		var place func(int, *TimelinePoint) *bucket
+		if f.interval > 0 {
+			shift := int(math.Round(r.Run.StartedAt.Sub(start).Seconds() / f.interval))
+			place = func(k int, _ *TimelinePoint) *bucket { return f.bucketAt(k + shift) }
+		}
+		if err := f.load(r, a, place); err != nil {
+			return Report{}, fmt.Errorf("merge: combine run %d: %w", i+1, err)
+		}
+		if r.Run.StopReason == StopInterrupted {
+			f.run.StopReason = StopInterrupted
+		}
+		f.run.Shards = append(f.run.Shards, *r.Run.Shard)
 	}
-	if out.Schedule, err = mergeSchedules(shards); err != nil {
-		return Report{}, fmt.Errorf("merge: %w", err)
+	f.run.Shard = nil
+	f.run.StartedAt = start
+	f.elapsed = end.Sub(start).Seconds()
+	f.users = poolUsers(shards)
+	f.server = combineServer(shards)
+	rows, err := urlRows(shards, a)
+	if err != nil {
+		return Report{}, fmt.Errorf("merge: combine %w", err)
 	}
-	out.SteadyState = nil // per-shard ramps end at different moments; not merged
-	return out, nil
+	rep := f.report(nil)
+	rep.URLs = rows
+	return rep, nil
+}
+
+// bucketAt returns the timeline's bucket i, growing the timeline as needed.
+func (f *model) bucketAt(i int) *bucket {
+	for len(f.timeline) <= i {
+		f.timeline = append(f.timeline, bucket{start: float64(len(f.timeline)) * f.interval})
+	}
+	return &f.timeline[i]
 }
 
 // checkShards says what keeps results from being merged: a whole run among them, different
@@ -113,94 +133,6 @@ func poolUsers(shards []Report) UserStats {
 		out.TransactionsStddev = math.Sqrt(max(0, sq/n-out.TransactionsMean*out.TransactionsMean))
 	}
 	return out
-}
-
-// mergeTimelines adds the shards' intervals that cover the same time, placing each shard's
-// timeline by when it started.
-func mergeTimelines(shards []Report, start time.Time) ([]TimelinePoint, error) {
-	interval := shards[0].TimelineInterval
-	if interval <= 0 {
-		return nil, nil
-	}
-	type acc struct {
-		p    TimelinePoint
-		hist *histogramAcc
-	}
-	var out []acc
-	for _, r := range shards {
-		if r.TimelineInterval != interval {
-			return nil, fmt.Errorf("timeline intervals differ: %g s and %g s", interval, r.TimelineInterval)
-		}
-		shift := int(math.Round(r.Run.StartedAt.Sub(start).Seconds() / interval))
-		for k, p := range r.Timeline {
-			i := k + shift
-			for len(out) <= i {
-				out = append(out, acc{p: TimelinePoint{Start: float64(len(out)) * interval}, hist: newHistogramAcc()})
-			}
-			a := &out[i]
-			a.p.Requests += p.Requests
-			a.p.Transactions += p.Transactions
-			a.p.Successful += p.Successful
-			a.p.Failed += p.Failed
-			a.p.Bytes += p.Bytes
-			a.p.Max = max(a.p.Max, p.Max)
-			if err := a.hist.add(p.Histogram); err != nil {
-				return nil, fmt.Errorf("timeline at %g s: %w", p.Start, err)
-			}
-		}
-	}
-	points := make([]TimelinePoint, len(out))
-	for i, a := range out {
-		points[i] = a.p
-		if a.hist.n > 0 {
-			points[i].P50 = min(quantile(a.hist.h, 50), a.p.Max)
-			points[i].P90 = min(quantile(a.hist.h, 90), a.p.Max)
-			points[i].P99 = min(quantile(a.hist.h, 99), a.p.Max)
-			points[i].Histogram = encode(a.hist.h)
-		}
-	}
-	return points, nil
-}
-
-// mergeSchedules adds the open model's accounts of the shards; nil in the closed model.
-func mergeSchedules(shards []Report) (*Schedule, error) {
-	var out *Schedule
-	lags := newHistogramAcc()
-	var lagSum, waitSum float64
-	for _, r := range shards {
-		s := r.Schedule
-		if s == nil {
-			continue
-		}
-		if out == nil {
-			out = &Schedule{Rate: s.Rate}
-		}
-		out.Sent += s.Sent
-		out.Unsent += s.Unsent
-		out.Delayed += s.Delayed
-		out.Users += s.Users
-		out.MaxUsers += s.MaxUsers
-		out.LagMax = max(out.LagMax, s.LagMax)
-		out.DelayedWaitMax = max(out.DelayedWaitMax, s.DelayedWaitMax)
-		lagSum += s.LagMean * float64(s.Sent)
-		waitSum += s.DelayedWaitMean * float64(s.Delayed)
-		if err := lags.add(s.Histogram); err != nil {
-			return nil, fmt.Errorf("schedule: %w", err)
-		}
-	}
-	if out == nil {
-		return nil, nil
-	}
-	if out.Sent > 0 {
-		out.LagMean = lagSum / float64(out.Sent)
-		out.LagP50 = min(quantile(lags.h, 50), out.LagMax)
-		out.LagP99 = min(quantile(lags.h, 99), out.LagMax)
-	}
-	if out.Delayed > 0 {
-		out.DelayedWaitMean = waitSum / float64(out.Delayed)
-	}
-	out.Histogram = encode(lags.h)
-	return out, nil
 }
 
 // writeShards says, in the text report, which shard a result is or which shards it merges.

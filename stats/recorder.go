@@ -3,8 +3,6 @@ package stats
 import (
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
@@ -18,64 +16,15 @@ type Options struct {
 	RampEnd time.Duration
 }
 
-// Recorder accumulates a run's results. It implements loader.Sink; like every sink it is fed
-// from one goroutine and holds no locks.
+// Recorder accumulates a run's results into its figures. It implements loader.Sink; like every
+// sink it is fed from one goroutine and holds no locks.
 type Recorder struct {
 	targets []urls.Target
 	opt     Options
-
-	requests  int64 // every request that ended: transactions + failures
-	hits      int64 // siege's transactions: responses that are not 408 or 5xx
-	successes int64
-	failures  int64
-	afterStop int64
-	resent    int64
-	clamped   int64 // latencies beyond the histogram's range, recorded at its top
-
-	hitTime  time.Duration // summed response time of transactions
-	busyTime time.Duration // summed response time of every request (concurrency)
-	minHit   time.Duration
-	maxHit   time.Duration
-
-	bodyBytes int64
-	status    [1000]int64
-	errors    [loader.NumErrKinds]int64
-	perUser   []int64        // transactions per user
-	hist      *hdr.Histogram // response time of transactions, from the intended start
-	service   *hdr.Histogram // service time of transactions, from the actual send
-	lag       *hdr.Histogram // actual minus intended send time of every request
-	urls      []*urlRecord   // nil until the URL's first result: most of a long list may never be reached
-
-	queued     int64 // open model: requests that waited for a free user
-	queuedWait time.Duration
-	queuedMax  time.Duration
-
-	timeline []bucket
-	steady   bucket // results intended after the ramp
-
-	pages        pageRecord // page visits, when users load pages like a browser
-	decodedBytes int64
-	resourceRow  urlRecord // what per-URL rows leave out: resources, counted in pages instead
-}
-
-// urlRecord is the per-URL share of a Recorder.
-type urlRecord struct {
-	hits, failures, bytes int64
-	hitTime               time.Duration
-	maxHit                time.Duration
-	status                map[uint16]int64
-	hist                  *hdr.PackedHistogram // allocated at the first transaction
-	// page has the URL's page visits and their resources; nil until it has one, which keeps
-	// the record of a URL only ever requested alone at 64 bytes.
-	page *pageRecord
-}
-
-// pageRecord returns the URL's page record, making it at its first use.
-func (u *urlRecord) pageRecord() *pageRecord {
-	if u.page == nil {
-		u.page = &pageRecord{}
-	}
-	return u.page
+	f       model
+	perUser []int64 // transactions per user
+	// resourceRow takes what per-URL rows leave out: resources, counted in pages instead.
+	resourceRow urlFigures
 }
 
 var _ loader.Sink = (*Recorder)(nil)
@@ -85,14 +34,14 @@ func NewRecorder(targets []urls.Target, opt Options) *Recorder {
 	if opt.Interval <= 0 {
 		opt.Interval = time.Second
 	}
-	return &Recorder{
-		targets: targets,
-		opt:     opt,
-		hist:    newHistogram(),
-		service: newHistogram(),
-		lag:     newHistogram(),
-		urls:    make([]*urlRecord, len(targets)),
+	r := &Recorder{targets: targets, opt: opt}
+	r.f.latency, r.f.service = denseLatency(), denseLatency()
+	r.f.schedule = &scheduleFigures{lag: denseLatency()}
+	r.f.urls = make([]*urlFigures, len(targets))
+	if opt.RampEnd > 0 {
+		r.f.steady = &steadyFigures{from: opt.RampEnd.Seconds()}
 	}
+	return r
 }
 
 // Record implements loader.Sink.
@@ -102,105 +51,73 @@ func (r *Recorder) Record(batch []loader.Result) {
 	}
 }
 
-// add books one result under siege's rules: a request with no response, a 408 or a 5xx is a
-// failure; every other response is a transaction, successful when below 400 or a 401/407.
-// Times are response times from the intended start, which in the closed model is the send.
+// add books one result (see Tally for siege's rules). Times are response times from the
+// intended start, which in the closed model is the send.
 func (r *Recorder) add(res *loader.Result) {
 	if res.Kind == loader.KindPage {
 		v := r.units(res.ResponseTime())
-		r.pages.addPage(res, v, true)
-		r.url(res.Target).pageRecord().addPage(res, v, false)
+		r.f.pages.addPage(res, v, true)
+		r.url(res.Target).pageFor().addPage(res, v, false)
 		return
 	}
-	r.pages.addRequest(res)
+	r.f.pages.addRequest(res)
 	if res.Kind == loader.KindResource || res.Redirected() || res.OffHost {
-		r.url(res.Target).pageRecord().addRequest(res) // nothing else counts in page figures
+		r.url(res.Target).pageFor().addRequest(res) // nothing else counts in page figures
 	}
 	rt := res.ResponseTime()
-	r.requests++
-	r.busyTime += rt
+	r.f.busy.d += rt
 	if res.AfterStop {
-		r.afterStop++
+		r.f.inFlight++
 	}
 	if res.Resent {
-		r.resent++
+		r.f.resent++
 	}
 	r.recordLag(res)
 	b := r.bucketFor(res.Intended + rt)
-	b.requests++
-	var st *bucket
-	if r.opt.RampEnd > 0 && res.Intended >= r.opt.RampEnd {
-		st = &r.steady
-		st.requests++
+	st := r.f.steady
+	if st != nil && res.Intended < r.opt.RampEnd {
+		st = nil
 	}
-
 	// A URL's own figures leave its page's resources out; they are in its page figures.
 	u := &r.resourceRow
 	if res.Kind != loader.KindResource {
 		u = r.url(res.Target)
 	}
 	if res.Err == loader.ErrNone {
-		r.status[res.Status%1000]++
-		if u.status == nil {
-			u.status = map[uint16]int64{}
-		}
-		u.status[res.Status]++
-		// A body that failed half way is no data transferred, decoded or not.
-		r.bodyBytes += res.BodyBytes
-		r.decodedBytes += res.Decoded
-		u.bytes += res.BodyBytes
-		b.bytes += res.BodyBytes
+		r.f.status[res.Status%1000]++
+		u.status.add(res.Status, 1)
+		r.f.decoded += res.Decoded // a body that failed half way is no data, decoded or not
 	} else {
-		r.errors[res.Err]++
+		r.f.errors[res.Err]++
 	}
-	if res.Failed() {
-		r.failures++
-		u.failures++
-		b.failures++
-		if st != nil {
-			st.failures++
-		}
+	b.tally.Record(res)
+	u.tally.Record(res)
+	if st != nil {
+		st.tally.Record(res)
+	}
+	if !r.f.tally.Record(res) {
 		return
-	}
-
-	r.hits++
-	if res.Successful() {
-		r.successes++
-		b.successes++
 	}
 	for int(res.User) >= len(r.perUser) {
 		r.perUser = append(r.perUser, 0)
 	}
 	r.perUser[res.User]++
-	r.hitTime += rt
-	if r.hits == 1 || rt < r.minHit {
-		r.minHit = rt
-	}
-	r.maxHit = max(r.maxHit, rt)
-	u.hits++
-	u.hitTime += rt
-	u.maxHit = max(u.maxHit, rt)
-
 	v := r.units(rt)
-	// Every histogram covers the clamped range, so recording cannot fail.
-	_ = r.hist.RecordValue(v)
-	_ = r.service.RecordValue(r.units(res.Latency))
-	if u.hist == nil {
-		u.hist = newSparseHistogram()
-	}
-	_ = u.hist.RecordValue(v)
-	b.addHit(rt, v)
+	r.f.latency.recordUnits(rt, v)
+	r.f.service.recordUnits(res.Latency, r.units(res.Latency))
+	u.latency.recordUnits(rt, v)
+	b.latency.recordUnits(rt, v)
 	if st != nil {
-		st.addHit(rt, v)
+		st.latency.recordUnits(rt, v)
 	}
 }
 
-// url returns target i's record, making it at its first result.
-func (r *Recorder) url(i int32) *urlRecord {
-	u := r.urls[i]
+// url returns target i's figures, making them at its first result.
+func (r *Recorder) url(i int32) *urlFigures {
+	u := r.f.urls[i]
 	if u == nil {
-		u = &urlRecord{}
-		r.urls[i] = u
+		u = &urlFigures{}
+		r.f.urls[i] = u
 	}
 	return u
 }
@@ -208,11 +125,9 @@ func (r *Recorder) url(i int32) *urlRecord {
 // recordLag keeps how late each request was sent, and the open model's waits for a free user.
 func (r *Recorder) recordLag(res *loader.Result) {
 	lag := res.Start - res.Intended
-	_ = r.lag.RecordValue(r.units(lag))
+	r.f.schedule.lag.recordUnits(lag, r.units(lag))
 	if res.Queued {
-		r.queued++
-		r.queuedWait += lag
-		r.queuedMax = max(r.queuedMax, lag)
+		r.f.schedule.recordWait(lag)
 	}
 }
 
@@ -220,7 +135,7 @@ func (r *Recorder) recordLag(res *loader.Result) {
 func (r *Recorder) units(d time.Duration) int64 {
 	v, clamped := toUnits(d)
 	if clamped {
-		r.clamped++
+		r.f.overflow++
 	}
 	return v
 }
@@ -228,8 +143,45 @@ func (r *Recorder) units(d time.Duration) int64 {
 // bucketFor returns the timeline bucket of a moment of the run, growing the timeline as needed.
 func (r *Recorder) bucketFor(at time.Duration) *bucket {
 	i := int(max(at, 0) / r.opt.Interval)
-	for i >= len(r.timeline) {
-		r.timeline = append(r.timeline, bucket{})
+	for i >= len(r.f.timeline) {
+		r.f.timeline = append(r.f.timeline, bucket{start: (time.Duration(len(r.f.timeline)) * r.opt.Interval).Seconds()})
 	}
-	return &r.timeline[i]
+	return &r.f.timeline[i]
+}
+
+// Report computes the run's figures. The recorder must have received every result (the loader's
+// Run has returned); run describes the settings and is completed from the outcome. The recorder
+// is left as it was, so it can report again.
+func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
+	f := r.f
+	f.elapsed = o.Elapsed.Seconds()
+	f.wireIn, f.wireOut, f.conns = o.WireBytesIn, o.WireBytesOut, o.Connections
+	f.users = userStats(r.perUser, o.Users)
+	f.label = label
+	f.interval = r.opt.Interval.Seconds()
+	if len(o.ErrorSamples) > 0 {
+		f.errSamples = map[string]string{}
+		for k, msg := range o.ErrorSamples {
+			f.errSamples[k.String()] = msg
+		}
+	}
+	f.schedule = nil
+	if run.Model == ModelOpen {
+		s := *r.f.schedule
+		s.rate, s.unsent, s.users, s.maxUsers = run.Rate, o.Unsent, o.Users, run.MaxUsers
+		f.schedule = &s
+	}
+	if r.f.steady != nil {
+		s := *r.f.steady
+		s.duration = max(o.Elapsed-r.opt.RampEnd, 0).Seconds()
+		f.steady = &s
+	}
+	run.StopReason = StopReason(o.Stop.String())
+	run.StartedAt = o.Started
+	run.HistogramUnit = "us"
+	f.run = run
+	return f.report(func(i int) (string, string) {
+		t := &r.targets[i]
+		return t.Method, urls.Redacted(t.URL)
+	})
 }

@@ -3,16 +3,14 @@ package stats
 import (
 	"encoding/json"
 	"math"
-	"strconv"
 	"time"
 
-	"github.com/webload/webload/loader"
 	"github.com/webload/webload/sysload"
-	"github.com/webload/webload/urls"
 )
 
-// Report is a run's result: every figure the text report shows, in the form -j prints and -o
-// writes. The first twelve fields are siege's JSON keys with siege's units (seconds, MB of
+// Report is a run's result as -j prints it and -o writes it: the JSON view of its figures (see
+// figures.report and figures.load), and what the text and HTML reports, gates and comparisons
+// read. The first twelve fields are siege's JSON keys with siege's units (seconds, MB of
 // 2^20 bytes, per second), so tools that read siege's JSON keep working.
 type Report struct {
 	Transactions           int64   `json:"transactions"`
@@ -96,6 +94,15 @@ type Percentiles struct {
 	Max  float64 `json:"max"`
 }
 
+// quantiles calls f with each percentile (0-100) the struct holds and its field.
+func (p *Percentiles) quantiles(f func(q float64, v *float64)) {
+	f(50, &p.P50)
+	f(90, &p.P90)
+	f(95, &p.P95)
+	f(99, &p.P99)
+	f(99.9, &p.P999)
+}
+
 // URLStats are one target's figures. Times are seconds over its transactions.
 type URLStats struct {
 	Method      string       `json:"method"`
@@ -113,6 +120,15 @@ type URLStats struct {
 	// Pages has the URL's page figures (its visits and their resources) when users loaded
 	// pages like a browser.
 	Pages *URLPages `json:"pages,omitempty"`
+}
+
+// quantiles calls f with each percentile (0-100) of a URL row and its field. It is the one list of
+// the per-URL percentiles: the recorder, Combine, Merge and the per-URL table follow it, so a
+// new one is a field and a line here.
+func (u *URLStats) quantiles(f func(q float64, v *float64)) {
+	f(50, &u.P50)
+	f(95, &u.P95)
+	f(99, &u.P99)
 }
 
 // StatusCounts counts responses by status code. A URL without responses has nil counts, which
@@ -137,22 +153,22 @@ type UserStats struct {
 
 // RunInfo records how the run was made, so a saved result explains itself.
 type RunInfo struct {
-	Version    string    `json:"version"`
-	StartedAt  time.Time `json:"started_at"`
-	StopReason string    `json:"stop_reason"`
-	Users      int       `json:"users"`
-	Reps       string    `json:"reps"`       // a count, "once", or "" for no limit
-	TimeLimit  float64   `json:"time_limit"` // seconds, 0 for none
-	Random     bool      `json:"random"`
-	Seed       uint64    `json:"seed"`
-	Delay      float64   `json:"delay"`   // seconds
-	Timeout    float64   `json:"timeout"` // seconds
-	Connection string    `json:"connection"`
-	Model      string    `json:"model"`     // "closed" (users) or "open" (arrival rate)
-	Rate       float64   `json:"rate"`      // open model: planned requests per second
-	MaxUsers   int       `json:"max_users"` // open model: cap on requests in flight
-	Ramp       float64   `json:"ramp"`      // seconds
-	URLFile    string    `json:"url_file,omitempty"`
+	Version    string     `json:"version"`
+	StartedAt  time.Time  `json:"started_at"`
+	StopReason StopReason `json:"stop_reason"`
+	Users      int        `json:"users"`
+	Reps       string     `json:"reps"`       // a count, "once", or "" for no limit
+	TimeLimit  float64    `json:"time_limit"` // seconds, 0 for none
+	Random     bool       `json:"random"`
+	Seed       uint64     `json:"seed"`
+	Delay      float64    `json:"delay"`   // seconds
+	Timeout    float64    `json:"timeout"` // seconds
+	Connection string     `json:"connection"`
+	Model      Model      `json:"model"`
+	Rate       float64    `json:"rate"`      // open model: planned requests per second
+	MaxUsers   int        `json:"max_users"` // open model: cap on requests in flight
+	Ramp       float64    `json:"ramp"`      // seconds
+	URLFile    string     `json:"url_file,omitempty"`
 	// HistogramUnit is the unit of the encoded histograms' values.
 	HistogramUnit string `json:"histogram_unit"`
 	// Test fingerprints what was run (the URL list and every setting that shapes the load), so
@@ -163,6 +179,26 @@ type RunInfo struct {
 	// Shards lists the parts a merged result was made of.
 	Shards []ShardInfo `json:"shards,omitempty"`
 }
+
+// Model is how a run made its load, as saved results name it.
+type Model string
+
+// The load models.
+const (
+	ModelClosed Model = "closed" // a number of users, each sending its next request when the last one ends
+	ModelOpen   Model = "open"   // an arrival rate, whatever the server does
+)
+
+// StopReason says why a run ended, as saved results name it (loader.StopReason's names).
+type StopReason string
+
+// The stop reasons a saved result can give.
+const (
+	StopCompleted   StopReason = "completed"
+	StopTimeUp      StopReason = "time"
+	StopInterrupted StopReason = "interrupted"
+	StopFailures    StopReason = "failures"
+)
 
 // ShardInfo is one shard of a run made by several webload processes (--shard I/N).
 type ShardInfo struct {
@@ -211,154 +247,6 @@ type SteadyState struct {
 	Percentiles     Percentiles `json:"percentiles"`
 	// Histogram holds the steady state's response times in microseconds.
 	Histogram string `json:"histogram,omitempty"`
-}
-
-// Report computes the run's figures. The recorder must have received every result (the loader's
-// Run has returned); run describes the settings and is completed from the outcome.
-func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
-	elapsed := o.Elapsed.Seconds()
-	rep := Report{
-		Transactions:           r.hits,
-		ElapsedTime:            elapsed,
-		DataTransferred:        float64(r.bodyBytes) / megabyte,
-		SuccessfulTransactions: r.successes,
-		FailedTransactions:     r.failures,
-		LongestTransaction:     r.maxHit.Seconds(),
-		ShortestTransaction:    r.minHit.Seconds(),
-		Label:                  label,
-		StatusCodes:            map[string]int64{},
-		Errors:                 map[string]int64{},
-		Requests:               r.requests,
-		InFlightAtStop:         r.afterStop,
-		Resent:                 r.resent,
-		BodyBytes:              r.bodyBytes,
-		WireBytesReceived:      o.WireBytesIn,
-		WireBytesSent:          o.WireBytesOut,
-		ConnectionsOpened:      o.Connections,
-		LatencyOverflow:        r.clamped,
-		Users:                  userStats(r.perUser, o.Users),
-		Histogram:              encode(r.hist),
-		ServiceHistogram:       encode(r.service),
-		Pages:                  r.pages.stats(),
-		DecodedBytes:           r.decodedBytes,
-	}
-	if r.hits+r.failures > 0 {
-		rep.Availability = float64(r.hits) / float64(r.hits+r.failures) * 100
-	}
-	if r.hits > 0 {
-		rep.ResponseTime = (r.hitTime / time.Duration(r.hits)).Seconds()
-		top := r.maxHit.Seconds()
-		rep.Percentiles = percentiles(r.hist, top)
-		rep.ServiceTime = percentiles(r.service, fromUnits(r.service.Max()).Seconds())
-	}
-	if elapsed > 0 {
-		rep.TransactionRate = float64(r.hits) / elapsed
-		rep.Throughput = rep.DataTransferred / elapsed
-		rep.Concurrency = r.busyTime.Seconds() / elapsed
-	}
-	for code, n := range r.status {
-		if n > 0 {
-			rep.StatusCodes[strconv.Itoa(code)] = n
-		}
-	}
-	for _, k := range loader.ErrKinds() {
-		if n := r.errors[k]; n > 0 {
-			rep.Errors[k.String()] = n
-		}
-	}
-	if len(o.ErrorSamples) > 0 {
-		rep.ErrorSamples = map[string]string{}
-		for k, msg := range o.ErrorSamples {
-			rep.ErrorSamples[k.String()] = msg
-		}
-	}
-	enc := newHistEncoder()
-	rep.URLs = make([]URLStats, 0, len(r.urls))
-	for i := range r.urls {
-		rep.URLs = append(rep.URLs, r.urlStats(i, enc))
-	}
-	rep.TimelineInterval = r.opt.Interval.Seconds()
-	for i := range r.timeline {
-		rep.Timeline = append(rep.Timeline, r.timeline[i].point(time.Duration(i)*r.opt.Interval))
-	}
-	if run.Model == "open" {
-		rep.Schedule = r.schedule(o, run)
-	}
-	if r.opt.RampEnd > 0 {
-		rep.SteadyState = r.steadyState(o)
-	}
-	run.StopReason = o.Stop.String()
-	run.StartedAt = o.Started
-	run.HistogramUnit = "us"
-	rep.Run = run
-	return rep
-}
-
-func (r *Recorder) schedule(o loader.Outcome, run RunInfo) *Schedule {
-	s := &Schedule{
-		Rate:      run.Rate,
-		Sent:      r.requests,
-		Unsent:    o.Unsent,
-		Delayed:   r.queued,
-		Users:     o.Users,
-		MaxUsers:  run.MaxUsers,
-		Histogram: encode(r.lag),
-	}
-	if r.requests > 0 {
-		s.LagMean = fromUnits(int64(r.lag.Mean())).Seconds()
-		s.LagP50 = quantile(r.lag, 50)
-		s.LagP99 = quantile(r.lag, 99)
-		s.LagMax = fromUnits(r.lag.Max()).Seconds()
-	}
-	if r.queued > 0 {
-		s.DelayedWaitMean = (r.queuedWait / time.Duration(r.queued)).Seconds()
-		s.DelayedWaitMax = r.queuedMax.Seconds()
-	}
-	return s
-}
-
-func (r *Recorder) steadyState(o loader.Outcome) *SteadyState {
-	st := &r.steady
-	s := &SteadyState{
-		From:         r.opt.RampEnd.Seconds(),
-		Duration:     max(o.Elapsed-r.opt.RampEnd, 0).Seconds(),
-		Requests:     st.requests,
-		Transactions: st.hits,
-		Failed:       st.failures,
-	}
-	if s.Duration > 0 {
-		s.TransactionRate = float64(st.hits) / s.Duration
-	}
-	if st.hist != nil {
-		s.Percentiles = percentiles(st.hist, st.maxHit.Seconds())
-		s.Histogram = encode(st.hist)
-	}
-	return s
-}
-
-// urlStats gives one URL's figures; enc is shared by all URLs of the report.
-func (r *Recorder) urlStats(i int, enc *histEncoder) URLStats {
-	s := URLStats{Method: r.targets[i].Method, URL: urls.Redacted(r.targets[i].URL)}
-	u := r.urls[i]
-	if u == nil {
-		return s // no result reached it
-	}
-	s.Hits, s.Failures, s.Bytes, s.Max = u.hits, u.failures, u.bytes, u.maxHit.Seconds()
-	s.Pages = u.page.urlStats(enc)
-	if len(u.status) > 0 {
-		s.StatusCodes = make(StatusCounts, len(u.status))
-		for code, n := range u.status {
-			s.StatusCodes[strconv.Itoa(int(code))] = n
-		}
-	}
-	if u.hits > 0 {
-		s.Mean = (u.hitTime / time.Duration(u.hits)).Seconds()
-		s.P50 = min(quantile(u.hist, 50), s.Max)
-		s.P95 = min(quantile(u.hist, 95), s.Max)
-		s.P99 = min(quantile(u.hist, 99), s.Max)
-		s.Histogram = enc.encode(u.hist)
-	}
-	return s
 }
 
 // userStats is the mean and population standard deviation of transactions per user; users

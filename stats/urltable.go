@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -21,14 +22,18 @@ func writeURLTable(b *strings.Builder, rep *Report) {
 		b.WriteString("; a page load is the URL with its redirects and resources")
 	}
 	b.WriteString("):\n")
-	fmt.Fprintf(b, "%8s %8s %10s %10s %10s %10s %10s %12s", "Hits", "Failed", "Mean", "p50", "p95", "p99", "Max", "Bytes")
+	fmt.Fprintf(b, "%8s %8s %10s", "Hits", "Failed", "Mean")
+	var head URLStats
+	head.quantiles(func(q float64, _ *float64) { fmt.Fprintf(b, " %10s", "p"+strconv.FormatFloat(q, 'g', -1, 64)) })
+	fmt.Fprintf(b, " %10s %12s", "Max", "Bytes")
 	if pages {
 		fmt.Fprintf(b, " %10s %10s", "Page p95", "Resources")
 	}
 	b.WriteString("  URL\n")
 	for i, u := range rows {
-		fmt.Fprintf(b, "%8d %8d %10.3f %10.3f %10.3f %10.3f %10.3f %12d",
-			u.Hits, u.Failures, u.Mean*1000, u.P50*1000, u.P95*1000, u.P99*1000, u.Max*1000, u.Bytes)
+		fmt.Fprintf(b, "%8d %8d %10.3f", u.Hits, u.Failures, u.Mean*1000)
+		u.quantiles(func(_ float64, v *float64) { fmt.Fprintf(b, " %10.3f", *v*1000) })
+		fmt.Fprintf(b, " %10.3f %12d", u.Max*1000, u.Bytes)
 		if pages {
 			var p95 float64
 			var res int64

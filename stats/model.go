@@ -1,0 +1,172 @@
+package stats
+
+import (
+	"time"
+
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/sysload"
+)
+
+// model is a run's result in memory: what the Recorder fills as results arrive, what Combine
+// and Merge add up from saved results, and what the Report, the JSON view, is made from (see
+// view.go and load.go). Each part is a value that records and adds itself.
+type model struct {
+	tally   Tally
+	latency Latency // response times of transactions, from the intended start
+	service Latency // service times of transactions, from the actual send
+	status  allStatuses
+	errors  errorCounts
+	// busy sums every request's response time: the mean requests in flight is busy/elapsed.
+	busy       total
+	elapsed    float64 // seconds
+	inFlight   int64   // requests running at the stop, finished and counted
+	resent     int64
+	overflow   int64 // latencies beyond the histogram's range, recorded at its top
+	decoded    int64 // response bodies after undoing their Content-Encoding
+	wireIn     int64
+	wireOut    int64
+	conns      int64
+	users      UserStats
+	errSamples map[string]string
+
+	// urls are the recorder's, each nil until the URL's first result: most of a long list may
+	// never be reached. Combine and Merge add saved URL rows one at a time instead (urlRows).
+	urls     []*urlFigures
+	pages    pageFigures // page visits, when users load pages like a browser
+	timeline []bucket
+	interval float64 // seconds
+	steady   *steadyFigures
+	schedule *scheduleFigures
+
+	label   string
+	run     RunInfo
+	server  *sysload.Summary
+	repeats []Report
+}
+
+// urlFigures are one URL's share. A URL's own figures leave its page's resources out; they are
+// in its page figures.
+type urlFigures struct {
+	tally   Tally
+	latency Latency
+	status  statuses
+	// page has the URL's page visits and their resources; nil until it has one, which keeps
+	// the record of a URL only ever requested alone small.
+	page *pageFigures
+}
+
+// reset empties u, keeping its histograms' and statuses' storage for the next URL.
+func (u *urlFigures) reset() {
+	u.tally = Tally{}
+	u.latency.reset()
+	u.status = u.status[:0]
+	if u.page != nil {
+		l := u.page.latency
+		l.reset()
+		*u.page = pageFigures{latency: l}
+	}
+}
+
+// pageFor returns the URL's page figures, making them at their first use.
+func (u *urlFigures) pageFor() *pageFigures {
+	if u.page == nil {
+		u.page = &pageFigures{}
+	}
+	return u.page
+}
+
+// pageFigures are page visits, overall or of one URL: the visit (the URL, its redirects and its
+// resources) is the unit, and its load time the latency.
+type pageFigures struct {
+	pages, failed, cut   int64
+	resources, resFailed int64
+	resBytes             int64
+	redirects, offHost   int64
+	latency              Latency // load times of the visits that did not fail
+}
+
+// addPage books a KindPage result: a visit, not a transaction. v is its response time in
+// histogram units; dense makes the histogram a dense one, for the overall figures.
+func (p *pageFigures) addPage(res *loader.Result, v int64, dense bool) {
+	if res.AfterStop {
+		p.cut++
+		return
+	}
+	p.pages++
+	if res.Failed() {
+		p.failed++
+		return
+	}
+	if dense && p.latency.h == nil {
+		p.latency = denseLatency()
+	}
+	p.latency.recordUnits(res.Latency, v)
+}
+
+// addRequest books what a page's requests tell: resources and redirects.
+func (p *pageFigures) addRequest(res *loader.Result) {
+	if res.Kind == loader.KindResource {
+		p.resources++
+		if res.Err == loader.ErrNone {
+			p.resBytes += res.BodyBytes
+		}
+		if res.Failed() {
+			p.resFailed++
+		}
+	}
+	if res.Redirected() {
+		p.redirects++
+	}
+	if res.OffHost {
+		p.offHost++
+	}
+}
+
+func (p *pageFigures) visited() bool { return p != nil && (p.pages > 0 || p.cut > 0) }
+
+// addCounts adds o's counts; the caller adds the load times.
+func (p *pageFigures) addCounts(o *pageFigures) {
+	p.pages += o.pages
+	p.failed += o.failed
+	p.cut += o.cut
+	p.resources += o.resources
+	p.resFailed += o.resFailed
+	p.resBytes += o.resBytes
+	p.redirects += o.redirects
+	p.offHost += o.offHost
+}
+
+// bucket holds the results of one timeline interval, by the time they ended. Its histogram is
+// sparse, so an hour of one-second buckets stays small.
+type bucket struct {
+	start   float64 // seconds from the start of the run
+	tally   Tally
+	latency Latency
+	// saved is the encoding of the one saved interval placed here, while it is all the bucket
+	// holds: the library writes the same bytes for the same counts, so a series, which only
+	// places its runs' intervals in time, need not encode them again.
+	saved string
+}
+
+// steadyFigures are the results intended after the ramp.
+type steadyFigures struct {
+	from, duration float64 // seconds
+	tally          Tally
+	latency        Latency
+}
+
+// scheduleFigures are the open model's account of its timing.
+type scheduleFigures struct {
+	rate     float64
+	unsent   int64
+	users    int
+	maxUsers int
+	// lag is how late each request was sent (actual minus intended send time); its count is
+	// the requests sent.
+	lag Latency
+	// wait is the lag of the requests that waited for a free user; no histogram.
+	wait Latency
+}
+
+// recordWait counts a request's wait for a free user: its lag, without a histogram.
+func (s *scheduleFigures) recordWait(lag time.Duration) { s.wait.time(lag) }
