@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/webload/webload/stats"
@@ -23,13 +24,14 @@ func urlTable(r *stats.Report) table {
 		{Title: "Hits", Num: true, Hint: "transactions: responses other than 408 and 5xx"},
 		{Title: "Failed", Num: true, Hint: "no response, 408 or 5xx"},
 		{Title: "Mean (ms)", Num: true},
-		{Title: "p50 (ms)", Num: true},
-		{Title: "p95 (ms)", Num: true},
-		{Title: "p99 (ms)", Num: true},
-		{Title: "Max (ms)", Num: true},
-		{Title: "Bytes", Num: true, Hint: "response bodies as received"},
-		{Title: "Status codes"},
 	}}
+	(&stats.URLStats{}).EachPercentile(func(q, _ float64) {
+		t.Columns = append(t.Columns, column{Title: "p" + strconv.FormatFloat(q, 'g', -1, 64) + " (ms)", Num: true})
+	})
+	t.Columns = append(t.Columns,
+		column{Title: "Max (ms)", Num: true},
+		column{Title: "Bytes", Num: true, Hint: "response bodies as received"},
+		column{Title: "Status codes"})
 	withPages := slices.ContainsFunc(r.URLs, func(u stats.URLStats) bool { return u.Pages != nil })
 	if withPages {
 		t.Columns = append(t.Columns,
@@ -55,9 +57,12 @@ func urlRow(u *stats.URLStats, origin string, withPages bool) []cell {
 	}
 	row := []cell{text(u.Method), text(name), count(u.Hits), count(u.Failures)}
 	if u.Hits > 0 {
-		row = append(row, millis(u.Mean), millis(u.P50), millis(u.P95), millis(u.P99), millis(u.Max))
+		row = append(row, millis(u.Mean))
+		u.EachPercentile(func(_, v float64) { row = append(row, millis(v)) })
+		row = append(row, millis(u.Max))
 	} else {
-		row = append(row, none(), none(), none(), none(), none())
+		row = append(row, none(), none())
+		u.EachPercentile(func(float64, float64) { row = append(row, none()) })
 	}
 	row = append(row, count(u.Bytes), text(statusText(u.StatusCodes)))
 	if !withPages {
