@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/webload/webload/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/shop.golden")
@@ -29,17 +31,5 @@ func TestResourcesShopGolden(t *testing.T) {
 		t.Fatalf("parse page URL: %v", err)
 	}
 	got := strings.Join(urlStrings(Resources(body, pageURL)), "\n") + "\n"
-	const golden = "testdata/shop.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatalf("write golden file: %v", err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("resources differ from %s (run with -update after checking):\n--- got\n%s\n--- want\n%s", golden, got, want)
-	}
+	golden.Check(t, "testdata/shop.golden", []byte(got), *update)
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/webload/webload/internal/golden"
 )
 
 // writeRC writes a siegerc into a fresh folder and returns its path.
@@ -274,26 +276,7 @@ func TestReadSample(t *testing.T) {
 		fmt.Fprintf(&b, "line %2d  %s = %s\n", s.Line, s.Flag, s.Value)
 	}
 	fmt.Fprintf(&b, "ignored: %s\n", strings.Join(ignored, ", "))
-	checkGolden(t, filepath.Join("testdata", "siegerc.golden"), b.String())
-}
-
-// checkGolden compares got with a golden file, or rewrites the file under -update.
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./siegerc -run %s -update)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run go test ./siegerc -run %s -update and review the diff):\n got:\n%s\nwant:\n%s",
-			path, t.Name(), got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "siegerc.golden"), []byte(b.String()), *update)
 }
 
 // FuzzParse checks that no input makes the reader panic, and that what it accepts is

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/webload/webload/internal/golden"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
@@ -174,24 +174,8 @@ func TestTextGolden(t *testing.T) {
 			if err := WriteText(&b, &rep, tc.opt); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", tc.name+".golden"), b.Bytes())
+			golden.Check(t, filepath.Join("testdata", tc.name+".golden"), b.Bytes(), *update)
 		})
-	}
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run with -update after checking):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }
 

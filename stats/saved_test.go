@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/webload/webload/internal/golden"
 )
 
 // savedFixtures are results saved by an earlier release (testdata/saved/README.md says how they
@@ -41,7 +43,7 @@ func jsonOf(t *testing.T, v any) []byte {
 
 func savedGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	golden(t, filepath.Join("testdata", "saved", "golden", name), got)
+	golden.Check(t, filepath.Join("testdata", "saved", "golden", name), got, *update)
 }
 
 func TestSavedResultsReport(t *testing.T) {

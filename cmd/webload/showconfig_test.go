@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/webload/webload/internal/golden"
 	"github.com/webload/webload/siegerc"
 )
 
@@ -48,7 +49,7 @@ func TestEffectiveConfig(t *testing.T) {
 	if err := app.Run(args); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, filepath.Join("testdata", "effective-config.golden"), got)
+	golden.Check(t, filepath.Join("testdata", "effective-config.golden"), []byte(got), *updateExamples)
 }
 
 func TestEffectiveConfigRedaction(t *testing.T) {

@@ -57,22 +57,3 @@ func TestSiegercFlagValues(t *testing.T) {
 		})
 	}
 }
-
-// checkGolden compares got with a golden file, or rewrites the file under -update.
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *updateExamples {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/webload -run %s -update)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run go test ./cmd/webload -run %s -update and review the diff):\n got:\n%s\nwant:\n%s",
-			path, t.Name(), got, want)
-	}
-}
