@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# ci-gates.sh: proves that .ci/run fails when a test or a benchmark fails. It copies the
-# repository's files (committed or not, as git lists them) to a scratch folder, checks that the
-# copy passes, then adds one deliberately failing test at a time and checks that the step exits
-# non-zero. The copy keeps the packages but none of their other tests (only the Kubernetes
-# example's, which take a second), so a run takes about a minute: what is under test is the
-# script, not the suite.
+# ci-gates.sh: proves that .ci/run fails when a test, a benchmark or a fuzz target fails, or when
+# a fuzz target it lists is gone. It copies the repository's files (committed or not, as git
+# lists them) to a scratch folder, checks that the copy passes, then adds one deliberately
+# failing test at a time and checks that the step exits non-zero. The copy keeps the packages
+# but none of their other tests (only the Kubernetes example's, which take a second), so a run
+# takes under a minute: what is under test is the script, not the suite.
 #
 #   scripts/ci-gates.sh        prints one line per gate and exits 1 if any gate is open
 set -euo pipefail
@@ -69,5 +69,28 @@ if ! grep -q "deliberate failure" "$work/out"; then
   failures=$((failures + 1))
 fi
 unadd stats/gate_test.go
+
+# The copy has no fuzz targets: a target the fuzz step lists that is gone must fail it, or it
+# would fuzz nothing and pass.
+gate "a fuzz target that is gone" fail fuzz
+
+add urls/fuzz_test.go 'package urls
+
+import "testing"
+
+func FuzzParse(f *testing.F) {
+	f.Add("ok")
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 3 {
+			t.Fatal("deliberate failure")
+		}
+	})
+}'
+gate "a fuzz input that fails" fail fuzz
+if ! grep -q "deliberate failure" "$work/out"; then
+  echo "FAIL  a fuzz input that fails: its message was not shown"
+  failures=$((failures + 1))
+fi
+unadd urls/fuzz_test.go
 
 exit $((failures > 0))
