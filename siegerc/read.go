@@ -64,27 +64,45 @@ func Read(path string, opt Options) (settings []Setting, ignored []string, err e
 }
 
 // Parse is Read on any reader; name prefixes the errors.
+//
+// A bad line sets nothing, and the lines after it are still read: the error is then LineErrors,
+// every bad line at once, with the settings of the good lines, so that a user fixes them all in
+// one go. Any other error (the file cannot be read) comes with no settings.
 func Parse(r io.Reader, name string, opt Options) (settings []Setting, ignored []string, err error) {
 	rc := reader{opt: opt, vals: map[string]value{}, first: map[string]int{},
 		vars: map[string]string{}, used: map[string]bool{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4<<10), MaxLine)
+	var bad LineErrors
 	n := 0
 	for sc.Scan() {
 		n++
 		if err := rc.line(sc.Text(), n); err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: %w", name, n, err)
+			bad = append(bad, fmt.Errorf("%s:%d: %w", name, n, err))
 		}
 	}
 	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, nil, fmt.Errorf("%s:%d: line longer than %d bytes", name, n+1, MaxLine)
+		if !errors.Is(err, bufio.ErrTooLong) {
+			return nil, nil, fmt.Errorf("siegerc: read %s: %w", name, err)
 		}
-		return nil, nil, fmt.Errorf("siegerc: read %s: %w", name, err)
+		// The scanner cannot go past such a line: the lines after it are not read.
+		bad = append(bad, fmt.Errorf("%s:%d: line longer than %d bytes", name, n+1, MaxLine))
 	}
 	settings, ignored = rc.result()
+	if len(bad) > 0 {
+		return settings, ignored, bad
+	}
 	return settings, ignored, nil
 }
+
+// LineErrors are the bad lines of a siegerc, each "FILE:LINE: problem", in file order.
+type LineErrors []error
+
+// Error gives one line per bad line.
+func (e LineErrors) Error() string { return errors.Join(e...).Error() }
+
+// Unwrap gives each line's error, for errors.Is and errors.As.
+func (e LineErrors) Unwrap() []error { return e }
 
 // value is a key's value, already checked and in its flag's syntax, and where it was set.
 type value struct {

@@ -1,6 +1,7 @@
 package siegerc
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -225,6 +226,35 @@ func TestReadErrors(t *testing.T) {
 				t.Errorf("error = %v, want %q...%q", err, prefix, tc.want)
 			}
 		})
+	}
+}
+
+// Every bad line is reported, in file order, and the good lines around them still set what
+// they hold, so that one try names every mistake.
+func TestReadReportsEveryBadLine(t *testing.T) {
+	t.Parallel()
+	path := writeRC(t, "concurrent = 0\nreps = 3\nverbose = maybe\nheader = X-Broken\ndelay = 2\n")
+	settings, _, err := Read(path, Options{Getenv: os.LookupEnv})
+	var bad LineErrors
+	if !errors.As(err, &bad) {
+		t.Fatalf("error = %v, want LineErrors", err)
+	}
+	wantLines := []string{path + ":1: concurrent:", path + ":3: verbose:", path + ":4: header:"}
+	if len(bad) != len(wantLines) {
+		t.Fatalf("got %d bad lines (%v), want %d", len(bad), err, len(wantLines))
+	}
+	for i, w := range wantLines {
+		if !strings.HasPrefix(bad[i].Error(), w) {
+			t.Errorf("bad line %d = %q, want %q...", i, bad[i], w)
+		}
+	}
+	if want := path + ":1: concurrent: want a whole number from 1 (got \"0\")\n"; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("message = %q, want one line per bad line, starting %q", err, want)
+	}
+	want := []Setting{set("delay", "2", 5), set("reps", "3", 2)}
+	slices.SortFunc(settings, func(a, b Setting) int { return strings.Compare(a.Flag, b.Flag) })
+	if !slices.Equal(settings, want) {
+		t.Errorf("settings = %v, want the good lines' %v", settings, want)
 	}
 }
 

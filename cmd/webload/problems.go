@@ -43,7 +43,7 @@ type origin func(flag, value string) (where string, ok bool)
 // usageErrors, printed a line each, for several. A problem with a setting that a siegerc made
 // names the siegerc's line first.
 func (p *problems) err(from origin) error {
-	var errs usageErrors
+	var errs []error
 	for _, pr := range p.list {
 		err := pr.err
 		if where, ok := from(pr.flag, pr.value); ok {
@@ -51,13 +51,19 @@ func (p *problems) err(from origin) error {
 		}
 		errs = append(errs, err)
 	}
+	return usageErrorOf(errs)
+}
+
+// usageErrorOf is nil for no errors, a usage error for one (worded as it always was), and
+// usageErrors, printed a line each, for several.
+func usageErrorOf(errs []error) error {
 	switch len(errs) {
 	case 0:
 		return nil
 	case 1:
 		return usageError{errs[0]}
 	}
-	return errs
+	return usageErrors(errs)
 }
 
 // usageErrors are several mistakes in what the user asked for: exit 2, after a line each.

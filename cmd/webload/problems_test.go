@@ -10,6 +10,7 @@ import (
 func TestEveryProblemAtOnce(t *testing.T) {
 	t.Parallel()
 	rc := writeRC(t, "# settings\nconcurrent = 5\nlogin-url = ftp://127.0.0.1/login\n")
+	badRC := writeRC(t, "concurrent = 0\ntime = 5x\nverbose = maybe\nreps = 3\n")
 	tests := []struct {
 		name string
 		args []string
@@ -25,6 +26,18 @@ func TestEveryProblemAtOnce(t *testing.T) {
 			"webload: " + rc + ":2: -c sets the users of the closed model; with --rate the schedule starts users as needed, capped by --max-users",
 			`webload: -H: want "Name: value" (got "oops")`,
 			"webload: " + rc + `:3: --login 1: command line: unsupported scheme "ftp"`,
+		}},
+		// A bad siegerc line does not hide the next ones, nor the command line's problems.
+		{"a siegerc's bad lines", []string{"-R", badRC, "--timeout", "soon", "http://127.0.0.1:1/"}, []string{
+			"webload: " + badRC + `:1: concurrent: want a whole number from 1 (got "0")`,
+			"webload: " + badRC + `:2: time: want NUM[S|M|H] such as 30S, 5M or 1H (got "5x")`,
+			"webload: " + badRC + `:3: verbose: want true or false, on or off, yes or no (got "maybe")`,
+			`webload: --timeout: want a positive number of seconds or a duration such as 500ms (got "soon")`,
+		}},
+		{"a siegerc's bad lines under -C", []string{"-R", badRC, "-C"}, []string{
+			"webload: " + badRC + `:1: concurrent: want a whole number from 1 (got "0")`,
+			"webload: " + badRC + `:2: time: want NUM[S|M|H] such as 30S, 5M or 1H (got "5x")`,
+			"webload: " + badRC + `:3: verbose: want true or false, on or off, yes or no (got "maybe")`,
 		}},
 	}
 	for _, tc := range tests {

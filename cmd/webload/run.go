@@ -21,15 +21,18 @@ func runCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env loo
 	if o.version {
 		return printVersion(stdout)
 	}
-	applied, err := applySiegerc(c, env, stderr)
+	applied, badLines, err := applySiegerc(c, env, stderr)
 	if err != nil {
 		return err
 	}
 	if o.config {
+		if len(badLines) > 0 {
+			return usageErrorOf(badLines)
+		}
 		_, err := io.WriteString(stdout, effectiveConfig(c, runFlags(), applied))
 		return err
 	}
-	spec, err := specFromFlags(c, o, env, siegercOrigin(o, env, applied))
+	spec, err := specFromFlags(c, o, env, siegercOrigin(o, env, applied), badLines...)
 	if err != nil {
 		return err
 	}

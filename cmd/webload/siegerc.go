@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -14,22 +15,26 @@ import (
 // flags it holds that the command line did not set (headers and logins add to the command
 // line's). It warns once about keys webload ignores and returns the settings applied, for -C.
 // A siegerc is read only when asked for, so a siege.conf at home never changes webload's runs.
-func applySiegerc(c *cli.Context, env lookupEnv, stderr io.Writer) ([]siegerc.Setting, error) {
+// Its bad lines (bad) do not stop it: the good ones are applied, and the bad ones are reported
+// with every other problem of the run's settings.
+func applySiegerc(c *cli.Context, env lookupEnv, stderr io.Writer) (applied []siegerc.Setting, bad []error, err error) {
 	path := c.String("rc")
 	if path == "" {
 		path, _ = env("SIEGERC")
 	}
 	if path == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	settings, ignored, err := siegerc.Read(path, siegerc.Options{Getenv: env, Check: checkSiegercValue})
-	if err != nil {
-		return nil, usageError{err}
+	var lines siegerc.LineErrors
+	if errors.As(err, &lines) {
+		bad = lines
+	} else if err != nil {
+		return nil, nil, usageError{err}
 	}
 	if len(ignored) > 0 {
 		fmt.Fprintf(stderr, "webload: %s: ignoring keys webload does not use: %s\n", path, strings.Join(ignored, ", "))
 	}
-	var applied []siegerc.Setting
 	for _, s := range settings {
 		if c.IsSet(s.Flag) && s.Flag != "header" && s.Flag != "login" {
 			continue // the command line wins
@@ -40,11 +45,12 @@ func applySiegerc(c *cli.Context, env lookupEnv, stderr io.Writer) ([]siegerc.Se
 			continue
 		}
 		if err := c.Set(s.Flag, s.Value); err != nil {
-			return nil, usagef("%s:%d: %s: %w", path, s.Line, s.Flag, err)
+			bad = append(bad, fmt.Errorf("%s:%d: %s: %w", path, s.Line, s.Flag, err))
+			continue
 		}
 		applied = append(applied, s)
 	}
-	return applied, nil
+	return applied, bad, nil
 }
 
 // checkSiegercValue checks the siegerc values whose syntax is the run flags' (siege's -t and

@@ -24,11 +24,15 @@ type runSpec struct {
 }
 
 // specFromFlags checks every setting and reads the URLs. Each problem names its flag, or the
-// file and line; all of them are reported at once, those a siegerc set with its line (from).
-func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin) (runSpec, error) {
+// file and line; all of them are reported at once, those a siegerc set with its line (from),
+// after the problems found earlier (the siegerc's bad lines).
+func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, earlier ...error) (runSpec, error) {
 	s := runSpec{Spec: run.Spec{Config: loader.DefaultConfig()}}
 	s.Config.SettingName = settingName
 	var p problems
+	for _, err := range earlier {
+		p.add("", err) // the siegerc's bad lines, which name their line already
+	}
 	loadFromFlags(c, o, &s.Config, &p)
 	requestsFromFlags(c, o, &s.Config, &p)
 	browserFromFlags(o, &s.Config, env, &p)
