@@ -325,11 +325,17 @@ func FuzzParse(f *testing.F) {
 	env := func(name string) (string, bool) { return "env-" + name, name == "ENV" }
 	f.Fuzz(func(t *testing.T, text string) {
 		settings, ignored, err := Parse(strings.NewReader(text), "fuzz", Options{Getenv: env})
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "fuzz:") && !strings.HasPrefix(err.Error(), "siegerc:") {
+		var bad LineErrors
+		if err != nil && !errors.As(err, &bad) {
+			if !strings.HasPrefix(err.Error(), "siegerc:") {
 				t.Fatalf("error %q does not name the input", err)
 			}
 			return
+		}
+		for _, e := range bad { // every bad line names its line; the good ones still count
+			if !strings.HasPrefix(e.Error(), "fuzz:") {
+				t.Fatalf("error %q does not name the line", e)
+			}
 		}
 		lines := strings.Count(text, "\n") + 1
 		for _, s := range settings {
