@@ -179,7 +179,7 @@ func TestFiguresOutsideTheTable(t *testing.T) {
 func TestTrendLimitOutsideTheTable(t *testing.T) {
 	t.Parallel()
 	runs := []Report{*gateReport(), *gateReport(), *gateReport(), *worseReport()}
-	tr, err := NewTrend(runs)
+	tr, err := NewTrend(runs, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
