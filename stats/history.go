@@ -260,6 +260,9 @@ func (t *Trend) WriteText(w io.Writer) error {
 		if f.Unit != "" {
 			name += " " + f.Unit
 		}
+		if len(t.Notes) > 0 && serverColumn(f.Key) {
+			name += localServerMark
+		}
 		dec := columns[columnIndex(f.Key)].compare.decimals
 		switch {
 		case math.IsNaN(f.Newest):
