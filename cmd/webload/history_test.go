@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,5 +89,28 @@ func TestCompareHistoryUsage(t *testing.T) {
 				t.Errorf("exit %d, want 2 and %q: %s", code, tc.want, stderr)
 			}
 		})
+	}
+}
+
+// The nightly job of examples/ci on its first night: the run keeps its result, and the
+// comparison with no earlier nights passes and still writes its JUnit file.
+func TestNightlyJobFirstNight(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	dir := t.TempDir()
+	history := filepath.Join(dir, "load-history")
+	_, stderr, code := webload(t, nil, "-q", "-c", "2", "-r", "5", "--label", "nightly abc123", "--history", history,
+		"-o", filepath.Join(dir, "result.json"), "--assert", "availability>=99.9", site.URL+"/n")
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	junit := filepath.Join(dir, "regression.xml")
+	stdout, stderr, code := webload(t, nil, "compare", "--history", history, "--last", "30", "--min-history", "5",
+		"--max-regression", "p95=10%,trate=5%", "--junit", junit)
+	if code != 0 || !strings.Contains(stdout, "not enough history: 0 of 5 results") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if data, err := os.ReadFile(junit); err != nil || strings.Count(string(data), "<testcase") != 2 || strings.Contains(string(data), "<failure") {
+		t.Errorf("JUnit (%v):\n%s", err, data)
 	}
 }
