@@ -303,15 +303,18 @@ func (t *Trend) CheckLimits(limits []Limit) []Verdict {
 		if col.HigherIsBetter {
 			worse = -worse
 		}
-		dec := col.compare.decimals
-		text := fmt.Sprintf("newest %s %s vs median %s (%s, allowed %.1f%% worse)", f.Name, formatValue(f.Newest, dec),
-			formatValue(f.Median, dec), changeText(f.Change), l.Max*100)
+		dec, unit := col.compare.decimals, ""
+		if f.Unit != "" {
+			unit = " " + f.Unit
+		}
+		text := fmt.Sprintf("newest %s %s%s vs median %s%s (%s, allowed %.1f%% worse)", f.Name, formatValue(f.Newest, dec), unit,
+			formatValue(f.Median, dec), unit, changeText(f.Change), l.Max*100)
 		switch {
 		case math.IsNaN(f.Newest):
 			res.Text = "newest " + f.Name + ": not measured, not checked"
 		case f.Verdict == NoEstimate:
-			res.Text = fmt.Sprintf("newest %s %s: not judged, not enough history (%d of %d results)", f.Name,
-				formatValue(f.Newest, dec), t.measuredBefore(f), t.MinHistory)
+			res.Text = fmt.Sprintf("newest %s %s%s: not judged, not enough history (%d of %d results)", f.Name,
+				formatValue(f.Newest, dec), unit, t.measuredBefore(f), t.MinHistory)
 		case worse <= l.Max:
 			res.Text = text + ": ok"
 		case f.Verdict == WithinNoise:

@@ -45,7 +45,7 @@ func TestCompareHistoryMinHistory(t *testing.T) {
 		{"enough history, no change", 6, 20 * ms, nil, 0,
 			[]string{"6 runs", "newest p95 ", ": ok"}},
 		{"enough history, twice as slow", 6, 40 * ms, nil, 1,
-			[]string{"6 runs", "+100.", "FAILED (significant, p = "}},
+			[]string{"6 runs", " ms vs median ", "+100.", "FAILED (significant, p = "}},
 		{"one result as JSON", 1, 20 * ms, []string{"--format", "json"}, 0,
 			[]string{`"note": "not enough history: 0 of 5 results`, `"min_history": 5`}},
 	}
