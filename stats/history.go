@@ -19,7 +19,8 @@ import (
 // median is a noisy night (a backup ran, the network hiccuped) and is left out of the noise
 // estimate, so that one bad night cannot make a later step look like noise. The newest run is a
 // significant change when Student's t prediction interval of the remaining earlier runs puts
-// it outside at two-sided p < trendAlpha. A limit fails only when the newest is worse than the
+// it outside at two-sided p < trendAlpha. TestTrendErrorRates measures how often this fails a
+// night without a change and catches a step. A limit fails only when the newest is worse than the
 // median by more than the limit and the change is significant. With fewer than MinHistory
 // earlier runs nothing is judged. A step stays red on the nights after it, until it is fixed or
 // about half the runs of the window share it (then the median has moved to it).
@@ -58,23 +59,25 @@ type TrendLine struct {
 	Worse   bool     `json:"worse"`
 }
 
-// MarshalJSON writes a value not measured as null, since JSON has no NaN.
+// MarshalJSON writes a value not measured as null, since JSON has no NaN, and so a change from
+// zero (±Inf); the median and newest values still say what happened.
 func (l TrendLine) MarshalJSON() ([]byte, error) {
 	type plain TrendLine // without this method
 	out := struct {
 		plain
 		Values []*float64 `json:"values"`
 		Newest *float64   `json:"newest"`
-	}{plain: plain(l), Newest: measured(l.Newest)}
+		Change *float64   `json:"change"`
+	}{plain: plain(l), Newest: finite(l.Newest), Change: finite(l.Change)}
 	for _, v := range l.Values {
-		out.Values = append(out.Values, measured(v))
+		out.Values = append(out.Values, finite(v))
 	}
 	return json.Marshal(out)
 }
 
-// measured is v, or nil when v is NaN (not measured).
-func measured(v float64) *float64 {
-	if math.IsNaN(v) {
+// finite is v, or nil when JSON cannot hold it (NaN: not measured; ±Inf: a change from zero).
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}
 	return &v

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -150,5 +151,43 @@ func TestTrendNotEnoughHistory(t *testing.T) {
 	}
 	if _, err := NewTrend(nil, DefaultMinHistory); err == nil {
 		t.Error("a trend of no results")
+	}
+}
+
+// The trend's JSON holds what JSON cannot: figures not measured (NaN) and changes from zero.
+func TestTrendJSON(t *testing.T) {
+	t.Parallel()
+	runs := nightRuns([]float64{0.5, 0.5, 0.5})
+	runs[2].FailedTransactions = 5 // from 0: a change of +Inf
+	tr, err := NewTrend(runs, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := WriteJSON(&b, tr); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Figures []struct {
+			Key    string
+			Values []*float64
+			Newest *float64
+			Change *float64
+		}
+	}
+	if err := json.Unmarshal([]byte(b.String()), &back); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range back.Figures {
+		switch f.Key {
+		case "la":
+			if f.Newest != nil || len(f.Values) != 3 || f.Values[0] != nil {
+				t.Errorf("la not measured: %+v", f)
+			}
+		case "failed":
+			if f.Change != nil || f.Newest == nil || *f.Newest != 5 {
+				t.Errorf("failed from 0 to 5: %+v", f)
+			}
+		}
 	}
 }
