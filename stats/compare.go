@@ -40,6 +40,8 @@ type ColumnInfo struct {
 	Name string `json:"name"`
 	Key  string `json:"key"`
 	Unit string `json:"unit"`
+	// Note says what the column measured when it is not what its name says (noteLocalServer).
+	Note string `json:"note,omitempty"`
 }
 
 // CompareRow is one run (or --repeat series).
@@ -104,6 +106,7 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 		c.Notes = append(c.Notes, "1 run, no noise estimate: a result without --repeat has no spread to judge by; "+
 			"RTime and the percentile columns are judged by tests on the two latency distributions alone, the others not at all (marked ?)")
 	}
+	c.noteLocalServer()
 	return c, nil
 }
 

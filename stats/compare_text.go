@@ -50,6 +50,7 @@ func (c *Comparison) table() [][]string {
 		if col.Unit != "" {
 			name += " (" + col.Unit + ")"
 		}
+		name += columnMark(col)
 		head = append(head, name)
 	}
 	rows := [][]string{head}

@@ -179,12 +179,12 @@ func TestFiguresOutsideTheTable(t *testing.T) {
 func TestTrendLimitOutsideTheTable(t *testing.T) {
 	t.Parallel()
 	runs := []Report{*gateReport(), *gateReport(), *gateReport(), *worseReport()}
-	tr, err := NewTrend(runs)
+	tr, err := NewTrend(runs, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := tr.CheckLimits([]Limit{{Key: "p90", Max: 0.1}, {Key: "availability", Max: 0.5}})
-	if got[0].Passed || got[0].Check != "newest: p90" || !strings.HasPrefix(got[0].Text, "newest p90 900.0 vs median 600.0 (+50.0%") {
+	if got[0].Passed || got[0].Check != "newest: p90" || !strings.HasPrefix(got[0].Text, "newest p90 900.0 ms vs median 600.0 ms (+50.0%") {
 		t.Errorf("p90: %+v", got[0])
 	}
 	if !got[1].Passed {

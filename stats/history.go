@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -12,9 +13,26 @@ import (
 
 // Trend follows the key figures over a history of runs (nightly builds, say) and judges the
 // newest run against the ones before it.
+//
+// The rule, per figure: the baseline is the median of the earlier runs. An earlier run further
+// than noisyMADs robust standard deviations (1.4826 × the median absolute deviation) from that
+// median is a noisy night (a backup ran, the network hiccuped) and is left out of the noise
+// estimate, so that one bad night cannot make a later step look like noise. The newest run is a
+// significant change when Student's t prediction interval of the remaining earlier runs puts
+// it outside at two-sided p < trendAlpha. TestTrendErrorRates measures how often this fails a
+// night without a change and catches a step. A limit fails only when the newest is worse than the
+// median by more than the limit and the change is significant. With fewer than MinHistory
+// earlier runs nothing is judged. A step stays red on the nights after it, until it is fixed or
+// about half the runs of the window share it (then the median has moved to it).
 type Trend struct {
 	Runs    []string    `json:"runs"` // labels (or start times) of the runs, oldest first
 	Figures []TrendLine `json:"figures"`
+	// MinHistory is how many earlier runs a figure needs before the newest is judged.
+	MinHistory int `json:"min_history"`
+	// Note says when the history is too short to judge the newest run.
+	Note string `json:"note,omitempty"`
+	// Notes say what a figure measured, when it is not what its name says (ServerNotes).
+	Notes []string `json:"notes,omitempty"`
 
 	// results are the runs themselves, kept so that a limit on a figure outside the table is
 	// judged as a line of it would be.
@@ -29,19 +47,65 @@ type TrendLine struct {
 	Values []float64 `json:"values"` // per run, oldest first; NaN where not measured
 	// Median is the median of the runs before the newest, Newest the newest run's value and
 	// Change the newest relative to the median.
-	Median  float64  `json:"median"`
-	Newest  float64  `json:"newest"`
-	Change  float64  `json:"change"`
+	Median float64 `json:"median"`
+	Newest float64 `json:"newest"`
+	Change float64 `json:"change"`
+	// Noise is the standard deviation of the earlier runs, noisy ones left out, and Noisy how
+	// many were left out.
+	Noise   float64  `json:"noise"`
+	Noisy   int      `json:"noisy"`
 	Verdict string   `json:"verdict"`
 	P       *float64 `json:"p,omitempty"`
 	Worse   bool     `json:"worse"`
 }
 
-// NewTrend needs at least two runs, oldest first.
-func NewTrend(runs []Report) (Trend, error) {
-	var t Trend
-	if len(runs) < 2 {
-		return t, fmt.Errorf("a trend needs at least two results (got %d)", len(runs))
+// MarshalJSON writes a value not measured as null, since JSON has no NaN, and so a change from
+// zero (±Inf); the median and newest values still say what happened.
+func (l TrendLine) MarshalJSON() ([]byte, error) {
+	type plain TrendLine // without this method
+	out := struct {
+		plain
+		Values []*float64 `json:"values"`
+		Newest *float64   `json:"newest"`
+		Change *float64   `json:"change"`
+	}{plain: plain(l), Newest: finite(l.Newest), Change: finite(l.Change)}
+	for _, v := range l.Values {
+		out.Values = append(out.Values, finite(v))
+	}
+	return json.Marshal(out)
+}
+
+// finite is v, or nil when JSON cannot hold it (NaN: not measured; ±Inf: a change from zero).
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// DefaultMinHistory is how many earlier results `compare --history` needs before it judges the
+// newest: with fewer, a night's noise cannot be told from a change, and a nightly job would fail
+// its first nights on any change.
+const DefaultMinHistory = 5
+
+// trendAlpha is stricter than a comparison's alpha because a nightly job judges every figure
+// every night: at 0.05, two limits would turn about one night in twenty red by chance.
+const trendAlpha = 0.01
+
+// noisyMADs is how many robust standard deviations from the median make an earlier run noisy.
+// Measured on seeded Gaussian histories, lower values leave out good runs when the history is
+// short and so raise the false alarms (at 5 earlier runs: 2.6 % at 3.5, 1.9 % at 5).
+const noisyMADs = 5
+
+// NewTrend follows the figures of runs, oldest first, and judges the newest when at least
+// minHistory runs come before it.
+func NewTrend(runs []Report, minHistory int) (Trend, error) {
+	t := Trend{MinHistory: minHistory}
+	if len(runs) == 0 {
+		return t, fmt.Errorf("a trend needs at least one result")
+	}
+	if minHistory < 2 {
+		return t, fmt.Errorf("a trend needs at least 2 earlier results to judge by (got %d)", minHistory)
 	}
 	for i := range runs {
 		name := runs[i].Label
@@ -50,15 +114,20 @@ func NewTrend(runs []Report) (Trend, error) {
 		}
 		t.Runs = append(t.Runs, name)
 	}
-	for _, f := range columns {
-		t.Figures = append(t.Figures, trendLine(runs, f))
+	if earlier := len(runs) - 1; earlier < minHistory {
+		t.Note = fmt.Sprintf("not enough history: %d of %d results before the newest; it is shown, not judged", earlier, minHistory)
 	}
 	t.results = runs
+	for _, f := range columns {
+		t.Figures = append(t.Figures, t.trendLine(f))
+	}
+	t.Notes = ServerNotes(runs, t.Runs)
 	return t, nil
 }
 
 // trendLine follows one figure over the runs and judges the newest against the ones before.
-func trendLine(runs []Report, f Figure) TrendLine {
+func (t *Trend) trendLine(f Figure) TrendLine {
+	runs := t.results
 	line := TrendLine{Name: f.compare.title, Key: f.compare.key, Unit: f.compare.unit}
 	var prev []float64
 	for i := range runs {
@@ -72,10 +141,7 @@ func trendLine(runs []Report, f Figure) TrendLine {
 			prev = append(prev, v)
 		}
 	}
-	line.Newest = math.NaN()
-	if len(line.Values) > 0 {
-		line.Newest = line.Values[len(line.Values)-1]
-	}
+	line.Newest = line.Values[len(line.Values)-1]
 	line.Verdict = NoEstimate
 	if len(prev) == 0 || math.IsNaN(line.Newest) {
 		return line
@@ -83,14 +149,41 @@ func trendLine(runs []Report, f Figure) TrendLine {
 	line.Median = median(prev)
 	line.Change = relChange(line.Median, line.Newest)
 	line.Worse = line.Change != 0 && (line.Change > 0) != f.HigherIsBetter
-	if p, ok := newObservationP(prev, line.Newest); ok {
+	if len(prev) < t.MinHistory {
+		return line
+	}
+	kept := withoutNoisy(prev, line.Median)
+	line.Noisy = len(prev) - len(kept)
+	_, line.Noise = meanSD(kept)
+	if p, ok := newObservationP(kept, line.Newest); ok {
 		line.P = &p
 		line.Verdict = WithinNoise
-		if p < alpha {
+		if p < trendAlpha {
 			line.Verdict = Significant
 		}
 	}
 	return line
+}
+
+// withoutNoisy is prev without the runs further than noisyMADs robust standard deviations from
+// their median m. When more than half the runs share one value the deviation is 0 and no run
+// can be told noisy, so all are kept.
+func withoutNoisy(prev []float64, m float64) []float64 {
+	dev := make([]float64, len(prev))
+	for i, v := range prev {
+		dev[i] = math.Abs(v - m)
+	}
+	sigma := 1.4826 * median(dev) // the standard deviation, for Gaussian noise
+	if sigma == 0 {
+		return prev
+	}
+	var kept []float64
+	for _, v := range prev {
+		if math.Abs(v-m) <= noisyMADs*sigma {
+			kept = append(kept, v)
+		}
+	}
+	return kept
 }
 
 // newObservationP is the two-sided p-value of one new value against earlier runs: how often
@@ -149,32 +242,52 @@ func sparkline(values []float64) string {
 	return b.String()
 }
 
+// trendLegend explains the trend's marks.
+const trendLegend = "* significant (p < 0.01 against the earlier runs, noisy ones left out), ~ within noise, " +
+	"? not judged; changes are against the median of the earlier runs"
+
 // WriteText writes the trend: a sparkline per figure and the newest run against the median.
 func (t *Trend) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d runs, %s to %s; the newest against the median of the %d before it\n\n",
-		len(t.Runs), t.Runs[0], t.Runs[len(t.Runs)-1], len(t.Runs)-1)
-	fmt.Fprintf(&b, "%-10s  %-*s  %12s  %12s  %9s\n", "Figure", len(t.Runs), "Trend", "Median", "Newest", "Change")
+	if n := len(t.Runs); n == 1 {
+		fmt.Fprintf(&b, "1 run, %s\n", t.Runs[0])
+	} else {
+		fmt.Fprintf(&b, "%d runs, %s to %s; the newest against the median of the %d before it\n", n, t.Runs[0], t.Runs[n-1], n-1)
+	}
+	if t.Note != "" {
+		b.WriteString(t.Note + "\n")
+	}
+	fmt.Fprintf(&b, "\n%-10s  %-*s  %12s  %12s  %9s\n", "Figure", len(t.Runs), "Trend", "Median", "Newest", "Change")
 	for _, f := range t.Figures {
 		name := f.Name
 		if f.Unit != "" {
 			name += " " + f.Unit
 		}
-		if math.IsNaN(f.Newest) {
-			fmt.Fprintf(&b, "%-10s  %s  %12s  %12s  %9s\n", name, sparkline(f.Values), "-", "-", "")
-			continue
+		if len(t.Notes) > 0 && serverColumn(f.Key) {
+			name += localServerMark
 		}
 		dec := columns[columnIndex(f.Key)].compare.decimals
-		fmt.Fprintf(&b, "%-10s  %s  %12s  %12s  %8s%s\n", name, sparkline(f.Values), formatValue(f.Median, dec),
-			formatValue(f.Newest, dec), changeText(f.Change), marks[f.Verdict])
+		switch {
+		case math.IsNaN(f.Newest):
+			fmt.Fprintf(&b, "%-10s  %s  %12s  %12s  %9s\n", name, sparkline(f.Values), "-", "-", "")
+		case len(t.Runs) == 1:
+			fmt.Fprintf(&b, "%-10s  %s  %12s  %12s  %9s\n", name, sparkline(f.Values), "-", formatValue(f.Newest, dec), "")
+		default:
+			fmt.Fprintf(&b, "%-10s  %s  %12s  %12s  %8s%s\n", name, sparkline(f.Values), formatValue(f.Median, dec),
+				formatValue(f.Newest, dec), changeText(f.Change), marks[f.Verdict])
+		}
 	}
-	b.WriteString("\n" + strings.Replace(legend, "against the first row", "against the median of the earlier runs", 1) + "\n")
+	b.WriteString("\n" + trendLegend + "\n")
+	for _, n := range t.Notes {
+		b.WriteString("Note: " + n + "\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// CheckLimits holds the newest run to the limits against the median of the earlier ones; only
-// a change beyond the limit that is not within the runs' noise fails.
+// CheckLimits holds the newest run to the limits against the median of the earlier ones: only
+// a change beyond the limit that the trend rule calls significant fails. A figure with too
+// little history is not judged and passes, so that a nightly job's first nights are green.
 func (t *Trend) CheckLimits(limits []Limit) []Verdict {
 	var out []Verdict
 	for _, l := range limits {
@@ -193,23 +306,51 @@ func (t *Trend) CheckLimits(limits []Limit) []Verdict {
 		if col.HigherIsBetter {
 			worse = -worse
 		}
-		dec := col.compare.decimals
-		text := fmt.Sprintf("newest %s %s vs median %s (%s, allowed %.1f%% worse)", f.Name, formatValue(f.Newest, dec),
-			formatValue(f.Median, dec), changeText(f.Change), l.Max*100)
+		dec, unit := col.compare.decimals, ""
+		if f.Unit != "" {
+			unit = " " + f.Unit
+		}
+		text := fmt.Sprintf("newest %s %s%s vs median %s%s (%s, allowed %.1f%% worse)", f.Name, formatValue(f.Newest, dec), unit,
+			formatValue(f.Median, dec), unit, changeText(f.Change), l.Max*100)
 		switch {
 		case math.IsNaN(f.Newest):
 			res.Text = "newest " + f.Name + ": not measured, not checked"
+		case f.Verdict == NoEstimate:
+			res.Text = fmt.Sprintf("newest %s %s%s: not judged, not enough history (%d of %d results)", f.Name,
+				formatValue(f.Newest, dec), unit, t.measuredBefore(f), t.MinHistory)
 		case worse <= l.Max:
 			res.Text = text + ": ok"
 		case f.Verdict == WithinNoise:
-			res.Text = text + fmt.Sprintf(": within the earlier runs' noise (p = %.3f), ok", *f.P)
+			res.Text = text + fmt.Sprintf(": within the earlier runs' noise (p = %.3f%s), ok", *f.P, noisyText(f.Noisy))
 		default:
 			res.Passed = false
-			res.Text = text + ": FAILED (" + f.Verdict + ")"
+			res.Text = text + fmt.Sprintf(": FAILED (%s, p = %.3f%s)", f.Verdict, *f.P, noisyText(f.Noisy))
 		}
 		out = append(out, res)
 	}
 	return out
+}
+
+// noisyText says how many earlier runs the noise left out, so that a reader can check them.
+func noisyText(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return "; 1 noisy earlier run left out"
+	}
+	return fmt.Sprintf("; %d noisy earlier runs left out", n)
+}
+
+// measuredBefore counts the runs before the newest that measured the figure.
+func (t *Trend) measuredBefore(f TrendLine) int {
+	n := 0
+	for _, v := range f.Values[:len(f.Values)-1] {
+		if !math.IsNaN(v) {
+			n++
+		}
+	}
+	return n
 }
 
 // line is the trend of a figure: the table's line when it has one, else one worked out the same
@@ -218,5 +359,5 @@ func (t *Trend) line(f Figure) TrendLine {
 	if i := columnIndex(f.compare.key); i >= 0 && i < len(t.Figures) {
 		return t.Figures[i]
 	}
-	return trendLine(t.results, f)
+	return t.trendLine(f)
 }

@@ -48,7 +48,7 @@ func FuzzReadReport(f *testing.F) {
 				_ = CheckGates(&r, []Gate{gate})
 			}
 		}
-		if tr, err := NewTrend([]Report{r, r, r}); err == nil {
+		if tr, err := NewTrend([]Report{r, r, r}, 2); err == nil {
 			var w bytes.Buffer
 			_ = tr.WriteText(&w)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -21,6 +22,7 @@ func compareFlags() []cli.Flag {
 		&cli.StringFlag{Name: "junit", Usage: "write the --max-regression verdicts as JUnit XML to `FILE`"},
 		&cli.StringFlag{Name: "history", Usage: "compare the newest result in `DIR` (written by --history) with the median of the ones before"},
 		&cli.IntFlag{Name: "last", Value: 30, Usage: "with --history, use the last `N` results"},
+		&cli.IntFlag{Name: "min-history", Value: stats.DefaultMinHistory, Usage: "with --history, judge the newest result only when `N` results come before it; with fewer, print the trend and pass"},
 		helpFlag(),
 	}
 }
@@ -47,7 +49,7 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 		if c.Args().Len() > 0 {
 			return usagef("give either result files or --history DIR, not both")
 		}
-		results, err = compareHistory(dir, c.Int("last"), format, limits, stdout)
+		results, err = compareHistory(dir, historyWindow{last: c.Int("last"), min: c.Int("min-history")}, format, limits, stdout)
 	} else {
 		results, err = compareFiles(c.Args().Slice(), format, c.Bool("per-url"), limits, stdout)
 	}
@@ -80,26 +82,37 @@ func compareFiles(paths []string, format string, perURL bool, limits []stats.Lim
 	return cmp.CheckLimits(limits), stdoutErr(err)
 }
 
-func compareHistory(dir string, last int, format string, limits []stats.Limit, stdout io.Writer) ([]stats.Verdict, error) {
+// historyWindow is how many results of a history a trend reads, and how many must come before
+// the newest to judge it.
+type historyWindow struct{ last, min int }
+
+func compareHistory(dir string, w historyWindow, format string, limits []stats.Limit, stdout io.Writer) ([]stats.Verdict, error) {
+	if w.min < 2 {
+		return nil, usagef("--min-history: want at least 2 (got %d)", w.min)
+	}
+	if w.last <= w.min {
+		return nil, usagef("--last: want more than --min-history (%d), got %d", w.min, w.last)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, usagef("--history: %w", err)
+	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, usageError{err}
 	}
 	sort.Strings(paths) // names start with the UTC time of the run
-	if last < 2 {
-		return nil, usagef("--last: want at least 2 (got %d)", last)
+	if len(paths) > w.last {
+		paths = paths[len(paths)-w.last:]
 	}
-	if len(paths) > last {
-		paths = paths[len(paths)-last:]
-	}
-	if len(paths) < 2 {
-		return nil, usagef("%s holds %d results; a trend needs at least 2", dir, len(paths))
+	if len(paths) == 0 {
+		// A job whose run did not keep its result: failing says so on the first night.
+		return nil, usagef("%s holds no results (*.json written by --history)", dir)
 	}
 	reports, err := readReports(paths)
 	if err != nil {
 		return nil, err
 	}
-	trend, err := stats.NewTrend(reports)
+	trend, err := stats.NewTrend(reports, w.min)
 	if err != nil {
 		return nil, usageError{err}
 	}
