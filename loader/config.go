@@ -103,6 +103,9 @@ type Config struct {
 	ResourceHosts []string
 	// NoCache fetches a page's resources on every visit instead of once per user.
 	NoCache bool
+	// LazyImages also fetches the images a page marks loading="lazy", which browsers leave
+	// until the visitor scrolls near them (see page.Options).
+	LazyImages bool
 	// ParallelResources is how many resources a user fetches at once; 0 means 6, as browsers do.
 	ParallelResources int
 	// Cookies gives every user a cookie jar (RFC 6265 rules): cookies set by responses are sent
