@@ -107,6 +107,10 @@ type Config struct {
 	// NoCache fetches a page's resources on every visit instead of once per user (or once per
 	// open-model run).
 	NoCache bool
+	// NameRequests makes every redirect hop and resource say what it requested (Result.Req,
+	// read with Loader.Request), for a log of each request such as siege's -v. It costs a lock
+	// and a map lookup per such request and keeps each distinct URL (up to 2^20) for the run.
+	NameRequests bool
 	// LazyImages also fetches the images a page marks loading="lazy", which browsers leave
 	// until the visitor scrolls near them (see page.Options).
 	LazyImages bool

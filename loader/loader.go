@@ -90,6 +90,7 @@ type Loader struct {
 	client        doer                // the fasthttp client, or HTTP/2's
 	maxResends    int                 // the most attempts after a request's first (see roundTrip)
 	conns         connStats
+	names         requestNames // what hops and resources requested, with Config.NameRequests
 
 	start   time.Time
 	stopped atomic.Bool

@@ -148,6 +148,13 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 		res := &(*out)[len(*out)-1]
 		end := l.do(x, ti, v.id, l.cfg.Parser && kind != KindResource, res)
 		res.Kind = kind
+		if l.cfg.NameRequests && (hop > 0 || kind == KindResource) {
+			method := "GET"
+			if base != l.get {
+				method = l.targetMethod(ti)
+			}
+			res.Req = l.names.id(method, u.String())
+		}
 		if j != nil && hop == 0 {
 			res.Intended, res.Queued, res.Arrival = j.intended, j.queued, true
 		}
