@@ -63,8 +63,8 @@ func kindOf(name []byte) tagKind {
 // valid until the tokenizer's next token. The tokenizer already drops repeated attributes, so
 // the first one wins, as in browsers.
 type attrs struct {
-	src, srcset, href, rel, as, typ, poster, data, imageSrcset, style, loading []byte
-	hasHref                                                                    bool // <base href=""> counts though empty
+	src, srcset, href, rel, as, typ, poster, data, imageSrcset, style, loading, media []byte
+	hasHref                                                                           bool // <base href=""> counts though empty
 }
 
 // set records one attribute, given its lower-case name.
@@ -92,6 +92,8 @@ func (a *attrs) set(key, val []byte) {
 		a.style = val
 	case "loading":
 		a.loading = val
+	case "media":
+		a.media = val
 	}
 }
 
@@ -106,9 +108,9 @@ func (c *collector) element(k tagKind, a *attrs, media tagKind) {
 	case tagSource:
 		switch media {
 		case tagPicture:
-			// A browser takes the first source whose type it decodes; a source's src means
-			// nothing in a picture.
-			if !c.pic.chosen && !c.pic.done && acceptedImageType(a.typ) {
+			// A browser takes the first source whose type it decodes and whose media query
+			// matches; a source's src means nothing in a picture.
+			if !c.pic.chosen && !c.pic.done && acceptedImageType(a.typ) && mediaMatches(a.media) {
 				if u := pickImage(nil, a.srcset); u != nil {
 					c.pic.source, c.pic.chosen = append(c.pic.source[:0], u...), true
 				}

@@ -67,3 +67,26 @@ func TestResourcesLazyImages(t *testing.T) {
 		})
 	}
 }
+
+// A picture's <source media> is matched against a screen ViewportWidth wide: width queries in
+// px or em are evaluated, print-only sources skipped, and what cannot be evaluated matches.
+func TestResourcesPictureMedia(t *testing.T) {
+	t.Parallel()
+	pic := func(media string) string {
+		return `<picture><source media="` + media + `" srcset=m.webp><source srcset=d.webp><img src=a.jpg></picture>`
+	}
+	chosen, fallback := []string{"http://h.example/m.webp"}, []string{"http://h.example/d.webp"}
+	runResourceCases(t, "http://h.example/", []resourceCase{
+		{"narrow screens only", pic("(max-width: 799px)"), fallback},
+		{"wide screens", pic("(min-width: 800px)"), chosen},
+		{"wider than the viewport", pic("screen and (min-width: 1440px)"), fallback},
+		{"em units", pic("(min-width: 50em)"), chosen},
+		{"one query of a list matches", pic("(max-width: 400px), (min-width: 1000px)"), chosen},
+		{"both bounds", pic("(min-width: 600px) and (max-width: 1023px)"), fallback},
+		{"print only", pic("print"), fallback},
+		{"cannot be evaluated", pic("(prefers-color-scheme: dark)"), chosen},
+		{"negation is not evaluated", pic("not all and (max-width: 600px)"), chosen},
+		{"spaces inside the condition", pic("only screen and ( max-width : 600px )"), fallback},
+		{"upper case", pic("(MAX-WIDTH: 600PX)"), fallback},
+	})
+}

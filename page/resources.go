@@ -22,7 +22,8 @@ import (
 //
 // Of each image, one candidate is counted: the one a browser on a 1x display with a
 // ViewportWidth-wide window picks from img src and srcset, or the first <source> of a <picture>
-// whose type browsers decode (media queries are not evaluated). Images marked loading=lazy are
+// whose type browsers decode and whose media query matches such a window (width queries are
+// evaluated; see mediaMatches). Images marked loading=lazy are
 // left out, as a browser leaves them until they near the viewport; see Options.LazyImages.
 //
 // Counted besides are source src inside video and audio, script src, link href for style sheets (not alternate ones), icons,

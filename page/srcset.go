@@ -8,7 +8,7 @@ import (
 // ViewportWidth is the window width, in CSS pixels, of the browser whose choice among
 // width-described srcset candidates ("480w") Resources makes. With the default sizes of 100vw a
 // 1x display at this width wants the narrowest candidate at least this wide. 1280 is a common
-// laptop window; media queries in sizes and <source media> are not evaluated.
+// laptop window. The sizes attribute is not evaluated; <source media> is (see mediaMatches).
 const ViewportWidth = 1280
 
 // nextSrcsetURL returns the URL of the first image candidate in a srcset value, its descriptors
