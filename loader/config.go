@@ -28,7 +28,9 @@ type Config struct {
 	Random bool
 	// Seed makes random choices (URLs and delays) reproducible.
 	Seed uint64
-	// Rate, in requests per second, switches to the open model; 0 keeps the closed one.
+	// Rate, in arrivals per second, switches to the open model; 0 keeps the closed one. An
+	// arrival is a request, or with browser-like options (see browser) a URL's visit, whose
+	// redirects and page resources follow it unscheduled.
 	Rate float64
 	// MaxUsers caps the requests in flight at once in the open model. A request due while all
 	// are busy waits for the first free one and keeps its intended start time, so the wait
@@ -95,14 +97,23 @@ type Config struct {
 	HeaderBuffer int
 	// Parser fetches the resources of every HTML page like a browser (siege's "parser"):
 	// images, scripts, stylesheets and icons on the page's host or ResourceHosts, each once per
-	// user unless NoCache, over up to ParallelResources connections of the user.
+	// user unless NoCache (the open model's users share one cache: its arrivals are returning
+	// visitors), over up to ParallelResources connections of the user.
 	Parser bool
 	// ResourceHosts are more hosts (host or host:port) whose resources are fetched, such as a
 	// CDN, matched by the rule of urls.HostPattern; an entry that is no host pattern matches
 	// nothing.
 	ResourceHosts []string
-	// NoCache fetches a page's resources on every visit instead of once per user.
+	// NoCache fetches a page's resources on every visit instead of once per user (or once per
+	// open-model run).
 	NoCache bool
+	// NameRequests makes every redirect hop and resource say what it requested (Result.Req,
+	// read with Loader.Request), for a log of each request such as siege's -v. It costs a lock
+	// and a map lookup per such request and keeps each distinct URL (up to 2^20) for the run.
+	NameRequests bool
+	// LazyImages also fetches the images a page marks loading="lazy", which browsers leave
+	// until the visitor scrolls near them (see page.Options).
+	LazyImages bool
 	// ParallelResources is how many resources a user fetches at once; 0 means 6, as browsers do.
 	ParallelResources int
 	// Cookies gives every user a cookie jar (RFC 6265 rules): cookies set by responses are sent

@@ -69,8 +69,9 @@ type Outcome struct {
 	// Users is how many users took part: Config.Users in the closed model, the number the
 	// open model had to start to keep its schedule.
 	Users int
-	// Unsent counts open-model requests that were due before the run stopped but never sent,
-	// because every user was busy (they are not in any other figure).
+	// Unsent counts open-model arrivals (requests, or URL visits when users load pages like a
+	// browser) that were due before the run stopped but never sent, because every user was
+	// busy (they are not in any other figure).
 	Unsent int64
 }
 
@@ -89,6 +90,7 @@ type Loader struct {
 	client        doer                // the fasthttp client, or HTTP/2's
 	maxResends    int                 // the most attempts after a request's first (see roundTrip)
 	conns         connStats
+	names         requestNames // what hops and resources requested, with Config.NameRequests
 
 	start   time.Time
 	stopped atomic.Bool

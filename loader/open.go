@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// job is one scheduled request of the open model.
+// job is one scheduled arrival of the open model: a request, or in a browser-like run a visit
+// of a URL with its redirects and resources.
 type job struct {
 	target   int
 	intended time.Duration
@@ -28,6 +29,11 @@ func (l *Loader) runOpen(out chan<- *[]Result) (users int, unsent int64) {
 	}
 	picker := openPicker(&l.cfg, len(l.targets), l.mix)
 
+	// The users share one cache (see resourceCache); only the dispatcher hands it out.
+	var cache *resourceCache
+	if l.cfg.Parser && !l.cfg.NoCache {
+		cache = newResourceCache(maxCachedResources)
+	}
 	jobs := make(chan job)
 	var workers sync.WaitGroup
 	defer workers.Wait()
@@ -59,7 +65,7 @@ func (l *Loader) runOpen(out chan<- *[]Result) (users int, unsent int64) {
 		if users < l.cfg.MaxUsers {
 			id := users
 			users++
-			workers.Go(func() { l.worker(id, j, jobs, out) })
+			workers.Go(func() { l.worker(id, j, jobs, cache, out) })
 			continue
 		}
 		j.queued = true
@@ -126,10 +132,11 @@ func ownedBefore(c *Config, n int64) int64 {
 }
 
 // worker is one user of the open model: it sends the jobs it is handed until there are none.
-func (l *Loader) worker(id int, first job, jobs <-chan job, out chan<- *[]Result) {
+// cache is the users' shared resource cache.
+func (l *Loader) worker(id int, first job, jobs <-chan job, cache *resourceCache, out chan<- *[]Result) {
 	x, b, done := l.sender(out)
 	defer done()
-	v := l.newVisitor(x, id)
+	v := l.newVisitor(x, id, cache)
 	if v != nil {
 		defer v.release()
 	}
@@ -139,8 +146,7 @@ func (l *Loader) worker(id int, first job, jobs <-chan job, out chan<- *[]Result
 			continue
 		}
 		res, end := l.send(x, j.target, id)
-		res.Intended = j.intended
-		res.Queued = j.queued
+		res.Intended, res.Queued, res.Arrival = j.intended, j.queued, true
 		b.add(res, end)
 	}
 }

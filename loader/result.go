@@ -40,6 +40,15 @@ type Result struct {
 	// Queued is set in the open model when the request was due while every user was busy, so
 	// it waited for one to become free.
 	Queued bool
+	// Arrival is set in the open model on the request that began a scheduled arrival: the
+	// request itself, or in a browser-like run the first request of a URL's visit (the login
+	// steps before a user's first URL belong to that visit). Redirect hops and resources that
+	// follow are not arrivals, so the schedule's figures count visits.
+	Arrival bool
+	// Req numbers what a redirect hop or a resource requested, when the run has
+	// Config.NameRequests (Loader.Request reads it); 0 for a target's own request, which its
+	// Target names, and without NameRequests.
+	Req uint32
 	// AfterStop is set when the run was stopped (time up, interrupt) while this request was
 	// in flight: it finished afterwards and is counted, where siege would drop it. On a
 	// KindPage result it means the visit was cut short: the run stopped before every resource

@@ -21,7 +21,7 @@ func (l *Loader) user(id int, p plan, rng *rand.Rand, out chan<- *[]Result) {
 	// A shard's users are numbered from 0 in its results; their plans keep the whole run's ids.
 	lo, _ := l.cfg.shardUsers()
 	me := id - lo
-	v := l.newVisitor(x, me)
+	v := l.newVisitor(x, me, nil)
 	if v != nil {
 		defer v.release()
 	}

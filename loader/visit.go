@@ -20,9 +20,9 @@ type visitor struct {
 	l       *Loader
 	x       *exchange
 	id      int
-	cookies *cookies            // nil without Config.Cookies
-	seen    map[string]struct{} // resources fetched already: the user's cache; nil with NoCache
-	started bool                // the login steps have run
+	cookies *cookies       // nil without Config.Cookies
+	cache   *resourceCache // resources fetched already; nil with NoCache
+	started bool           // the login steps have run
 
 	results  []Result   // the current visit's URL, hops and logins
 	fetchers []*fetcher // made at the first page with resources
@@ -35,8 +35,9 @@ type fetcher struct {
 	end     time.Duration
 }
 
-// newVisitor gives user id its visitor, or nil when the run sends plain requests.
-func (l *Loader) newVisitor(x *exchange, id int) *visitor {
+// newVisitor gives user id its visitor, or nil when the run sends plain requests. shared is the
+// cache of the open model's users, nil for a closed-model user, which gets one of its own.
+func (l *Loader) newVisitor(x *exchange, id int, shared *resourceCache) *visitor {
 	if !l.cfg.browser() {
 		return nil
 	}
@@ -45,7 +46,10 @@ func (l *Loader) newVisitor(x *exchange, id int) *visitor {
 		v.cookies = newCookies()
 	}
 	if l.cfg.Parser && !l.cfg.NoCache {
-		v.seen = map[string]struct{}{}
+		v.cache = shared
+		if v.cache == nil {
+			v.cache = newResourceCache(maxCachedResources)
+		}
 	}
 	return v
 }
@@ -88,7 +92,7 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 	}
 	complete := true
 	if l.cfg.Parser && last.Err == ErrNone && !last.Redirected() && len(v.x.body.page) > 0 {
-		if found := v.resources(page.Resources(v.x.body.page, lastURL), lastURL); len(found) > 0 {
+		if found := v.resources(page.Options{LazyImages: l.cfg.LazyImages}.Resources(v.x.body.page, lastURL), lastURL); len(found) > 0 {
 			if l.stopped.Load() {
 				complete = false
 			} else {
@@ -144,8 +148,15 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 		res := &(*out)[len(*out)-1]
 		end := l.do(x, ti, v.id, l.cfg.Parser && kind != KindResource, res)
 		res.Kind = kind
+		if l.cfg.NameRequests && (hop > 0 || kind == KindResource) {
+			method := "GET"
+			if base != l.get {
+				method = l.targetMethod(ti)
+			}
+			res.Req = l.names.id(method, u.String())
+		}
 		if j != nil && hop == 0 {
-			res.Intended, res.Queued = j.intended, j.queued
+			res.Intended, res.Queued, res.Arrival = j.intended, j.queued, true
 		}
 		v.cookies.keep(x.resp, u)
 		next := v.redirect(res, x.resp, u, hop)
@@ -196,19 +207,15 @@ func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, 
 }
 
 // resources keeps the URLs of found that this user fetches for a page at pageURL: on the
-// page's host or an allowed resource host, and not in the user's cache.
+// page's host or an allowed resource host, and not in the visitor's cache.
 func (v *visitor) resources(found []*url.URL, pageURL *url.URL) []*url.URL {
 	keep := found[:0]
 	for _, u := range found {
 		if !sendableHost(u) || !sameHost(u, pageURL) && !v.l.resourceHosts.has(u) {
 			continue
 		}
-		if v.seen != nil {
-			key := u.String()
-			if _, ok := v.seen[key]; ok {
-				continue
-			}
-			v.seen[key] = struct{}{}
+		if v.cache != nil && !v.cache.fetch(u.String()) {
+			continue
 		}
 		keep = append(keep, u)
 	}

@@ -8,6 +8,7 @@ import (
 // collector turns raw attribute and CSS URL values into the deduplicated, absolute result list.
 // It is used by one Resources call only, so it needs no locking.
 type collector struct {
+	opt  Options
 	page *url.URL // the document URL; nil means only absolute URLs can be kept
 	base *url.URL // what relative URLs resolve against: page, or the first <base href>
 
@@ -23,10 +24,22 @@ type collector struct {
 
 	scratch []byte // reused by clean for values with tabs, newlines or backslashes
 	cssBuf  []byte // reused for CSS URLs with escapes; apart from scratch, as add cleans it
+
+	pic picture // the innermost open <picture>
 }
 
-func newCollector(pageURL *url.URL) *collector {
+// picture is what a <picture> has chosen so far. Its sources come before its <img>, and the
+// img's loading attribute decides whether any of them is fetched, so the chosen source waits
+// for the img.
+type picture struct {
+	source []byte // the chosen source's URL, copied (the tokenizer reuses its buffers)
+	chosen bool   // a source of an accepted type was found
+	done   bool   // the picture's img was seen: later imgs are images of their own
+}
+
+func newCollector(pageURL *url.URL, opt Options) *collector {
 	return &collector{
+		opt:     opt,
 		page:    pageURL,
 		base:    pageURL,
 		rawSeen: make(map[string]struct{}, 32),
@@ -156,18 +169,6 @@ func isAlpha(b byte) bool {
 }
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
-
-// addSrcset adds every candidate URL of a srcset or imagesrcset value.
-func (c *collector) addSrcset(s []byte) {
-	for {
-		u, rest, ok := nextSrcsetURL(s)
-		if !ok {
-			return
-		}
-		c.add(u)
-		s = rest
-	}
-}
 
 // addCSS adds the URLs in CSS text; imports is whether @import "x.css" counts (style sheets
 // yes, style attributes no).

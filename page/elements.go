@@ -63,8 +63,8 @@ func kindOf(name []byte) tagKind {
 // valid until the tokenizer's next token. The tokenizer already drops repeated attributes, so
 // the first one wins, as in browsers.
 type attrs struct {
-	src, srcset, href, rel, as, typ, poster, data, imageSrcset, style []byte
-	hasHref                                                           bool // <base href=""> counts though empty
+	src, srcset, href, rel, as, typ, poster, data, imageSrcset, style, loading, media []byte
+	hasHref                                                                           bool // <base href=""> counts though empty
 }
 
 // set records one attribute, given its lower-case name.
@@ -90,21 +90,33 @@ func (a *attrs) set(key, val []byte) {
 		a.imageSrcset = val
 	case "style":
 		a.style = val
+	case "loading":
+		a.loading = val
+	case "media":
+		a.media = val
 	}
 }
 
-// element adds what one start tag makes a browser fetch. inMedia is whether the tag sits in a
-// <picture>, <video> or <audio>, the only places where <source> loads anything. Iframes and
-// frames are left out on purpose: they are pages of their own, not resources of this one.
-func (c *collector) element(k tagKind, a *attrs, inMedia bool) {
+// element adds what one start tag makes a browser fetch. media is the innermost open <picture>,
+// <video> or <audio> (tagOther outside them), the only places where <source> loads anything.
+// Iframes and frames are left out on purpose: they are pages of their own, not resources of
+// this one.
+func (c *collector) element(k tagKind, a *attrs, media tagKind) {
 	switch k {
 	case tagImg:
-		c.add(a.src)
-		c.addSrcset(a.srcset)
+		c.img(a, media == tagPicture)
 	case tagSource:
-		if inMedia {
+		switch media {
+		case tagPicture:
+			// A browser takes the first source whose type it decodes and whose media query
+			// matches; a source's src means nothing in a picture.
+			if !c.pic.chosen && !c.pic.done && acceptedImageType(a.typ) && mediaMatches(a.media) {
+				if u := pickImage(nil, a.srcset); u != nil {
+					c.pic.source, c.pic.chosen = append(c.pic.source[:0], u...), true
+				}
+			}
+		case tagVideo, tagAudio:
 			c.add(a.src)
-			c.addSrcset(a.srcset)
 		}
 	case tagScript, tagEmbed, tagAudio:
 		c.add(a.src)
@@ -119,11 +131,12 @@ func (c *collector) element(k tagKind, a *attrs, inMedia bool) {
 		c.add(a.data)
 	case tagLink:
 		fetched, image := linkFetched(a.rel, a.as)
-		if fetched {
+		switch {
+		case image:
+			// A preload of an image fetches the candidate the image will use.
+			c.add(pickImage(a.href, a.imageSrcset))
+		case fetched:
 			c.add(a.href)
-		}
-		if image {
-			c.addSrcset(a.imageSrcset)
 		}
 	case tagBase:
 		if a.hasHref {
@@ -135,13 +148,33 @@ func (c *collector) element(k tagKind, a *attrs, inMedia bool) {
 	}
 }
 
+// img adds the one candidate an <img> makes a browser fetch, or its picture's chosen source
+// when it is the first img of an open <picture>. An image marked loading=lazy is fetched only
+// when it nears the viewport, which a load test cannot know, so only with Options.LazyImages.
+func (c *collector) img(a *attrs, inPicture bool) {
+	lazy := !c.opt.LazyImages && bytes.EqualFold(trimSpace(a.loading), []byte("lazy"))
+	if inPicture && !c.pic.done {
+		c.pic.done = true
+		if c.pic.chosen {
+			if !lazy {
+				c.add(c.pic.source)
+			}
+			return
+		}
+	}
+	if !lazy {
+		c.add(pickImage(a.src, a.srcset))
+	}
+}
+
 // linkFetched reports whether a <link> with these rel and as values makes a browser fetch its
 // href, and whether it preloads an image (so its imagesrcset counts too). rel is a list of
 // case-insensitive tokens separated by ASCII whitespace.
 //
 // Fetched: style sheets except alternate ones (browsers load those only when chosen), icons
 // ("icon", "shortcut icon", Apple's touch icons), module preloads, and preloads of the
-// kinds a page renders with (style, script, image, font). Prefetch, preconnect, manifest and
+// kinds a page renders with (style, script, image, font); an image preload fetches one
+// candidate of its imagesrcset or its href. Prefetch, preconnect, manifest and
 // the rest are hints or loaded later, and would only inflate the load.
 func linkFetched(rel, as []byte) (fetched, image bool) {
 	var stylesheet, alternate, preload bool

@@ -19,6 +19,7 @@ func FuzzResources(f *testing.F) {
 	f.Add([]byte(miniShop), shopURL)
 	f.Add([]byte(`<base href="../b/"><img src="a.png" srcset="a.png 1x, b,c.png 2x"><link rel="shortcut icon" href=/i>`), "http://h/x/y")
 	f.Add([]byte(`<style>@import "a.css"; .x{background:url( 'b\62.png' )}</style><div style="background:url(c.png)">`), "https://h/")
+	f.Add([]byte(`<picture><source media="screen and ( min-width:50em ), print" type="image/webp;q=1" srcset="a.webp 800w"><img loading=lazy src=a.jpg></picture>`), "http://h/")
 	f.Add([]byte(`<picture><source srcset="a.webp (x,y) 1x,,b.webp"><img src="//cdn/x#f"></picture><template><img src=t></template>`), "http://h")
 	f.Add([]byte("<img src=\"\\\\h\\a\n.png\"><video/><source src=v><input type=IMAGE src=data:x>"), "")
 	f.Fuzz(func(t *testing.T, body []byte, page string) {

@@ -20,9 +20,14 @@ import (
 // URLs are returned; fragments are removed. <base href> changes the base for relative URLs
 // (only the first <base> with an href counts, as in browsers).
 //
-// Counted are img src and srcset (every candidate), source src and srcset inside picture,
-// video and audio, script src, link href for style sheets (not alternate ones), icons,
-// module preloads and preloads as style, script, image or font, input type=image src, video
+// Of each image, one candidate is counted: the one a browser on a 1x display with a
+// ViewportWidth-wide window picks from img src and srcset, or the first <source> of a <picture>
+// whose type browsers decode and whose media query matches such a window (width queries are
+// evaluated; see mediaMatches). Images marked loading=lazy are
+// left out, as a browser leaves them until they near the viewport; see Options.LazyImages.
+//
+// Counted besides are source src inside video and audio, script src, link href for style sheets (not alternate ones), icons,
+// module preloads and preloads as style, script, image (one candidate) or font, input type=image src, video
 // poster and src, audio src, embed src, object data, and url(...) in style attributes and
 // <style> text, where @import counts too. Iframes are pages, not resources, and are skipped,
 // as is everything inside <template> and <noscript> (browsers that run scripts ignore it).
@@ -35,10 +40,24 @@ import (
 // Resources never panics and takes time linear in len(body). It is safe for concurrent use; the
 // returned URLs are new and belong to the caller. It returns nil when it finds nothing.
 func Resources(body []byte, pageURL *url.URL) []*url.URL {
-	c := newCollector(pageURL)
+	return Options{}.Resources(body, pageURL)
+}
+
+// Options are the choices a browser's user makes that change what a page loads.
+type Options struct {
+	// LazyImages fetches the images marked loading=lazy too, as if the visitor scrolled
+	// through the whole page at once.
+	LazyImages bool
+}
+
+// Resources is the package's Resources with these options.
+func (o Options) Resources(body []byte, pageURL *url.URL) []*url.URL {
+	c := newCollector(pageURL, o)
 	z := html.NewTokenizer(bytes.NewReader(body))
 	var (
-		media    int  // open <picture>, <video> and <audio> elements
+		// The open <picture>, <video> and <audio> elements, innermost last. It grows by one
+		// byte per unclosed element, so it stays linear in the page.
+		media    []tagKind
 		template int  // open <template> elements, whose content is inert
 		inStyle  bool // the previous token opened a <style>, so a text token is CSS
 	)
@@ -57,7 +76,9 @@ func Resources(body []byte, pageURL *url.URL) []*url.URL {
 		case html.EndTagToken:
 			switch rawTagKind(z.Raw()) {
 			case tagPicture, tagVideo, tagAudio:
-				media = max(media-1, 0)
+				if len(media) > 0 {
+					media = media[:len(media)-1]
+				}
 			case tagTemplate:
 				template = max(template-1, 0)
 			}
@@ -67,7 +88,10 @@ func Resources(body []byte, pageURL *url.URL) []*url.URL {
 			k := rawTagKind(raw)
 			switch k {
 			case tagPicture, tagVideo, tagAudio:
-				media++
+				media = append(media, k)
+				if k == tagPicture {
+					c.pic = picture{source: c.pic.source[:0]}
+				}
 			case tagTemplate:
 				template++
 			}
@@ -89,7 +113,11 @@ func Resources(body []byte, pageURL *url.URL) []*url.URL {
 				}
 				a.set(key, val)
 			}
-			c.element(k, &a, media > 0)
+			innermost := tagOther
+			if len(media) > 0 {
+				innermost = media[len(media)-1]
+			}
+			c.element(k, &a, innermost)
 		}
 	}
 }

@@ -159,7 +159,7 @@ func TestResourcesSkipped(t *testing.T) {
 func TestResourcesElements(t *testing.T) {
 	t.Parallel()
 	runResourceCases(t, "http://h.example/", []resourceCase{
-		{"img src then srcset", `<img srcset="b.png 2x" src="a.png">`, []string{"http://h.example/a.png", "http://h.example/b.png"}},
+		{"img src over a 2x candidate", `<img srcset="b.png 2x" src="a.png">`, []string{"http://h.example/a.png"}},
 		{"script", `<script src="app.js" defer></script><script type=module src=m.mjs></script>`,
 			[]string{"http://h.example/app.js", "http://h.example/m.mjs"}},
 		{"input type image in any case", `<input type=image src=go.png><input TYPE=IMAGE src=go2.png>`,
@@ -168,9 +168,9 @@ func TestResourcesElements(t *testing.T) {
 			[]string{"http://h.example/p.jpg", "http://h.example/v.mp4", "http://h.example/v.webm"}},
 		{"audio src and source", `<audio src=a.mp3><source src=a.ogg></audio>`,
 			[]string{"http://h.example/a.mp3", "http://h.example/a.ogg"}},
-		{"picture sources", `<picture><source srcset="a.avif" type="image/avif"><source srcset="a.webp 1x, a2.webp 2x"><img src="a.jpg"></picture>`,
-			[]string{"http://h.example/a.avif", "http://h.example/a.webp", "http://h.example/a2.webp", "http://h.example/a.jpg"}},
-		{"nested media", `<picture><video><source src=v.mp4></video><source srcset=p.png></picture>`,
+		{"picture takes its first source", `<picture><source srcset="a.avif" type="image/avif"><source srcset="a.webp 1x, a2.webp 2x"><img src="a.jpg"></picture>`,
+			[]string{"http://h.example/a.avif"}},
+		{"nested media", `<picture><video><source src=v.mp4></video><source srcset=p.png><img src=p.jpg></picture>`,
 			[]string{"http://h.example/v.mp4", "http://h.example/p.png"}},
 		{"self-closing video still opens it", `<video/><source src=v.mp4></video>`, []string{"http://h.example/v.mp4"}},
 		{"embed and object", `<embed src=e.svg><object data=o.svg></object>`,
@@ -199,7 +199,7 @@ func TestResourcesLinkRel(t *testing.T) {
 			`<link rel=preload as=FONT href=f.woff2 crossorigin><link rel=preload as=image href=i.jpg>`,
 			[]string{"http://h.example/s.css", "http://h.example/s.js", "http://h.example/f.woff2", "http://h.example/i.jpg"}},
 		{"preload as image with imagesrcset", `<link rel=preload as=image imagesrcset="i-1.jpg 1x, i-2.jpg 2x">`,
-			[]string{"http://h.example/i-1.jpg", "http://h.example/i-2.jpg"}},
+			[]string{"http://h.example/i-1.jpg"}},
 		{"imagesrcset without image preload", `<link rel=preload as=style imagesrcset="i.jpg 1x" href=s.css>`,
 			[]string{"http://h.example/s.css"}},
 		{"preload of other kinds", `<link rel=preload as=fetch href=d.json><link rel=preload href=x><link rel=preload as=document href=p.html>`, nil},
@@ -232,30 +232,48 @@ func TestResourcesMalformedHTML(t *testing.T) {
 	})
 }
 
-func TestResourcesSrcset(t *testing.T) {
+// TestSrcsetCandidates pins the srcset grammar: which URLs and descriptors a value holds.
+// Which candidate is fetched is TestResourcesPickOneCandidate's.
+func TestSrcsetCandidates(t *testing.T) {
 	t.Parallel()
+	tests := []struct {
+		name, srcset string
+		want         []string // URL and descriptors, joined by "|"
+	}{
+		{"one candidate without descriptor", `a.png`, []string{"a.png|"}},
+		{"density descriptors", `a.png 1x, a@2x.png 2x, a@3x.png 2.5x`, []string{"a.png| 1x", "a@2x.png| 2x", "a@3x.png| 2.5x"}},
+		{"width descriptors", `a-480.jpg 480w,a-800.jpg   800w ,  a-1200.jpg 1200w`,
+			[]string{"a-480.jpg| 480w", "a-800.jpg|   800w ", "a-1200.jpg| 1200w"}},
+		{"width and height descriptors", `a.jpg 480w 320h, b.jpg 800w 600h`, []string{"a.jpg| 480w 320h", "b.jpg| 800w 600h"}},
+		{"comma inside a URL", `img.php?size=1,2 1x, https://cdn.example/i,w_800/b.jpg 2x`,
+			[]string{"img.php?size=1,2| 1x", "https://cdn.example/i,w_800/b.jpg| 2x"}},
+		{"commas without whitespace stay in the URL", `a.png,b.png`, []string{"a.png,b.png|"}},
+		{"trailing commas end a candidate", `a.png,, b.png,`, []string{"a.png|", "b.png|"}},
+		{"leading and doubled commas", ` , ,a.png 1x,,, b.png 2x`, []string{"a.png| 1x", "b.png| 2x"}},
+		{"commas inside descriptor parentheses", `a.png (x, y) 1x, b.png`, []string{"a.png| (x, y) 1x", "b.png|"}},
+		{"unclosed parenthesis swallows the rest", `a.png (x, b.png 2x`, []string{"a.png| (x, b.png 2x"}},
+		{"newlines between candidates", "a.png 1x,\n  b.png 2x\n", []string{"a.png| 1x", "b.png| 2x\n"}},
+		{"only separators", ` , , `, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for s := []byte(tt.srcset); ; {
+				u, desc, rest, ok := nextSrcsetURL(s)
+				if !ok {
+					break
+				}
+				got = append(got, string(u)+"|"+string(desc))
+				s = rest
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("candidates of %q: got %q, want %q", tt.srcset, got, tt.want)
+			}
+		})
+	}
 	runResourceCases(t, "http://h.example/", []resourceCase{
-		{"one candidate without descriptor", `<img srcset="a.png">`, []string{"http://h.example/a.png"}},
-		{"density descriptors", `<img srcset="a.png 1x, a@2x.png 2x, a@3x.png 2.5x">`,
-			[]string{"http://h.example/a.png", "http://h.example/a@2x.png", "http://h.example/a@3x.png"}},
-		{"width descriptors", `<img srcset="a-480.jpg 480w,a-800.jpg   800w ,  a-1200.jpg 1200w" sizes="50vw">`,
-			[]string{"http://h.example/a-480.jpg", "http://h.example/a-800.jpg", "http://h.example/a-1200.jpg"}},
-		{"width and height descriptors", `<img srcset="a.jpg 480w 320h, b.jpg 800w 600h">`,
-			[]string{"http://h.example/a.jpg", "http://h.example/b.jpg"}},
-		{"comma inside a URL", `<img srcset="img.php?size=1,2 1x, https://cdn.example/i,w_800/b.jpg 2x">`,
-			[]string{"http://h.example/img.php?size=1,2", "https://cdn.example/i,w_800/b.jpg"}},
-		{"commas without whitespace stay in the URL", `<img srcset="a.png,b.png">`, []string{"http://h.example/a.png,b.png"}},
-		{"trailing commas end a candidate", `<img srcset="a.png,, b.png,">`,
-			[]string{"http://h.example/a.png", "http://h.example/b.png"}},
-		{"leading and doubled commas", `<img srcset=" , ,a.png 1x,,, b.png 2x">`,
-			[]string{"http://h.example/a.png", "http://h.example/b.png"}},
-		{"commas inside descriptor parentheses", `<img srcset="a.png (x, y) 1x, b.png">`,
-			[]string{"http://h.example/a.png", "http://h.example/b.png"}},
-		{"unclosed parenthesis swallows the rest", `<img srcset="a.png (x, b.png 2x">`, []string{"http://h.example/a.png"}},
-		{"newlines between candidates", "<img srcset=\"a.png 1x,\n  b.png 2x\n\">",
-			[]string{"http://h.example/a.png", "http://h.example/b.png"}},
-		{"data candidate skipped", `<img srcset="data:image/png;base64,AAAA 1x, b.png 2x">`, []string{"http://h.example/b.png"}},
-		{"only separators", `<img srcset=" , , ">`, nil},
+		{"data candidate is not fetched", `<img srcset="data:image/png;base64,AAAA 1x, b.png 2x">`, nil},
 		{"src and srcset duplicates", `<img src=a.png srcset="a.png 1x, /a.png 2x">`, []string{"http://h.example/a.png"}},
 	})
 }

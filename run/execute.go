@@ -123,7 +123,10 @@ func noResponse(rep *stats.Report) int64 {
 // runOnce makes one run: the loader, its statistics, and the progress line, server monitor
 // and live outputs around it.
 func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr, terminal io.Writer, talk bool) (stats.Report, loader.StopReason, error) {
-	l, err := loader.New(spec.Config, spec.Targets)
+	cfg := spec.Config
+	// -v shows each redirect hop and resource by its own method and URL.
+	cfg.NameRequests = spec.Outputs.Verbose
+	l, err := loader.New(cfg, spec.Targets)
 	if err != nil {
 		return stats.Report{}, 0, SettingError{err}
 	}
@@ -138,7 +141,7 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 	rec := stats.NewRecorder(targets, stats.Options{Interval: spec.Interval, RampEnd: spec.Config.Ramp})
 	var sink loader.Sink = rec
 	if spec.Outputs.Verbose {
-		sink = stats.NewVerbose(stdout, stderr, targets, rec)
+		sink = stats.NewVerbose(stdout, stderr, targets, l.Request, rec)
 	}
 	start := time.Now()
 	sink = live.wrap(sink, targets, start)

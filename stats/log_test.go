@@ -46,22 +46,37 @@ func TestVerboseLines(t *testing.T) {
 	}
 	var out, errw bytes.Buffer
 	var rec collectSink
-	v := NewVerbose(&out, &errw, targets, &rec)
+	// The loader names hops and resources (Result.Req); this one knows two.
+	name := func(r *loader.Result) (string, string, bool) {
+		switch r.Req {
+		case 0:
+			return targets[r.Target].Method, targets[r.Target].URL, true
+		case 1:
+			return "GET", "http://bob:pw@127.0.0.1:8080/done", true
+		}
+		return targets[r.Target].Method, targets[r.Target].URL, false
+	}
+	v := NewVerbose(&out, &errw, targets, name, &rec)
 	v.Record([]loader.Result{
 		{Target: 0, Status: 200, Latency: 120 * time.Millisecond, BodyBytes: 1234},
-		{Target: 1, Status: 500, Latency: 2 * time.Second, BodyBytes: 5, HTTP10: true},
+		{Target: 1, Status: 303, Latency: 2 * time.Second, BodyBytes: 5, HTTP10: true},
+		{Target: 1, Status: 200, Latency: time.Second, BodyBytes: 7, Req: 1},
+		{Target: 0, Status: 200, Latency: time.Second, BodyBytes: 7, Req: 2, Kind: loader.KindResource},
 		{Target: 0, Err: loader.ErrTimeout, Latency: 30 * time.Second},
+		{Target: 0, Kind: loader.KindPage, Status: 200},
 	})
-	wantOut := "HTTP/1.1 200   0.12 secs:    1234 bytes ==> GET  /path?q=1\n" +
-		"HTTP/1.0 500   2.00 secs:       5 bytes ==> POST http://127.0.0.1:8080/form\n"
+	wantOut := "HTTP/1.1 200   0.12 secs:    1234 bytes ==> GET  http://127.0.0.1:8080/path?q=1\n" +
+		"HTTP/1.0 303   2.00 secs:       5 bytes ==> POST http://127.0.0.1:8080/form\n" +
+		"HTTP/1.1 200   1.00 secs:       7 bytes ==> GET  http://bob:xxxxx@127.0.0.1:8080/done\n" +
+		"HTTP/1.1 200   1.00 secs:       7 bytes ==> GET  (a redirect or resource of http://127.0.0.1:8080/path?q=1)\n"
 	if out.String() != wantOut {
-		t.Errorf("stdout:\n%q\nwant:\n%q", out.String(), wantOut)
+		t.Errorf("stdout:\n%s\nwant:\n%s", out.String(), wantOut)
 	}
-	if got := errw.String(); !strings.HasPrefix(got, "[error] timeout   30.00 secs:") || !strings.HasSuffix(got, "==> GET  /path?q=1\n") {
+	if got := errw.String(); !strings.HasPrefix(got, "[error] timeout   30.00 secs:") || !strings.HasSuffix(got, "==> GET  http://127.0.0.1:8080/path?q=1\n") {
 		t.Errorf("stderr = %q", got)
 	}
-	if rec.n != 3 {
-		t.Errorf("passed on %d results, want 3", rec.n)
+	if rec.n != 6 {
+		t.Errorf("passed on %d results, want 6", rec.n)
 	}
 }
 

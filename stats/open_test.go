@@ -17,10 +17,10 @@ func TestOpenModelReport(t *testing.T) {
 	ms := time.Millisecond
 	rec := NewRecorder([]urls.Target{{Method: "GET", URL: "http://127.0.0.1/"}}, Options{Interval: time.Second, RampEnd: time.Second})
 	rec.Record([]loader.Result{
-		{Intended: 0, Start: 1 * ms, Latency: 100 * ms, Status: 200},
-		{Intended: 500 * ms, Start: 501 * ms, Latency: 100 * ms, Status: 200, User: 1},
-		{Intended: 1000 * ms, Start: 1300 * ms, Latency: 100 * ms, Status: 200, Queued: true},
-		{Intended: 1500 * ms, Start: 1501 * ms, Latency: 100 * ms, Status: 503, User: 1},
+		{Intended: 0, Start: 1 * ms, Latency: 100 * ms, Status: 200, Arrival: true},
+		{Intended: 500 * ms, Start: 501 * ms, Latency: 100 * ms, Status: 200, User: 1, Arrival: true},
+		{Intended: 1000 * ms, Start: 1300 * ms, Latency: 100 * ms, Status: 200, Queued: true, Arrival: true},
+		{Intended: 1500 * ms, Start: 1501 * ms, Latency: 100 * ms, Status: 503, User: 1, Arrival: true},
 	})
 	out := loader.Outcome{Elapsed: 2 * time.Second, Users: 2, Unsent: 1}
 	rep := rec.Report(out, RunInfo{Model: "open", Rate: 2, MaxUsers: 2}, "")
@@ -54,6 +54,40 @@ func TestOpenModelReport(t *testing.T) {
 	}
 	if rep.Users.Count != 2 {
 		t.Errorf("users %+v", rep.Users)
+	}
+}
+
+// In a browser-like run the schedule's arrivals are visits: a visit's redirect hop and resources
+// are requests of the report, not arrivals of the schedule, and its lag is its first request's.
+func TestOpenModelScheduleCountsVisits(t *testing.T) {
+	t.Parallel()
+	ms := time.Millisecond
+	rec := NewRecorder([]urls.Target{{Method: "GET", URL: "http://127.0.0.1/go"}}, Options{Interval: time.Second})
+	var batch []loader.Result
+	for v := range 3 {
+		due := time.Duration(v) * 100 * ms
+		batch = append(batch,
+			loader.Result{Intended: due, Start: due + 2*ms, Latency: ms, Status: 302, Kind: loader.KindURL, Arrival: true},
+			loader.Result{Intended: due + 3*ms, Start: due + 3*ms, Latency: ms, Status: 200, Kind: loader.KindURL},
+			loader.Result{Intended: due + 4*ms, Start: due + 4*ms, Latency: ms, Status: 200, Kind: loader.KindResource},
+			loader.Result{Intended: due + 4*ms, Start: due + 4*ms, Latency: ms, Status: 200, Kind: loader.KindResource},
+			loader.Result{Intended: due, Start: due + 2*ms, Latency: 3 * ms, Status: 200, Kind: loader.KindPage})
+	}
+	rec.Record(batch)
+	rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 1}, RunInfo{Model: "open", Rate: 10, MaxUsers: 5}, "")
+	if rep.Requests != 12 {
+		t.Errorf("%d requests, want 12", rep.Requests)
+	}
+	s := rep.Schedule
+	if s == nil || s.Sent != 3 || s.LagMax < 0.0019 || s.LagMax > 0.0021 {
+		t.Fatalf("schedule %+v, want 3 visits sent, each 2 ms late", s)
+	}
+	var text strings.Builder
+	if err := WriteText(&text, &rep, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "visits/sec planned; 3 visits sent, 0 unsent") {
+		t.Errorf("the schedule's line does not count visits:\n%s", text.String())
 	}
 }
 

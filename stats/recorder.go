@@ -122,8 +122,12 @@ func (r *Recorder) url(i int32) *urlFigures {
 	return u
 }
 
-// recordLag keeps how late each request was sent, and the open model's waits for a free user.
+// recordLag keeps how late each of the open model's arrivals was sent, and its waits for a free
+// user. Redirect hops and resources are not arrivals: the schedule planned their visit.
 func (r *Recorder) recordLag(res *loader.Result) {
+	if !res.Arrival {
+		return
+	}
 	lag := res.Start - res.Intended
 	r.f.schedule.lag.recordUnits(lag, r.units(lag))
 	if res.Queued {

@@ -213,19 +213,23 @@ type ShardInfo struct {
 
 const megabyte = 1 << 20
 
-// Schedule is the open model's account of its timing. Times are seconds.
+// Schedule is the open model's account of its timing. Times are seconds. Its unit is the
+// arrival: a request, or when users load pages like a browser a URL's visit, whose redirects and
+// resources follow it unscheduled (results saved before visits were arrivals counted each
+// request of a visit in Sent and the lags).
 type Schedule struct {
-	// Rate is the planned arrival rate, requests per second.
+	// Rate is the planned arrival rate, arrivals per second.
 	Rate float64 `json:"rate"`
-	// Sent counts requests sent; Unsent those due before the stop that no user was free for.
+	// Sent counts arrivals sent; Unsent those due before the stop that no user was free for.
 	Sent   int64 `json:"sent"`
 	Unsent int64 `json:"unsent"`
-	// LagMean..LagMax are the scheduling error: actual minus intended send time, all requests.
+	// LagMean..LagMax are the scheduling error: actual minus intended send time of each
+	// arrival's first request.
 	LagMean float64 `json:"lag_mean"`
 	LagP50  float64 `json:"lag_p50"`
 	LagP99  float64 `json:"lag_p99"`
 	LagMax  float64 `json:"lag_max"`
-	// Delayed counts requests that were due while all MaxUsers users were busy, and waited.
+	// Delayed counts arrivals that were due while all MaxUsers users were busy, and waited.
 	Delayed         int64   `json:"delayed"`
 	DelayedWaitMean float64 `json:"delayed_wait_mean"`
 	DelayedWaitMax  float64 `json:"delayed_wait_max"`

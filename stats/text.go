@@ -120,14 +120,19 @@ func writeExtras(b *strings.Builder, rep *Report) {
 	}
 }
 
-// writeSchedule reports the open model's timing: how closely requests left on schedule, and
-// how many had to wait for a free user.
+// writeSchedule reports the open model's timing: how closely arrivals left on schedule, and
+// how many had to wait for a free user. When users loaded pages, an arrival is a URL's visit
+// (its redirects and resources follow it), and the lines say visits.
 func writeSchedule(b *strings.Builder, rep *Report, s *Schedule) {
-	fmt.Fprintf(b, "Arrival rate:\t\t%12s req/sec planned; %d sent, %d unsent\n", rateText(s.Rate), s.Sent, s.Unsent)
+	unit, sent, waited := "req", "", "requests"
+	if rep.Pages != nil {
+		unit, sent, waited = "visits", " visits", "visits"
+	}
+	fmt.Fprintf(b, "Arrival rate:\t\t%12s %s/sec planned; %d%s sent, %d unsent\n", rateText(s.Rate), unit, s.Sent, sent, s.Unsent)
 	fmt.Fprintf(b, "Send lag:\t\t%12.3f ms p99, %.3f ms max (actual minus intended send time)\n",
 		s.LagP99*1000, s.LagMax*1000)
-	fmt.Fprintf(b, "Waited for a user:\t%12d requests (users started: %d of at most %d), %.3f ms mean, %.3f ms max\n",
-		s.Delayed, s.Users, s.MaxUsers, s.DelayedWaitMean*1000, s.DelayedWaitMax*1000)
+	fmt.Fprintf(b, "Waited for a user:\t%12d %s (users started: %d of at most %d), %.3f ms mean, %.3f ms max\n",
+		s.Delayed, waited, s.Users, s.MaxUsers, s.DelayedWaitMean*1000, s.DelayedWaitMax*1000)
 	fmt.Fprintf(b, "Service time:\t\t%12.3f ms p50, %.3f ms p99, %.3f ms max (from the actual send; response times count from the intended one)\n",
 		rep.ServiceTime.P50*1000, rep.ServiceTime.P99*1000, rep.ServiceTime.Max*1000)
 }

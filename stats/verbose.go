@@ -10,25 +10,29 @@ import (
 	"github.com/webload/webload/urls"
 )
 
-// Verbose prints one line per request as siege's -v does, then passes the batch on. Responses go
-// to Out in siege's format; requests that got no response, which siege only mentions on stderr,
-// go to Err with their failure kind.
+// Verbose prints one line per request as siege's -v does, then passes the batch on: the
+// protocol, status, time, body bytes, method and the absolute URL of what was requested (a
+// redirect hop's and a resource's own, credentials hidden). Responses go to Out in siege's
+// format; requests that got no response, which siege only mentions on stderr, go to Err with
+// their failure kind.
 type Verbose struct {
 	out, err *bufio.Writer
 	targets  []urls.Target
-	paths    []string
+	name     RequestNamer
 	next     loader.Sink
 }
 
 var _ loader.Sink = (*Verbose)(nil)
 
-// NewVerbose wraps next; lines are flushed after every batch.
-func NewVerbose(out, errw io.Writer, targets []urls.Target, next loader.Sink) *Verbose {
-	v := &Verbose{out: bufio.NewWriter(out), err: bufio.NewWriter(errw), targets: targets, next: next}
-	for _, t := range targets {
-		v.paths = append(v.paths, displayURL(t))
-	}
-	return v
+// RequestNamer says what a result requested: its method and absolute URL. ok is false when the
+// loader could not name a redirect hop or resource; method and url are then its target's.
+// (*loader.Loader).Request is one, for a run with Config.NameRequests.
+type RequestNamer func(r *loader.Result) (method, url string, ok bool)
+
+// NewVerbose wraps next; lines are flushed after every batch. A nil name shows every request
+// by its target, which is right only for runs without redirects and resources.
+func NewVerbose(out, errw io.Writer, targets []urls.Target, name RequestNamer, next loader.Sink) *Verbose {
+	return &Verbose{out: bufio.NewWriter(out), err: bufio.NewWriter(errw), targets: targets, name: name, next: next}
 }
 
 // Record implements loader.Sink.
@@ -38,12 +42,7 @@ func (v *Verbose) Record(batch []loader.Result) {
 		if r.Kind == loader.KindPage {
 			continue // a page visit, not a request
 		}
-		t := &v.targets[r.Target]
-		method, path := t.Method, v.paths[r.Target]
-		if r.Kind == loader.KindResource {
-			// Results carry no URLs, so a resource is shown by the page it belongs to.
-			method, path = "GET", "(resource of "+path+")"
-		}
+		method, path := v.request(r)
 		if r.Err != loader.ErrNone {
 			fmt.Fprintf(v.err, "[error] %-8s %6.2f secs: %7d bytes ==> %-4s %s\n",
 				r.Err, r.Latency.Seconds(), 0, method, path)
@@ -62,12 +61,18 @@ func (v *Verbose) Record(batch []loader.Result) {
 	v.next.Record(batch)
 }
 
-// displayURL is what siege shows: the path for GET, the absolute URL for other methods.
-func displayURL(t urls.Target) string {
-	if t.Method != "GET" {
-		return urls.Redacted(t.URL)
+// request returns the method and the URL to show for r.
+func (v *Verbose) request(r *loader.Result) (method, shown string) {
+	t := &v.targets[r.Target]
+	method, u, ok := t.Method, t.URL, true
+	if v.name != nil {
+		method, u, ok = v.name(r)
 	}
-	return requestURI(t.URL)
+	shown = urls.Redacted(u)
+	if !ok {
+		shown = "(a redirect or resource of " + shown + ")"
+	}
+	return method, shown
 }
 
 // requestURI is the path and query of an absolute URL, as written.

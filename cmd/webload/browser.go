@@ -21,7 +21,8 @@ func browserFlags(o *runOptions, def *loader.Config) []cli.Flag {
 		&cli.BoolFlag{Name: "parser", Destination: &o.parser, Value: def.Parser, Category: catBrowser, Usage: "fetch each HTML page's images, scripts, stylesheets and icons like a browser, as siege does (--no-parser: only the URLs)"},
 		&cli.BoolFlag{Name: "no-parser", Destination: &o.noParser, Category: catBrowser, Usage: "do not fetch page resources"},
 		&cli.StringSliceFlag{Name: "resource-hosts", Destination: &o.resourceHosts, Category: catBrowser, Usage: "also fetch resources from `HOST[:PORT]` (e.g. a CDN); repeatable or comma-separated. By default only the page's own host"},
-		&cli.BoolFlag{Name: "no-cache", Destination: &o.noCache, Category: catBrowser, Usage: "fetch a page's resources on every visit, not once per user"},
+		&cli.BoolFlag{Name: "no-cache", Destination: &o.noCache, Category: catBrowser, Usage: "fetch a page's resources on every visit, not once per user (--rate: not once per run, as its arrivals are returning visitors)"},
+		&cli.BoolFlag{Name: "lazy-images", Destination: &o.lazyImages, Value: def.LazyImages, Category: catBrowser, Usage: "also fetch images marked loading=\"lazy\", which browsers fetch only when scrolled near; without it they are left out. Of every image one srcset candidate is fetched, as a 1x display at 1280 px picks it"},
 		&cli.BoolFlag{Name: "no-cookies", Destination: &o.noCookies, Value: !def.Cookies, DisableDefaultText: true, Category: catBrowser, Usage: "do not keep cookies (by default each user has its own cookie jar)"},
 		&cli.StringSliceFlag{Name: "login", Destination: &o.login, Category: catBrowser, Usage: "each user first requests `\"URL [POST data]\"` once (siege's login-url); repeatable for multi-step logins"},
 		&cli.BoolFlag{Name: "no-follow", Destination: &o.noFollow, Value: !def.FollowRedirects, DisableDefaultText: true, Category: catBrowser, Usage: "do not follow redirects (by default up to 10 hops, each a transaction; a URL still redirected after them is a too-many-redirects failure)"},
@@ -53,6 +54,7 @@ func browserFromFlags(o *runOptions, cfg *loader.Config, env lookupEnv, p *probl
 		}
 	}
 	cfg.NoCache = o.noCache
+	cfg.LazyImages = o.lazyImages
 	cfg.Cookies = !o.noCookies
 	cfg.FollowRedirects = !o.noFollow
 	cfg.FollowAnyHost = o.followAnyHost

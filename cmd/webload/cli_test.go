@@ -159,7 +159,7 @@ func TestVerboseAndQuiet(t *testing.T) {
 	t.Parallel()
 	site := newCounter(t, 0, 200)
 	stdout, _, code := webload(t, nil, "-v", "-c", "2", "-r", "3", site.URL+"/v")
-	if code != 0 || strings.Count(stdout, " bytes ==> GET  /v\n") != 6 {
+	if code != 0 || strings.Count(stdout, " bytes ==> GET  "+site.URL+"/v\n") != 6 {
 		t.Errorf("exit %d, verbose output:\n%s", code, stdout)
 	}
 	stdout, stderr, code := webload(t, nil, "-q", "-c", "2", "-r", "3", site.URL+"/q")

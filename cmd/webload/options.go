@@ -21,6 +21,7 @@ type runOptions struct {
 
 	// Browser-like visits
 	parser, noParser, noCache, noCookies, noFollow, followAnyHost, authAnyHost bool
+	lazyImages                                                                 bool
 	resourceHosts, login                                                       cli.StringSlice
 	acceptEncoding                                                             string
 
