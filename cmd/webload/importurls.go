@@ -16,9 +16,12 @@ import (
 // urlsCommand groups the URL-list tools: `webload urls import`.
 func urlsCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
-		Name:     "urls",
-		Usage:    "work with URL lists",
-		HideHelp: true,
+		Name:      "urls",
+		Usage:     "work with URL lists",
+		ArgsUsage: "COMMAND",
+		HideHelp:  true,
+		Flags:     []cli.Flag{helpFlag()},
+		Action:    urlsGroup,
 		Subcommands: []*cli.Command{{
 			Name:      "import",
 			Usage:     "turn analytics exports or access logs into a weighted URL file (siege's format)",
@@ -28,6 +31,19 @@ func urlsCommand(stdout, stderr io.Writer) *cli.Command {
 			Action:    func(c *cli.Context) error { return importCommand(c, stdout, stderr) },
 		}},
 	}
+}
+
+// urlsGroup answers "webload urls" without a known subcommand: its help when asked for (or
+// given nothing), else a usage error, so a typo never exits 0 as if it had worked.
+func urlsGroup(c *cli.Context) error {
+	args := c.Args().Slice()
+	switch {
+	case c.Bool("help") || len(args) == 0:
+		return cli.ShowSubcommandHelp(c)
+	case args[0] == "help":
+		return showHelpOf(c, append([]string{"urls"}, args[1:]...))
+	}
+	return usagef("urls: no command %q; see webload urls --help", args[0])
 }
 
 func importFlags() []cli.Flag {
