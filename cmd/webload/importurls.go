@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
@@ -126,6 +127,23 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// warnSiteVariables says when a site variable of the environment (SITE=...) does not reach
+// the URL file's requests, because the file names its hosts or defines the variable itself.
+// Standard input cannot be read twice, so a piped list is not checked.
+func warnSiteVariables(file string, env lookupEnv, stderr io.Writer) {
+	if file == "" || file == "-" {
+		return
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return // read once already: a file gone since is the run's to report
+	}
+	defer f.Close()
+	for _, w := range urls.SiteVariableWarnings(f, file, env) {
+		fmt.Fprintf(stderr, "webload: warning: %s\n", w)
+	}
 }
 
 // writeImportSummary says what was read, what was skipped and why, and how much traffic the
