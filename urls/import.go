@@ -27,6 +27,8 @@ type ImportOptions struct {
 	// Base is the site under test, such as http://127.0.0.1:8080. Paths are appended to
 	// it; full URLs keep their path and query but take its scheme and host. A path in Base
 	// is put before every path ("http://h/staging" turns "/p" into "http://h/staging/p").
+	// A Base that starts with a variable ("$(SITE)", "$(SITE)/staging") is kept as written,
+	// so the list follows the variable when it runs.
 	Base string
 	// Host keeps only rows whose URL is on this host, by the rule of HostPattern (with a port
 	// only if Host has one; a URL is accepted too). It applies before the rewrite to Base, and
@@ -78,7 +80,7 @@ type Entry struct {
 	// Method is GET for analytics exports; access logs keep the logged method.
 	Method string
 	// URL is absolute and in the form ParseLine returns, so it can be written to a URL
-	// file as it is.
+	// file as it is; with a variable Base it starts with that variable ("$(SITE)/p").
 	URL string
 	// Count is the visits, summed over the rows and files that gave this method and URL.
 	Count int64

@@ -52,7 +52,7 @@ func importFlags() []cli.Flag {
 		&cli.StringFlag{Name: "format", Usage: "`FORMAT` of the input: ga4, ua, yandex, matomo, csv or log (default: detected)"},
 		&cli.StringFlag{Name: "url-column", Usage: "with --format csv: the `HEADER` of the URL or path column"},
 		&cli.StringFlag{Name: "count-column", Usage: "with --format csv: the `HEADER` of the count column"},
-		&cli.StringFlag{Name: "base", Usage: "the site under test, `URL` such as http://127.0.0.1:8080: paths are joined to it, full URLs get its scheme and host"},
+		&cli.StringFlag{Name: "base", Usage: "the site under test, `URL` such as http://127.0.0.1:8080: paths are joined to it, full URLs get its scheme and host; '$(SITE)' is written as it is, for SITE=URL at run time"},
 		&cli.StringFlag{Name: "host", Usage: "keep only rows of `HOST` when the input has full URLs of several"},
 		&cli.StringFlag{Name: "status", Usage: "access logs: count requests answered with these `STATUSES` (default 2xx,3xx)"},
 		&cli.StringFlag{Name: "methods", Usage: "access logs: count these `METHODS` (default GET,HEAD; add POST to keep forms)"},
@@ -105,6 +105,9 @@ func importCommand(c *cli.Context, stdout, stderr io.Writer) error {
 	fmt.Fprintf(&b, "# Imported by webload from %s (%s): %d URLs, %.1f %% of %d counted visits.\n",
 		strings.Join(c.Args().Slice(), ", "), sum.Format, len(entries), sum.Coverage, sum.Total)
 	b.WriteString("# Each #@weight line gives the next URL's visits; siege reads the file as it is.\n")
+	if ref, name := baseVariable(opt.Base); name != "" {
+		fmt.Fprintf(&b, "# The URLs start with %s: run with %s=http://host:port in the environment, or add a line %s=http://host:port above them.\n", ref, name, name)
+	}
 	if err := urls.WriteEntries(&b, entries); err != nil {
 		return err
 	}
@@ -117,6 +120,19 @@ func importCommand(c *cli.Context, stdout, stderr io.Writer) error {
 	}
 	writeImportSummary(stderr, sum, len(entries))
 	return nil
+}
+
+// baseVariable returns the variable reference a --base starts with ("$(SITE)/x" gives
+// "$(SITE)" and "SITE"), or "" for a literal base; urls.Import has checked its form.
+func baseVariable(base string) (ref, name string) {
+	if !strings.HasPrefix(base, "$") {
+		return "", ""
+	}
+	ref = base
+	if i := strings.IndexByte(base, '/'); i >= 0 {
+		ref = base[:i]
+	}
+	return ref, strings.Trim(ref, "$(){}")
 }
 
 func splitList(s string) []string {

@@ -53,3 +53,35 @@ func TestSiteVariableAtRun(t *testing.T) {
 		})
 	}
 }
+
+// TestImportedListFollowsSITE: the README's way to point an imported list at another stack,
+// --base '$(SITE)' at import and SITE=... at run time, loads the stack SITE names.
+func TestImportedListFollowsSITE(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	dir := t.TempDir()
+	list := filepath.Join(dir, "urls.txt")
+	_, stderr, code := webload(t, nil, "urls", "import", "--base", "$(SITE)", "-o", list, accessLog(t, dir))
+	if code != 0 {
+		t.Fatalf("import: exit %d: %s", code, stderr)
+	}
+	text, err := os.ReadFile(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "\n$(SITE)/catalog?page=2\n") || !strings.Contains(string(text), "# The URLs start with $(SITE): run with SITE=http://host:port in the environment") {
+		t.Errorf("the list:\n%s", text)
+	}
+	_, stderr, code = webload(t, nil, "-c", "1", "-r", "1", "-f", list)
+	if code != 2 || !strings.Contains(stderr, "undefined variable SITE") {
+		t.Errorf("without SITE: exit %d, stderr %q", code, stderr)
+	}
+	_, stderr, code = webload(t, map[string]string{"SITE": site.URL}, "-q", "-c", "2", "-r", "10", "-f", list)
+	if code != 0 || strings.Contains(stderr, "warning") {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	hits := site.snapshot()
+	if hits["/"]+hits["/catalog"]+hits["/checkout"] != 20 {
+		t.Errorf("the site SITE names got %v, want 20 requests", hits)
+	}
+}
