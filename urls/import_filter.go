@@ -58,8 +58,8 @@ func importAssetType(mediaType string) bool {
 
 // importLoggedType finds a response content type among the quoted fields that follow the
 // user agent, where nginx setups log "$sent_http_content_type" (the common and combined
-// formats have none). The first quoted field that is a media type wins; "-" means none was
-// sent, and fields that are not media types (addresses, hosts) are passed over.
+// formats have none). The first quoted field that is one media type wins; "-" means none was
+// sent, and fields that are not (addresses, hosts, Accept headers) are passed over.
 func importLoggedType(rest string) string {
 	for rest != "" {
 		i := strings.IndexByte(rest, '"')
@@ -70,7 +70,8 @@ func importLoggedType(rest string) string {
 		if !ok {
 			return ""
 		}
-		if mt, _, err := mime.ParseMediaType(field); err == nil && strings.Contains(mt, "/") {
+		// A '*' is an Accept header's range ("*/*"), which says nothing of the response.
+		if mt, _, err := mime.ParseMediaType(field); err == nil && strings.Contains(mt, "/") && !strings.Contains(mt, "*") {
 			return field
 		}
 		rest = after

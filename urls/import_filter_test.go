@@ -139,6 +139,7 @@ func TestParseAccessLineContentType(t *testing.T) {
 		{"after timings", ` "-" "Mozilla/5.0" 0.012 "image/png"`, "image/png"},
 		{"none logged", ` "-" "Mozilla/5.0" "-"`, ""},
 		{"not a media type", ` "-" "Mozilla/5.0" "10.0.0.1"`, ""},
+		{"an Accept header is no content type", ` "-" "Mozilla/5.0" "*/*" "text/css,*/*;q=0.1" "image/png"`, "image/png"},
 		{"combined only", ` "-" "Mozilla/5.0"`, ""},
 	}
 	for _, tt := range tests {
