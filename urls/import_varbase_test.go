@@ -58,3 +58,30 @@ func TestImportBadVariableBase(t *testing.T) {
 		}
 	}
 }
+
+// FuzzImportVariableBase holds the variable base to its promise on any log: every URL is
+// "$(SITE)" and a rest that SITE alone turns into the URL a literal base would give, so no
+// byte of the input can add a reference of its own.
+func FuzzImportVariableBase(f *testing.F) {
+	addImportSeeds(f, []string{"access.log", "access_common.log"}, 1)
+	f.Add([]byte(`::1 - - [10/Oct/2026:13:55:36 +0000] "GET /a$(X)?b=${Y}&c=$Z HTTP/1.1" 200 0 "-" "-"`+"\n"), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, _ uint8) {
+		opt := ImportOptions{Format: "log", Top: -1, Base: "$(SITE)"}
+		entries, _, err := ImportReader(strings.NewReader(string(data)), "fuzz", opt)
+		if err != nil {
+			return
+		}
+		opt.Base = testBase
+		literal, _, err := ImportReader(strings.NewReader(string(data)), "fuzz", opt)
+		if err != nil || len(literal) != len(entries) {
+			t.Fatalf("the literal base gives %d entries (%v), the variable %d", len(literal), err, len(entries))
+		}
+		env := func(k string) (string, bool) { return testBase, k == "SITE" }
+		for i, e := range entries {
+			tg, err := ParseLine(e.URL, Options{Getenv: env})
+			if !strings.HasPrefix(e.URL, "$(SITE)/") || err != nil || tg.URL != literal[i].URL {
+				t.Fatalf("%q reads as %q (%v), want %q", e.URL, tg.URL, err, literal[i].URL)
+			}
+		}
+	})
+}
