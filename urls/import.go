@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -26,6 +27,8 @@ type ImportOptions struct {
 	// Base is the site under test, such as http://127.0.0.1:8080. Paths are appended to
 	// it; full URLs keep their path and query but take its scheme and host. A path in Base
 	// is put before every path ("http://h/staging" turns "/p" into "http://h/staging/p").
+	// A Base that starts with a variable ("$(SITE)", "$(SITE)/staging") is kept as written,
+	// so the list follows the variable when it runs.
 	Base string
 	// Host keeps only rows whose URL is on this host, by the rule of HostPattern (with a port
 	// only if Host has one; a URL is accepted too). It applies before the rewrite to Base, and
@@ -37,12 +40,25 @@ type ImportOptions struct {
 	// Methods lists the methods to count in access logs; nil means GET and HEAD, because
 	// replaying POSTs without their bodies is rarely what a load test wants.
 	Methods []string
-	// IncludeAssets keeps static files in access logs. Without it, paths ending in .css
-	// .js .mjs .map .png .jpg .jpeg .gif .svg .ico .webp .avif .bmp .tif .tiff .woff
-	// .woff2 .ttf .otf .eot .mp4 .webm .mp3 .ogg or .wav (in any case, query ignored) and
-	// paths under /static/, /assets/, /_next/static/, /wp-content/ and /wp-includes/ are
-	// skipped: replaying them measures the file server, not the application.
+	// IncludeAssets keeps static files in access logs. Without it a request is skipped when
+	// the line logs the response's content type (a quoted media type after the user agent, as
+	// nginx writes "$sent_http_content_type") and it is a style, script, image, font, audio,
+	// video, WebAssembly or manifest type; when no type is logged (the common and combined
+	// formats), by its path, in any case, query ignored: under /static/, /assets/,
+	// /_next/static/, /_nuxt/, /wp-content/, /wp-includes/, /resources/, /skins/,
+	// /w/resources/ or /w/skins/; named load.php (MediaWiki's style and script bundles),
+	// favicon.ico, robots.txt, apple-touch-icon.png or browserconfig.xml; or ending in .css
+	// .js .mjs .map .png .jpg .jpeg .gif .svg .ico .webp .avif .bmp .tif .tiff .woff .woff2
+	// .ttf .otf .eot .mp4 .webm .mp3 .ogg .wav or .webmanifest. Replaying them measures the
+	// file server, not the application.
 	IncludeAssets bool
+	// Include keeps only the rows whose path and query (a full URL without its scheme and
+	// host, before StripQuery and DropParams) match one of these regular expressions (Go
+	// syntax, unanchored). A row it matches is kept even if it is an asset.
+	Include []string
+	// Exclude drops the rows whose path and query match one of these, after every other
+	// filter: it wins over Include.
+	Exclude []string
 	// IncludeBots keeps requests from obvious bots in access logs. Without it, user agents
 	// containing bot, crawler, spider, slurp, facebookexternalhit, curl, wget,
 	// python-requests, python-urllib, go-http-client, headlesschrome or scrapy (in any
@@ -64,7 +80,7 @@ type Entry struct {
 	// Method is GET for analytics exports; access logs keep the logged method.
 	Method string
 	// URL is absolute and in the form ParseLine returns, so it can be written to a URL
-	// file as it is.
+	// file as it is; with a variable Base it starts with that variable ("$(SITE)/p").
 	URL string
 	// Count is the visits, summed over the rows and files that gave this method and URL.
 	Count int64
@@ -77,8 +93,10 @@ type ImportSummary struct {
 	Format string
 	// RowsRead counts data rows (or log lines) read, headers and comments excluded.
 	RowsRead int64
-	// Skipped maps a reason to the rows it dropped: "status", "method", "bot", "asset",
-	// "host", "total" (totals rows), "aggregate" ("(other)", folder rows), "zero count",
+	// Skipped maps a reason to the rows it dropped: "status", "method", "bot", one
+	// "asset: RULE" per asset rule ("asset: load.php", "asset: *.css", "asset: under
+	// /static/", "asset: content type text/css"), "no --include match", one "--exclude
+	// REGEX" per pattern, "host", "total" (totals rows), "aggregate" ("(other)", folder rows), "zero count",
 	// "unreadable" (the rows of BadRows and beyond), "below --min-count" and "beyond --top".
 	Skipped map[string]int64
 	// BadRows quotes the first ten unreadable rows as "FILE:LINE: problem".
@@ -96,7 +114,6 @@ const (
 	importSkipStatus    = "status"
 	importSkipMethod    = "method"
 	importSkipBot       = "bot"
-	importSkipAsset     = "asset"
 	importSkipHost      = "host"
 	importSkipTotal     = "total"
 	importSkipAggregate = "aggregate"
@@ -157,6 +174,8 @@ type importer struct {
 	opt        ImportOptions
 	base       *importBase  // nil without --base
 	host       *HostPattern // nil without --host
+	include    []*regexp.Regexp
+	exclude    []*regexp.Regexp
 	methods    map[string]bool
 	format     string // of the first input, which all others must share
 	formatFile string

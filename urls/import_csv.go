@@ -260,6 +260,10 @@ func (im *importer) tableRow(st *importFile, num int, lay importLayout, fields [
 		}
 		count = n
 	}
+	if skip := im.pathSkip(strings.TrimSpace(raw), "", false); skip != "" {
+		st.skip(skip)
+		return
+	}
 	im.take(st, num, "GET", raw, count)
 }
 

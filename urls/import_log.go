@@ -11,6 +11,7 @@ type importAccessLine struct {
 	request string // the request line as logged, escapes undone: "GET /p?x=1 HTTP/1.1"
 	status  string // three digits, or "-" when the server logged none
 	agent   string // "" in the common format, which has no user agent
+	ctype   string // the response's Content-Type when logged after the agent, else ""
 }
 
 // parseAccessLine reads one line of the NCSA common or combined format that nginx and
@@ -54,7 +55,8 @@ func parseAccessLine(line string) (importAccessLine, bool) {
 		// Combined format: "referer" "agent". A line that has more but not in this shape
 		// is still a usable common-format line.
 		if _, rest, ok := importQuoted(fields[2]); ok {
-			rec.agent, _, _ = importQuoted(strings.TrimPrefix(rest, " "))
+			rec.agent, rest, _ = importQuoted(strings.TrimPrefix(rest, " "))
+			rec.ctype = importLoggedType(rest)
 		}
 	}
 	rec.status = fields[0]
@@ -157,43 +159,6 @@ func importIsBot(agent string) bool {
 	return false
 }
 
-// importAssetExts are the extensions of files browsers fetch while rendering a page
-// (styles, scripts, images, fonts, media, source maps). A load test that replays them
-// measures a CDN or nginx's sendfile, not the application.
-var importAssetExts = []string{
-	".css", ".js", ".mjs", ".map", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".ico", ".webp",
-	".avif", ".bmp", ".tif", ".tiff", ".woff", ".woff2", ".ttf", ".otf", ".eot", ".mp4",
-	".webm", ".mp3", ".ogg", ".wav",
-}
-
-// importAssetDirs are path prefixes that by convention hold only static files.
-var importAssetDirs = []string{"/static/", "/assets/", "/_next/static/", "/wp-content/", "/wp-includes/"}
-
-// importIsAsset reports whether a request target is a static asset. Only the path counts:
-// "/img.php?f=a.png" is a script.
-func importIsAsset(target string) bool {
-	p := target
-	if _, _, rest, ok := importSplitFull(p); ok {
-		p = rest
-	}
-	if i := strings.IndexAny(p, "?#"); i >= 0 {
-		p = p[:i]
-	}
-	p = strings.ToLower(p)
-	for _, d := range importAssetDirs {
-		if strings.HasPrefix(p, d) {
-			return true
-		}
-	}
-	name := p[strings.LastIndexByte(p, '/')+1:]
-	for _, ext := range importAssetExts {
-		if strings.HasSuffix(name, ext) {
-			return true
-		}
-	}
-	return false
-}
-
 // readLog reads an access log: one request per line, filtered by status, method, agent and
 // path before it is counted.
 func (im *importer) readLog(src *importLines, st *importFile) {
@@ -229,9 +194,11 @@ func (im *importer) readLog(src *importLines, st *importFile) {
 			st.skip(importSkipMethod)
 		case !im.opt.IncludeBots && importIsBot(rec.agent):
 			st.skip(importSkipBot)
-		case !im.opt.IncludeAssets && importIsAsset(target):
-			st.skip(importSkipAsset)
 		default:
+			if skip := im.pathSkip(target, rec.ctype, true); skip != "" {
+				st.skip(skip)
+				continue
+			}
 			im.take(st, line.num, method, target, 1)
 		}
 	}

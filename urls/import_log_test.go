@@ -73,7 +73,7 @@ func TestImportLogFilters(t *testing.T) {
 				entry("GET", "/", 3), entry("GET", "/p/1?x=1", 2), entry("HEAD", "/p/1?x=1", 1),
 				entry("GET", "/p/2", 1), entry("GET", "/q?x=%22y%22", 1), entry("GET", "/search?q=a%20b&sid=123", 1),
 			},
-			map[string]int64{"status": 3, "method": 1, "asset": 2, "bot": 2, "unreadable": 1}},
+			map[string]int64{"status": 3, "method": 1, "asset: under /static/": 1, "asset: *.png": 1, "bot": 2, "unreadable": 1}},
 		{"assets and bots kept when asked", ImportOptions{IncludeAssets: true, IncludeBots: true, StripQuery: true, Methods: []string{"get"}},
 			[]Entry{
 				entry("GET", "/", 3), entry("GET", "/p/1", 2), entry("GET", "/p/2", 2), entry("GET", "/img/logo.PNG", 1),
@@ -94,7 +94,7 @@ func TestImportLogFilters(t *testing.T) {
 				entry("GET", "/", 3), entry("GET", "/p/1", 2), entry("HEAD", "/p/1", 1),
 				entry("GET", "/p/2", 1), entry("GET", "/q", 1), entry("GET", "/search?q=a%20b", 1),
 			},
-			map[string]int64{"status": 3, "method": 1, "asset": 2, "bot": 2, "unreadable": 1}},
+			map[string]int64{"status": 3, "method": 1, "asset: under /static/": 1, "asset: *.png": 1, "bot": 2, "unreadable": 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

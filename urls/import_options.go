@@ -32,6 +32,13 @@ func newImporter(opt ImportOptions) (*importer, error) {
 		}
 		im.host = &h
 	}
+	var err error
+	if im.include, err = compileImportPatterns("--include", opt.Include); err != nil {
+		return im, err
+	}
+	if im.exclude, err = compileImportPatterns("--exclude", opt.Exclude); err != nil {
+		return im, err
+	}
 	im.opt.Status = nil // a copy, normalised, so the caller's slice is left alone
 	for _, s := range opt.Status {
 		rule := strings.ToLower(strings.TrimSpace(s))

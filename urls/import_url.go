@@ -16,13 +16,35 @@ var errImportNeedBase = errors.New("the rows have paths only; give --base URL")
 type importBase struct {
 	origin string // "http://127.0.0.1:8080": scheme, optional userinfo, host and port
 	prefix string // the base's path without its trailing '/', put before every path
+	// variable is the reference a base such as "$(SITE)/path" starts with, written into the
+	// list in place of origin (then importVariableOrigin), so the list follows the variable
+	// at run time; "" for a literal base.
+	variable string
 }
 
+// importVariableOrigin stands for a variable base while rows are joined and checked: a host
+// that can never resolve (RFC 2606), replaced by the variable before the URL is kept.
+const importVariableOrigin = "http://webload-variable.invalid"
+
 // parseImportBase checks the base the same way a URL file line is checked, so a base that
-// imports fine also runs fine.
+// imports fine also runs fine. A base starting with a variable ("$(SITE)", "$(SITE)/staging")
+// is kept as written rather than expanded: the list it makes names no host, and a run reads
+// SITE from the environment or a "SITE=" line.
 func parseImportBase(raw string) (importBase, error) {
 	bad := func(why string) (importBase, error) {
 		return importBase{}, fmt.Errorf("bad --base %q: %s", raw, why)
+	}
+	if strings.Contains(raw, "$") {
+		ref, rest, ok := importBaseVariable(raw)
+		if !ok || strings.Contains(rest, "$") || rest != "" && rest[0] != '/' {
+			return bad("a variable must stand for the whole scheme and host, as in $(SITE) or $(SITE)/path")
+		}
+		b, err := parseImportBase(importVariableOrigin + rest)
+		if err != nil {
+			return bad(strings.TrimPrefix(err.Error(), fmt.Sprintf("bad --base %q: ", importVariableOrigin+rest)))
+		}
+		b.variable = ref
+		return b, nil
 	}
 	if strings.ContainsAny(raw, "?#") {
 		return bad("want http://host[:port][/path] without query or fragment")
@@ -40,6 +62,26 @@ func parseImportBase(raw string) (importBase, error) {
 	}
 	scheme, authority, rest, _ := importSplitFull(t.URL)
 	return importBase{origin: scheme + "://" + authority, prefix: strings.TrimRight(rest, "/")}, nil
+}
+
+// importBaseVariable splits a base that starts with a variable reference, $(NAME), ${NAME}
+// or $NAME, into the reference as written and the rest.
+func importBaseVariable(raw string) (ref, rest string, ok bool) {
+	if len(raw) < 2 || raw[0] != '$' {
+		return "", "", false
+	}
+	if closer := map[byte]byte{'(': ')', '{': '}'}[raw[1]]; closer != 0 {
+		end := strings.IndexByte(raw, closer)
+		if end < 0 || !isName(raw[2:end]) {
+			return "", "", false
+		}
+		return raw[:end+1], raw[end+1:], true
+	}
+	end := 1
+	for end < len(raw) && isNameByte(raw[end]) {
+		end++
+	}
+	return raw[:end], raw[end:], end > 1
 }
 
 // importSplitFull splits an absolute http or https URL. Anything else, including
@@ -129,8 +171,14 @@ func (im *importer) resolve(raw string) (u, skip string, err error) {
 			}
 		}
 	}
-	u, err = importLineSafe(u)
-	return u, "", err
+	if u, err = importLineSafe(u); err != nil || im.base == nil || im.base.variable == "" {
+		return u, "", err
+	}
+	rest, ok := strings.CutPrefix(u, importVariableOrigin)
+	if !ok {
+		return "", "", fmt.Errorf("bad URL %q: does not read back as itself", importClip(u))
+	}
+	return im.base.variable + rest, "", nil
 }
 
 // importDropParams removes the named parameters from a query and keeps the others in

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -84,10 +85,14 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 			},
 			urlsCommand(stdout, stderr),
 			{
-				Name:     "help",
-				Usage:    "show the options",
+				Name:      "help",
+				Usage:     "show the options, or a command's (webload help urls import)",
+				ArgsUsage: "[COMMAND...]",
+				// With the flag defined, "help --help" parses; urfave/cli then answers it with
+				// the App's help before Action runs, as it does for a command named help.
+				Flags:    []cli.Flag{helpFlag()},
 				HideHelp: true,
-				Action:   cli.ShowAppHelp,
+				Action:   func(c *cli.Context) error { return showHelpOf(c, c.Args().Slice()) },
 			},
 		},
 		// urfave/cli would print the whole help on a usage error; one line is enough.
@@ -131,6 +136,25 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 		}
 	}
 	return nil
+}
+
+// showHelpOf prints the help of the command named by path ("urls", "import"), or the App's
+// when path is empty. It runs the App again with path and --help, so the help reads exactly as
+// "webload urls import --help" does, with the names urfave/cli gives a command only once it runs.
+func showHelpOf(c *cli.Context, path []string) error {
+	if len(path) == 0 {
+		return cli.ShowAppHelp(c)
+	}
+	cmds := c.App.Commands
+	for i, name := range path {
+		cmd := findCommand(cmds, name)
+		if cmd == nil {
+			return usagef("help: no command %q; see webload --help", strings.Join(path[:i+1], " "))
+		}
+		cmds = cmd.Subcommands
+	}
+	args := append(append([]string{c.App.Name}, path...), "--help")
+	return c.App.RunContext(c.Context, args)
 }
 
 func helpFlag() *cli.BoolFlag {

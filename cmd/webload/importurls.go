@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
@@ -16,9 +17,12 @@ import (
 // urlsCommand groups the URL-list tools: `webload urls import`.
 func urlsCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
-		Name:     "urls",
-		Usage:    "work with URL lists",
-		HideHelp: true,
+		Name:      "urls",
+		Usage:     "work with URL lists",
+		ArgsUsage: "COMMAND",
+		HideHelp:  true,
+		Flags:     []cli.Flag{helpFlag()},
+		Action:    urlsGroup,
 		Subcommands: []*cli.Command{{
 			Name:      "import",
 			Usage:     "turn analytics exports or access logs into a weighted URL file (siege's format)",
@@ -30,16 +34,31 @@ func urlsCommand(stdout, stderr io.Writer) *cli.Command {
 	}
 }
 
+// urlsGroup answers "webload urls" without a known subcommand: its help when asked for (or
+// given nothing), else a usage error, so a typo never exits 0 as if it had worked.
+func urlsGroup(c *cli.Context) error {
+	args := c.Args().Slice()
+	switch {
+	case c.Bool("help") || len(args) == 0:
+		return cli.ShowSubcommandHelp(c)
+	case args[0] == "help":
+		return showHelpOf(c, append([]string{"urls"}, args[1:]...))
+	}
+	return usagef("urls: no command %q; see webload urls --help", args[0])
+}
+
 func importFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "format", Usage: "`FORMAT` of the input: ga4, ua, yandex, matomo, csv or log (default: detected)"},
 		&cli.StringFlag{Name: "url-column", Usage: "with --format csv: the `HEADER` of the URL or path column"},
 		&cli.StringFlag{Name: "count-column", Usage: "with --format csv: the `HEADER` of the count column"},
-		&cli.StringFlag{Name: "base", Usage: "the site under test, `URL` such as http://127.0.0.1:8080: paths are joined to it, full URLs get its scheme and host"},
+		&cli.StringFlag{Name: "base", Usage: "the site under test, `URL` such as http://127.0.0.1:8080: paths are joined to it, full URLs get its scheme and host; '$(SITE)' is written as it is, for SITE=URL at run time"},
 		&cli.StringFlag{Name: "host", Usage: "keep only rows of `HOST` when the input has full URLs of several"},
 		&cli.StringFlag{Name: "status", Usage: "access logs: count requests answered with these `STATUSES` (default 2xx,3xx)"},
 		&cli.StringFlag{Name: "methods", Usage: "access logs: count these `METHODS` (default GET,HEAD; add POST to keep forms)"},
-		&cli.BoolFlag{Name: "include-assets", Usage: "access logs: keep static assets (CSS, scripts, images, fonts)"},
+		&cli.BoolFlag{Name: "include-assets", Usage: "access logs: keep static assets (by logged content type, else by path: load.php, /static/, /resources/, wp-content, *.css, *.js, images, fonts, favicon.ico, robots.txt...)"},
+		&cli.StringSliceFlag{Name: "include", Usage: "keep only rows whose path and query match `REGEX` (repeatable); a match is kept even if it is an asset"},
+		&cli.StringSliceFlag{Name: "exclude", Usage: "drop rows whose path and query match `REGEX` (repeatable), after every other rule"},
 		&cli.BoolFlag{Name: "include-bots", Usage: "access logs: keep requests from obvious bots"},
 		&cli.BoolFlag{Name: "strip-query", Usage: "drop query strings"},
 		&cli.StringSliceFlag{Name: "drop-param", Usage: "drop query parameter `NAME` (repeatable), e.g. a session id"},
@@ -67,6 +86,8 @@ func importCommand(c *cli.Context, stdout, stderr io.Writer) error {
 		Status:        splitList(c.String("status")),
 		Methods:       splitList(strings.ToUpper(c.String("methods"))),
 		IncludeAssets: c.Bool("include-assets"),
+		Include:       c.StringSlice("include"),
+		Exclude:       c.StringSlice("exclude"),
 		IncludeBots:   c.Bool("include-bots"),
 		StripQuery:    c.Bool("strip-query"),
 		DropParams:    c.StringSlice("drop-param"),
@@ -84,6 +105,9 @@ func importCommand(c *cli.Context, stdout, stderr io.Writer) error {
 	fmt.Fprintf(&b, "# Imported by webload from %s (%s): %d URLs, %.1f %% of %d counted visits.\n",
 		strings.Join(c.Args().Slice(), ", "), sum.Format, len(entries), sum.Coverage, sum.Total)
 	b.WriteString("# Each #@weight line gives the next URL's visits; siege reads the file as it is.\n")
+	if ref, name := baseVariable(opt.Base); name != "" {
+		fmt.Fprintf(&b, "# The URLs start with %s: run with %s=http://host:port in the environment, or add a line %s=http://host:port above them.\n", ref, name, name)
+	}
 	if err := urls.WriteEntries(&b, entries); err != nil {
 		return err
 	}
@@ -98,6 +122,19 @@ func importCommand(c *cli.Context, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// baseVariable returns the variable reference a --base starts with ("$(SITE)/x" gives
+// "$(SITE)" and "SITE"), or "" for a literal base; urls.Import has checked its form.
+func baseVariable(base string) (ref, name string) {
+	if !strings.HasPrefix(base, "$") {
+		return "", ""
+	}
+	ref = base
+	if i := strings.IndexByte(base, '/'); i >= 0 {
+		ref = base[:i]
+	}
+	return ref, strings.Trim(ref, "$(){}")
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, f := range strings.Split(s, ",") {
@@ -106,6 +143,23 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// warnSiteVariables says when a site variable of the environment (SITE=...) does not reach
+// the URL file's requests, because the file names its hosts or defines the variable itself.
+// Standard input cannot be read twice, so a piped list is not checked.
+func warnSiteVariables(file string, env lookupEnv, stderr io.Writer) {
+	if file == "" || file == "-" {
+		return
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return // read once already: a file gone since is the run's to report
+	}
+	defer f.Close()
+	for _, w := range urls.SiteVariableWarnings(f, file, env) {
+		fmt.Fprintf(stderr, "webload: warning: %s\n", w)
+	}
 }
 
 // writeImportSummary says what was read, what was skipped and why, and how much traffic the

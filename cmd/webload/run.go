@@ -39,6 +39,7 @@ func runCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env loo
 	if probeURL(o) != "" {
 		return probe(&spec, c.IsSet("print"), stdout)
 	}
+	warnSiteVariables(o.file, env, stderr)
 	term, _ := env("TERM")
 	_, noColor := env("NO_COLOR")
 	spec.Outputs.Progress = isTerminal(stderr) && term != "dumb" && !spec.Outputs.Quiet && !spec.Outputs.Verbose
