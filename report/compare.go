@@ -128,7 +128,7 @@ func pCell(p *float64) cell {
 // urlChangeTable lists the URLs whose p95 changed most.
 func urlChangeTable(changes []stats.URLChange) table {
 	t := table{Sortable: true, Columns: []column{
-		{Title: "Run"}, {Title: "Method"}, {Title: "Path"},
+		{Title: "Run"}, {Title: "Method"}, {Title: "Path", Sticky: true},
 		{Title: "baseline p95 (ms)", Num: true}, {Title: "p95 (ms)", Num: true},
 		{Title: "change", Num: true}, {Title: "verdict", Hint: "from a test of the URL's p95 on its two latency distributions"},
 	}}

@@ -58,21 +58,23 @@
     return descending ? -c : c;
   }
 
-  // renderTable builds a <table> from a table of the data, inside a box that scrolls sideways
-  // when the table is wider than the page.
+  // renderTable builds a <table> from a table of the data, inside a box that scrolls when the
+  // table is wider or taller than the window; a sticky column stays at its left edge.
   function renderTable(t, className) {
     if (t.rows === null || t.rows.length === 0) {
       return el("p", { className: "empty" }, "None.");
     }
     const head = el("tr");
     for (const col of t.columns) {
-      head.append(el("th", { className: col.num ? "num" : "", title: col.hint || "" }, col.title));
+      const classes = [col.num ? "num" : "", col.sticky ? "sticky" : ""].filter(Boolean);
+      head.append(el("th", { className: classes.join(" "), title: col.hint || "" }, col.title));
     }
     const body = el("tbody");
     for (const row of t.rows) {
       const tr = el("tr");
       row.forEach((c, i) => {
-        const classes = [t.columns[i].num ? "num" : "", cellClass(c)].filter(Boolean);
+        const col = t.columns[i];
+        const classes = [col.num ? "num" : "", col.sticky ? "sticky" : "", cellClass(c)].filter(Boolean);
         tr.append(el("td", { className: classes.join(" ") }, cellText(c)));
       });
       body.append(tr);

@@ -1,0 +1,150 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/internal/browsertest"
+	"github.com/webload/webload/stats"
+)
+
+// boxLayout is how a table sits in the box that scrolls it, measured in the page with
+// getBoundingClientRect (CSS pixels).
+type boxLayout struct {
+	Table string // the table's classes
+	// Left and Right are the box's edges on the screen; Width and Height what it shows of the
+	// table, ScrollWidth the table's whole width inside it.
+	Left, Right, Width, Height, ScrollWidth float64
+	// Headers are the columns' titles with their right edges, Cells the widest a cell of each
+	// column needs (its scrollWidth) beside the width it has, to find clipped text.
+	Headers []struct {
+		Title       string
+		Right       float64
+		Need, Given float64
+	}
+	// StickyLeft is where the URL column's header is once the box is scrolled to its far right,
+	// from the box's left edge, for a table with a URL column (HasURL).
+	HasURL     bool
+	StickyLeft float64
+}
+
+// measureBoxes measures every table of the page in its box; it scrolls each box to its far
+// right to see where the URL column is then, and back.
+const measureBoxes = `Array.from(document.querySelectorAll(".table-box")).map((box) => {
+  const table = box.querySelector("table");
+  const b = box.getBoundingClientRect();
+  const headers = Array.from(table.tHead.rows[0].cells).map((th, i) => {
+    let need = th.scrollWidth, given = th.clientWidth;
+    for (const row of table.tBodies[0].rows) {
+      const td = row.cells[i];
+      if (td.scrollWidth - td.clientWidth > need - given) { need = td.scrollWidth; given = td.clientWidth; }
+    }
+    return {title: th.textContent, right: th.getBoundingClientRect().right, need: need, given: given};
+  });
+  let stickyLeft = 0;
+  const url = Array.from(table.tHead.rows[0].cells).find((th) => th.textContent.startsWith("URL") || th.textContent.startsWith("Path"));
+  if (url) {
+    box.scrollLeft = box.scrollWidth;
+    stickyLeft = url.getBoundingClientRect().left - b.left;
+    box.scrollLeft = 0;
+  }
+  return {table: table.className, left: b.left, right: b.right, width: box.clientWidth, height: box.clientHeight,
+    scrollWidth: box.scrollWidth, headers: headers, hasURL: !!url, stickyLeft: stickyLeft};
+})`
+
+// wideResults are four results of a site with long URLs (MediaWiki's style bundles) loaded
+// like a browser, the last three --repeat series: the widest tables the page makes.
+func wideResults(t *testing.T) []stats.Report {
+	t.Helper()
+	results := make([]stats.Report, 4)
+	for i := range results {
+		rep := synthetic(load{label: fmt.Sprintf("stack %d", i+1), urls: 12, seconds: 10, perSecond: 60, slowdown: float64(i + 1), seed: uint64(i + 1)})
+		for j := range rep.URLs {
+			u := &rep.URLs[j]
+			u.URL = fmt.Sprintf("http://127.0.0.1:8101/load.php?lang=en&modules=ext.cite.styles%%7Cmediawiki.legacy.shared%%7Cskins.vector.styles.legacy&only=styles&skin=vector&page=%d", j)
+			u.Pages = &stats.URLPages{Pages: u.Hits, Failed: u.Failures, P95: 0.3, Resources: 12 * u.Hits, ResourceFailures: 1}
+		}
+		if i > 0 {
+			rep.Repeats = []stats.Report{rep, rep, rep}
+		}
+		results[i] = rep
+	}
+	return results
+}
+
+// TestTablesFitTheScreen opens the page of four results in Chromium at 1280 and 1920 pixels
+// wide. Every table scrolls sideways inside its own box, which stays on the screen and no
+// taller than it, so its scroll bar is in reach; at 1920 the per-URL and comparison tables
+// show every column without scrolling; no cell's text is clipped; the URL column stays in
+// view when a table is scrolled. Screenshots are kept (see browsertest.SaveArtifact).
+func TestTablesFitTheScreen(t *testing.T) {
+	t.Parallel()
+	if _, err := browsertest.Find(); err != nil {
+		t.Skipf("browser test skipped: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	html := render(t, wideResults(t), Options{})
+	path := filepath.Join(t.TempDir(), "wide.html")
+	if err := os.WriteFile(path, html, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("page: %s", browsertest.SaveArtifact(t, "tables.html", html))
+	page := browsertest.Open(t, ctx, path, `document.documentElement.dataset.ready === "yes"`)
+	for _, width := range []int{1280, 1920} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			const height = 1000
+			page.SetViewport(width, height)
+			defer func() {
+				t.Logf("screenshot: %s", browsertest.SaveArtifact(t, fmt.Sprintf("tables-%d.png", width), page.Screenshot()))
+			}()
+			boxes := browsertest.Eval[[]boxLayout](page, measureBoxes)
+			if len(boxes) < 5 {
+				t.Fatalf("%d tables, want the summary, comparison, URL changes and the per-URL ones", len(boxes))
+			}
+			for _, b := range boxes {
+				if b.Left < 0 || b.Right > float64(width)+0.5 {
+					t.Errorf("%s: box from %.0f to %.0f px, off a %d px screen", b.Table, b.Left, b.Right, width)
+				}
+				if b.Height > height {
+					t.Errorf("%s: box %.0f px tall, more than the %d px screen: its scroll bar is out of reach", b.Table, b.Height, height)
+				}
+				for _, h := range b.Headers {
+					if h.Right > b.Left+b.ScrollWidth+0.5 {
+						t.Errorf("%s: column %q ends at %.0f px, past the box's scrollable area (%.0f to %.0f)", b.Table, h.Title, h.Right, b.Left, b.Left+b.ScrollWidth)
+					}
+					if h.Need > h.Given+0.5 {
+						t.Errorf("%s: column %q clipped: a cell needs %.0f px, has %.0f", b.Table, h.Title, h.Need, h.Given)
+					}
+				}
+				wide := strings.Contains(b.Table, "urls") || strings.Contains(b.Table, "comparison") || strings.Contains(b.Table, "url-changes")
+				if width >= 1920 && wide && b.ScrollWidth > b.Width+0.5 {
+					t.Errorf("%s: %.0f px wide in a box of %.0f at %d px: columns %s are off-screen", b.Table, b.ScrollWidth, b.Width, width, offscreen(b))
+				}
+				if b.HasURL && math.Abs(b.StickyLeft) > 0.5 && b.ScrollWidth > b.Width+0.5 {
+					t.Errorf("%s: scrolled to the right, the URL column is %.0f px from the box's left edge, want it kept at the edge", b.Table, b.StickyLeft)
+				}
+			}
+			if p := page.Problems(); len(p) > 0 {
+				t.Errorf("the page reported problems:\n%s", strings.Join(p, "\n"))
+			}
+		})
+	}
+}
+
+// offscreen names the columns past a box's visible width.
+func offscreen(b boxLayout) string {
+	var names []string
+	for _, h := range b.Headers {
+		if h.Right > b.Left+b.Width+0.5 {
+			names = append(names, fmt.Sprintf("%q", h.Title))
+		}
+	}
+	return strings.Join(names, ", ")
+}
