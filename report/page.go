@@ -45,7 +45,7 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 	for i := range results {
 		r := &results[i]
 		labels[i] = stats.Label(r, i)
-		tl, err := downsample(r.Timeline, r.TimelineInterval, opt.MaxPoints)
+		tl, err := runTimeline(r, opt.MaxPoints)
 		if err != nil {
 			return p, &ResultError{Index: i, Label: labels[i], Err: fmt.Errorf("timeline: %w", err)}
 		}

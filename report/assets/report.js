@@ -269,6 +269,10 @@
         note += " It merges " + tl.merged + " of the result's intervals: rates are their average, " +
           "p90, p99 and max the worst of them, p50 their medians weighted by transactions.";
       }
+      if (tl.runs > 1) {
+        note += " The " + tl.runs + " runs of the series are drawn where they ran; the pauses between them " +
+          "are gaps, where nothing was measured.";
+      }
       box.append(el("p", { className: "note" }, note));
       addChart(box, {
         height: 320,
