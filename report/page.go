@@ -15,8 +15,10 @@ type page struct {
 	Title    string    `json:"title"`
 	Subtitle string    `json:"subtitle"`
 	Runs     []runPage `json:"runs"` // one per result, the baseline first
-	// Summary has one row per figure and one column per result.
-	Summary table `json:"summary"`
+	// Summary has one row per figure and one column per result; SummaryNotes say how the
+	// figures of --repeat series are read, with the series' totals.
+	Summary      table    `json:"summary"`
+	SummaryNotes []string `json:"summary_notes,omitempty"`
 	// Comparison is set when there are several results.
 	Comparison *comparison `json:"comparison,omitempty"`
 	// Curves are the results' percentile plots, on one x axis.
@@ -45,6 +47,9 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 	for i := range results {
 		r := &results[i]
 		labels[i] = stats.Label(r, i)
+		if n := len(r.Repeats); n > 1 {
+			p.SummaryNotes = append(p.SummaryNotes, seriesNote(r, labels[i]))
+		}
 		tl, err := runTimeline(r, opt.MaxPoints)
 		if err != nil {
 			return p, &ResultError{Index: i, Label: labels[i], Err: fmt.Errorf("timeline: %w", err)}
@@ -131,4 +136,13 @@ func seconds(s float64) string {
 		return fmt.Sprintf("%.3g s", s)
 	}
 	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
+}
+
+// seriesNote says how the summary reads a --repeat series, and gives the totals over its runs
+// that the text report and the saved result show.
+func seriesNote(r *stats.Report, label string) string {
+	return fmt.Sprintf("%q is a --repeat series of %d runs: its figures are per run, the mean of the runs "+
+		"± their standard deviation, as compare shows them; its percentiles are of all its transactions together. "+
+		"Over the %d runs together: %s transactions (%s failed) in %s.",
+		label, len(r.Repeats), len(r.Repeats), group(r.Transactions), group(r.FailedTransactions), seconds(r.ElapsedTime))
 }

@@ -35,8 +35,9 @@ type decodedPage struct {
 		} `json:"timeline"`
 		URLs decodedTable `json:"urls"`
 	} `json:"runs"`
-	Summary    decodedTable `json:"summary"`
-	Comparison *struct {
+	Summary      decodedTable `json:"summary"`
+	SummaryNotes []string     `json:"summary_notes"`
+	Comparison   *struct {
 		Figures decodedTable `json:"figures"`
 		URLs    decodedTable `json:"urls"`
 		Notes   []string     `json:"notes"`

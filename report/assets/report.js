@@ -191,7 +191,11 @@
   }
 
   function renderSummary() {
-    section("summary").append(renderTable(data.summary, "summary"));
+    const sec = section("summary");
+    sec.append(renderTable(data.summary, "summary"));
+    for (const note of data.summary_notes || []) {
+      sec.append(el("p", { className: "note" }, note));
+    }
   }
 
   function renderComparison() {
