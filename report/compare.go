@@ -42,7 +42,7 @@ func comparisonTables(c stats.Comparison) comparison {
 	for i, row := range c.Rows {
 		title := row.Label
 		if row.Runs > 1 {
-			title += fmt.Sprintf(" (%d runs)", row.Runs)
+			title += fmt.Sprintf(" (per run, mean of %d)", row.Runs) // the basis of its figures, as in the summary
 		}
 		if i == 0 {
 			t.Columns = append(t.Columns, column{Title: title + " (baseline)", Num: true})

@@ -107,6 +107,9 @@ func TestSummaryOfASeries(t *testing.T) {
 		!strings.HasSuffix(d.SummaryNotes[0], "Over the 3 runs together: 360 transactions (0 failed) in 18 s.") {
 		t.Errorf("notes %q, want one on the series with its totals", d.SummaryNotes)
 	}
+	if d.Comparison == nil || len(d.Comparison.Figures.Columns) < 3 || d.Comparison.Figures.Columns[2].Title != "series (per run, mean of 3)" {
+		t.Errorf("the comparison does not head the series' column %q", "series (per run, mean of 3)")
+	}
 	texts, keys := summaryCells(t, d)
 	tests := []struct {
 		row          string
