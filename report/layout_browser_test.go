@@ -148,3 +148,56 @@ func offscreen(b boxLayout) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// paintedAt counts the coloured pixels (a line's, not the grey grid's) in a strip 5 pixels wide
+// across the plotting area of the first timeline chart, at each of the given seconds into the
+// run; the x scale spans the timeline's first to last point, as uPlot sets it.
+const paintedAt = `((seconds) => {
+  const plot = document.querySelector("#timelines .uplot");
+  const canvas = plot.querySelector("canvas");
+  const over = plot.querySelector(".u-over").getBoundingClientRect();
+  const box = canvas.getBoundingClientRect();
+  const ratio = canvas.width / box.width;
+  const t = JSON.parse(document.getElementById("data").textContent).runs[0].timeline.t;
+  const px = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data; // read once
+  const top = Math.round((over.top - box.top) * ratio), bottom = top + Math.round(over.height * ratio);
+  return seconds.map((s) => {
+    const x = Math.round((over.left - box.left + (s - t[0]) / (t[t.length - 1] - t[0]) * over.width) * ratio);
+    let coloured = 0;
+    for (let y = top; y < bottom; y++) {
+      for (let i = 4 * (y * canvas.width + x - 2); i < 4 * (y * canvas.width + x + 3); i += 4) {
+        if (px[i + 3] > 128 && Math.max(px[i], px[i + 1], px[i + 2]) - Math.min(px[i], px[i + 1], px[i + 2]) > 80) coloured++;
+      }
+    }
+    return coloured;
+  });
+})`
+
+// TestPauseIsAGapInBrowser draws the timeline of two 10 s runs with a 10 s pause between them
+// in Chromium: lines are drawn through the runs and none across the pause.
+func TestPauseIsAGapInBrowser(t *testing.T) {
+	t.Parallel()
+	if _, err := browsertest.Find(); err != nil {
+		t.Skipf("browser test skipped: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	path := filepath.Join(t.TempDir(), "series.html")
+	if err := os.WriteFile(path, render(t, []stats.Report{series2(t, 10, 0, 20)}, Options{}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := browsertest.Open(t, ctx, path, `document.documentElement.dataset.ready === "yes"`)
+	defer func() {
+		t.Logf("screenshot: %s", browsertest.SaveArtifact(t, "series-pause.png", page.Screenshot()))
+	}()
+	painted := browsertest.Eval[[]int](page, paintedAt+`([5, 15, 25])`)
+	if len(painted) != 3 || painted[0] == 0 || painted[2] == 0 {
+		t.Fatalf("coloured pixels at 5, 15 and 25 s: %v; want lines drawn in both runs", painted)
+	}
+	if painted[1] != 0 {
+		t.Errorf("%d coloured pixels at 15 s, in the pause: a line is drawn across it", painted[1])
+	}
+	if p := page.Problems(); len(p) > 0 {
+		t.Errorf("the page reported problems:\n%s", strings.Join(p, "\n"))
+	}
+}
