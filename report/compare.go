@@ -38,7 +38,7 @@ func comparisonTables(c stats.Comparison) comparison {
 		// The text table marks such cells "?"; the page says "no estimate" in words.
 		out.Notes = append(out.Notes, strings.ReplaceAll(n, "(marked ?)", "(no estimate)"))
 	}
-	t := table{Columns: []column{{Title: "Figure"}}}
+	t := table{Columns: []column{{Title: "Figure", Sticky: true}}}
 	for i, row := range c.Rows {
 		title := row.Label
 		if row.Runs > 1 {

@@ -28,8 +28,8 @@ type boxLayout struct {
 		Right       float64
 		Need, Given float64
 	}
-	// StickyLeft is where the URL column's header is once the box is scrolled to its far right,
-	// from the box's left edge, for a table with a URL column (HasURL).
+	// StickyLeft is where the column that names the rows (a URL, a path, a figure) is once the
+	// box is scrolled to its far right, from the box's left edge, for a table that has one.
 	HasURL     bool
 	StickyLeft float64
 }
@@ -48,7 +48,7 @@ const measureBoxes = `Array.from(document.querySelectorAll(".table-box")).map((b
     return {title: th.textContent, right: th.getBoundingClientRect().right, need: need, given: given};
   });
   let stickyLeft = 0;
-  const url = Array.from(table.tHead.rows[0].cells).find((th) => th.textContent.startsWith("URL") || th.textContent.startsWith("Path"));
+  const url = Array.from(table.tHead.rows[0].cells).find((th) => ["URL", "Path", "Figure"].includes(th.textContent));
   if (url) {
     box.scrollLeft = box.scrollWidth;
     stickyLeft = url.getBoundingClientRect().left - b.left;
@@ -128,7 +128,7 @@ func TestTablesFitTheScreen(t *testing.T) {
 					t.Errorf("%s: %.0f px wide in a box of %.0f at %d px: columns %s are off-screen", b.Table, b.ScrollWidth, b.Width, width, offscreen(b))
 				}
 				if b.HasURL && math.Abs(b.StickyLeft) > 0.5 && b.ScrollWidth > b.Width+0.5 {
-					t.Errorf("%s: scrolled to the right, the URL column is %.0f px from the box's left edge, want it kept at the edge", b.Table, b.StickyLeft)
+					t.Errorf("%s: scrolled to the right, the column naming the rows is %.0f px from the box's left edge, want it kept at the edge", b.Table, b.StickyLeft)
 				}
 			}
 			if p := page.Problems(); len(p) > 0 {

@@ -142,7 +142,7 @@ func withIfAny(row figureRow) figureRow {
 // of plain runs) is left out; one that only some have shows "-" for the others. A --repeat
 // series shows each figure per run, as compare does (see seriesCell), and its column says so.
 func summaryTable(results []stats.Report) table {
-	t := table{Columns: []column{{Title: "Figure"}}}
+	t := table{Columns: []column{{Title: "Figure", Sticky: true}}}
 	for i := range results {
 		title, hint := stats.Label(&results[i], i), ""
 		if n := len(results[i].Repeats); n > 1 {
