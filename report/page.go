@@ -109,12 +109,14 @@ func about(r *stats.Report) string {
 	case run.Users > 0:
 		parts = append(parts, fmt.Sprintf("%d users", run.Users))
 	}
-	parts = append(parts, fmt.Sprintf("%s elapsed", seconds(r.ElapsedTime)))
+	if n := len(r.Repeats); n > 1 {
+		// In all, where the summary shows a series per run.
+		parts = append(parts, fmt.Sprintf("%d runs, %s elapsed in all", n, seconds(r.ElapsedTime)))
+	} else {
+		parts = append(parts, fmt.Sprintf("%s elapsed", seconds(r.ElapsedTime)))
+	}
 	if run.StopReason != "" {
 		parts = append(parts, "stopped: "+string(run.StopReason))
-	}
-	if n := len(r.Repeats); n > 1 {
-		parts = append(parts, fmt.Sprintf("%d runs combined", n))
 	}
 	if run.Version != "" {
 		parts = append(parts, "webload "+run.Version)

@@ -110,6 +110,9 @@ func TestSummaryOfASeries(t *testing.T) {
 	if d.Comparison == nil || len(d.Comparison.Figures.Columns) < 3 || d.Comparison.Figures.Columns[2].Title != "series (per run, mean of 3)" {
 		t.Errorf("the comparison does not head the series' column %q", "series (per run, mean of 3)")
 	}
+	if want := "3 runs, 18 s elapsed in all"; !strings.Contains(d.Runs[1].About, want) {
+		t.Errorf("the series is described as %q, want it to say %q", d.Runs[1].About, want)
+	}
 	texts, keys := summaryCells(t, d)
 	tests := []struct {
 		row          string
