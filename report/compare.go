@@ -26,6 +26,14 @@ var verdictText = map[string]string{
 	stats.NoEstimate:  "no estimate",
 }
 
+// verdictCell is a verdict in words, styled to stay on one line: "no / estimate" over two
+// lines reads as two words of a clipped column.
+func verdictCell(v string) cell {
+	c := text(verdictText[v])
+	c.Class = "verdict"
+	return c
+}
+
 // comparisonTables lays out a comparison computed by stats.Compare, the same figures and
 // verdicts `webload compare` prints.
 func comparisonTables(c stats.Comparison) comparison {
@@ -64,7 +72,7 @@ func comparisonTables(c stats.Comparison) comparison {
 			cl := row.Cells[j]
 			line = append(line, compareValue(cl))
 			if i > 0 {
-				line = append(line, changeCell(cl), pCell(cl.P), text(verdictText[cl.Verdict]))
+				line = append(line, changeCell(cl), pCell(cl.P), verdictCell(cl.Verdict))
 			}
 		}
 		t.Rows = append(t.Rows, line)
@@ -83,9 +91,7 @@ func compareValue(c stats.CompareCell) cell {
 	if c.Value == math.Trunc(c.Value) && c.Spread == 0 {
 		v.Text = strconv.FormatFloat(c.Value, 'f', 0, 64) // a count, or a whole number of seconds
 	}
-	if c.Spread > 0 {
-		v.Text += " ± " + sig(c.Spread)
-	}
+	v.Text += spreadText(c.Spread, figure)
 	return v
 }
 
@@ -141,7 +147,7 @@ func urlChangeTable(changes []stats.URLChange) table {
 			ch.Class = "better"
 		}
 		t.Rows = append(t.Rows, []cell{text(u.Label), text(u.Method), text(u.Path),
-			millis(u.BaseP95), millis(u.P95), ch, text(verdictText[u.Verdict])})
+			millis(u.BaseP95), millis(u.P95), ch, verdictCell(u.Verdict)})
 	}
 	return t
 }

@@ -205,9 +205,7 @@ func (f figureRow) seriesCell(runs []stats.Report) cell {
 		for _, v := range vals {
 			ss += (v - mean) * (v - mean)
 		}
-		if sd := math.Sqrt(ss / float64(len(vals)-1)); sd > 0 {
-			c.Text += " ± " + f.show(sd).Text
-		}
+		c.Text += spreadText(math.Sqrt(ss/float64(len(vals)-1)), f.show)
 	}
 	return c
 }
@@ -292,4 +290,14 @@ func errorTable(results []stats.Report) table {
 		t.Rows = append(t.Rows, append(row, text(sample)))
 	}
 	return t
+}
+
+// spreadText is " ± sd" as show writes it, or "" when that shows no digit other than zero: runs
+// that agree (or differ only by rounding, 1e-14) have no spread worth a "± 0.000000".
+func spreadText(sd float64, show func(float64) cell) string {
+	s := show(sd).Text
+	if !(sd > 0) || strings.Trim(s, "0. %\u202f") == "" {
+		return ""
+	}
+	return " ± " + s
 }

@@ -160,3 +160,26 @@ func TestSummaryOfASeries(t *testing.T) {
 		t.Errorf("%d figures checked against compare, want every one the summary shows", checked)
 	}
 }
+
+func TestSpreadText(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		sd   float64
+		show func(float64) cell
+		want string
+	}{
+		{"none", 0, figure, ""},
+		{"rounding noise", 1.2e-14, figure, ""},
+		{"rounding noise in percent", 1e-9, percent, ""},
+		{"a figure", 2, figure, " ± 2.00"},
+		{"a small one", 0.00042, figure, " ± 0.000420"},
+		{"a count", 1234, countOf, " ± 1\u202f234"},
+		{"a latency", 0.0153, millis, " ± 15.3"},
+	}
+	for _, tt := range tests {
+		if got := spreadText(tt.sd, tt.show); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
