@@ -33,6 +33,9 @@ type runPage struct {
 	About    string   `json:"about"` // how the run was made, in one line
 	Timeline timeline `json:"timeline"`
 	URLs     table    `json:"urls"`
+	// URLNote says what the per-URL figures of a --repeat series are: totals over its runs,
+	// where its summary is per run.
+	URLNote string `json:"url_note,omitempty"`
 }
 
 // buildPage computes the page's data from the results.
@@ -59,6 +62,7 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 			About:    about(r),
 			Timeline: tl,
 			URLs:     urlTable(r),
+			URLNote:  urlNote(r),
 		})
 	}
 	if p.Title == "" {
@@ -147,4 +151,14 @@ func seriesNote(r *stats.Report, label string) string {
 		"± their standard deviation, as compare shows them; its percentiles are of all its transactions together. "+
 		"Over the %d runs together: %s transactions (%s failed) in %s.",
 		label, len(r.Repeats), len(r.Repeats), group(r.Transactions), group(r.FailedTransactions), seconds(r.ElapsedTime))
+}
+
+// urlNote is the per-URL table's note for a --repeat series, "" for a single run.
+func urlNote(r *stats.Report) string {
+	n := len(r.Repeats)
+	if n < 2 {
+		return ""
+	}
+	return fmt.Sprintf("Over the %d runs of the series together: counts and bytes are their totals, "+
+		"times are of all their transactions (the summary shows the series per run).", n)
 }

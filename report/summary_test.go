@@ -113,6 +113,9 @@ func TestSummaryOfASeries(t *testing.T) {
 	if want := "3 runs, 18 s elapsed in all"; !strings.Contains(d.Runs[1].About, want) {
 		t.Errorf("the series is described as %q, want it to say %q", d.Runs[1].About, want)
 	}
+	if d.Runs[0].URLNote != "" || !strings.HasPrefix(d.Runs[1].URLNote, "Over the 3 runs of the series together: counts and bytes are their totals") {
+		t.Errorf("per-URL notes %q and %q, want none for the single run and the series' basis", d.Runs[0].URLNote, d.Runs[1].URLNote)
+	}
 	texts, keys := summaryCells(t, d)
 	tests := []struct {
 		row          string

@@ -317,6 +317,9 @@
       if (data.runs.length > 1) {
         sec.append(el("h3", {}, run.label));
       }
+      if (run.url_note) {
+        sec.append(el("p", { className: "note" }, run.url_note));
+      }
       sec.append(renderTable(run.urls, "urls"));
     }
   }
