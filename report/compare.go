@@ -26,6 +26,14 @@ var verdictText = map[string]string{
 	stats.NoEstimate:  "no estimate",
 }
 
+// verdictCell is a verdict in words, styled to stay on one line: "no / estimate" over two
+// lines reads as two words of a clipped column.
+func verdictCell(v string) cell {
+	c := text(verdictText[v])
+	c.Class = "verdict"
+	return c
+}
+
 // comparisonTables lays out a comparison computed by stats.Compare, the same figures and
 // verdicts `webload compare` prints.
 func comparisonTables(c stats.Comparison) comparison {
@@ -38,11 +46,11 @@ func comparisonTables(c stats.Comparison) comparison {
 		// The text table marks such cells "?"; the page says "no estimate" in words.
 		out.Notes = append(out.Notes, strings.ReplaceAll(n, "(marked ?)", "(no estimate)"))
 	}
-	t := table{Columns: []column{{Title: "Figure"}}}
+	t := table{Columns: []column{{Title: "Figure", Sticky: true}}}
 	for i, row := range c.Rows {
 		title := row.Label
 		if row.Runs > 1 {
-			title += fmt.Sprintf(" (%d runs)", row.Runs)
+			title += fmt.Sprintf(" (per run, mean of %d)", row.Runs) // the basis of its figures, as in the summary
 		}
 		if i == 0 {
 			t.Columns = append(t.Columns, column{Title: title + " (baseline)", Num: true})
@@ -64,7 +72,7 @@ func comparisonTables(c stats.Comparison) comparison {
 			cl := row.Cells[j]
 			line = append(line, compareValue(cl))
 			if i > 0 {
-				line = append(line, changeCell(cl), pCell(cl.P), text(verdictText[cl.Verdict]))
+				line = append(line, changeCell(cl), pCell(cl.P), verdictCell(cl.Verdict))
 			}
 		}
 		t.Rows = append(t.Rows, line)
@@ -83,9 +91,7 @@ func compareValue(c stats.CompareCell) cell {
 	if c.Value == math.Trunc(c.Value) && c.Spread == 0 {
 		v.Text = strconv.FormatFloat(c.Value, 'f', 0, 64) // a count, or a whole number of seconds
 	}
-	if c.Spread > 0 {
-		v.Text += " ± " + sig(c.Spread)
-	}
+	v.Text += spreadText(c.Spread, figure)
 	return v
 }
 
@@ -128,7 +134,7 @@ func pCell(p *float64) cell {
 // urlChangeTable lists the URLs whose p95 changed most.
 func urlChangeTable(changes []stats.URLChange) table {
 	t := table{Sortable: true, Columns: []column{
-		{Title: "Run"}, {Title: "Method"}, {Title: "Path"},
+		{Title: "Run"}, {Title: "Method"}, {Title: "Path", Sticky: true},
 		{Title: "baseline p95 (ms)", Num: true}, {Title: "p95 (ms)", Num: true},
 		{Title: "change", Num: true}, {Title: "verdict", Hint: "from a test of the URL's p95 on its two latency distributions"},
 	}}
@@ -141,7 +147,7 @@ func urlChangeTable(changes []stats.URLChange) table {
 			ch.Class = "better"
 		}
 		t.Rows = append(t.Rows, []cell{text(u.Label), text(u.Method), text(u.Path),
-			millis(u.BaseP95), millis(u.P95), ch, text(verdictText[u.Verdict])})
+			millis(u.BaseP95), millis(u.P95), ch, verdictCell(u.Verdict)})
 	}
 	return t
 }

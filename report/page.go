@@ -15,8 +15,10 @@ type page struct {
 	Title    string    `json:"title"`
 	Subtitle string    `json:"subtitle"`
 	Runs     []runPage `json:"runs"` // one per result, the baseline first
-	// Summary has one row per figure and one column per result.
-	Summary table `json:"summary"`
+	// Summary has one row per figure and one column per result; SummaryNotes say how the
+	// figures of --repeat series are read, with the series' totals.
+	Summary      table    `json:"summary"`
+	SummaryNotes []string `json:"summary_notes,omitempty"`
 	// Comparison is set when there are several results.
 	Comparison *comparison `json:"comparison,omitempty"`
 	// Curves are the results' percentile plots, on one x axis.
@@ -31,6 +33,9 @@ type runPage struct {
 	About    string   `json:"about"` // how the run was made, in one line
 	Timeline timeline `json:"timeline"`
 	URLs     table    `json:"urls"`
+	// URLNote says what the per-URL figures of a --repeat series are: totals over its runs,
+	// where its summary is per run.
+	URLNote string `json:"url_note,omitempty"`
 }
 
 // buildPage computes the page's data from the results.
@@ -45,7 +50,10 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 	for i := range results {
 		r := &results[i]
 		labels[i] = stats.Label(r, i)
-		tl, err := downsample(r.Timeline, r.TimelineInterval, opt.MaxPoints)
+		if n := len(r.Repeats); n > 1 {
+			p.SummaryNotes = append(p.SummaryNotes, seriesNote(r, labels[i]))
+		}
+		tl, err := runTimeline(r, opt.MaxPoints)
 		if err != nil {
 			return p, &ResultError{Index: i, Label: labels[i], Err: fmt.Errorf("timeline: %w", err)}
 		}
@@ -54,6 +62,7 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 			About:    about(r),
 			Timeline: tl,
 			URLs:     urlTable(r),
+			URLNote:  urlNote(r),
 		})
 	}
 	if p.Title == "" {
@@ -104,12 +113,14 @@ func about(r *stats.Report) string {
 	case run.Users > 0:
 		parts = append(parts, fmt.Sprintf("%d users", run.Users))
 	}
-	parts = append(parts, fmt.Sprintf("%s elapsed", seconds(r.ElapsedTime)))
+	if n := len(r.Repeats); n > 1 {
+		// In all, where the summary shows a series per run.
+		parts = append(parts, fmt.Sprintf("%d runs, %s elapsed in all", n, seconds(r.ElapsedTime)))
+	} else {
+		parts = append(parts, fmt.Sprintf("%s elapsed", seconds(r.ElapsedTime)))
+	}
 	if run.StopReason != "" {
 		parts = append(parts, "stopped: "+string(run.StopReason))
-	}
-	if n := len(r.Repeats); n > 1 {
-		parts = append(parts, fmt.Sprintf("%d runs combined", n))
 	}
 	if run.Version != "" {
 		parts = append(parts, "webload "+run.Version)
@@ -131,4 +142,23 @@ func seconds(s float64) string {
 		return fmt.Sprintf("%.3g s", s)
 	}
 	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
+}
+
+// seriesNote says how the summary reads a --repeat series, and gives the totals over its runs
+// that the text report and the saved result show.
+func seriesNote(r *stats.Report, label string) string {
+	return fmt.Sprintf("%q is a --repeat series of %d runs: its figures are per run, the mean of the runs "+
+		"± their standard deviation, as compare shows them; its percentiles are of all its transactions together. "+
+		"Over the %d runs together: %s transactions (%s failed) in %s.",
+		label, len(r.Repeats), len(r.Repeats), group(r.Transactions), group(r.FailedTransactions), seconds(r.ElapsedTime))
+}
+
+// urlNote is the per-URL table's note for a --repeat series, "" for a single run.
+func urlNote(r *stats.Report) string {
+	n := len(r.Repeats)
+	if n < 2 {
+		return ""
+	}
+	return fmt.Sprintf("Over the %d runs of the series together: counts and bytes are their totals, "+
+		"times are of all their transactions (the summary shows the series per run).", n)
 }

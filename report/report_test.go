@@ -33,10 +33,12 @@ type decodedPage struct {
 			P99      []*float64 `json:"p99"`
 			Requests []*float64 `json:"requests"`
 		} `json:"timeline"`
-		URLs decodedTable `json:"urls"`
+		URLs    decodedTable `json:"urls"`
+		URLNote string       `json:"url_note"`
 	} `json:"runs"`
-	Summary    decodedTable `json:"summary"`
-	Comparison *struct {
+	Summary      decodedTable `json:"summary"`
+	SummaryNotes []string     `json:"summary_notes"`
+	Comparison   *struct {
 		Figures decodedTable `json:"figures"`
 		URLs    decodedTable `json:"urls"`
 		Notes   []string     `json:"notes"`

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -8,65 +10,90 @@ import (
 	"github.com/webload/webload/stats"
 )
 
-// figureRow is one line of the summary: a name with its unit, and how to read it from a report
-// (ok false for a figure the report does not have, such as page figures of a plain run).
+// figureRow is one line of the summary: a name with its unit, how to read the figure from a
+// report and how to show it.
 type figureRow struct {
-	name  string
-	value func(r *stats.Report) (cell, bool)
+	name string
+	// value reads the figure in its base unit; ok is false for a figure the report does not
+	// have (page figures of a plain run), NaN a figure it has but did not measure (a latency
+	// of a run without transactions).
+	value func(r *stats.Report) (v float64, ok bool)
+	show  func(v float64) cell
+	// pooled marks a percentile: for a --repeat series it is read from all the series'
+	// transactions together, as compare does, where other figures are the mean of the runs.
+	pooled bool
 	// ifAny leaves the row out unless some result has a value other than zero: like the text
 	// report, the page speaks of resent requests and cut visits only when there were some.
 	ifAny bool
 }
 
-func always(f func(r *stats.Report) cell) func(r *stats.Report) (cell, bool) {
-	return func(r *stats.Report) (cell, bool) { return f(r), true }
-}
-
 // listed is the row of a figure of stats' list (stats.LookupFigure), titled and read as the
-// list says, so that the summary, the gates and compare agree on what each figure is.
+// list says, so that the summary, the gates and compare agree on what each figure is. Times
+// of transactions show in milliseconds, and a run without transactions has none (rather than
+// a time of zero).
 func listed(name string) figureRow {
 	f, ok := stats.LookupFigure(name)
 	if !ok {
-		return figureRow{name: name, value: func(*stats.Report) (cell, bool) { return cell{}, false }}
+		return figureRow{name: name, value: func(*stats.Report) (float64, bool) { return 0, false }, show: figure}
 	}
-	return figureRow{name: f.Summary, value: func(r *stats.Report) (cell, bool) { return listedCell(f, r) }}
-}
-
-// listedCell shows a figure by its kind: times of transactions in milliseconds, which a run
-// without transactions does not have (rather than a time of zero), the elapsed time in seconds.
-func listedCell(f stats.Figure, r *stats.Report) (cell, bool) {
-	v, ok := f.Run(r)
-	switch {
-	case !ok:
-		return cell{}, false
-	case f.Latency && r.Transactions == 0:
-		return none(), true
-	case f.Latency:
-		return millis(v), true
-	case f.Kind == stats.FigureCount:
-		return count(int64(v)), true
-	case f.Kind == stats.FigurePercent:
-		return percent(v), true
-	}
-	return figure(v), true
-}
-
-// pages reads a page figure, when users loaded pages like a browser.
-func pages(f func(p *stats.PageStats) cell) func(r *stats.Report) (cell, bool) {
-	return func(r *stats.Report) (cell, bool) {
-		if r.Pages == nil {
-			return cell{}, false
+	row := figureRow{name: f.Summary, show: figure, value: func(r *stats.Report) (float64, bool) {
+		v, ok := f.Run(r)
+		if ok && f.Latency && r.Transactions == 0 {
+			v = math.NaN()
 		}
-		return f(r.Pages), true
+		return v, ok
+	}}
+	switch {
+	case f.Latency:
+		row.show = millis
+	case f.Kind == stats.FigureCount:
+		row.show = countOf
+	case f.Kind == stats.FigurePercent:
+		row.show = percent
 	}
+	return row
+}
+
+// percentile is the row of a percentile of stats' list, pooled over a series' runs.
+func percentile(name string) figureRow {
+	row := listed(name)
+	row.pooled = true
+	return row
+}
+
+// plain is a row of a figure the page alone shows, which every report has.
+func plain(name string, show func(float64) cell, value func(r *stats.Report) float64) figureRow {
+	return figureRow{name: name, show: show, value: func(r *stats.Report) (float64, bool) { return value(r), true }}
+}
+
+// pages is a row of a page figure, which a report has when users loaded pages like a browser.
+func pages(name string, show func(float64) cell, value func(p *stats.PageStats) float64) figureRow {
+	return figureRow{name: name, show: show, value: func(r *stats.Report) (float64, bool) {
+		if r.Pages == nil {
+			return 0, false
+		}
+		return value(r.Pages), true
+	}}
 }
 
 // pageLatency is a page load time, which only pages that loaded have.
-func pageLatency(p *stats.PageStats, seconds float64) cell {
-	if p.Pages == p.Failed {
-		return none()
+func pageLatency(name string, value func(p *stats.PageStats) float64) figureRow {
+	row := pages(name, millis, func(p *stats.PageStats) float64 {
+		if p.Pages == p.Failed {
+			return math.NaN()
+		}
+		return value(p)
+	})
+	row.pooled = true
+	return row
+}
+
+// countOf shows a count, or the mean of counts, which may have a fraction.
+func countOf(v float64) cell {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		return count(int64(v))
 	}
-	return millis(seconds)
+	return figure(v)
 }
 
 // summaryRows are siege's summary in its order, then the percentiles and webload's own figures:
@@ -76,7 +103,7 @@ var summaryRows = []figureRow{
 	listed("transactions"),
 	listed("availability"),
 	listed("elapsed"),
-	{name: "Data transferred (MB)", value: always(func(r *stats.Report) cell { return figure(r.DataTransferred) })},
+	plain("Data transferred (MB)", figure, func(r *stats.Report) float64 { return r.DataTransferred }),
 	listed("rtime"),
 	listed("trate"),
 	listed("throughput"),
@@ -85,42 +112,51 @@ var summaryRows = []figureRow{
 	listed("failed"),
 	listed("longest"),
 	listed("shortest"),
-	listed("p50"),
-	listed("p90"),
-	listed("p95"),
-	listed("p99"),
-	listed("p99.9"),
+	percentile("p50"),
+	percentile("p90"),
+	percentile("p95"),
+	percentile("p99"),
+	percentile("p99.9"),
 	listed("max"),
 	listed("requests"),
-	{name: "Resent requests", value: always(func(r *stats.Report) cell { return count(r.Resent) }), ifAny: true},
-	{name: "Connections opened", value: always(func(r *stats.Report) cell { return count(r.ConnectionsOpened) })},
-	{name: "Users", value: always(func(r *stats.Report) cell { return count(int64(r.Users.Count)) })},
-	{name: "Pages", value: pages(func(p *stats.PageStats) cell { return count(p.Pages) })},
-	{name: "Failed pages", value: pages(func(p *stats.PageStats) cell { return count(p.Failed) })},
-	{name: "Pages cut short by the end of the run", value: pages(func(p *stats.PageStats) cell { return count(p.Cut) }), ifAny: true},
-	{name: "Page load p50 (ms)", value: pages(func(p *stats.PageStats) cell { return pageLatency(p, p.Percentiles.P50) })},
-	{name: "Page load p95 (ms)", value: pages(func(p *stats.PageStats) cell { return pageLatency(p, p.Percentiles.P95) })},
-	{name: "Page load p99 (ms)", value: pages(func(p *stats.PageStats) cell { return pageLatency(p, p.Percentiles.P99) })},
-	{name: "Resources", value: pages(func(p *stats.PageStats) cell { return count(p.Resources) })},
-	{name: "Failed resources", value: pages(func(p *stats.PageStats) cell { return count(p.ResourceFailures) })},
-	{name: "Redirects", value: pages(func(p *stats.PageStats) cell { return count(p.Redirects) })},
+	withIfAny(plain("Resent requests", countOf, func(r *stats.Report) float64 { return float64(r.Resent) })),
+	plain("Connections opened", countOf, func(r *stats.Report) float64 { return float64(r.ConnectionsOpened) }),
+	plain("Users", countOf, func(r *stats.Report) float64 { return float64(r.Users.Count) }),
+	pages("Pages", countOf, func(p *stats.PageStats) float64 { return float64(p.Pages) }),
+	pages("Failed pages", countOf, func(p *stats.PageStats) float64 { return float64(p.Failed) }),
+	withIfAny(pages("Pages cut short by the end of the run", countOf, func(p *stats.PageStats) float64 { return float64(p.Cut) })),
+	pageLatency("Page load p50 (ms)", func(p *stats.PageStats) float64 { return p.Percentiles.P50 }),
+	pageLatency("Page load p95 (ms)", func(p *stats.PageStats) float64 { return p.Percentiles.P95 }),
+	pageLatency("Page load p99 (ms)", func(p *stats.PageStats) float64 { return p.Percentiles.P99 }),
+	pages("Resources", countOf, func(p *stats.PageStats) float64 { return float64(p.Resources) }),
+	pages("Failed resources", countOf, func(p *stats.PageStats) float64 { return float64(p.ResourceFailures) }),
+	pages("Redirects", countOf, func(p *stats.PageStats) float64 { return float64(p.Redirects) }),
+}
+
+func withIfAny(row figureRow) figureRow {
+	row.ifAny = true
+	return row
 }
 
 // summaryTable puts the results' summaries side by side. A figure no result has (page figures
-// of plain runs) is left out; one that only some have shows "-" for the others.
+// of plain runs) is left out; one that only some have shows "-" for the others. A --repeat
+// series shows each figure per run, as compare does (see seriesCell), and its column says so.
 func summaryTable(results []stats.Report) table {
-	t := table{Columns: []column{{Title: "Figure"}}}
+	t := table{Columns: []column{{Title: "Figure", Sticky: true}}}
 	for i := range results {
-		t.Columns = append(t.Columns, column{Title: stats.Label(&results[i], i), Num: true})
+		title, hint := stats.Label(&results[i], i), ""
+		if n := len(results[i].Repeats); n > 1 {
+			title += fmt.Sprintf(" (per run, mean of %d)", n)
+			hint = "per run of the series, the mean of its runs ± their standard deviation, as compare shows them; " +
+				"percentiles of all its transactions together"
+		}
+		t.Columns = append(t.Columns, column{Title: title, Num: true, Hint: hint})
 	}
 	for _, f := range summaryRows {
 		row := []cell{text(f.name)}
 		seen := false
 		for i := range results {
-			c, ok := f.value(&results[i])
-			if !ok {
-				c = none()
-			}
+			c, ok := f.cell(&results[i])
 			seen = seen || ok && (!f.ifAny || c.Key != 0)
 			row = append(row, c)
 		}
@@ -129,6 +165,49 @@ func summaryTable(results []stats.Report) table {
 		}
 	}
 	return t
+}
+
+// cell is the row's figure for one result: ok is false when the result does not have it.
+func (f figureRow) cell(r *stats.Report) (cell, bool) {
+	v, ok := f.value(r)
+	switch {
+	case !ok:
+		return none(), false
+	case len(r.Repeats) > 1 && !f.pooled:
+		return f.seriesCell(r.Repeats), true
+	case math.IsNaN(v):
+		return none(), true
+	}
+	return f.show(v), true
+}
+
+// seriesCell is a figure of a --repeat series on compare's basis: the mean of its runs'
+// values, with their standard deviation when they differ. Runs that did not measure it are
+// left out.
+func (f figureRow) seriesCell(runs []stats.Report) cell {
+	var vals []float64
+	for i := range runs {
+		if v, ok := f.value(&runs[i]); ok && !math.IsNaN(v) {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		return none()
+	}
+	mean := 0.0
+	for _, v := range vals {
+		mean += v
+	}
+	mean /= float64(len(vals))
+	c := f.show(mean)
+	if len(vals) > 1 {
+		ss := 0.0
+		for _, v := range vals {
+			ss += (v - mean) * (v - mean)
+		}
+		c.Text += spreadText(math.Sqrt(ss/float64(len(vals)-1)), f.show)
+	}
+	return c
 }
 
 // statusTable counts responses by status code, a count and a share column per result.
@@ -211,4 +290,14 @@ func errorTable(results []stats.Report) table {
 		t.Rows = append(t.Rows, append(row, text(sample)))
 	}
 	return t
+}
+
+// spreadText is " ± sd" as show writes it, or "" when that shows no digit other than zero: runs
+// that agree (or differ only by rounding, 1e-14) have no spread worth a "± 0.000000".
+func spreadText(sd float64, show func(float64) cell) string {
+	s := show(sd).Text
+	if !(sd > 0) || strings.Trim(s, "0. %\u202f") == "" {
+		return ""
+	}
+	return " ± " + s
 }

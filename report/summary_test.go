@@ -2,7 +2,10 @@ package report
 
 import (
 	"fmt"
+	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/webload/webload/stats"
 )
@@ -57,5 +60,129 @@ func TestSummaryShowsResentAndCutPages(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// summaryCells reads the summary as row name: its cells' texts and keys.
+func summaryCells(t *testing.T, d decodedPage) (texts map[string][]string, keys map[string][]float64) {
+	t.Helper()
+	texts, keys = map[string][]string{}, map[string][]float64{}
+	for _, row := range d.Summary.Rows {
+		name := fmt.Sprint(row[0])
+		for _, c := range row[1:] {
+			pair, ok := c.([]any)
+			if !ok {
+				texts[name] = append(texts[name], fmt.Sprint(c))
+				keys[name] = append(keys[name], math.NaN())
+				continue
+			}
+			texts[name] = append(texts[name], fmt.Sprint(pair[0]))
+			k, _ := pair[1].(float64)
+			keys[name] = append(keys[name], k)
+		}
+	}
+	return texts, keys
+}
+
+// TestSummaryOfASeries: a --repeat series shows its figures on the basis compare shows them
+// (a per-run figure is the mean of the runs, ± their standard deviation; a percentile is of all
+// their transactions together), and its column says so; a single run shows its own figures.
+func TestSummaryOfASeries(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	single := steadyRun(5, at)
+	single.Label = "single"
+	// Runs of 4, 6 and 8 s at 20 requests a second: 80, 120 and 160 transactions.
+	series, err := stats.Combine([]stats.Report{steadyRun(4, at), steadyRun(6, at.Add(9*time.Second)), steadyRun(8, at.Add(20*time.Second))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	series.Label = "series"
+	results := []stats.Report{single, series}
+	d := pageData(t, render(t, results, Options{}))
+	if got := []string{d.Summary.Columns[1].Title, d.Summary.Columns[2].Title}; got[0] != "single" || got[1] != "series (per run, mean of 3)" {
+		t.Errorf("columns %q, want the single run's label and the series' with its basis", got)
+	}
+	if want := `"series" is a --repeat series of 3 runs`; len(d.SummaryNotes) != 1 || !strings.HasPrefix(d.SummaryNotes[0], want) ||
+		!strings.HasSuffix(d.SummaryNotes[0], "Over the 3 runs together: 360 transactions (0 failed) in 18 s.") {
+		t.Errorf("notes %q, want one on the series with its totals", d.SummaryNotes)
+	}
+	if d.Comparison == nil || len(d.Comparison.Figures.Columns) < 3 || d.Comparison.Figures.Columns[2].Title != "series (per run, mean of 3)" {
+		t.Errorf("the comparison does not head the series' column %q", "series (per run, mean of 3)")
+	}
+	if want := "3 runs, 18 s elapsed in all"; !strings.Contains(d.Runs[1].About, want) {
+		t.Errorf("the series is described as %q, want it to say %q", d.Runs[1].About, want)
+	}
+	if d.Runs[0].URLNote != "" || !strings.HasPrefix(d.Runs[1].URLNote, "Over the 3 runs of the series together: counts and bytes are their totals") {
+		t.Errorf("per-URL notes %q and %q, want none for the single run and the series' basis", d.Runs[0].URLNote, d.Runs[1].URLNote)
+	}
+	texts, keys := summaryCells(t, d)
+	tests := []struct {
+		row          string
+		single, mean string
+	}{
+		{"Transactions", "100", "120 ± 40"},
+		{"Successful transactions", "100", "120 ± 40"},
+		{"Requests", "100", "120 ± 40"},
+		{"Elapsed time (s)", "5.00", "6.00 ± 2.00"},
+		{"Transaction rate (/s)", "20.0", "20.0"}, // no spread, none shown,
+		{"p95 (ms)", fmt.Sprint(sig(1000 * single.Percentiles.P95)), fmt.Sprint(sig(1000 * series.Percentiles.P95))},
+	}
+	for _, tt := range tests {
+		if got := texts[tt.row]; len(got) != 2 || got[0] != tt.single || got[1] != tt.mean {
+			t.Errorf("%s: %q, want %q and %q", tt.row, got, tt.single, tt.mean)
+		}
+	}
+	// The figures compare shows agree with the summary's, figure by figure.
+	cmp, err := stats.Compare(results, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for j, col := range cmp.Columns {
+		f, ok := stats.LookupFigure(col.Key)
+		if !ok || keys[f.Summary] == nil {
+			continue
+		}
+		for i, row := range cmp.Rows {
+			c := row.Cells[j]
+			if !c.Measured {
+				continue
+			}
+			v := c.Value
+			if col.Unit == "s" && strings.HasSuffix(f.Summary, "(ms)") {
+				v *= 1000
+			}
+			if got := keys[f.Summary][i]; math.Abs(got-v) > 1e-6*math.Max(1, math.Abs(v)) {
+				t.Errorf("%s of %s: the summary says %v, compare %v", f.Name, row.Label, got, v)
+			}
+			checked++
+		}
+	}
+	if checked < 14 {
+		t.Errorf("%d figures checked against compare, want every one the summary shows", checked)
+	}
+}
+
+func TestSpreadText(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		sd   float64
+		show func(float64) cell
+		want string
+	}{
+		{"none", 0, figure, ""},
+		{"rounding noise", 1.2e-14, figure, ""},
+		{"rounding noise in percent", 1e-9, percent, ""},
+		{"a figure", 2, figure, " ± 2.00"},
+		{"a small one", 0.00042, figure, " ± 0.000420"},
+		{"a count", 1234, countOf, " ± 1\u202f234"},
+		{"a latency", 0.0153, millis, " ± 15.3"},
+	}
+	for _, tt := range tests {
+		if got := spreadText(tt.sd, tt.show); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }

@@ -22,6 +22,9 @@ type column struct {
 	Num bool `json:"num,omitempty"`
 	// Hint explains the column (the header's tooltip).
 	Hint string `json:"hint,omitempty"`
+	// Sticky marks the column that names the rows (a URL): it stays in view while a table
+	// wider than the window scrolls sideways under it.
+	Sticky bool `json:"sticky,omitempty"`
 }
 
 // cell is one table cell: what it shows, and for figures the value it sorts by. A figure that

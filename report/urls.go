@@ -20,7 +20,7 @@ func urlTable(r *stats.Report) table {
 	}
 	t := table{Sortable: true, Columns: []column{
 		{Title: "Method"},
-		{Title: "URL", Hint: urlHint},
+		{Title: "URL", Hint: urlHint, Sticky: true},
 		{Title: "Hits", Num: true, Hint: "transactions: responses other than 408 and 5xx"},
 		{Title: "Failed", Num: true, Hint: "no response, 408 or 5xx"},
 		{Title: "Mean (ms)", Num: true},

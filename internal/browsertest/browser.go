@@ -180,6 +180,15 @@ func (p *Page) Click(selector string) {
 	}
 }
 
+// SetViewport lays the page out again as in a window width by height CSS pixels wide, as a
+// person with that screen would see it; the page gets a resize event as a resized window gives.
+func (p *Page) SetViewport(width, height int) {
+	p.tb.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
+		p.tb.Fatalf("viewport %dx%d: %v", width, height, err)
+	}
+}
+
 // Screenshot returns a PNG of the whole page.
 func (p *Page) Screenshot() []byte {
 	p.tb.Helper()

@@ -58,21 +58,23 @@
     return descending ? -c : c;
   }
 
-  // renderTable builds a <table> from a table of the data, inside a box that scrolls sideways
-  // when the table is wider than the page.
+  // renderTable builds a <table> from a table of the data, inside a box that scrolls when the
+  // table is wider or taller than the window; a sticky column stays at its left edge.
   function renderTable(t, className) {
     if (t.rows === null || t.rows.length === 0) {
       return el("p", { className: "empty" }, "None.");
     }
     const head = el("tr");
     for (const col of t.columns) {
-      head.append(el("th", { className: col.num ? "num" : "", title: col.hint || "" }, col.title));
+      const classes = [col.num ? "num" : "", col.sticky ? "sticky" : ""].filter(Boolean);
+      head.append(el("th", { className: classes.join(" "), title: col.hint || "" }, col.title));
     }
     const body = el("tbody");
     for (const row of t.rows) {
       const tr = el("tr");
       row.forEach((c, i) => {
-        const classes = [t.columns[i].num ? "num" : "", cellClass(c)].filter(Boolean);
+        const col = t.columns[i];
+        const classes = [col.num ? "num" : "", col.sticky ? "sticky" : "", cellClass(c)].filter(Boolean);
         tr.append(el("td", { className: classes.join(" ") }, cellText(c)));
       });
       body.append(tr);
@@ -189,7 +191,11 @@
   }
 
   function renderSummary() {
-    section("summary").append(renderTable(data.summary, "summary"));
+    const sec = section("summary");
+    sec.append(renderTable(data.summary, "summary"));
+    for (const note of data.summary_notes || []) {
+      sec.append(el("p", { className: "note" }, note));
+    }
   }
 
   function renderComparison() {
@@ -267,6 +273,10 @@
         note += " It merges " + tl.merged + " of the result's intervals: rates are their average, " +
           "p90, p99 and max the worst of them, p50 their medians weighted by transactions.";
       }
+      if (tl.runs > 1) {
+        note += " The " + tl.runs + " runs of the series are drawn where they ran; the pauses between them " +
+          "are gaps, where nothing was measured.";
+      }
       box.append(el("p", { className: "note" }, note));
       addChart(box, {
         height: 320,
@@ -306,6 +316,9 @@
     for (const run of data.runs) {
       if (data.runs.length > 1) {
         sec.append(el("h3", {}, run.label));
+      }
+      if (run.url_note) {
+        sec.append(el("p", { className: "note" }, run.url_note));
       }
       sec.append(renderTable(run.urls, "urls"));
     }
