@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -19,6 +20,9 @@ const (
 	Significant = "significant" // unlikely to be noise
 	WithinNoise = "noise"       // within what repeated runs vary by
 	NoEstimate  = "no estimate" // a single run on either side: no spread to judge by
+	// Inconclusive is a change one test sees and another cannot confirm, or a series whose
+	// runs all moved one way without reaching significance: more repeats would tell.
+	Inconclusive = "inconclusive"
 )
 
 // Comparison is the side-by-side table of `webload compare`: the first run is the baseline.
@@ -62,6 +66,13 @@ type CompareCell struct {
 	P        *float64 `json:"p,omitempty"`
 	// Worse is set when the change goes the bad way (slower, fewer, more failures).
 	Worse bool `json:"worse,omitempty"`
+	// Test names the tests that judged the change.
+	Test string `json:"test,omitempty"`
+	// CI and BaseCI are the 95 % confidence intervals of the candidate's and the baseline's
+	// figure, in the column's unit, for the latency figures judged on their distributions;
+	// absent when either is unbounded (too few requests for the percentile).
+	CI     []float64 `json:"ci,omitempty"`
+	BaseCI []float64 `json:"base_ci,omitempty"`
 }
 
 // Compare lines up the runs against the first. Each report may be a --repeat series, whose
@@ -147,7 +158,13 @@ func series(r *Report, f Figure) []float64 {
 	return vals
 }
 
-// judge sets a candidate cell's change and verdict against the baseline's.
+// judge sets a candidate cell's change and verdict against the baseline's. Two kinds of
+// evidence count: the spread of a --repeat series' runs (Welch's t-test on the runs' values),
+// and for latency figures a test of that figure on the two latency distributions (see
+// distTest). A single run is judged by the distributions alone. A series is significant only
+// when both agree; when they do not, it is within noise, unless the figure's confidence
+// intervals on the two distributions lie apart: a change that plain is never called noise, and
+// is inconclusive until enough repeats confirm it against the runs' spread.
 func judge(cell *CompareCell, base CompareCell, f Figure, baseVals, vals []float64, baseHist, hist *hdr.Histogram) {
 	if !cell.Measured || !base.Measured {
 		return
@@ -155,28 +172,88 @@ func judge(cell *CompareCell, base CompareCell, f Figure, baseVals, vals []float
 	change := relChange(base.Value, cell.Value)
 	cell.Change = &change
 	cell.Worse = change != 0 && (change > 0) != f.HigherIsBetter
-	p, ok := welchP(baseVals, vals)
-	if q := f.compare.quantile; q > 0 || f.compare.rank {
-		rp, rok := rankP(baseHist, hist)
-		if q > 0 {
-			rp, rok = quantileP(baseHist, hist, q)
-		}
-		switch {
-		case ok && rok:
-			p = math.Max(p, rp) // both the runs' spread and the distributions must show it
-		case rok:
-			p, ok = rp, true
+	runsP, runsOK := welchP(baseVals, vals)
+	var d distEvidence
+	if baseHist != nil && hist != nil {
+		d = distTest(f, baseHist, hist)
+	}
+	var tests []string
+	if runsOK {
+		tests = append(tests, "Welch's t on the runs")
+	}
+	if d.ok {
+		tests = append(tests, d.test)
+		if d.hasCI && !math.IsInf(d.base.lo+d.base.hi+d.cand.lo+d.cand.hi, 0) {
+			k := histUnit.Seconds() * f.compare.scale
+			cell.CI = []float64{d.cand.lo * k, d.cand.hi * k}
+			cell.BaseCI = []float64{d.base.lo * k, d.base.hi * k}
 		}
 	}
-	if !ok {
+	cell.Test = strings.Join(tests, "; ")
+	runsSig, distSig := runsOK && runsP < alpha, d.ok && (d.p < alpha || d.apart)
+	var p float64
+	switch {
+	case runsOK && d.ok:
+		p = math.Max(runsP, d.p)
+		cell.Verdict = WithinNoise
+		if runsSig && distSig {
+			cell.Verdict = Significant
+		} else if d.apart {
+			cell.Verdict = Inconclusive // never noise when the intervals lie apart
+		}
+	case runsOK:
+		p = runsP
+		cell.Verdict = WithinNoise
+		if runsSig {
+			cell.Verdict = Significant
+		}
+	case d.ok:
+		p = d.p
+		cell.Verdict = WithinNoise
+		if distSig {
+			cell.Verdict = Significant
+		}
+	default:
 		cell.Verdict = NoEstimate
 		return
 	}
 	cell.P = &p
-	cell.Verdict = WithinNoise
-	if p < alpha {
-		cell.Verdict = Significant
+}
+
+// distEvidence is what a test of one figure on two latency distributions found: its p-value,
+// whether the figure's confidence intervals (or the runs' ranges) lie apart, and which test.
+type distEvidence struct {
+	p          float64
+	ok, apart  bool
+	hasCI      bool
+	base, cand interval
+	test       string
+}
+
+// distTest judges a latency figure on the baseline's distribution a and the candidate's b by a
+// test of that figure: a percentile by the quantile test and the exact binomial intervals of
+// that percentile, the mean by Welch's t-test on the per-request values. Intervals that do not
+// overlap, or a percentile from the median up where one side's slowest request was faster than
+// the other's median, count as a change whatever the p-value.
+func distTest(f Figure, a, b *hdr.Histogram) distEvidence {
+	var e distEvidence
+	switch q := f.compare.quantile; {
+	case q > 0:
+		e.p, e.ok = quantileP(a, b, q)
+		e.test = fmt.Sprintf("p%g: quantile test, binomial intervals", q)
+		ia, oka := percentileInterval(a, q)
+		ib, okb := percentileInterval(b, q)
+		if oka && okb {
+			e.hasCI, e.base, e.cand = true, ia, ib
+			e.apart = ia.apart(ib)
+		}
+		e.apart = e.apart || q >= 50 && rangesApart(a, b)
+	case f.compare.mean:
+		e.p, e.base, e.cand, e.ok = meanTest(a, b)
+		e.hasCI, e.apart = e.ok, e.ok && e.base.apart(e.cand)
+		e.test = "Welch's t on the requests"
 	}
+	return e
 }
 
 // relChange is (b-a)/a; from zero it is 0 when both are zero and ±Inf otherwise.

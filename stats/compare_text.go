@@ -8,9 +8,9 @@ import (
 )
 
 // marks show a change's verdict in the tables.
-var marks = map[string]string{Significant: "*", WithinNoise: "~", NoEstimate: "?"}
+var marks = map[string]string{Significant: "*", WithinNoise: "~", NoEstimate: "?", Inconclusive: "!"}
 
-const legend = "* significant (p < 0.05), ~ within noise, ? no noise estimate; changes are against the first row"
+const legend = "* significant (p < 0.05), ~ within noise, ! inconclusive, ? no noise estimate; changes are against the first row"
 
 // cellText renders a cell: value, and for candidates the change and its mark.
 func cellText(c CompareCell, decimals int) string {
