@@ -190,7 +190,7 @@ func judge(cell *CompareCell, base CompareCell, f Figure, baseVals, vals []float
 		}
 	}
 	cell.Test = strings.Join(tests, "; ")
-	runsSig, distSig := runsOK && runsP < alpha, d.ok && (d.p < alpha || d.apart)
+	runsSig, distSig := runsOK && runsP < alpha, d.ok && d.sig
 	var p float64
 	switch {
 	case runsOK && d.ok:
@@ -212,6 +212,8 @@ func judge(cell *CompareCell, base CompareCell, f Figure, baseVals, vals []float
 		cell.Verdict = WithinNoise
 		if distSig {
 			cell.Verdict = Significant
+		} else if d.apart {
+			cell.Verdict = Inconclusive // too few requests to be sure, too far apart to be noise
 		}
 	default:
 		cell.Verdict = NoEstimate
@@ -221,20 +223,22 @@ func judge(cell *CompareCell, base CompareCell, f Figure, baseVals, vals []float
 }
 
 // distEvidence is what a test of one figure on two latency distributions found: its p-value,
-// whether the figure's confidence intervals (or the runs' ranges) lie apart, and which test.
+// whether it shows a change (sig), whether the figure's confidence intervals or the runs'
+// ranges lie apart (then the change is never called noise), and which test.
 type distEvidence struct {
-	p          float64
-	ok, apart  bool
-	hasCI      bool
-	base, cand interval
-	test       string
+	p              float64
+	ok, sig, apart bool
+	hasCI          bool
+	base, cand     interval
+	test           string
 }
 
 // distTest judges a latency figure on the baseline's distribution a and the candidate's b by a
 // test of that figure: a percentile by the quantile test and the exact binomial intervals of
 // that percentile, the mean by Welch's t-test on the per-request values. Intervals that do not
-// overlap, or a percentile from the median up where one side's slowest request was faster than
-// the other's median, count as a change whatever the p-value.
+// overlap count as a change whatever the p-value. For a percentile from the median up, one
+// side's slowest request faster than the other's median is never noise either: a change when
+// the exact chance of it is below 5 %, else too few requests to tell.
 func distTest(f Figure, a, b *hdr.Histogram) distEvidence {
 	var e distEvidence
 	switch q := f.compare.quantile; {
@@ -247,10 +251,17 @@ func distTest(f Figure, a, b *hdr.Histogram) distEvidence {
 			e.hasCI, e.base, e.cand = true, ia, ib
 			e.apart = ia.apart(ib)
 		}
-		e.apart = e.apart || q >= 50 && rangesApart(a, b)
+		e.sig = e.p < alpha || e.apart
+		if q >= 50 {
+			if apart, p := rangesApart(a, b); apart {
+				e.apart, e.sig = true, e.sig || p < alpha
+				e.test += ", ranges apart"
+			}
+		}
 	case f.compare.mean:
 		e.p, e.base, e.cand, e.ok = meanTest(a, b)
 		e.hasCI, e.apart = e.ok, e.ok && e.base.apart(e.cand)
+		e.sig = e.p < alpha || e.apart
 		e.test = "Welch's t on the requests"
 	}
 	return e
@@ -295,44 +306,65 @@ type URLChange struct {
 	// few requests a URL gets, a large change in p95 is often noise.
 	Verdict string   `json:"verdict"`
 	P       *float64 `json:"p,omitempty"`
+	// BaseHits and Hits are the URL's transactions in each run: what its test had to go on.
+	BaseHits int64 `json:"base_hits"`
+	Hits     int64 `json:"hits"`
+	// Test names the test that judged the change.
+	Test string `json:"test,omitempty"`
 }
 
-// urlChanges pairs URLs by method and path (the stacks under test often differ in host) and
-// keeps the five largest rises and the five largest falls of p95.
+// urlChanges pairs URLs by method and path (the stacks under test often differ in host), judges
+// each URL's p95 as the p95 column is judged for single runs, and keeps the five URLs that rose
+// and the five that fell with the most certainty: significant before inconclusive before
+// within noise, then the best measured (most hits on the scarcer side), then the largest
+// change. Ordering by change alone would fill the list with few-hit URLs, whose p95 swings most.
 func urlChanges(base, r *Report, label string) []URLChange {
 	byKey := map[string]*URLStats{}
 	for i := range base.URLs {
 		u := &base.URLs[i]
 		byKey[u.Method+" "+requestURI(u.URL)] = u
 	}
-	var all []URLChange
+	p95, _ := LookupFigure("p95")
+	var rises, falls []URLChange
 	for i := range r.URLs {
 		u := &r.URLs[i]
 		b, ok := byKey[u.Method+" "+requestURI(u.URL)]
 		if !ok || b.Hits == 0 || u.Hits == 0 {
 			continue
 		}
-		ch := URLChange{Label: label, Method: u.Method, Path: requestURI(u.URL),
-			BaseP95: b.P95, P95: u.P95, Change: relChange(b.P95, u.P95), Verdict: NoEstimate}
+		ch := URLChange{Label: label, Method: u.Method, Path: requestURI(u.URL), BaseP95: b.P95, P95: u.P95,
+			Change: relChange(b.P95, u.P95), Verdict: NoEstimate, BaseHits: b.Hits, Hits: u.Hits}
 		hb, errB := decodeHistogram(b.Histogram)
 		hu, errU := decodeHistogram(u.Histogram)
 		if errB == nil && errU == nil {
-			if p, ok := quantileP(hb, hu, 95); ok {
-				ch.P, ch.Verdict = &p, WithinNoise
-				if p < alpha {
-					ch.Verdict = Significant
-				}
-			}
+			cell := CompareCell{Measured: true, Value: u.P95}
+			judge(&cell, CompareCell{Measured: true, Value: b.P95}, p95, nil, nil, hb, hu)
+			ch.Verdict, ch.P, ch.Test = cell.Verdict, cell.P, cell.Test
 		}
-		all = append(all, ch)
+		switch {
+		case ch.Change > 0:
+			rises = append(rises, ch)
+		case ch.Change < 0:
+			falls = append(falls, ch)
+		}
 	}
-	sortChanges(all)
-	if len(all) <= 10 {
-		return all
-	}
-	return append(all[:5:5], all[len(all)-5:]...)
+	sortChanges(rises)
+	sortChanges(falls)
+	return append(rises[:min(5, len(rises)):min(5, len(rises))], falls[:min(5, len(falls))]...)
 }
 
+// certainty ranks verdicts for the "changed most" list: the lower, the surer the change.
+var certainty = map[string]int{Significant: 0, Inconclusive: 1, WithinNoise: 2, NoEstimate: 3}
+
 func sortChanges(c []URLChange) {
-	sort.SliceStable(c, func(i, j int) bool { return c[i].Change > c[j].Change })
+	sort.SliceStable(c, func(i, j int) bool {
+		a, b := c[i], c[j]
+		if certainty[a.Verdict] != certainty[b.Verdict] {
+			return certainty[a.Verdict] < certainty[b.Verdict]
+		}
+		if ha, hb := min(a.Hits, a.BaseHits), min(b.Hits, b.BaseHits); ha != hb {
+			return ha > hb
+		}
+		return math.Abs(a.Change) > math.Abs(b.Change)
+	})
 }

@@ -126,17 +126,17 @@ func (c *Comparison) writeFooter(b *strings.Builder, md bool) {
 	if len(c.URLChanges) == 0 {
 		return
 	}
-	b.WriteString("\nURLs whose p95 changed most (marks from a test of each URL's p95):\n")
+	b.WriteString("\nURLs whose p95 changed most, both ways, surest first (significant, then the most hits; marks and test per URL):\n")
 	if md {
-		b.WriteString("\n| Run | URL | base p95 (ms) | p95 (ms) | change |\n|---|---|---:|---:|---:|\n")
+		b.WriteString("\n| Run | URL | base p95 (ms) | p95 (ms) | change | hits (base/new) | test |\n|---|---|---:|---:|---:|---:|---|\n")
 	}
 	for _, u := range c.URLChanges {
 		if md {
-			fmt.Fprintf(b, "| %s | %s | %.1f | %.1f | %s%s |\n", markdownCell(u.Label), markdownCell(u.Method+" "+u.Path),
-				u.BaseP95*1000, u.P95*1000, changeText(u.Change), marks[u.Verdict])
+			fmt.Fprintf(b, "| %s | %s | %.1f | %.1f | %s%s | %d/%d | %s |\n", markdownCell(u.Label), markdownCell(u.Method+" "+u.Path),
+				u.BaseP95*1000, u.P95*1000, changeText(u.Change), marks[u.Verdict], u.BaseHits, u.Hits, markdownCell(u.Test))
 		} else {
-			fmt.Fprintf(b, "  %-20s %9s%s  %9.1f ms -> %9.1f ms  %s %s\n", u.Label, changeText(u.Change), marks[u.Verdict],
-				u.BaseP95*1000, u.P95*1000, u.Method, u.Path)
+			fmt.Fprintf(b, "  %-20s %9s%s  %9.1f ms -> %9.1f ms  %17s  %s %s  (%s)\n", u.Label, changeText(u.Change), marks[u.Verdict],
+				u.BaseP95*1000, u.P95*1000, fmt.Sprintf("%d/%d hits", u.BaseHits, u.Hits), u.Method, u.Path, u.Test)
 		}
 	}
 }

@@ -101,13 +101,29 @@ func binomialQuantile(b distuv.Binomial, n int64, p float64) int64 {
 	return lo
 }
 
-// rangesApart tells whether one run's slowest request was faster than the other's median: then
-// the runs hardly share a value, whatever the tail tests say.
-func rangesApart(a, b *hdr.Histogram) bool {
-	if a.TotalCount() == 0 || b.TotalCount() == 0 {
-		return false
+// rangesApart tells whether one run's slowest request was faster than the other's median: the
+// runs hardly share a value. p is the chance of that (either way round) when both runs come from
+// one distribution, exactly: all na values of a lie below the k-th smallest of b's nb values
+// (k = its median's rank) in C(na+k-1, na) of the C(na+nb, na) equally likely orders. It is
+// small for all but a handful of requests: 0.14 for 4 against 4, 1e-14 for 50 against 50.
+func rangesApart(a, b *hdr.Histogram) (apart bool, p float64) {
+	na, nb := a.TotalCount(), b.TotalCount()
+	if na == 0 || nb == 0 {
+		return false, 1
 	}
-	return a.Max() < b.ValueAtPercentile(50) || b.Max() < a.ValueAtPercentile(50)
+	below := func(n, m int64) float64 { // n values all below the median of m others
+		k := float64((m + 1) / 2)
+		return math.Exp(logChoose(float64(n)+k-1, float64(n)) - logChoose(float64(n+m), float64(n)))
+	}
+	apart = a.Max() < b.ValueAtPercentile(50) || b.Max() < a.ValueAtPercentile(50)
+	return apart, math.Min(1, below(na, nb)+below(nb, na))
+}
+
+func logChoose(n, k float64) float64 {
+	a, _ := math.Lgamma(n + 1)
+	b, _ := math.Lgamma(k + 1)
+	c, _ := math.Lgamma(n - k + 1)
+	return a - b - c
 }
 
 // zPower is z(0.975) + z(0.8) for the two-sided 5 % level and the 80 % power that webload's
