@@ -86,7 +86,7 @@ func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) Verdict {
 		res.Text = measured + fmt.Sprintf(": FAILED (significant, %s)", evidenceText(cell, v))
 	default:
 		res.Passed, res.Inconclusive = false, true
-		res.Text = measured + fmt.Sprintf(": INCONCLUSIVE (%s, p = %.3f): %s", cell.Verdict, *cell.P, c.needs(i, row, cell, base))
+		res.Text = measured + fmt.Sprintf(": INCONCLUSIVE (beyond the limit, not significant: p = %.3f): %s", *cell.P, c.needs(i, row, cell, base))
 	}
 	return res
 }
