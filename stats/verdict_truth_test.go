@@ -95,6 +95,10 @@ func TestVerdictsOnKnownTruth(t *testing.T) {
 		{"39x", 2000, base, scaled(base, 39), false, nil, nil, want{Significant, Significant, Significant, Significant, "FAILED"}},
 		{"39x, 50 requests", 50, base, scaled(base, 39), false, nil, nil, want{Significant, Significant, Significant, Significant, "FAILED"}},
 		{"mix shift 80/20 to 20/80", 200, mix(0.8, fast, slow), mix(0.2, fast, slow), false, nil, nil, want{Significant, Significant, "", "", "FAILED"}},
+		// Most requests a little faster, one in 20 stuck for 40 s: a rank test sees no shift,
+		// the mean is 37 times as high.
+		{"mix shift: 5% of requests take 40 s", 400, base, mix(0.95, scaled(base, 0.96), lognormal(40*time.Second, 0.05)), false, nil, nil,
+			want{Significant, "", "", Significant, "FAILED"}},
 		{"series: no change", 1000, base, base, true, steady, steady, want{WithinNoise, WithinNoise, WithinNoise, WithinNoise, "ok"}},
 		{"series: small noise +1%", 1000, base, scaled(base, 1.01), true, steady, steady, want{"", "", "", "", "ok"}},
 		{"series: 2x", 1000, base, scaled(base, 2), true, []float64{0.95, 1, 1.05}, []float64{0.95, 1, 1.05}, want{Significant, Significant, Significant, Significant, "FAILED"}},
