@@ -21,9 +21,10 @@ type comparison struct {
 
 // verdictText words stats' verdicts for the page.
 var verdictText = map[string]string{
-	stats.Significant: "significant",
-	stats.WithinNoise: "within noise",
-	stats.NoEstimate:  "no estimate",
+	stats.Significant:  "significant",
+	stats.WithinNoise:  "within noise",
+	stats.NoEstimate:   "no estimate",
+	stats.Inconclusive: "inconclusive",
 }
 
 // verdictCell is a verdict in words, styled to stay on one line: "no / estimate" over two

@@ -19,6 +19,9 @@ const (
 	Significant = "significant" // unlikely to be noise
 	WithinNoise = "noise"       // within what repeated runs vary by
 	NoEstimate  = "no estimate" // a single run on either side: no spread to judge by
+	// Inconclusive is a change one test sees and another cannot confirm, or a series whose
+	// runs all moved one way without reaching significance: more repeats would tell.
+	Inconclusive = "inconclusive"
 )
 
 // Comparison is the side-by-side table of `webload compare`: the first run is the baseline.
@@ -64,6 +67,13 @@ type CompareCell struct {
 	P        *float64 `json:"p,omitempty"`
 	// Worse is set when the change goes the bad way (slower, fewer, more failures).
 	Worse bool `json:"worse,omitempty"`
+	// Test names the tests that judged the change.
+	Test string `json:"test,omitempty"`
+	// CI and BaseCI are the 95 % confidence intervals of the candidate's and the baseline's
+	// figure, in the column's unit, for the latency figures judged on their distributions;
+	// absent when either is unbounded (too few requests for the percentile).
+	CI     []float64 `json:"ci,omitempty"`
+	BaseCI []float64 `json:"base_ci,omitempty"`
 }
 
 // Compare lines up the runs against the first. Each report may be a --repeat series, whose
@@ -150,38 +160,6 @@ func series(r *Report, f Figure) []float64 {
 	return vals
 }
 
-// judge sets a candidate cell's change and verdict against the baseline's.
-func judge(cell *CompareCell, base CompareCell, f Figure, baseVals, vals []float64, baseHist, hist *hdr.Histogram) {
-	if !cell.Measured || !base.Measured {
-		return
-	}
-	change := relChange(base.Value, cell.Value)
-	cell.Change = &change
-	cell.Worse = change != 0 && (change > 0) != f.HigherIsBetter
-	p, ok := welchP(baseVals, vals)
-	if q := f.compare.quantile; q > 0 || f.compare.rank {
-		rp, rok := rankP(baseHist, hist)
-		if q > 0 {
-			rp, rok = quantileP(baseHist, hist, q)
-		}
-		switch {
-		case ok && rok:
-			p = math.Max(p, rp) // both the runs' spread and the distributions must show it
-		case rok:
-			p, ok = rp, true
-		}
-	}
-	if !ok {
-		cell.Verdict = NoEstimate
-		return
-	}
-	cell.P = &p
-	cell.Verdict = WithinNoise
-	if p < alpha {
-		cell.Verdict = Significant
-	}
-}
-
 // relChange is (b-a)/a; from zero it is 0 when both are zero and ±Inf otherwise.
 func relChange(a, b float64) float64 {
 	switch {
@@ -221,44 +199,65 @@ type URLChange struct {
 	// few requests a URL gets, a large change in p95 is often noise.
 	Verdict string   `json:"verdict"`
 	P       *float64 `json:"p,omitempty"`
+	// BaseHits and Hits are the URL's transactions in each run: what its test had to go on.
+	BaseHits int64 `json:"base_hits"`
+	Hits     int64 `json:"hits"`
+	// Test names the test that judged the change.
+	Test string `json:"test,omitempty"`
 }
 
-// urlChanges pairs URLs by method and path (the stacks under test often differ in host) and
-// keeps the five largest rises and the five largest falls of p95.
+// urlChanges pairs URLs by method and path (the stacks under test often differ in host), judges
+// each URL's p95 as the p95 column is judged for single runs, and keeps the five URLs that rose
+// and the five that fell with the most certainty: significant before inconclusive before
+// within noise, then the best measured (most hits on the scarcer side), then the largest
+// change. Ordering by change alone would fill the list with few-hit URLs, whose p95 swings most.
 func urlChanges(base, r *Report, label string) []URLChange {
 	byKey := map[string]*URLStats{}
 	for i := range base.URLs {
 		u := &base.URLs[i]
 		byKey[u.Method+" "+requestURI(u.URL)] = u
 	}
-	var all []URLChange
+	p95, _ := LookupFigure("p95")
+	var rises, falls []URLChange
 	for i := range r.URLs {
 		u := &r.URLs[i]
 		b, ok := byKey[u.Method+" "+requestURI(u.URL)]
 		if !ok || b.Hits == 0 || u.Hits == 0 {
 			continue
 		}
-		ch := URLChange{Label: label, Method: u.Method, Path: requestURI(u.URL),
-			BaseP95: b.P95, P95: u.P95, Change: relChange(b.P95, u.P95), Verdict: NoEstimate}
+		ch := URLChange{Label: label, Method: u.Method, Path: requestURI(u.URL), BaseP95: b.P95, P95: u.P95,
+			Change: relChange(b.P95, u.P95), Verdict: NoEstimate, BaseHits: b.Hits, Hits: u.Hits}
 		hb, errB := decodeHistogram(b.Histogram)
 		hu, errU := decodeHistogram(u.Histogram)
 		if errB == nil && errU == nil {
-			if p, ok := quantileP(hb, hu, 95); ok {
-				ch.P, ch.Verdict = &p, WithinNoise
-				if p < alpha {
-					ch.Verdict = Significant
-				}
-			}
+			cell := CompareCell{Measured: true, Value: u.P95}
+			judge(&cell, CompareCell{Measured: true, Value: b.P95}, p95, nil, nil, hb, hu)
+			ch.Verdict, ch.P, ch.Test = cell.Verdict, cell.P, cell.Test
 		}
-		all = append(all, ch)
+		switch {
+		case ch.Change > 0:
+			rises = append(rises, ch)
+		case ch.Change < 0:
+			falls = append(falls, ch)
+		}
 	}
-	sortChanges(all)
-	if len(all) <= 10 {
-		return all
-	}
-	return append(all[:5:5], all[len(all)-5:]...)
+	sortChanges(rises)
+	sortChanges(falls)
+	return append(rises[:min(5, len(rises)):min(5, len(rises))], falls[:min(5, len(falls))]...)
 }
 
+// certainty ranks verdicts for the "changed most" list: the lower, the surer the change.
+var certainty = map[string]int{Significant: 0, Inconclusive: 1, WithinNoise: 2, NoEstimate: 3}
+
 func sortChanges(c []URLChange) {
-	sort.SliceStable(c, func(i, j int) bool { return c[i].Change > c[j].Change })
+	sort.SliceStable(c, func(i, j int) bool {
+		a, b := c[i], c[j]
+		if certainty[a.Verdict] != certainty[b.Verdict] {
+			return certainty[a.Verdict] < certainty[b.Verdict]
+		}
+		if ha, hb := min(a.Hits, a.BaseHits), min(b.Hits, b.BaseHits); ha != hb {
+			return ha > hb
+		}
+		return math.Abs(a.Change) > math.Abs(b.Change)
+	})
 }

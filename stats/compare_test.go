@@ -215,8 +215,8 @@ func TestCompareMarkdownKeepsEachLabelInItsCell(t *testing.T) {
 				}
 			}
 			cells := markdownCells(urlRow)
-			if len(cells) != 5 || cells[0] != tc.want || cells[1] != "GET /q?"+tc.want {
-				t.Errorf("URL row %q has cells %q, want 5 starting %q, %q", urlRow, cells, tc.want, "GET /q?"+tc.want)
+			if len(cells) != 7 || cells[0] != tc.want || cells[1] != "GET /q?"+tc.want {
+				t.Errorf("URL row %q has cells %q, want 7 starting %q, %q", urlRow, cells, tc.want, "GET /q?"+tc.want)
 			}
 		})
 	}

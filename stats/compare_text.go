@@ -8,9 +8,9 @@ import (
 )
 
 // marks show a change's verdict in the tables.
-var marks = map[string]string{Significant: "*", WithinNoise: "~", NoEstimate: "?"}
+var marks = map[string]string{Significant: "*", WithinNoise: "~", NoEstimate: "?", Inconclusive: "!"}
 
-const legend = "* significant (p < 0.05), ~ within noise, ? no noise estimate; changes are against the first row"
+const legend = "* significant (p < 0.05), ~ within noise, ! inconclusive, ? no noise estimate; changes are against the first row"
 
 // cellText renders a cell: value, and for candidates the change and its mark.
 func cellText(c CompareCell, decimals int) string {
@@ -57,7 +57,7 @@ func (c *Comparison) table() [][]string {
 	for _, r := range c.Rows {
 		label := r.Label
 		if r.Runs > 1 {
-			label += fmt.Sprintf(" (%d runs)", r.Runs)
+			label += fmt.Sprintf(" (per run, mean of %d)", r.Runs)
 		}
 		line := []string{label}
 		for i, cell := range r.Cells {
@@ -127,17 +127,17 @@ func (c *Comparison) writeFooter(b *strings.Builder, md bool) {
 	if len(c.URLChanges) == 0 {
 		return
 	}
-	b.WriteString("\nURLs whose p95 changed most (marks from a test of each URL's p95):\n")
+	b.WriteString("\nURLs whose p95 changed most, both ways, surest first (significant, then the most hits; marks and test per URL):\n")
 	if md {
-		b.WriteString("\n| Run | URL | base p95 (ms) | p95 (ms) | change |\n|---|---|---:|---:|---:|\n")
+		b.WriteString("\n| Run | URL | base p95 (ms) | p95 (ms) | change | hits (base/new) | test |\n|---|---|---:|---:|---:|---:|---|\n")
 	}
 	for _, u := range c.URLChanges {
 		if md {
-			fmt.Fprintf(b, "| %s | %s | %.1f | %.1f | %s%s |\n", markdownCell(u.Label), markdownCell(u.Method+" "+u.Path),
-				u.BaseP95*1000, u.P95*1000, changeText(u.Change), marks[u.Verdict])
+			fmt.Fprintf(b, "| %s | %s | %.1f | %.1f | %s%s | %d/%d | %s |\n", markdownCell(u.Label), markdownCell(u.Method+" "+u.Path),
+				u.BaseP95*1000, u.P95*1000, changeText(u.Change), marks[u.Verdict], u.BaseHits, u.Hits, markdownCell(u.Test))
 		} else {
-			fmt.Fprintf(b, "  %-20s %9s%s  %9.1f ms -> %9.1f ms  %s %s\n", u.Label, changeText(u.Change), marks[u.Verdict],
-				u.BaseP95*1000, u.P95*1000, u.Method, u.Path)
+			fmt.Fprintf(b, "  %-20s %9s%s  %9.1f ms -> %9.1f ms  %17s  %s %s  (%s)\n", u.Label, changeText(u.Change), marks[u.Verdict],
+				u.BaseP95*1000, u.P95*1000, fmt.Sprintf("%d/%d hits", u.BaseHits, u.Hits), u.Method, u.Path, u.Test)
 		}
 	}
 }

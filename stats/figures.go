@@ -47,10 +47,11 @@ type compareView struct {
 	key, title, unit string  // the column's JSON key, its title and the unit the table shows
 	scale            float64 // from the base unit to the one shown
 	decimals         int
-	// quantile (0-100) marks a latency percentile, also judged by a quantile test on the two
-	// latency distributions; rank marks the mean response time, also judged by a rank test.
+	// quantile (0-100) marks a latency percentile, also judged by tests of that percentile on
+	// the two latency distributions; mean marks the mean response time, also judged by a test
+	// on the means of the per-request values.
 	quantile float64
-	rank     bool
+	mean     bool
 }
 
 // Run reads the figure of a whole run; ok is false when the run did not measure it (the server's
@@ -100,7 +101,7 @@ var figures = []Figure{
 	{Name: "rtime", aliases: []string{"response_time", "mean"}, Kind: FigureTime, Latency: true, Summary: "Response time (ms)",
 		run:     runFigure(func(r *Report) float64 { return r.ResponseTime }),
 		url:     urlFigure(func(u *URLStats) float64 { return u.Mean }),
-		compare: compareView{key: "rtime", title: "RTime", unit: "s", scale: 1, decimals: 3, rank: true}},
+		compare: compareView{key: "rtime", title: "RTime", unit: "s", scale: 1, decimals: 3, mean: true}},
 	{Name: "trate", aliases: []string{"transaction_rate"}, Kind: FigureRate, HigherIsBetter: true, Summary: "Transaction rate (/s)",
 		unit:    " trans/sec",
 		run:     runFigure(func(r *Report) float64 { return r.TransactionRate }),

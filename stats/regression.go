@@ -35,9 +35,11 @@ func ParseLimits(s string) ([]Limit, error) {
 	return out, nil
 }
 
-// CheckLimits holds every candidate row to the limits. Only a change the bad way, beyond the
-// limit, and not within noise fails: a change judged significant fails, and so does one with no
-// noise estimate (nothing shows it is noise).
+// CheckLimits holds every candidate row to the limits. A change no worse than its limit holds.
+// Beyond the limit, a change judged significant fails, and so does one with no noise estimate
+// (nothing shows it is noise); any other is inconclusive, whatever its p-value: a test that
+// cannot tell a change beyond the limit from noise has not shown that the limit holds. An
+// inconclusive verdict says how many repeats (or requests) would decide.
 func (c *Comparison) CheckLimits(limits []Limit) []Verdict {
 	var out []Verdict
 	for i, row := range c.Rows[1:] {
@@ -76,16 +78,45 @@ func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) Verdict {
 	switch {
 	case worse <= l.Max:
 		res.Text = measured + ": ok"
-	case cell.Verdict == WithinNoise:
-		res.Text = measured + fmt.Sprintf(": within noise (p = %.3f), ok", *cell.P)
 	case cell.Verdict == NoEstimate:
 		res.Passed = false
 		res.Text = measured + ": FAILED (1 run, no noise estimate: use --repeat to tell noise from change)"
-	default:
+	case cell.Verdict == Significant:
 		res.Passed = false
-		res.Text = measured + fmt.Sprintf(": FAILED (significant, p = %.4f)", *cell.P)
+		res.Text = measured + fmt.Sprintf(": FAILED (significant, %s)", evidenceText(cell, v))
+	default:
+		res.Passed, res.Inconclusive = false, true
+		res.Text = measured + fmt.Sprintf(": INCONCLUSIVE (beyond the limit, not significant: p = %.3f): %s", *cell.P, c.needs(i, row, cell, base))
 	}
 	return res
+}
+
+// evidenceText says why a change is significant: its p-value, and the two intervals when they
+// lie apart although the p-value alone would not have shown it.
+func evidenceText(cell CompareCell, v compareView) string {
+	s := fmt.Sprintf("p = %.4f", *cell.P)
+	if *cell.P >= alpha && len(cell.CI) == 2 && len(cell.BaseCI) == 2 {
+		s += fmt.Sprintf("; 95%% intervals %s-%s%s and %s-%s%s do not overlap",
+			formatValue(cell.BaseCI[0], v.decimals), formatValue(cell.BaseCI[1], v.decimals), unitSuffix(v.unit),
+			formatValue(cell.CI[0], v.decimals), formatValue(cell.CI[1], v.decimals), unitSuffix(v.unit))
+	}
+	return s
+}
+
+// needs says what would decide an inconclusive change: for --repeat series, the runs a t-test
+// needs to find a change of the size seen with 80 % power given the runs' spread; for single
+// runs, the requests the distribution test needs for that power.
+func (c *Comparison) needs(i int, row CompareRow, cell, base CompareCell) string {
+	if row.Runs > 1 && c.Rows[0].Runs > 1 {
+		n := repeatsNeeded(base.Spread, cell.Spread, math.Abs(cell.Value-base.Value), max(row.Runs, c.Rows[0].Runs))
+		return fmt.Sprintf("needs more repeats (%d suggested: --repeat %d on each side for 80%% power on a change this large)", n, n)
+	}
+	f := requestsFactor(*cell.P)
+	if i >= len(c.hists) || math.IsInf(f, 0) {
+		return "needs more requests or --repeat"
+	}
+	n := int64(math.Ceil(f * float64(max(c.hists[0].TotalCount(), c.hists[i].TotalCount()))))
+	return fmt.Sprintf("needs more requests (about %d per run, %.1fx, for 80%% power on a change this large) or --repeat 3", n, f)
 }
 
 // limitVerdict is a limit's verdict before it is checked: passed, with nothing measured. The

@@ -87,29 +87,3 @@ func TestQuantileP(t *testing.T) {
 		t.Error("an empty side gave a p-value")
 	}
 }
-
-func TestRankP(t *testing.T) {
-	t.Parallel()
-	var slow, fast, fast2 []int64
-	for i := range int64(500) {
-		fast = append(fast, 1000+i)
-		fast2 = append(fast2, 1001+i)
-		slow = append(slow, 1100+i)
-	}
-	// Same distribution shifted by one unit: no real difference.
-	if p, ok := rankP(fill(fast...), fill(fast2...)); !ok || p < alpha {
-		t.Errorf("a 0.1 %% shift judged significant: p = %v", p)
-	}
-	// A 10 % shift over 500 samples each is unmistakable.
-	if p, ok := rankP(fill(fast...), fill(slow...)); !ok || p > 1e-6 {
-		t.Errorf("a 10 %% shift judged noise: p = %v", p)
-	}
-	// Exact check on a small case against the U statistic by hand: a = {1,2}, b = {3,4}:
-	// U = 0, mean 2, variance 2*2*5/12 = 5/3, z = -1.549, p = 0.1213.
-	if p, _ := rankP(fill(1, 2), fill(3, 4)); math.Abs(p-0.1213) > 0.001 {
-		t.Errorf("p = %v, want 0.1213", p)
-	}
-	if _, ok := rankP(fill(), fill(1)); ok {
-		t.Error("an empty side gave a p-value")
-	}
-}

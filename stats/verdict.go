@@ -10,6 +10,9 @@ type Verdict struct {
 	// Figure is the canonical name of the figure checked; "" when the check names none.
 	Figure string
 	Passed bool
+	// Inconclusive marks a limit that neither held nor failed: the figure moved beyond the limit
+	// but its test cannot tell the change from noise. Passed is false; Failed does not count it.
+	Inconclusive bool
 	// Measured is the figure in its base unit (seconds, percent, ...): a gate's value, or a
 	// limit's candidate value. A url gate that matches several URLs must hold for each, so this
 	// is the worst of them. NaN when nothing could be measured.
@@ -18,11 +21,22 @@ type Verdict struct {
 	Text string
 }
 
-// Failed counts the checks that failed.
+// Failed counts the checks that failed, the inconclusive ones aside.
 func Failed(verdicts []Verdict) int {
 	n := 0
 	for _, v := range verdicts {
-		if !v.Passed {
+		if !v.Passed && !v.Inconclusive {
+			n++
+		}
+	}
+	return n
+}
+
+// CountInconclusive counts the checks that could not decide.
+func CountInconclusive(verdicts []Verdict) int {
+	n := 0
+	for _, v := range verdicts {
+		if v.Inconclusive {
 			n++
 		}
 	}

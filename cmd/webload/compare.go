@@ -18,7 +18,7 @@ func compareFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "`FORMAT` of the table: text, md (Markdown) or json"},
 		&cli.BoolFlag{Name: "per-url", Usage: "also list the URLs whose p95 changed most, both ways"},
-		&cli.StringFlag{Name: "max-regression", Usage: "fail (exit 1) when a figure gets worse than the baseline by more than `LIMITS`, e.g. p95=10%,trate=5%; changes within noise pass"},
+		&cli.StringFlag{Name: "max-regression", Usage: "fail (exit 1) when a figure gets significantly worse than the baseline by more than `LIMITS`, e.g. p95=10%,trate=5%; a change beyond the limit that the tests cannot decide exits 4"},
 		&cli.StringFlag{Name: "junit", Usage: "write the --max-regression verdicts as JUnit XML to `FILE`"},
 		&cli.StringFlag{Name: "history", Usage: "compare the newest result in `DIR` (written by --history) with the median of the ones before"},
 		&cli.IntFlag{Name: "last", Value: 30, Usage: "with --history, use the last `N` results"},
@@ -145,7 +145,8 @@ type verdictLines struct {
 }
 
 // finishVerdicts prints the verdicts of gates or limits, writes them to the JUnit file when one
-// is asked for, and fails with exit 1 when a check failed.
+// is asked for, and fails with exit 1 when a check failed, else with exit 4 when a limit was
+// inconclusive.
 func finishVerdicts(results []stats.Verdict, lines verdictLines, junit, suite string, stdout io.Writer) error {
 	if lines.blankFirst && len(results) > 0 {
 		fmt.Fprintln(stdout)
@@ -163,7 +164,18 @@ func finishVerdicts(results []stats.Verdict, lines verdictLines, junit, suite st
 	if failed := stats.Failed(results); failed > 0 {
 		return gateError{failed: failed, total: len(results)}
 	}
+	if n := stats.CountInconclusive(results); n > 0 {
+		return inconclusiveError{inconclusive: n, total: len(results)}
+	}
 	return nil
+}
+
+// inconclusiveError means no limit failed but a change beyond a limit could not be told from
+// noise: exit 4, so that CI can tell "measure again" from "regressed".
+type inconclusiveError struct{ inconclusive, total int }
+
+func (e inconclusiveError) Error() string {
+	return fmt.Sprintf("%d of %d checks inconclusive: the change is beyond the limit but not significant; repeat the runs as suggested", e.inconclusive, e.total)
 }
 
 // gateError means the run or comparison broke a gate: exit 1.

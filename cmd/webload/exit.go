@@ -10,10 +10,13 @@ import (
 // 129, 130 and 143 (128 plus the signal) come from signalCause.
 const (
 	exitOK         = 0
-	exitGateFailed = 1  // an --assert or --max-regression check failed
-	exitUsage      = 2  // bad flags, unreadable or malformed input, unresolvable hosts
-	exitAborted    = 3  // --failures reached
-	exitBug        = 70 // the accounting check failed: a bug in webload (EX_SOFTWARE)
+	exitGateFailed = 1 // an --assert or --max-regression check failed
+	exitUsage      = 2 // bad flags, unreadable or malformed input, unresolvable hosts
+	exitAborted    = 3 // --failures reached
+	// exitInconclusive: no --max-regression limit failed, but a change beyond one could not be
+	// told from noise.
+	exitInconclusive = 4
+	exitBug          = 70 // the accounting check failed: a bug in webload (EX_SOFTWARE)
 )
 
 // abortedError says the run stopped at its failure threshold, after writing its report.
@@ -69,9 +72,12 @@ func exitCode(err error, stderr io.Writer) int {
 	var gate gateError
 	var aborted abortedError
 	var bug bugError
+	var inconclusive inconclusiveError
 	switch {
 	case errors.As(err, &gate):
 		return exitGateFailed
+	case errors.As(err, &inconclusive):
+		return exitInconclusive
 	case errors.As(err, &aborted):
 		return exitAborted
 	case errors.As(err, &bug):

@@ -35,10 +35,16 @@ func stackRun(t *testing.T, dir, label string, delay time.Duration, extra ...str
 // test's own, so a comparison of them does not depend on how busy the machine is.
 func savedSeries(t *testing.T, dir, label string, seed uint64, lo time.Duration) string {
 	t.Helper()
+	return savedRuns(t, dir, label, seed, lo, lo, lo)
+}
+
+// savedRuns is savedSeries with each run's own lo, for a site that varies from run to run.
+func savedRuns(t *testing.T, dir, label string, seed uint64, los ...time.Duration) string {
+	t.Helper()
 	targets := []urls.Target{{Method: "GET", URL: "http://127.0.0.1:8080/page"}}
 	var runs []stats.Report
-	for i := range uint64(3) {
-		rng := rand.New(rand.NewPCG(seed, i))
+	for i, lo := range los {
+		rng := rand.New(rand.NewPCG(seed, uint64(i)))
 		rec := stats.NewRecorder(targets, stats.Options{})
 		batch := make([]loader.Result, 100)
 		var busy time.Duration
@@ -99,13 +105,33 @@ func TestCompareGatesRegressionsNotNoise(t *testing.T) {
 	}
 
 	stdout, _, code = webload(t, nil, "compare", "--format", "md", "--per-url", old, same, slower)
-	if code != 0 || !strings.HasPrefix(stdout, "| Run | ETime (s) |") || strings.Count(stdout, "(3 runs)") != 3 ||
+	if code != 0 || !strings.HasPrefix(stdout, "| Run | ETime (s) |") || strings.Count(stdout, "(per run, mean of 3)") != 3 ||
 		!strings.Contains(stdout, "URLs whose p95 changed most") {
 		t.Errorf("markdown comparison (exit %d):\n%s", code, stdout)
 	}
 	stdout, _, code = webload(t, nil, "compare", "--format", "json", old, slower)
 	if code != 0 || !strings.Contains(stdout, `"verdict": "significant"`) {
 		t.Errorf("JSON comparison (exit %d):\n%s", code, stdout)
+	}
+}
+
+// A change beyond the limit that the runs vary too much to confirm is neither a pass nor a
+// failure: compare says how many repeats would decide, and exits 4.
+func TestCompareInconclusiveExits4(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ms := time.Millisecond
+	old := savedRuns(t, dir, "old", 1, 14*ms, 20*ms, 26*ms)
+	slower := savedRuns(t, dir, "new", 2, 21*ms, 30*ms, 39*ms) // +50 %, every run slower
+	stdout, stderr, code := webload(t, nil, "compare", "--max-regression", "p95=15%", old, slower)
+	if code != 4 || !strings.Contains(stdout, "new p95") || !strings.Contains(stdout, "INCONCLUSIVE") ||
+		!strings.Contains(stdout, "needs more repeats (") || !strings.Contains(stderr, "1 of 1 checks inconclusive") {
+		t.Errorf("exit %d, want 4\n%s%s", code, stdout, stderr)
+	}
+	// A failure outranks an inconclusive check: exit 1.
+	much := savedRuns(t, dir, "much slower", 3, 280*ms, 400*ms, 520*ms)
+	if _, _, code := webload(t, nil, "compare", "--max-regression", "p95=15%", old, slower, much); code != 1 {
+		t.Errorf("with a significant regression too: exit %d, want 1", code)
 	}
 }
 
