@@ -380,7 +380,13 @@ func TestHTTP2Failures(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			cfg := Config{Users: 2, Reps: 2, HTTP2: true, Insecure: true, Timeout: 300 * time.Millisecond}
+			// The timeout cases need a short timeout; the others a long one, so that a handshake
+			// slowed by a loaded machine still fails for its own reason, not by timing out.
+			timeout := 10 * time.Second
+			if tc.want == ErrTimeout {
+				timeout = 300 * time.Millisecond
+			}
+			cfg := Config{Users: 2, Reps: 2, HTTP2: true, Insecure: true, Timeout: timeout}
 			results, out := run(t, cfg, oneTarget(t, tc.url(t)))
 			if len(results) != 4 {
 				t.Fatalf("%d results, want 4", len(results))
