@@ -121,9 +121,16 @@ func (p *parser) lookup(name string) (string, bool) {
 	return "", false
 }
 
-// expand resolves the variables of a URL-file line or definition.
+// expand resolves the variables of a URL-file line or definition. An undefined variable says
+// where a value can come from: a list imported with --base '$(SITE)' names SITE and nothing
+// else, and the user meets it on the first run.
 func (p *parser) expand(s string) (string, error) {
-	return Expander{Lookup: p.lookup}.Expand(s)
+	out, err := Expander{Lookup: p.lookup}.Expand(s)
+	var undefined *UndefinedVariableError
+	if errors.As(err, &undefined) && p.name != commandLine {
+		return "", fmt.Errorf("%w (set it in the environment or on a line %s=VALUE above this one)", err, undefined.Name)
+	}
+	return out, err
 }
 
 // line handles one raw file line; ok is false for lines that yield no target
