@@ -33,6 +33,10 @@ type HostPattern struct {
 
 // ParseHostPattern reads "host" or "host:port" (IPv6 in brackets) by the rule of HostPattern.
 func ParseHostPattern(s string) (HostPattern, error) {
+	if strings.Contains(s, "/") {
+		// Most often a URL given where a host was meant; its scheme would read as a host.
+		return HostPattern{}, fmt.Errorf("bad host %q: want a host name such as example.com, or host:port, not a URL", s)
+	}
 	host, port := splitHostPort(strings.TrimSpace(s))
 	if host == "" || strings.ContainsAny(host, "/@ \t[]") {
 		return HostPattern{}, fmt.Errorf("bad host %q: want a host name such as example.com, or host:port", s)

@@ -48,9 +48,15 @@ func browserFromFlags(o *runOptions, cfg *loader.Config, env lookupEnv, p *probl
 	cfg.Parser = o.parser && !o.noParser
 	for _, h := range o.resourceHosts.Value() {
 		for _, name := range strings.Split(h, ",") {
-			if name = strings.TrimSpace(name); name != "" {
-				cfg.ResourceHosts = append(cfg.ResourceHosts, name)
+			if name = strings.TrimSpace(name); name == "" {
+				continue
 			}
+			// An entry that is no host pattern (a URL, say) would match nothing, in silence.
+			if _, err := urls.ParseHostPattern(name); err != nil {
+				p.addValue("resource-hosts", h, fmt.Errorf("--resource-hosts: %w", err))
+				continue
+			}
+			cfg.ResourceHosts = append(cfg.ResourceHosts, name)
 		}
 	}
 	cfg.NoCache = o.noCache

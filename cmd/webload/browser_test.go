@@ -205,3 +205,35 @@ func TestHeaderFile(t *testing.T) {
 		t.Errorf("bad header file: exit %d, %q", code, stderr)
 	}
 }
+
+// A --resource-hosts entry that is no host pattern is refused, naming the flag, instead of
+// matching nothing in silence; hosts, host:port and bracketed IPv6 addresses are taken.
+func TestResourceHostsAreHostPatterns(t *testing.T) {
+	t.Parallel()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	t.Cleanup(site.Close)
+	tests := []struct {
+		name, hosts string
+		want        string // in stderr with exit 2; "" for a run that goes ahead
+	}{
+		{"host", "cdn.example.com", ""},
+		{"host and port", "cdn.example.com:443", ""},
+		{"IPv6 with port", "[::1]:8080", ""},
+		{"comma-separated", "a.example, b.example:8080", ""},
+		{"a URL", "https://cdn.example.com/", `--resource-hosts: bad host "https://cdn.example.com/": want a host name such as example.com, or host:port, not a URL`},
+		{"a port out of range", "cdn.example.com:99999", "want a port from 1 to 65535"},
+		{"one bad of two", "a.example,b.example/x", `bad host "b.example/x"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, stderr, code := webload(t, nil, "-q", "-c", "1", "-r", "1", "--resource-hosts", tc.hosts, site.URL)
+			switch {
+			case tc.want == "" && code != 0:
+				t.Errorf("exit %d, want 0; stderr:\n%s", code, stderr)
+			case tc.want != "" && (code != exitUsage || !strings.Contains(stderr, tc.want)):
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, exitUsage, tc.want)
+			}
+		})
+	}
+}
