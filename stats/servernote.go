@@ -14,8 +14,13 @@ func ServerNotes(runs []Report, labels []string) []string {
 	if who == "" {
 		return nil
 	}
-	return []string{localServerMark + " LA and MEM were read on the load machine itself (--server-metrics local) " + who +
-		": they show the load generator's load, not the server's"}
+	return []string{serverNote(who)}
+}
+
+// serverNote is the note for the runs who ("in every run", "in A, B") read the load machine.
+func serverNote(who string) string {
+	return localServerMark + " LA and MEM were read on the load machine itself (--server-metrics local) " + who +
+		": they show the load generator's load, not the server's"
 }
 
 // localRuns names the runs that read the load machine: "in every run", "in A, B" or "".
@@ -73,7 +78,7 @@ func (c *Comparison) noteLocalServer() {
 	if who == "" {
 		return
 	}
-	c.Notes = append(c.Notes, ServerNotes(c.reports, labels)...)
+	c.Notes = append(c.Notes, serverNote(who))
 	for i := range c.Columns {
 		if serverColumn(c.Columns[i].Key) {
 			c.Columns[i].Note = "read on the load machine (--server-metrics local), not the server, " + who
