@@ -24,19 +24,13 @@ func (u *URLStats) EachPercentile(f func(q, v float64)) {
 // at reads the run's latency percentile p (0-100; 100 is the maximum) in seconds; ok is false
 // for a percentile the run does not keep.
 func (p *Percentiles) at(q float64) (v float64, ok bool) {
-	switch q {
-	case 50:
-		return p.P50, true
-	case 90:
-		return p.P90, true
-	case 95:
-		return p.P95, true
-	case 99:
-		return p.P99, true
-	case 99.9:
-		return p.P999, true
-	case 100:
+	if q == 100 {
 		return p.Max, true
 	}
-	return 0, false
+	p.quantiles(func(k float64, field *float64) {
+		if k == q {
+			v, ok = *field, true
+		}
+	})
+	return v, ok
 }
