@@ -194,18 +194,10 @@ func (f figureRow) seriesCell(runs []stats.Report) cell {
 	if len(vals) == 0 {
 		return none()
 	}
-	mean := 0.0
-	for _, v := range vals {
-		mean += v
-	}
-	mean /= float64(len(vals))
+	mean, sd := stats.MeanSD(vals)
 	c := f.show(mean)
 	if len(vals) > 1 {
-		ss := 0.0
-		for _, v := range vals {
-			ss += (v - mean) * (v - mean)
-		}
-		c.Text += spreadText(math.Sqrt(ss/float64(len(vals)-1)), f.show)
+		c.Text += spreadText(sd, f.show)
 	}
 	return c
 }

@@ -140,7 +140,7 @@ func valueCell(r *Report, f Figure) CompareCell {
 	scale := f.compare.scale
 	cell := CompareCell{Measured: true, Value: v * scale}
 	if vals := series(r, f); len(vals) >= 2 {
-		mean, sd := meanSD(vals)
+		mean, sd := MeanSD(vals)
 		if f.compare.quantile == 0 {
 			cell.Value = mean * scale
 		}
@@ -171,7 +171,9 @@ func relChange(a, b float64) float64 {
 	return (b - a) / math.Abs(a)
 }
 
-func meanSD(v []float64) (mean, sd float64) {
+// MeanSD is the mean of v and its sample standard deviation (n-1), the spread of a series of
+// runs as compare judges it; with one value the deviation is undefined (NaN).
+func MeanSD(v []float64) (mean, sd float64) {
 	for _, x := range v {
 		mean += x
 	}

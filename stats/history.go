@@ -154,7 +154,7 @@ func (t *Trend) trendLine(f Figure) TrendLine {
 	}
 	kept := withoutNoisy(prev, line.Median)
 	line.Noisy = len(prev) - len(kept)
-	_, line.Noise = meanSD(kept)
+	_, line.Noise = MeanSD(kept)
 	if p, ok := newObservationP(kept, line.Newest); ok {
 		line.P = &p
 		line.Verdict = WithinNoise
@@ -193,7 +193,7 @@ func newObservationP(prev []float64, x float64) (float64, bool) {
 	if len(prev) < 2 {
 		return 0, false
 	}
-	mean, sd := meanSD(prev)
+	mean, sd := MeanSD(prev)
 	if sd == 0 {
 		if x == mean {
 			return 1, true
