@@ -209,52 +209,104 @@ func matchHost(h string) string {
 // connectTo is where the connections for addr (host:port) go by ConnectTo: the first entry
 // that matches it, as curl picks; addr itself when none does.
 func (r *routes) connectTo(addr string) string {
-	if r == nil || len(r.connect) == 0 {
+	i := r.connectMatch(addr)
+	if i < 0 {
 		return addr
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	if e := r.connect[i]; e.toHost != "" {
+		host = e.toHost
+	}
+	if e := r.connect[i]; e.toPort != "" {
+		port = e.toPort
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// connectMatch is the index of the ConnectTo entry for addr, -1 for none.
+func (r *routes) connectMatch(addr string) int {
+	if r == nil || len(r.connect) == 0 {
+		return -1
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return addr
+		return -1
 	}
 	h := matchHost(host)
-	for _, e := range r.connect {
-		if (e.host != "" && e.host != h) || (e.port != "" && e.port != port) {
-			continue
+	for i, e := range r.connect {
+		if (e.host == "" || e.host == h) && (e.port == "" || e.port == port) {
+			return i
 		}
-		if e.toHost != "" {
-			host = e.toHost
-		}
-		if e.toPort != "" {
-			port = e.toPort
-		}
-		return net.JoinHostPort(host, port)
 	}
-	return addr
+	return -1
 }
 
 // dialAddrs are the addresses to dial, in turn, for addr (host:port): Resolve's for its host
-// and port (the last entry for them wins, as a later --resolve replaces an earlier one in
-// curl, and one for the host beats "*"), else addr itself.
+// and port, else addr itself.
 func (r *routes) dialAddrs(addr string) []string {
-	var found *resolveEntry
-	if r != nil && len(r.resolve) > 0 {
-		if host, port, err := net.SplitHostPort(addr); err == nil {
-			h := matchHost(host)
-			for i := range r.resolve {
-				e := &r.resolve[i]
-				if e.port == port && (e.host == h || (e.host == "*" && (found == nil || found.host == "*"))) {
-					found = e
-				}
-			}
-		}
-	}
-	if found == nil {
+	i := r.resolveMatch(addr)
+	if i < 0 {
 		return []string{addr}
 	}
 	_, port, _ := net.SplitHostPort(addr)
-	out := make([]string, len(found.addrs))
-	for i, a := range found.addrs {
-		out[i] = net.JoinHostPort(a, port)
+	out := make([]string, len(r.resolve[i].addrs))
+	for k, a := range r.resolve[i].addrs {
+		out[k] = net.JoinHostPort(a, port)
+	}
+	return out
+}
+
+// resolveMatch is the index of the Resolve entry for addr, -1 for none: the last entry for its
+// host and port wins, as a later --resolve replaces an earlier one in curl, and one for the
+// host beats "*".
+func (r *routes) resolveMatch(addr string) int {
+	found := -1
+	if r == nil || len(r.resolve) == 0 {
+		return found
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return found
+	}
+	h := matchHost(host)
+	for i, e := range r.resolve {
+		if e.port == port && (e.host == h || (e.host == "*" && (found < 0 || r.resolve[found].host == "*"))) {
+			found = i
+		}
+	}
+	return found
+}
+
+// UnusedRoutes are the entries of Resolve and then ConnectTo, as given, that none of hostports
+// (the URLs' host:port, see URLHostPort) is dialled by: a port mistyped in an entry (443 for
+// http URLs) would otherwise send the load to the name's real address without a word. Such an
+// entry may still serve redirects and resources on other hosts. With Proxy, Resolve entries
+// are left out: the proxy resolves the names.
+func (c *Config) UnusedRoutes(hostports []string) []string {
+	r, err := parseRoutes(c)
+	if err != nil || r == nil {
+		return nil
+	}
+	usedResolve := make([]bool, len(r.resolve))
+	usedConnect := make([]bool, len(r.connect))
+	for _, hp := range hostports {
+		if i := r.connectMatch(hp); i >= 0 {
+			usedConnect[i] = true
+		}
+		if i := r.resolveMatch(r.connectTo(hp)); i >= 0 {
+			usedResolve[i] = true
+		}
+	}
+	var out []string
+	for i, used := range usedResolve {
+		if !used && c.Proxy == "" {
+			out = append(out, c.Resolve[i])
+		}
+	}
+	for i, used := range usedConnect {
+		if !used {
+			out = append(out, c.ConnectTo[i])
+		}
 	}
 	return out
 }

@@ -142,6 +142,35 @@ func TestRoutes(t *testing.T) {
 	}
 }
 
+// An entry no URL's host:port is dialled by is named, so that a mistyped port (443 for http
+// URLs) does not send the load to the name's real address unnoticed.
+func TestUnusedRoutes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name               string
+		resolve, connectTo []string
+		proxy              string
+		want               []string
+	}{
+		{"all used", []string{"a.test:80:127.0.0.1", "lb.test:81:127.0.0.1"}, []string{"b.test:80:lb.test:81"}, "", nil},
+		{"wrong port", []string{"a.test:443:127.0.0.1"}, nil, "", []string{"a.test:443:127.0.0.1"}},
+		{"replaced by a later entry", []string{"a.test:80:127.0.0.2", "a.test:80:127.0.0.1"}, nil, "", []string{"a.test:80:127.0.0.2"}},
+		{"wildcard used by the other host", []string{"a.test:80:127.0.0.1", "*:80:127.0.0.2"}, nil, "", nil},
+		{"connect-to behind an earlier one", nil, []string{"a.test:80:x.test:", ":80:y.test:", "c.test:80:z.test:"}, "",
+			[]string{"c.test:80:z.test:"}},
+		{"resolve through a proxy is the proxy's", []string{"a.test:80:127.0.0.1"}, nil, "http://p.test:3128", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := Config{Resolve: tc.resolve, ConnectTo: tc.connectTo, Proxy: tc.proxy}
+			if got := cfg.UnusedRoutes([]string{"a.test:80", "b.test:80"}); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("UnusedRoutes = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // A name --resolve maps is not looked up before the run (it may exist nowhere else), and the
 // host --connect-to leads to is.
 func TestRoutedHostsAreChecked(t *testing.T) {
