@@ -129,26 +129,16 @@ func parseConnectTo(s string) (connectEntry, error) {
 	}
 	f[3] = last
 	var e connectEntry
-	var err error
-	for _, h := range []struct {
-		field string
-		to    *string
-	}{{f[0], &e.host}, {f[2], &e.toHost}} {
-		if h.field == "" {
-			continue
+	for i, to := range []*string{&e.host, &e.port, &e.toHost, &e.toPort} {
+		if f[i] == "" {
+			continue // matches any, or keeps the original
 		}
-		if *h.to, err = routeHost(h.field, s); err != nil {
-			return connectEntry{}, err
+		check := routeHost
+		if i%2 == 1 {
+			check = routePort
 		}
-	}
-	for _, p := range []struct {
-		field string
-		to    *string
-	}{{f[1], &e.port}, {f[3], &e.toPort}} {
-		if p.field == "" {
-			continue
-		}
-		if *p.to, err = routePort(p.field, s); err != nil {
+		var err error
+		if *to, err = check(f[i], s); err != nil {
 			return connectEntry{}, err
 		}
 	}

@@ -92,6 +92,15 @@ func (s *namedSite) requests() []siteRequest {
 	return slices.Clone(s.seen)
 }
 
+// withPort is list with every "%s" replaced by port.
+func withPort(list []string, port string) []string {
+	var out []string
+	for _, s := range list {
+		out = append(out, strings.ReplaceAll(s, "%s", port))
+	}
+	return out
+}
+
 // paths counts the requests per path.
 func paths(reqs []siteRequest) map[string]int {
 	out := map[string]int{}
@@ -143,20 +152,13 @@ func TestResolveKeepsTheURLsHost(t *testing.T) {
 				cert = &leaf
 			}
 			site := newNamedSite(t, tc.listen, cert, tc.h2)
-			port := func(list []string) []string {
-				var out []string
-				for _, s := range list {
-					out = append(out, strings.ReplaceAll(s, "%s", site.port))
-				}
-				return out
-			}
 			scheme := "http"
 			if tc.tls {
 				scheme = "https"
 			}
 			url := scheme + "://" + strings.ReplaceAll(tc.urlHost, "%s", site.port) + "/"
 			cfg := Config{Users: 1, Reps: 2, Parser: true, Cookies: true, FollowRedirects: true,
-				HTTP2: tc.h2, CACert: cacert, Resolve: port(tc.resolve), ConnectTo: port(tc.connectTo)}
+				HTTP2: tc.h2, CACert: cacert, Resolve: withPort(tc.resolve, site.port), ConnectTo: withPort(tc.connectTo, site.port)}
 			results, _ := run(t, cfg, oneTarget(t, url))
 			for _, r := range results {
 				if r.Err != ErrNone {
@@ -232,14 +234,7 @@ func TestRoutesThroughAProxy(t *testing.T) {
 			t.Parallel()
 			site := newNamedSite(t, "127.0.0.1", nil, false)
 			proxy := newRoutingProxy(t, site.Listener.Addr().String())
-			sub := func(list []string) []string {
-				var out []string
-				for _, s := range list {
-					out = append(out, strings.ReplaceAll(s, "%s", site.port))
-				}
-				return out
-			}
-			cfg := Config{Users: 1, Reps: 2, Proxy: proxy.url(""), Resolve: sub(tc.resolve), ConnectTo: sub(tc.connectTo)}
+			cfg := Config{Users: 1, Reps: 2, Proxy: proxy.url(""), Resolve: withPort(tc.resolve, site.port), ConnectTo: withPort(tc.connectTo, site.port)}
 			results, _ := run(t, cfg, oneTarget(t, "http://shop.example:"+site.port+"/next"))
 			checkResults(t, results, 2, ErrNone)
 			want := strings.ReplaceAll(tc.want, "%s", site.port)

@@ -265,3 +265,20 @@ func splitHostPortStrict(a string) (host, port string, err error) {
 	}
 	return host, port, nil
 }
+
+// BenchmarkRoute is what a mapping adds to each new connection: finding its entries and
+// making the addresses to dial.
+func BenchmarkRoute(b *testing.B) {
+	cfg := Config{Resolve: []string{"a.test:80:127.0.0.1", "*:443:127.0.0.2", "shop.example:8080:[::1],127.0.0.1"},
+		ConnectTo: []string{"cdn.test:443:edge.test:"}}
+	r, err := parseRoutes(&cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(r.dialAddrs(r.connectTo("shop.example:8080"))) != 2 {
+			b.Fatal("not mapped")
+		}
+	}
+}

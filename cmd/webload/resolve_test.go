@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -37,11 +38,7 @@ func newHostSite(t *testing.T) *hostSite {
 func (s *hostSite) seen() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := map[string]int{}
-	for k, v := range s.hosts {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(s.hosts)
 }
 
 // A production URL list runs against a loopback stack by name: the name is never looked up,
