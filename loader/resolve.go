@@ -187,11 +187,15 @@ func routePort(p, entry string) (string, error) {
 }
 
 // matchHost is the form host names are compared in: lower case, without the trailing dot
-// of a fully qualified name, and IP addresses in their canonical form.
+// of a fully qualified name, and IPv6 addresses in their canonical form.
 func matchHost(h string) string {
 	h = strings.ToLower(strings.TrimSuffix(h, "."))
-	if ip, err := netip.ParseAddr(h); err == nil {
-		return ip.String()
+	// Only IPv6 has several spellings (::1, 0:0::1); parsing names too would cost an error
+	// value on every new connection.
+	if strings.IndexByte(h, ':') >= 0 {
+		if ip, err := netip.ParseAddr(h); err == nil {
+			return ip.String()
+		}
 	}
 	return h
 }
