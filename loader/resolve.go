@@ -106,8 +106,7 @@ func parseResolve(s string) (resolveEntry, error) {
 		a = strings.TrimSpace(a)
 		ip, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(a, "["), "]"))
 		if err != nil {
-			return resolveEntry{}, badRoute("%q in %q is not an IP address such as 127.0.0.1 or [::1]",
-				a, s)
+			return resolveEntry{}, badRoute("%q in %q is not an IP address such as 127.0.0.1 or [::1]", a, s)
 		}
 		e.addrs = append(e.addrs, ip.String())
 	}
