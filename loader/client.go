@@ -102,11 +102,14 @@ type doer interface {
 // newDialer makes the run's dialer; it fails on a bad proxy URL.
 func newDialer(cfg *Config, cs *connStats) (*dialer, error) {
 	d := &dialer{stats: cs} // no dial concurrency cap: it would throttle "connection: close" runs
+	var err error
 	if cfg.Proxy != "" {
-		var err error
 		if d.proxy, err = parseProxy(cfg.Proxy, cfg.name("Proxy")); err != nil {
 			return nil, err
 		}
+	}
+	if d.routes, err = parseRoutes(cfg); err != nil {
+		return nil, err
 	}
 	return d, nil
 }
@@ -114,9 +117,10 @@ func newDialer(cfg *Config, cs *connStats) (*dialer, error) {
 // dialer opens the run's connections: TCP to the target or a tunnel through the proxy, then
 // the TLS handshake for https targets. Safe for concurrent use.
 type dialer struct {
-	tcp   fasthttp.TCPDialer
-	proxy *proxy // nil: targets are dialed directly
-	stats *connStats
+	tcp    fasthttp.TCPDialer
+	proxy  *proxy  // nil: targets are dialed directly
+	routes *routes // Resolve and ConnectTo; nil maps nothing
+	stats  *connStats
 }
 
 // dial opens a connection to addr (host:port) within timeout, shaking hands with tc unless it
@@ -143,18 +147,13 @@ func (d *dialer) open(addr string, timeout time.Duration, tc *tls.Config) (net.C
 	if (d.proxy != nil || tc != nil) && timeout > 0 {
 		deadline = time.Now().Add(timeout) // the tunnel and the handshake share the dial's time
 	}
-	to := addr
+	// addr keeps naming the host for TLS (see hostTLSConfig); only where the bytes go changes.
+	target := d.routes.connectTo(addr)
+	to := target
 	if d.proxy != nil {
 		to = d.proxy.addr
 	}
-	var raw net.Conn
-	var err error
-	if strings.HasPrefix(to, "[") {
-		// fasthttp dials IPv4 only by default; an IPv6 literal needs the dual-stack path.
-		raw, err = d.tcp.DialDualStackTimeout(to, timeout)
-	} else {
-		raw, err = d.tcp.DialTimeout(to, timeout)
-	}
+	raw, err := d.connect(d.routes.dialAddrs(to), timeout)
 	if err != nil {
 		if d.proxy != nil {
 			return nil, fmt.Errorf("connecting to the proxy: %w", err) // the error names its address
@@ -168,11 +167,39 @@ func (d *dialer) open(addr string, timeout time.Duration, tc *tls.Config) (net.C
 	if d.proxy == nil && tc == nil {
 		return conn, nil
 	}
-	if conn, err = d.secure(conn, addr, deadline, tc); err != nil {
+	if conn, err = d.secure(conn, target, deadline, tc); err != nil {
 		raw.Close()
 		return nil, err
 	}
 	return conn, nil
+}
+
+// connect opens a TCP connection to the first of addrs that accepts one, within timeout in
+// all: --resolve may give a host several addresses, tried in turn as curl does.
+func (d *dialer) connect(addrs []string, timeout time.Duration) (net.Conn, error) {
+	var end time.Time
+	if len(addrs) > 1 && timeout > 0 {
+		end = time.Now().Add(timeout)
+	}
+	var err error
+	for i, to := range addrs {
+		if i > 0 {
+			if timeout = time.Until(end); timeout <= 0 {
+				break // fasthttp's dialer would fail at once; the last error says why
+			}
+		}
+		var raw net.Conn
+		if strings.HasPrefix(to, "[") {
+			// fasthttp dials IPv4 only by default; an IPv6 literal needs the dual-stack path.
+			raw, err = d.tcp.DialDualStackTimeout(to, timeout)
+		} else {
+			raw, err = d.tcp.DialTimeout(to, timeout)
+		}
+		if err == nil {
+			return raw, nil
+		}
+	}
+	return nil, err
 }
 
 // secure opens the proxy's tunnel to addr and the TLS session, as far as each is asked for.

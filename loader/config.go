@@ -86,6 +86,20 @@ type Config struct {
 	// then a CONNECT tunnel through it, for http:// targets too, and the proxy resolves the
 	// targets' host names.
 	Proxy string
+	// Resolve points host names at addresses, as curl's --resolve does: each entry is
+	// "HOST:PORT:ADDR[,ADDR...]" (HOST "*" for any host; ADDR an IP address, IPv6 in brackets or
+	// not), and the connections for HOST:PORT go to ADDR:PORT, each ADDR tried in turn until one
+	// answers. The Host header, TLS server name and certificate check, cookies, redirects and
+	// resources keep the URL's host: this is how one URL list runs against another stack by name.
+	// The last entry for a HOST:PORT wins, and one for the host beats "*". Through Proxy, the
+	// proxy resolves the URLs' names, so only an entry for the proxy's own host and port applies.
+	Resolve []string `json:",omitempty"`
+	// ConnectTo sends the connections for one host and port to another, as curl's
+	// --connect-to does: each entry is "HOST1:PORT1:HOST2:PORT2", an empty HOST1 or PORT1
+	// matching any, an empty HOST2 or PORT2 keeping the original, IPv6 addresses in brackets.
+	// The first entry that matches is used, then Resolve applies to HOST2:PORT2. Like Resolve it
+	// changes no name a request carries; through Proxy it changes the tunnel's CONNECT target.
+	ConnectTo []string `json:",omitempty"`
 	// MaxBody caps the bytes of a response body that are read, as received and once decoded
 	// (a few KB of gzip or br can decode to gigabytes); a longer body is a failure of kind
 	// ErrTooLarge and its connection is dropped. 0 means no cap. Bodies are read and counted,
@@ -240,7 +254,8 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
-	return nil
+	_, err := parseRoutes(c)
+	return err
 }
 
 // open tells whether the run uses the open model.

@@ -37,8 +37,8 @@ func banner(s *Spec) string {
 	if len(s.Targets) == 1 {
 		noun = "URL"
 	}
-	return fmt.Sprintf("** webload %s\n** %s, %s, over %d %s%s\nLoading... Ctrl-C stops and reports what was measured.\n",
-		s.Info.Version, who, plan, len(s.Targets), noun, bannerHosts(s.Targets))
+	return fmt.Sprintf("** webload %s\n** %s, %s, over %d %s%s\n%sLoading... Ctrl-C stops and reports what was measured.\n",
+		s.Info.Version, who, plan, len(s.Targets), noun, bannerHosts(s.Targets), bannerRoutes(c, s.Targets))
 }
 
 // bannerHostsShown is how many hosts the banner names before it counts the rest.
@@ -49,17 +49,8 @@ const bannerHostsShown = 3
 // information is left out, since it may hold a password.
 func bannerHosts(targets []urls.Target) string {
 	var hosts []string
-	seen := map[string]bool{}
-	for _, t := range targets {
-		u, err := url.Parse(t.URL)
-		if err != nil || u.Host == "" {
-			continue
-		}
-		h := u.Scheme + "://" + u.Host
-		if !seen[h] {
-			seen[h] = true
-			hosts = append(hosts, h)
-		}
+	for _, u := range targetHosts(targets) {
+		hosts = append(hosts, u.String())
 	}
 	switch n := len(hosts); {
 	case n == 0:
@@ -71,6 +62,67 @@ func bannerHosts(targets []urls.Target) string {
 	default:
 		return fmt.Sprintf(" on %s and %d more hosts", strings.Join(hosts[:bannerHostsShown], ", "), n-bannerHostsShown)
 	}
+}
+
+// targetHosts are the distinct schemes and hosts of the targets, in the order of the list,
+// without user information.
+func targetHosts(targets []urls.Target) []*url.URL {
+	var hosts []*url.URL
+	seen := map[string]bool{}
+	for _, t := range targets {
+		u, err := url.Parse(t.URL)
+		if err != nil || u.Host == "" {
+			continue
+		}
+		h := &url.URL{Scheme: u.Scheme, Host: u.Host}
+		if !seen[h.String()] {
+			seen[h.String()] = true
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts
+}
+
+// bannerRoutes says where the connections of hosts that the configuration maps elsewhere
+// (curl's --resolve and --connect-to) go, a line each, and warns of a mapping no URL's host
+// uses: a port mistyped in it would send the load to the name's real address unnoticed.
+func bannerRoutes(c *loader.Config, targets []urls.Target) string {
+	if len(c.Resolve) == 0 && len(c.ConnectTo) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	var hostports []string
+	shown := 0
+	for _, u := range targetHosts(targets) {
+		hp := loader.URLHostPort(u)
+		hostports = append(hostports, hp)
+		to := c.Connects(hp)
+		if to == nil {
+			continue
+		}
+		if shown++; shown > bannerHostsShown {
+			continue
+		}
+		verb := "connects to"
+		if c.Proxy != "" {
+			verb = "tunnels through the proxy to"
+		}
+		fmt.Fprintf(&b, "** %s %s %s", u, verb, to[0])
+		if len(to) > 1 {
+			fmt.Fprintf(&b, " (then %s)", strings.Join(to[1:], ", "))
+		}
+		b.WriteString("\n")
+	}
+	if shown > bannerHostsShown {
+		fmt.Fprintf(&b, "** and %d more hosts connect elsewhere\n", shown-bannerHostsShown)
+	}
+	if c.Proxy != "" && len(c.Resolve) > 0 {
+		b.WriteString("** the proxy resolves the URLs' host names: a mapping to an address applies only to the proxy's own\n")
+	}
+	for _, e := range c.UnusedRoutes(hostports) {
+		fmt.Fprintf(&b, "** warning: %q maps none of the URLs' hosts and ports (only redirects and resources could use it)\n", e)
+	}
+	return b.String()
 }
 
 func perUser(c *loader.Config) string {

@@ -40,3 +40,50 @@ func TestBannerNamesTheHosts(t *testing.T) {
 		})
 	}
 }
+
+// TestBannerSaysWhereConnectionsGo: with hosts mapped elsewhere (curl's --resolve and
+// --connect-to), the banner names the address each mapped host's connections go to, and warns
+// of a mapping no URL uses, such as one with the https port for http URLs.
+func TestBannerSaysWhereConnectionsGo(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name               string
+		urls               []string
+		resolve, connectTo []string
+		proxy              string
+		want               string // the lines between the plan and "Loading..."
+	}{
+		{"nothing mapped", []string{"http://shop.example/"}, nil, nil, "", ""},
+		{"one host resolved", []string{"https://www.example.com/a", "https://www.example.com/b", "https://cdn.example.com/c"},
+			[]string{"www.example.com:443:10.0.0.5"}, nil, "",
+			"** https://www.example.com connects to 10.0.0.5:443\n"},
+		{"several addresses", []string{"http://shop.example:8080/"}, []string{"shop.example:8080:127.0.0.2,[::1]"}, nil, "",
+			"** http://shop.example:8080 connects to 127.0.0.2:8080 (then [::1]:8080)\n"},
+		{"connect-to", []string{"https://www.example.com/"}, nil, []string{"www.example.com:443:node2.lb:8443"}, "",
+			"** https://www.example.com connects to node2.lb:8443\n"},
+		{"the wrong port", []string{"http://www.example.com/"}, []string{"www.example.com:443:10.0.0.5"}, nil, "",
+			"** warning: \"www.example.com:443:10.0.0.5\" maps none of the URLs' hosts and ports (only redirects and resources could use it)\n"},
+		{"through a proxy", []string{"http://www.example.com/"}, []string{"www.example.com:80:10.0.0.5"}, []string{"www.example.com:80:node2.lb:"}, "http://proxy.test:3128",
+			"** http://www.example.com tunnels through the proxy to node2.lb:80\n" +
+				"** the proxy resolves the URLs' host names: a mapping to an address applies only to the proxy's own\n"},
+		{"many hosts", []string{"http://a/", "http://b/", "http://c/", "http://d/", "http://e/"}, []string{"*:80:127.0.0.1"}, nil, "",
+			"** http://a connects to 127.0.0.1:80\n** http://b connects to 127.0.0.1:80\n** http://c connects to 127.0.0.1:80\n" +
+				"** and 2 more hosts connect elsewhere\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := Spec{Config: loader.Config{Users: 20, Reps: 10, Resolve: tt.resolve, ConnectTo: tt.connectTo, Proxy: tt.proxy}}
+			for _, u := range tt.urls {
+				s.Targets = append(s.Targets, urls.Target{Method: "GET", URL: u})
+			}
+			got := banner(&s)
+			_, rest, _ := strings.Cut(got, " each, over ")
+			_, rest, _ = strings.Cut(rest, "\n")
+			routes, _, _ := strings.Cut(rest, "Loading...")
+			if routes != tt.want {
+				t.Errorf("banner:\n%s\nwant between the plan and Loading:\n%s", got, tt.want)
+			}
+		})
+	}
+}

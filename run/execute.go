@@ -31,9 +31,10 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	stdout, terminal := st.Stdout, st.Stderr
 	stderr := &lockedWriter{w: st.Stderr} // the stop notice and verbose failures share it
 	cfg := &spec.Config
-	// Through a proxy, the proxy resolves the names.
+	// Through a proxy, the proxy resolves the names; a name mapped to an address (Resolve) is
+	// not looked up, and the host ConnectTo leads to is.
 	if cfg.Proxy == "" {
-		if err := loader.CheckHosts(ctx, spec.Targets, net.DefaultResolver.LookupHost); err != nil {
+		if err := loader.CheckHosts(ctx, cfg.Routed(spec.Targets), net.DefaultResolver.LookupHost); err != nil {
 			return stats.Report{}, SettingError{err}
 		}
 	}

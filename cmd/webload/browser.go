@@ -36,6 +36,8 @@ func browserFlags(o *runOptions, def *loader.Config) []cli.Flag {
 		&cli.StringFlag{Name: "cert", Destination: &o.cert, Category: catRequests, Usage: "client certificate, PEM `FILE`"},
 		&cli.StringFlag{Name: "key", Destination: &o.key, Category: catRequests, Usage: "client certificate's private key, PEM `FILE`"},
 		&cli.StringFlag{Name: "proxy", Destination: &o.proxy, Category: catRequests, Usage: "send everything through the HTTP proxy at `URL` (http://[user:pass@]host:port), tunnelled with CONNECT"},
+		&cli.StringSliceFlag{Name: "resolve", Destination: &o.resolve, Category: catRequests, Usage: "`HOST:PORT:ADDR`: connect to ADDR for the URLs on HOST:PORT, as curl does (ADDR an IP address, [::1] for IPv6; several, comma-separated, are tried in turn; HOST * for any), while Host, TLS name and certificate check, cookies, redirects and resources keep HOST: one URL list run against another stack by name. Repeatable; through --proxy, the proxy resolves names"},
+		&cli.StringSliceFlag{Name: "connect-to", Destination: &o.connectTo, Category: catRequests, Usage: "`HOST1:PORT1:HOST2:PORT2`: connect to HOST2:PORT2 for the URLs on HOST1:PORT1, as curl does (an empty HOST1 or PORT1 matches any, an empty HOST2 or PORT2 keeps the URL's; IPv6 in brackets), e.g. to one node behind a load balancer. Repeatable; the first match wins"},
 		&cli.BoolFlag{Name: "http2", Destination: &o.http2, DisableDefaultText: true, Category: catRequests, Usage: "send requests over HTTP/2 (https: agreed by ALPN; http: h2c with prior knowledge), for sites that only speak it; slower per request than the default HTTP/1.1"},
 		&cli.StringFlag{Name: "rc", Aliases: []string{"R"}, Destination: &o.rc, Category: catRequests, Usage: "read siege's settings from the siegerc `FILE` (or the file named by $SIEGERC); the command line wins. Never read unless asked"},
 		&cli.BoolFlag{Name: "config", Aliases: []string{"C"}, Destination: &o.config, Category: catDiagnostics, Usage: "print the effective settings (secrets hidden) and exit, as siege -C"},
@@ -67,6 +69,19 @@ func browserFromFlags(o *runOptions, cfg *loader.Config, env lookupEnv, p *probl
 	cfg.AuthAnyHost = o.authAnyHost
 	cfg.AcceptEncoding = o.acceptEncoding
 	cfg.CACert, cfg.ClientCert, cfg.ClientKey, cfg.Proxy = o.cacert, o.cert, o.key, o.proxy
+	for _, r := range []struct {
+		flag  string
+		list  *cli.StringSlice
+		check func(string) error
+		to    *[]string
+	}{{"resolve", &o.resolve, loader.CheckResolve, &cfg.Resolve}, {"connect-to", &o.connectTo, loader.CheckConnectTo, &cfg.ConnectTo}} {
+		for _, entry := range r.list.Value() {
+			if err := r.check(entry); err != nil {
+				p.addValue(r.flag, entry, fmt.Errorf("--%s: %w", r.flag, err))
+			}
+			*r.to = append(*r.to, entry)
+		}
+	}
 	cfg.HTTP2 = o.http2
 	for i, line := range o.login.Value() {
 		t, err := urls.ParseLine(line, urls.Options{Getenv: env})

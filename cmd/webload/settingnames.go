@@ -18,6 +18,10 @@ func settingName(field string) string {
 		return "--key"
 	case "Proxy":
 		return "--proxy"
+	case "Resolve":
+		return "--resolve"
+	case "ConnectTo":
+		return "--connect-to"
 	case "HTTP2":
 		return "--http2"
 	case "ConnectionClose":
