@@ -146,7 +146,7 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 		// The result is written in its place in out, so no copy of it sits in this frame.
 		*out = append(*out, Result{})
 		res := &(*out)[len(*out)-1]
-		end := l.do(x, ti, v.id, l.cfg.Parser && kind != KindResource, res)
+		end := l.do(x, ti, v.id, kind, res)
 		res.Kind = kind
 		if l.cfg.NameRequests && (hop > 0 || kind == KindResource) {
 			method := "GET"
