@@ -139,10 +139,10 @@ func (p *parser) cond() (cond, error) {
 	switch {
 	case p.take("status"):
 		c.field = fieldStatus
-		err = p.number(&c, "a status code such as 200", parseStatus)
+		err = p.number(&c, "status", "a status code such as 200", parseStatus)
 	case p.take("size"):
 		c.field = fieldSize
-		err = p.number(&c, "a size such as 10KB", ParseSize)
+		err = p.number(&c, "size", "a size such as 10KB", ParseSize)
 	case p.take("body"):
 		c.field = fieldBody
 		err = p.pattern(&c, false)
@@ -165,11 +165,11 @@ var comparisons = []struct {
 	op  op
 }{{"==", opEq}, {"!=", opNe}, {"<=", opLe}, {">=", opGe}, {"<", opLt}, {">", opGt}}
 
-// number reads a comparison and its numeric value, read by conv.
-func (p *parser) number(c *cond, want string, conv func(string) (int64, error)) error {
+// number reads a comparison and its numeric value, read by conv, after the field name.
+func (p *parser) number(c *cond, name, want string, conv func(string) (int64, error)) error {
 	p.blanks()
 	if !p.comparison(c) {
-		return p.fail("want ==, !=, <, <=, > or >= after %s", p.s[:p.pos])
+		return p.fail("want ==, !=, <, <=, > or >= after %s", name)
 	}
 	p.blanks()
 	start := p.pos

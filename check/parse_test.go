@@ -95,7 +95,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty", "", 1, "empty check"},
 		{"blank", "   ", 4, "empty check"},
 		{"unknown field", "code==200", 1, "want status, size, body or header:NAME"},
-		{"no operator", "status 200", 8, "want ==, !=, <, <=, > or >="},
+		{"no operator", "status 200", 8, "want ==, !=, <, <=, > or >= after status"},
 		{"single equals", "status=200", 7, "want ==, !=, <, <=, > or >="},
 		{"no status", "status==", 9, "want a status code"},
 		{"bad status", "status==20x", 9, "status code from 100 to 999"},
