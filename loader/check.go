@@ -22,7 +22,8 @@ func newCheckSets(cfg *Config, targets []urls.Target) checkSets {
 		if c.own == nil {
 			c.own = map[int32]*check.Set{}
 		}
-		c.own[int32(i)] = check.NewSet(append(append([]check.Expr(nil), cfg.Checks...), targets[i].Checks...)...)
+		// The target's own first: a failure names the check written for this page.
+		c.own[int32(i)] = check.NewSet(append(append([]check.Expr(nil), targets[i].Checks...), cfg.Checks...)...)
 	}
 	return c
 }
