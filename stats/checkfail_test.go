@@ -49,7 +49,7 @@ func TestCheckFailures(t *testing.T) {
 	if err := WriteText(&text, &rep, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "Failed checks:\t\tGET http://127.0.0.1/db: " + msg + " (2 failed)\n"; !strings.Contains(text.String(), want) {
+	if want := "Failed checks:\t\tGET http://127.0.0.1/db: " + msg + "; 2 failures\n"; !strings.Contains(text.String(), want) {
 		t.Errorf("text report lacks %q:\n%s", want, text.String())
 	}
 	saved, err := json.Marshal(rep)

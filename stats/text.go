@@ -157,7 +157,7 @@ func writeCheckFailures(b *strings.Builder, rep *Report) {
 		if u.CheckFailure == "" {
 			continue
 		}
-		fmt.Fprintf(b, "%s%s%s %s: %s (%d failed)\n", label, tabsAfter(label), u.Method, u.URL, u.CheckFailure, u.Failures)
+		fmt.Fprintf(b, "%s%s%s %s: %s; %d failures\n", label, tabsAfter(label), u.Method, u.URL, u.CheckFailure, u.Failures)
 		label = ""
 	}
 }
