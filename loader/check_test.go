@@ -229,3 +229,24 @@ func BenchmarkSendChecked(b *testing.B) {
 		})
 	}
 }
+
+// A page that fails a check is still loaded as a browser loads it: its resources are fetched,
+// so checks change what is counted, never the load.
+func TestFailedCheckKeepsResources(t *testing.T) {
+	t.Parallel()
+	srv := checkSite(t)
+	cfg := Config{Users: 1, Reps: 1, Parser: true, NoCache: true, Checks: mustChecks(t, `body~"Price: 18\.65"`)}
+	results, _ := run(t, cfg, checkTargets(t, srv.URL, "/page/ok"))
+	var page, images int
+	for _, r := range results {
+		switch {
+		case r.Kind == KindURL && r.Err == ErrCheck:
+			page++
+		case r.Kind == KindResource && r.Err == ErrNone:
+			images++
+		}
+	}
+	if page != 1 || images != 1 || srv.count("GET /img.png") != 1 {
+		t.Errorf("%d failed pages, %d images (%d served); want the failed page's image fetched", page, images, srv.count("GET /img.png"))
+	}
+}

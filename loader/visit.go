@@ -91,7 +91,7 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 		pageRes.BodyBytes, pageRes.Decoded = pageRes.BodyBytes+r.bodyBytes(), pageRes.Decoded+r.decodedBytes()
 	}
 	complete := true
-	if l.cfg.Parser && last.Err == ErrNone && !last.Redirected() && len(v.x.body.page) > 0 {
+	if l.cfg.Parser && last.Err.Answered() && !last.Redirected() && len(v.x.body.page) > 0 {
 		if found := v.resources(page.Options{LazyImages: l.cfg.LazyImages}.Resources(v.x.body.page, lastURL), lastURL); len(found) > 0 {
 			if l.stopped.Load() {
 				complete = false
