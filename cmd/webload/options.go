@@ -16,7 +16,7 @@ type runOptions struct {
 	// URLs and requests
 	file, userAgent, contentType, connection, headerBuffer, maxBody string
 	user, cacert, cert, key, proxy, rc, headerFile                  string
-	header, checks                                                  cli.StringSlice
+	header                                                          cli.StringSlice
 	allowAbsoluteBodies, insecure, http2                            bool
 
 	// Browser-like visits
@@ -30,7 +30,7 @@ type runOptions struct {
 	verbose, quiet, jsonOutput, perURL                                                            bool
 
 	// Gates and comparison
-	assert         cli.StringSlice
+	assert, checks cli.StringSlice
 	junit, history string
 
 	// Distributed runs
