@@ -14,6 +14,8 @@ import (
 	"github.com/klauspost/compress/zlib"
 	brrr "github.com/molecule-man/go-brrr"
 	"github.com/valyala/fasthttp"
+
+	"github.com/webload/webload/check"
 )
 
 // decodeCheck is how many decoded bytes pass between two looks at the clock. A compressed body
@@ -32,6 +34,11 @@ type body struct {
 	maxBody  int64     // Config.MaxBody: a cap on the bytes received and on the bytes decoded, 0 for none
 	deadline time.Time // when the request's time is up, set before each read; zero for none
 	page     []byte    // the kept start of the last HTML page read with keep set
+	// check, when set, is fed the decoded body as it is read: the response's checks look at
+	// its content. nil for a response without body checks, which is read as fast as before.
+	check *check.Eval
+
+	mem bytes.Reader // a body fasthttp read whole, when a check must see it decoded
 
 	counted counter
 	guard   guard
@@ -56,7 +63,13 @@ func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
 	stream := resp.BodyStream()
 	if stream == nil {
 		n := int64(len(resp.Body()))
-		return bodySize{n, n}, nil
+		if b.check == nil {
+			return bodySize{n, n}, nil
+		}
+		b.mem.Reset(resp.Body())
+		b.counted = counter{r: &b.mem}
+		size, err := b.decode(resp.Header.ContentEncoding(), false)
+		return bodySize{n, size.decoded}, err
 	}
 	var src io.Reader = stream
 	if b.maxBody > 0 {
@@ -185,21 +198,29 @@ func (b *body) deflate() (io.Reader, error) {
 	return b.fl, b.fl.(flate.Resetter).Reset(b.peek, nil)
 }
 
-// drain reads r to its end, keeping up to maxParsed bytes when keep is set.
+// drain reads r to its end, keeping up to maxParsed bytes when keep is set, and feeding every
+// byte to the response's checks when they look at the body.
 func (b *body) drain(r io.Reader, keep bool) (int64, error) {
+	rest := io.Discard
+	if b.check != nil {
+		rest = b.check
+	}
 	if !keep {
-		return io.Copy(io.Discard, r)
+		return io.Copy(rest, r)
 	}
 	var n int64
 	for {
 		if len(b.page) == cap(b.page) {
 			if cap(b.page) >= maxParsed {
-				m, err := io.Copy(io.Discard, r)
+				m, err := io.Copy(rest, r)
 				return n + m, err
 			}
 			b.page = slices.Grow(b.page, min(max(cap(b.page), 32<<10), maxParsed-cap(b.page)))
 		}
 		m, err := r.Read(b.page[len(b.page):cap(b.page)])
+		if b.check != nil {
+			_, _ = b.check.Write(b.page[len(b.page) : len(b.page)+m])
+		}
 		b.page = b.page[:len(b.page)+m]
 		n += int64(m)
 		if errors.Is(err, io.EOF) {

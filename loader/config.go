@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/webload/webload/check"
 	"github.com/webload/webload/urls"
 )
 
@@ -105,6 +106,12 @@ type Config struct {
 	// ErrTooLarge and its connection is dropped. 0 means no cap. Bodies are read and counted,
 	// never kept, so memory does not grow with their size either way.
 	MaxBody int64
+	// Checks are response checks that the answers to every URL of the list must pass, besides
+	// a target's own (urls.Target.Checks). A response that fails one is a failure of kind
+	// ErrCheck: its status is kept and its body counts as received. What a URL answered is
+	// checked: its response, or the last of its redirects when they are followed; the
+	// redirects on the way, page resources and login steps are not.
+	Checks []check.Expr `json:",omitempty"`
 	// HeaderBuffer is the bytes each request in flight may use for the response's status line
 	// and headers; a longer header block is a bad-response failure. 0 picks 16 KiB, or less
 	// (down to 4 KiB) when there are so many users that the buffers would pass 40 MiB.

@@ -30,6 +30,7 @@ const (
 	ErrNoFreeConns                // the client ran out of connections (a client-side limit)
 	ErrTLS                        // the TLS handshake failed: untrusted certificate, wrong name, client certificate refused, no HTTP/2 (Config.HTTP2)
 	ErrTooManyHops                // still redirected after Config.MaxRedirects hops: a loop or too long a chain, which browsers fail too
+	ErrCheck                      // the response arrived whole but failed a check (Config.Checks, urls.Target.Checks)
 	ErrOther                      // anything else (the message is reported separately)
 	NumErrKinds                   // the number of kinds, for arrays indexed by kind
 )
@@ -46,6 +47,7 @@ var errKindNames = [NumErrKinds]string{
 	ErrNoFreeConns: "no-free-conns",
 	ErrTLS:         "tls",
 	ErrTooManyHops: "too-many-redirects",
+	ErrCheck:       "check",
 	ErrOther:       "other",
 }
 
@@ -56,6 +58,10 @@ func (k ErrKind) String() string {
 	}
 	return "unknown"
 }
+
+// Answered tells whether a request of this kind got its whole response: none failed, or one
+// that failed a check. Its body arrived, so it counts as data received.
+func (k ErrKind) Answered() bool { return k == ErrNone || k == ErrCheck }
 
 // ErrKinds lists every failure kind (without ErrNone) in report order.
 func ErrKinds() []ErrKind {

@@ -66,6 +66,9 @@ type Outcome struct {
 	// ErrorSamples holds the first error message seen for each failure kind, so a report can
 	// say what "other" or "bad-response" meant.
 	ErrorSamples map[ErrKind]string
+	// CheckSamples holds, per target index, the message of the first check its answers failed
+	// (ErrCheck), so a report can say which page failed which check; nil when none failed.
+	CheckSamples map[int32]string
 	// Users is how many users took part: Config.Users in the closed model, the number the
 	// open model had to start to keep its schedule.
 	Users int
@@ -91,6 +94,7 @@ type Loader struct {
 	maxResends    int                 // the most attempts after a request's first (see roundTrip)
 	conns         connStats
 	names         requestNames // what hops and resources requested, with Config.NameRequests
+	checks        checkSets    // the response checks of each target
 
 	start   time.Time
 	stopped atomic.Bool
@@ -101,8 +105,10 @@ type Loader struct {
 
 	samplesMu sync.Mutex
 	samples   map[ErrKind]string
-	sampled   [NumErrKinds]atomic.Bool // a sample is kept: later failures of the kind skip the lock
-	socketErr atomic.Int64             // requests without a response, for MaxFailures
+	// checkSamples is Outcome.CheckSamples, kept under samplesMu.
+	checkSamples map[int32]string
+	sampled      [NumErrKinds]atomic.Bool // a sample is kept: later failures of the kind skip the lock
+	socketErr    atomic.Int64             // requests without a response, for MaxFailures
 
 	batches sync.Pool
 }
@@ -121,6 +127,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		stopCh:  make(chan struct{}),
 		samples: map[ErrKind]string{},
 		secrets: secretNames(&cfg),
+		checks:  newCheckSets(&cfg, targets),
 	}
 	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
 	for _, h := range cfg.ResourceHosts {
@@ -341,6 +348,7 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 		WireBytesIn:  l.conns.bytesIn.Load(),
 		WireBytesOut: l.conns.bytesOut.Load(),
 		ErrorSamples: l.samples,
+		CheckSamples: l.checkSamples,
 		Users:        users,
 		Unsent:       unsent,
 	}

@@ -15,11 +15,12 @@ type Result struct {
 	Latency time.Duration
 	// BodyBytes is the size of the response body as received (de-chunked, still compressed
 	// when the server compressed it). Zero when no response was read. Of a request that failed
-	// in its body, it is what arrived before the failure, which no figure counts.
+	// in its body, it is what arrived before the failure, which no figure counts; of one that
+	// failed a check (ErrCheck), the whole body, which figures count.
 	BodyBytes int64
 	// Decoded is the size of the body after undoing its Content-Encoding (gzip, deflate, br);
-	// BodyBytes when it had none or one this client does not decode. Like BodyBytes, no figure
-	// counts it when the request failed.
+	// BodyBytes when it had none or one this client does not decode. Figures count it when they
+	// count BodyBytes.
 	Decoded int64
 	// Target is the index of the target in the run's target list.
 	Target int32
@@ -102,17 +103,18 @@ func (r *Result) Successful() bool {
 	return r.Err == ErrNone && (r.Status < 400 || r.Status == 401 || r.Status == 407)
 }
 
-// bodyBytes is BodyBytes as figures count it: nothing for a request that failed.
+// bodyBytes is BodyBytes as figures count it: nothing for a request that failed, but for one
+// that failed a check, whose body arrived.
 func (r *Result) bodyBytes() int64 {
-	if r.Err != ErrNone {
+	if !r.Err.Answered() {
 		return 0
 	}
 	return r.BodyBytes
 }
 
-// decodedBytes is Decoded as figures count it: nothing for a request that failed.
+// decodedBytes is Decoded as figures count it, as bodyBytes counts BodyBytes.
 func (r *Result) decodedBytes() int64 {
-	if r.Err != ErrNone {
+	if !r.Err.Answered() {
 		return 0
 	}
 	return r.Decoded

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/webload/webload/check"
 )
 
 // user is one virtual user's loop in the closed model: send (or visit), record, pause, until its
@@ -46,6 +48,8 @@ type exchange struct {
 	req  *fasthttp.Request
 	resp *fasthttp.Response
 	body body
+	eval check.Eval               // the response checks, when the run has some
+	peek func(name string) []byte // resp's header lookup, for the checks
 }
 
 // sender gives a goroutine that sends requests what it owns: an exchange and a batch of
@@ -74,16 +78,16 @@ func (l *Loader) send(x *exchange, ti, user int) (Result, time.Duration) {
 	l.prepare(ti, x.req)
 	x.req.SetTimeout(l.cfg.Timeout) // not part of what CopyTo copies
 	var res Result
-	end := l.do(x, ti, user, false, &res)
+	end := l.do(x, ti, user, KindURL, &res)
 	return res, end
 }
 
 // do sends the request prepared in x and describes it in *res, booked under target ti; it
-// returns when the request ended. With parse set, the start of an HTML answer is kept in
-// x.body.page. The result is written in place, not returned: do is on the stack under every
+// returns when the request ended. When the run parses pages, the start of an HTML answer to
+// anything but a resource (kind) is kept in x.body.page. The result is written in place, not returned: do is on the stack under every
 // request's deepest call chain, and each byte of its callers' frames counts in every user's
 // stack (4 or 8 KiB, times the users).
-func (l *Loader) do(x *exchange, ti, user int, parse bool, res *Result) time.Duration {
+func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Duration {
 	// Offsets from the run's start read only the monotonic clock, half the cost of time.Now,
 	// which is a measurable share of the client's time at tens of thousands of requests per second.
 	offset := time.Since(l.start)
@@ -95,12 +99,16 @@ func (l *Loader) do(x *exchange, ti, user int, parse bool, res *Result) time.Dur
 	if err == nil {
 		res.Status = uint16(x.resp.StatusCode())
 		res.HTTP10 = !x.resp.Header.IsHTTP11()
+		checked := l.startCheck(x, ti, kind, res)
 		var size bodySize
 		// The same deadline as the request's, from the clock reading above: decoding is bounded
 		// by it too.
 		x.body.deadline = l.start.Add(offset + l.cfg.Timeout)
-		size, err = x.body.read(x.resp, parse && isHTML(x.resp.Header.ContentType()))
+		size, err = x.body.read(x.resp, l.cfg.Parser && kind != KindResource && isHTML(x.resp.Header.ContentType()))
 		res.BodyBytes, res.Decoded = size.received, size.decoded
+		if checked && err == nil {
+			l.endCheck(x, ti, size.decoded, res)
+		}
 	}
 	// One clock reading ends the request, after the body.
 	endOffset := time.Since(l.start)

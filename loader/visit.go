@@ -91,7 +91,7 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 		pageRes.BodyBytes, pageRes.Decoded = pageRes.BodyBytes+r.bodyBytes(), pageRes.Decoded+r.decodedBytes()
 	}
 	complete := true
-	if l.cfg.Parser && last.Err == ErrNone && !last.Redirected() && len(v.x.body.page) > 0 {
+	if l.cfg.Parser && last.Err.Answered() && !last.Redirected() && len(v.x.body.page) > 0 {
 		if found := v.resources(page.Options{LazyImages: l.cfg.LazyImages}.Resources(v.x.body.page, lastURL), lastURL); len(found) > 0 {
 			if l.stopped.Load() {
 				complete = false
@@ -146,7 +146,7 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 		// The result is written in its place in out, so no copy of it sits in this frame.
 		*out = append(*out, Result{})
 		res := &(*out)[len(*out)-1]
-		end := l.do(x, ti, v.id, l.cfg.Parser && kind != KindResource, res)
+		end := l.do(x, ti, v.id, kind, res)
 		res.Kind = kind
 		if l.cfg.NameRequests && (hop > 0 || kind == KindResource) {
 			method := "GET"

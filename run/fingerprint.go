@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/webload/webload/check"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
@@ -33,6 +34,8 @@ func fingerprint(cfg loader.Config, targets []urls.Target, seedGiven bool) strin
 		Method, URL, ContentType string
 		Body                     []byte
 		Weight                   float64
+		// A URL's checks change what fails; none leaves the fingerprints of older runs as they were.
+		Checks []check.Expr `json:",omitempty"`
 	}
 	cfg.Shard, cfg.Shards = 0, 0
 	cfg.BatchSize, cfg.FlushInterval = 0, 0 // how results are batched changes nothing sent
@@ -57,7 +60,7 @@ func fingerprint(cfg loader.Config, targets []urls.Target, seedGiven bool) strin
 		} else {
 			buf = append(buf, ',')
 		}
-		b, _ := json.Marshal(target{t.Method, t.URL, t.ContentType, t.Body, t.Weight})
+		b, _ := json.Marshal(target{t.Method, t.URL, t.ContentType, t.Body, t.Weight, t.Checks})
 		h.Write(append(buf, b...))
 	}
 	if len(targets) > 0 {

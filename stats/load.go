@@ -81,6 +81,9 @@ func urlRows(results []Report, a *histAdder) ([]URLStats, error) {
 // load adds a saved URL row to u.
 func (u *urlFigures) load(s *URLStats, a *histAdder) error {
 	u.tally.Add(Tally{Requests: s.Hits + s.Failures, Transactions: s.Hits, Failed: s.Failures, Bytes: s.Bytes})
+	if u.checkFailure == "" {
+		u.checkFailure = s.CheckFailure // the first run's
+	}
 	if err := u.status.addSaved(s.StatusCodes); err != nil {
 		return err
 	}

@@ -105,3 +105,16 @@ func TestSaveJSONIsAtomicAndReadable(t *testing.T) {
 		t.Errorf("temporary files left behind: %v", entries)
 	}
 }
+
+// A response that failed a check is an error line that says so, with its status and bytes.
+func TestVerboseFailedCheck(t *testing.T) {
+	t.Parallel()
+	targets := []urls.Target{{Method: "GET", URL: "http://127.0.0.1:8080/db"}}
+	var out, errw bytes.Buffer
+	v := NewVerbose(&out, &errw, targets, nil, &collectSink{})
+	v.Record([]loader.Result{{Target: 0, Status: 200, Err: loader.ErrCheck, Latency: 20 * time.Millisecond, BodyBytes: 321}})
+	want := "[error] check      0.02 secs:     321 bytes ==> GET  http://127.0.0.1:8080/db (status 200 failed a check)\n"
+	if out.Len() != 0 || errw.String() != want {
+		t.Errorf("stdout %q, stderr %q; want stderr %q", out.String(), errw.String(), want)
+	}
+}

@@ -53,6 +53,8 @@ type urlFigures struct {
 	// page has the URL's page visits and their resources; nil until it has one, which keeps
 	// the record of a URL only ever requested alone small.
 	page *pageFigures
+	// checkFailure is the message of the first check the URL's answers failed, "" for none.
+	checkFailure string
 }
 
 // reset empties u, keeping its histograms' and statuses' storage for the next URL.
@@ -60,6 +62,7 @@ func (u *urlFigures) reset() {
 	u.tally = Tally{}
 	u.latency.reset()
 	u.status = u.status[:0]
+	u.checkFailure = ""
 	if u.page != nil {
 		l := u.page.latency
 		l.reset()

@@ -86,9 +86,11 @@ func (r *Recorder) add(res *loader.Result) {
 	if res.Err == loader.ErrNone {
 		r.f.status[res.Status%1000]++
 		u.status.add(res.Status, 1)
-		r.f.decoded += res.Decoded // a body that failed half way is no data, decoded or not
 	} else {
 		r.f.errors[res.Err]++
+	}
+	if res.Err.Answered() {
+		r.f.decoded += res.Decoded // a body that failed half way is no data, decoded or not
 	}
 	b.tally.Record(res)
 	u.tally.Record(res)
@@ -168,6 +170,9 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 		for k, msg := range o.ErrorSamples {
 			f.errSamples[k.String()] = msg
 		}
+	}
+	for ti, msg := range o.CheckSamples {
+		r.url(ti).checkFailure = msg
 	}
 	f.schedule = nil
 	if run.Model == ModelOpen {

@@ -36,7 +36,8 @@ type Report struct {
 	ServiceTime Percentiles `json:"service_time"`
 	// StatusCodes counts every response by status, failures (5xx, 408) included.
 	StatusCodes map[string]int64 `json:"status_codes"`
-	// Errors counts requests that got no response, by kind.
+	// Errors counts requests that got no response, by kind, and those whose response failed a
+	// check ("check").
 	Errors map[string]int64 `json:"errors"`
 	// ErrorSamples gives the first message seen for each kind in Errors.
 	ErrorSamples map[string]string `json:"error_samples,omitempty"`
@@ -120,6 +121,9 @@ type URLStats struct {
 	// Pages has the URL's page figures (its visits and their resources) when users loaded
 	// pages like a browser.
 	Pages *URLPages `json:"pages,omitempty"`
+	// CheckFailure is the message of the first response check the URL's answers failed
+	// (their failures of kind "check" are in Failures); "" when none failed.
+	CheckFailure string `json:"check_failure,omitempty"`
 }
 
 // quantiles calls f with each percentile (0-100) of a URL row and its field. It is the one list of

@@ -94,6 +94,7 @@ func writeExtras(b *strings.Builder, rep *Report) {
 	}
 	fmt.Fprintf(b, "Status codes:\t\t%s\n", counts(rep.StatusCodes, numericOrder))
 	fmt.Fprintf(b, "Failed requests:\t%s\n", failureCounts(rep))
+	writeCheckFailures(b, rep)
 	fmt.Fprintf(b, "Wire data:\t\t%12.2f MB received, %.2f MB sent, %d connections opened\n",
 		float64(rep.WireBytesReceived)/megabyte, float64(rep.WireBytesSent)/megabyte, rep.ConnectionsOpened)
 	fmt.Fprintf(b, "Per-user transactions:\t%12.2f mean, %.2f stddev over %d users\n",
@@ -145,6 +146,20 @@ func rateText(r float64) string {
 		return strconv.FormatFloat(r, 'g', 3, 64)
 	}
 	return strconv.FormatFloat(r, 'f', 2, 64)
+}
+
+// writeCheckFailures names each URL whose answers failed a response check, with the first
+// check it failed and how many of its requests failed (by a check or otherwise); nothing when
+// none did, so runs without checks read as before.
+func writeCheckFailures(b *strings.Builder, rep *Report) {
+	label := "Failed checks:"
+	for _, u := range rep.URLs {
+		if u.CheckFailure == "" {
+			continue
+		}
+		fmt.Fprintf(b, "%s%s%s %s: %s; %d failures\n", label, tabsAfter(label), u.Method, u.URL, u.CheckFailure, u.Failures)
+		label = ""
+	}
 }
 
 // tabsAfter pads a label to the 24-column value start siege's block uses (tab stops of 8).

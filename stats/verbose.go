@@ -14,7 +14,7 @@ import (
 // protocol, status, time, body bytes, method and the absolute URL of what was requested (a
 // redirect hop's and a resource's own, credentials hidden). Responses go to Out in siege's
 // format; requests that got no response, which siege only mentions on stderr, go to Err with
-// their failure kind.
+// their failure kind, and so do responses that failed a check.
 type Verbose struct {
 	out, err *bufio.Writer
 	targets  []urls.Target
@@ -43,6 +43,11 @@ func (v *Verbose) Record(batch []loader.Result) {
 			continue // a page visit, not a request
 		}
 		method, path := v.request(r)
+		if r.Err == loader.ErrCheck {
+			fmt.Fprintf(v.err, "[error] %-8s %6.2f secs: %7d bytes ==> %-4s %s (status %d failed a check)\n",
+				r.Err, r.Latency.Seconds(), r.BodyBytes, method, path, r.Status)
+			continue
+		}
 		if r.Err != loader.ErrNone {
 			fmt.Fprintf(v.err, "[error] %-8s %6.2f secs: %7d bytes ==> %-4s %s\n",
 				r.Err, r.Latency.Seconds(), 0, method, path)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/webload/webload/check"
 )
 
 // maxLineBytes is far above any sane URL line but still bounds memory; siege
@@ -59,6 +61,9 @@ func Parse(r io.Reader, name, dir string, opt Options) ([]Target, error) {
 		if err != nil {
 			return nil, p.errorAt(n, err)
 		}
+		if len(p.checks) > 0 && p.checkLine == 0 {
+			p.checkLine = n
+		}
 		if ok {
 			t.Source = name + ":" + strconv.Itoa(n)
 			targets = append(targets, t)
@@ -72,6 +77,9 @@ func Parse(r io.Reader, name, dir string, opt Options) ([]Target, error) {
 	}
 	if len(targets) == 0 {
 		return nil, p.errorAt(0, fmt.Errorf("%w in file", ErrEmpty))
+	}
+	if p.checkLine > 0 {
+		return nil, p.errorAt(p.checkLine, errDanglingCheck)
 	}
 	return targets, nil
 }
@@ -99,7 +107,10 @@ type parser struct {
 	files  bodyFiles
 	getenv func(string) (string, bool)
 	vars   map[string]string
-	weight float64 // from a "#@weight" line, for the next URL
+	weight float64      // from a "#@weight" line, for the next URL
+	checks []check.Expr // from "#@check" lines, for the next URL
+	// checkLine is the line of the first of checks, 0 when there are none.
+	checkLine int
 }
 
 // errorAt wraps err so every failure names the input, and the line when
@@ -137,6 +148,11 @@ func (p *parser) expand(s string) (string, error) {
 // (blank, comment, variable definition).
 func (p *parser) line(raw string) (t Target, ok bool, err error) {
 	line := strings.Trim(raw, blanks)
+	if isCheckDirective(line) {
+		e, err := parseCheck(raw, line)
+		p.checks = append(p.checks, e)
+		return Target{}, false, err
+	}
 	if strings.HasPrefix(line, weightDirective) {
 		p.weight, err = parseWeight(strings.TrimSpace(line[len(weightDirective):]))
 		return Target{}, false, err
@@ -160,6 +176,7 @@ func (p *parser) line(raw string) (t Target, ok bool, err error) {
 		return Target{}, false, err
 	}
 	t.Weight, p.weight = p.weight, 0
+	t.Checks, p.checks, p.checkLine = p.checks, nil, 0
 	return t, true, nil
 }
 

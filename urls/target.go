@@ -3,6 +3,8 @@ package urls
 import (
 	"errors"
 	"fmt"
+
+	"github.com/webload/webload/check"
 )
 
 // Target is one request a user can send. Bodies are read when the file is
@@ -27,6 +29,9 @@ type Target struct {
 	// `webload urls import` writes: the page's visits). 0 means no weight was given; a list
 	// with no weights at all is walked evenly.
 	Weight float64
+	// Checks are the URL's own response checks, from "#@check EXPR" lines before it; the
+	// run's checks apply as well. Saved and fingerprinted only when there are some.
+	Checks []check.Expr `json:",omitempty"`
 }
 
 // Options controls expansion. The zero value consults no environment, which

@@ -30,7 +30,7 @@ type runOptions struct {
 	verbose, quiet, jsonOutput, perURL                                                            bool
 
 	// Gates and comparison
-	assert         cli.StringSlice
+	assert, checks cli.StringSlice
 	junit, history string
 
 	// Distributed runs

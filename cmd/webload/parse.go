@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/webload/webload/check"
 )
 
 // parseRunTime reads siege's -t: NUM with an optional unit S, M or H in any case; no unit
@@ -53,26 +55,9 @@ func parseRate(s string) (float64, error) {
 	return 0, fmt.Errorf("want a rate below 1.8e308 requests per second (got %q)", s)
 }
 
-// parseSize reads a byte count with an optional unit: B, KB, MB, GB (powers of 1024, as the
-// reports' MB).
-func parseSize(s string) (int64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}} {
-		if strings.HasSuffix(t, u.suffix) {
-			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 0 || n > math.MaxInt64/mult {
-		return 0, fmt.Errorf("want a size such as 512KB or 10MB (got %q)", s)
-	}
-	return n * mult, nil
-}
+// parseSize reads a byte count with an optional unit: B, KB (or KiB), MB, GB (powers of 1024,
+// as the reports' MB), as --check's sizes are read.
+func parseSize(s string) (int64, error) { return check.ParseSize(s) }
 
 // parseSeconds reads a plain number of seconds (siege's style, "2" or "0.5") or a Go duration
 // ("500ms", "1m30s").

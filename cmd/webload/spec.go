@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/webload/webload/check"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
@@ -153,6 +154,13 @@ func requestsFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *pro
 			p.addf("header-buffer", "--header-buffer: want a size from 1KB to 1MB (got %q)", o.headerBuffer)
 		}
 		cfg.HeaderBuffer = int(n)
+	}
+	for _, expr := range o.checks.Value() {
+		e, err := check.Parse(expr)
+		if err != nil {
+			p.addValue("check", expr, fmt.Errorf("--check: %w", err))
+		}
+		cfg.Checks = append(cfg.Checks, e)
 	}
 	if c.IsSet("max-body") {
 		var err error

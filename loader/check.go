@@ -1,0 +1,90 @@
+package loader
+
+import (
+	"github.com/valyala/fasthttp"
+
+	"github.com/webload/webload/check"
+	"github.com/webload/webload/urls"
+)
+
+// checkSets are the run's response checks, made once by New and read by every user.
+type checkSets struct {
+	all *check.Set           // Config.Checks, for the targets without checks of their own; nil for none
+	own map[int32]*check.Set // Config.Checks and the target's own, for targets that have some
+}
+
+func newCheckSets(cfg *Config, targets []urls.Target) checkSets {
+	c := checkSets{all: check.NewSet(cfg.Checks...)}
+	for i := range targets {
+		if len(targets[i].Checks) == 0 {
+			continue
+		}
+		if c.own == nil {
+			c.own = map[int32]*check.Set{}
+		}
+		// The target's own first: a failure names the check written for this page.
+		c.own[int32(i)] = check.NewSet(append(append([]check.Expr(nil), targets[i].Checks...), cfg.Checks...)...)
+	}
+	return c
+}
+
+// of returns target ti's checks; nil for none.
+func (c *checkSets) of(ti int) *check.Set {
+	if s, ok := c.own[int32(ti)]; ok {
+		return s
+	}
+	return c.all
+}
+
+// startCheck begins checking the response in x, whose head was read, and tells whether it is
+// checked. The checks apply to what a URL of the list answered: its own response, or with
+// redirects followed the answer at the end of them. A redirect that is followed, a page's
+// resources and the login steps are not checked: the user listed pages, not the images on
+// them. x.body.check is set when the checks look at the body, so it is fed as it is read.
+func (l *Loader) startCheck(x *exchange, ti int, kind Kind, res *Result) bool {
+	x.body.check = nil
+	if kind != KindURL || ti >= len(l.targets) {
+		return false
+	}
+	set := l.checks.of(ti)
+	if set == nil || l.cfg.FollowRedirects && res.Redirected() && len(x.resp.Header.Peek(fasthttp.HeaderLocation)) > 0 {
+		return false
+	}
+	if x.peek == nil {
+		x.peek = x.resp.Header.Peek // made once: a method value per request would allocate
+	}
+	if x.eval.Start(set, int(res.Status), x.peek) {
+		x.body.check = &x.eval
+	}
+	return true
+}
+
+// endCheck completes a checked response whose body was read whole: one that failed a check is
+// a failure of kind ErrCheck, which keeps its status and counts its body as received.
+func (l *Loader) endCheck(x *exchange, ti int, decoded int64, res *Result) {
+	x.body.check = nil
+	if x.eval.Finish(decoded) {
+		return
+	}
+	res.Err = ErrCheck
+	l.checkFailed(int32(ti), &x.eval)
+}
+
+// checkFailed keeps the first failed check's message of each target, and of the run. A failed
+// check is no missing response, so it does not count towards MaxFailures.
+func (l *Loader) checkFailed(ti int32, e *check.Eval) {
+	l.samplesMu.Lock()
+	defer l.samplesMu.Unlock()
+	if _, ok := l.checkSamples[ti]; ok {
+		return
+	}
+	msg := e.Message()
+	if l.checkSamples == nil {
+		l.checkSamples = map[int32]string{}
+	}
+	l.checkSamples[ti] = msg
+	if _, ok := l.samples[ErrCheck]; !ok {
+		l.samples[ErrCheck] = msg
+		l.sampled[ErrCheck].Store(true)
+	}
+}
