@@ -91,6 +91,7 @@ type Loader struct {
 	maxResends    int                 // the most attempts after a request's first (see roundTrip)
 	conns         connStats
 	names         requestNames // what hops and resources requested, with Config.NameRequests
+	parsed        *parseCache  // the resources of each page, found once; nil without Config.Parser
 
 	start   time.Time
 	stopped atomic.Bool
@@ -123,6 +124,9 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		secrets: secretNames(&cfg),
 	}
 	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
+	if cfg.Parser {
+		l.parsed = newParseCache(l.findResources, maxParsedPages, maxParsedResources)
+	}
 	for _, h := range cfg.ResourceHosts {
 		l.resourceHosts.addName(h)
 	}

@@ -26,6 +26,8 @@ type visitor struct {
 
 	results  []Result   // the current visit's URL, hops and logins
 	fetchers []*fetcher // made at the first page with resources
+	found    []*url.URL // the current page's resources to fetch
+	pageKey  []byte     // scratch for the parse cache's key
 }
 
 // fetcher is one of a visitor's parallel resource connections.
@@ -92,7 +94,9 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 	}
 	complete := true
 	if l.cfg.Parser && last.Err == ErrNone && !last.Redirected() && len(v.x.body.page) > 0 {
-		if found := v.resources(page.Options{LazyImages: l.cfg.LazyImages}.Resources(v.x.body.page, lastURL), lastURL); len(found) > 0 {
+		var parsed *pageResources
+		parsed, v.pageKey = l.parsed.resources(v.x.body.page, lastURL, v.pageKey)
+		if found := v.resources(parsed); len(found) > 0 {
 			if l.stopped.Load() {
 				complete = false
 			} else {
@@ -206,19 +210,31 @@ func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, 
 	return next
 }
 
-// resources keeps the URLs of found that this user fetches for a page at pageURL: on the
-// page's host or an allowed resource host, and not in the visitor's cache.
-func (v *visitor) resources(found []*url.URL, pageURL *url.URL) []*url.URL {
+// findResources returns the resources that a page's body at pageURL makes this run fetch: the
+// ones a browser would load, with a host requests can carry, on the page's host or an allowed
+// resource host. It depends on body and pageURL only, so its answer can be cached per page.
+func (l *Loader) findResources(body []byte, pageURL *url.URL) []*url.URL {
+	found := page.Options{LazyImages: l.cfg.LazyImages}.Resources(body, pageURL)
 	keep := found[:0]
 	for _, u := range found {
-		if !sendableHost(u) || !sameHost(u, pageURL) && !v.l.resourceHosts.has(u) {
-			continue
+		if sendableHost(u) && (sameHost(u, pageURL) || l.resourceHosts.has(u)) {
+			keep = append(keep, u)
 		}
-		if v.cache != nil && !v.cache.fetch(u.String()) {
+	}
+	return keep
+}
+
+// resources returns the page's resources that this user fetches now: those not in its cache.
+// The list is the visitor's and is reused by its next page.
+func (v *visitor) resources(p *pageResources) []*url.URL {
+	keep := v.found[:0]
+	for i, u := range p.urls {
+		if v.cache != nil && !v.cache.fetch(p.keys[i]) {
 			continue
 		}
 		keep = append(keep, u)
 	}
+	v.found = keep
 	return keep
 }
 
