@@ -3,7 +3,6 @@ package loader
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
-	"github.com/valyala/fasthttp/fasthttputil"
 
 	"github.com/webload/webload/page"
 	"github.com/webload/webload/urls"
@@ -172,45 +170,25 @@ func TestRunParsesEachPageOnce(t *testing.T) {
 // pages with a few resources each, over an in-memory connection: the cost of a page visit
 // when each page is parsed once per run and then found in the parse cache.
 func BenchmarkUserLoopPages(b *testing.B) {
-	ln := fasthttputil.NewInmemoryListener()
 	pages := make([][]byte, 50)
+	paths := make([]string, len(pages))
 	for i := range pages {
+		paths[i] = fmt.Sprintf("/page/%d", i)
 		pages[i] = fmt.Appendf(nil, `<!DOCTYPE html><html><head><link rel=stylesheet href=/s.css><script src=/app.js></script></head>
 <body><img src=/logo.png><img src=/p/%d.jpg srcset="/p/%d.jpg 1x, /p/%d@2x.jpg 2x">%s</body></html>`,
 			i, i, i, strings.Repeat("<p>Plain text of a page that holds no resource at all. </p>\n", 500))
 	}
-	srv := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) {
-		path := string(ctx.Path())
+	handle := func(ctx *fasthttp.RequestCtx) {
 		var n int
-		if _, err := fmt.Sscanf(path, "/page/%d", &n); err == nil && n < len(pages) {
+		if _, err := fmt.Sscanf(string(ctx.Path()), "/page/%d", &n); err == nil && n < len(pages) {
 			ctx.SetContentType("text/html; charset=utf-8")
 			ctx.SetBody(pages[n])
 			return
 		}
 		ctx.SetBodyString("resource")
-	}}
-	go srv.Serve(ln) //nolint:errcheck // ends when the listener closes
-	b.Cleanup(func() { _ = srv.Shutdown() })
-
-	targets := make([]urls.Target, len(pages))
-	for i := range targets {
-		tg, err := urls.ParseLine(fmt.Sprintf("http://127.0.0.1:1/page/%d", i), urls.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		targets[i] = tg
 	}
-	cfg := Config{Users: 1, Reps: b.N, Timeout: 5 * time.Second, UserAgent: "bench", Parser: true, Cookies: true, FollowRedirects: true}
-	l, err := New(cfg, targets)
-	if err != nil {
-		b.Fatal(err)
-	}
-	l.client.(*fasthttp.Client).DialTimeout = func(string, time.Duration) (net.Conn, error) { return ln.Dial() }
-	var sink discard
-	b.ReportAllocs()
-	b.ResetTimer()
-	out := l.Run(context.Background(), &sink)
-	b.StopTimer()
+	cfg := Config{Parser: true, Cookies: true, FollowRedirects: true}
+	sink, out, l := runInMemory(b, cfg, handle, paths)
 	if out.Stop != Completed || sink.n < 2*b.N {
 		b.Fatalf("%d results of %d visits, stop %v", sink.n, b.N, out.Stop)
 	}
