@@ -167,9 +167,17 @@ func TestRunParsesEachPageOnce(t *testing.T) {
 }
 
 // BenchmarkUserLoopPages is one browser-like user visiting a list of 50 distinct 30 KB HTML
-// pages with a few resources each, over an in-memory connection: the cost of a page visit
-// when each page is parsed once per run and then found in the parse cache.
+// pages with 4 resources each, over an in-memory connection: the cost of a page visit when each
+// page is parsed once per run and then found in the parse cache. An op is a page visit: the
+// page alone once its resources are cached, the page and its 4 resources with no cache.
 func BenchmarkUserLoopPages(b *testing.B) {
+	b.Run("cached", func(b *testing.B) { benchPages(b, Config{Parser: true, Cookies: true, FollowRedirects: true}) })
+	b.Run("no cache", func(b *testing.B) {
+		benchPages(b, Config{Parser: true, Cookies: true, FollowRedirects: true, NoCache: true})
+	})
+}
+
+func benchPages(b *testing.B, cfg Config) {
 	pages := make([][]byte, 50)
 	paths := make([]string, len(pages))
 	for i := range pages {
@@ -187,7 +195,6 @@ func BenchmarkUserLoopPages(b *testing.B) {
 		}
 		ctx.SetBodyString("resource")
 	}
-	cfg := Config{Parser: true, Cookies: true, FollowRedirects: true}
 	sink, out, l := runInMemory(b, cfg, handle, paths)
 	if out.Stop != Completed || sink.n < 2*b.N {
 		b.Fatalf("%d results of %d visits, stop %v", sink.n, b.N, out.Stop)

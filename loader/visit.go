@@ -26,7 +26,7 @@ type visitor struct {
 
 	results  []Result   // the current visit's URL, hops and logins
 	fetchers []*fetcher // made at the first page with resources
-	found    []*url.URL // the current page's resources to fetch
+	found    []int      // the current page's resources to fetch, as indexes into its list
 	pageKey  []byte     // scratch for the parse cache's key
 }
 
@@ -66,7 +66,7 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 		v.started = true
 		for i := range l.cfg.Login {
 			li := len(l.targets) + i
-			v.chain(v.x, li, KindLogin, l.templates[li], l.urlFor(li), j, &v.results)
+			v.chain(v.x, li, KindLogin, l.templates[li], l.urlFor(li), "", j, &v.results)
 			j = nil // only the first request of a visit waited for its slot
 			if l.stopped.Load() {
 				v.flush(b, 0)
@@ -75,7 +75,7 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 		}
 	}
 	first := len(v.results)
-	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlFor(ti), j, &v.results)
+	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlFor(ti), "", j, &v.results)
 	v.finish(ti, first, lastURL, end, b)
 }
 
@@ -100,7 +100,7 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 			if l.stopped.Load() {
 				complete = false
 			} else {
-				resEnd, bytes, decoded, all := v.fetch(ti, found)
+				resEnd, bytes, decoded, all := v.fetch(ti, parsed, found)
 				end = max(end, resEnd)
 				pageRes.BodyBytes += bytes
 				pageRes.Decoded += decoded
@@ -130,12 +130,16 @@ func (v *visitor) flush(b *batcher, end time.Duration) {
 }
 
 // chain sends the request of template base to u and follows its redirects, appending a result
-// per hop to out. It returns the last hop's URL and when it ended.
-func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, j *job, out *[]Result) (*url.URL, time.Duration) {
+// per hop to out. uri is u.String() when the caller has it already (a page's resources), or "".
+// It returns the last hop's URL and when it ended.
+func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, uri string, j *job, out *[]Result) (*url.URL, time.Duration) {
 	l := v.l
 	l.fill(x.req, base, ti)
 	if base == l.get {
-		x.req.SetRequestURI(u.String())
+		if uri == "" {
+			uri = u.String()
+		}
+		x.req.SetRequestURI(uri)
 	}
 	// The URL the run's credentials are for; a resource's is its page's. Long lists parse it
 	// again (see urlFor), so only when there are credentials to keep.
@@ -224,24 +228,24 @@ func (l *Loader) findResources(body []byte, pageURL *url.URL) []*url.URL {
 	return keep
 }
 
-// resources returns the page's resources that this user fetches now: those not in its cache.
-// The list is the visitor's and is reused by its next page.
-func (v *visitor) resources(p *pageResources) []*url.URL {
+// resources returns the indexes in p of the resources that this user fetches now: those not
+// in its cache. The list is the visitor's and is reused by its next page.
+func (v *visitor) resources(p *pageResources) []int {
 	keep := v.found[:0]
-	for i, u := range p.urls {
-		if v.cache != nil && !v.cache.fetch(p.keys[i]) {
+	for i, key := range p.keys {
+		if v.cache != nil && !v.cache.fetch(key) {
 			continue
 		}
-		keep = append(keep, u)
+		keep = append(keep, i)
 	}
 	v.found = keep
 	return keep
 }
 
-// fetch gets a page's resources over up to ParallelResources connections, as a browser does,
-// and returns when the last one ended and the bytes they brought. all is false when the run
-// stopped before every resource was requested.
-func (v *visitor) fetch(ti int, list []*url.URL) (end time.Duration, bytes, decoded int64, all bool) {
+// fetch gets the resources of p at the indexes in list over up to ParallelResources
+// connections, as a browser does, and returns when the last one ended and the bytes they
+// brought. all is false when the run stopped before every resource was requested.
+func (v *visitor) fetch(ti int, p *pageResources, list []int) (end time.Duration, bytes, decoded int64, all bool) {
 	l := v.l
 	n := min(len(list), l.cfg.parallelResources())
 	for len(v.fetchers) < n {
@@ -262,7 +266,8 @@ func (v *visitor) fetch(ti int, list []*url.URL) (end time.Duration, bytes, deco
 					skipped.Store(true)
 					return
 				}
-				_, e := v.chain(f.x, ti, KindResource, l.get, list[i], nil, &f.results)
+				r := list[i]
+				_, e := v.chain(f.x, ti, KindResource, l.get, p.urls[r], p.keys[r], nil, &f.results)
 				f.end = max(f.end, e)
 			}
 		})
