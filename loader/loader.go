@@ -95,6 +95,7 @@ type Loader struct {
 	conns         connStats
 	names         requestNames // what hops and resources requested, with Config.NameRequests
 	checks        checkSets    // the response checks of each target
+	parsed        *parseCache  // the resources of each page, found once; nil without Config.Parser
 
 	start   time.Time
 	stopped atomic.Bool
@@ -130,6 +131,9 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		checks:  newCheckSets(&cfg, targets),
 	}
 	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
+	if cfg.Parser {
+		l.parsed = newParseCache(l.findResources, maxParsedPages, maxParsedResources)
+	}
 	for _, h := range cfg.ResourceHosts {
 		l.resourceHosts.addName(h)
 	}

@@ -39,15 +39,32 @@ func BenchmarkUserLoop(b *testing.B) {
 }
 
 func benchUserLoop(b *testing.B, cfg Config) {
-	ln := fasthttputil.NewInmemoryListener()
 	body := make([]byte, 100)
-	srv := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) { ctx.SetBody(body) }}
+	paths := make([]string, 50)
+	for i := range paths {
+		paths[i] = "/p/" + string(rune('a'+i%26))
+	}
+	sink, out, _ := runInMemory(b, cfg, func(ctx *fasthttp.RequestCtx) { ctx.SetBody(body) }, paths)
+	want := b.N
+	if cfg.browser() {
+		want *= 2 // a page result follows each request
+	}
+	if sink.n != want || out.Stop != Completed {
+		b.Fatalf("%d results of %d, stop %v", sink.n, b.N, out.Stop)
+	}
+}
+
+// runInMemory runs b.N visits of one user of cfg over paths, served by handle on an in-memory
+// listener, and times only the run.
+func runInMemory(b *testing.B, cfg Config, handle fasthttp.RequestHandler, paths []string) (*discard, Outcome, *Loader) {
+	ln := fasthttputil.NewInmemoryListener()
+	srv := &fasthttp.Server{Handler: handle}
 	go srv.Serve(ln) //nolint:errcheck // ends when the listener closes
 	b.Cleanup(func() { _ = srv.Shutdown() })
 
-	targets := make([]urls.Target, 50)
-	for i := range targets {
-		tg, err := urls.ParseLine("http://127.0.0.1:1/p/"+string(rune('a'+i%26)), urls.Options{})
+	targets := make([]urls.Target, len(paths))
+	for i, p := range paths {
+		tg, err := urls.ParseLine("http://127.0.0.1:1"+p, urls.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -64,11 +81,5 @@ func benchUserLoop(b *testing.B, cfg Config) {
 	b.ResetTimer()
 	out := l.Run(context.Background(), &sink)
 	b.StopTimer()
-	want := b.N
-	if cfg.browser() {
-		want *= 2 // a page result follows each request
-	}
-	if sink.n != want || out.Stop != Completed {
-		b.Fatalf("%d results of %d, stop %v", sink.n, b.N, out.Stop)
-	}
+	return &sink, out, l
 }

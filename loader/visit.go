@@ -26,6 +26,8 @@ type visitor struct {
 
 	results  []Result   // the current visit's URL, hops and logins
 	fetchers []*fetcher // made at the first page with resources
+	found    []int      // the current page's resources to fetch, as indexes into its list
+	pageKey  []byte     // scratch for the parse cache's key
 }
 
 // fetcher is one of a visitor's parallel resource connections.
@@ -64,7 +66,7 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 		v.started = true
 		for i := range l.cfg.Login {
 			li := len(l.targets) + i
-			v.chain(v.x, li, KindLogin, l.templates[li], l.urlFor(li), j, &v.results)
+			v.chain(v.x, li, KindLogin, l.templates[li], l.urlFor(li), "", j, &v.results)
 			j = nil // only the first request of a visit waited for its slot
 			if l.stopped.Load() {
 				v.flush(b, 0)
@@ -73,7 +75,7 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 		}
 	}
 	first := len(v.results)
-	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlFor(ti), j, &v.results)
+	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlFor(ti), "", j, &v.results)
 	v.finish(ti, first, lastURL, end, b)
 }
 
@@ -92,11 +94,13 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 	}
 	complete := true
 	if l.cfg.Parser && last.Err.Answered() && !last.Redirected() && len(v.x.body.page) > 0 {
-		if found := v.resources(page.Options{LazyImages: l.cfg.LazyImages}.Resources(v.x.body.page, lastURL), lastURL); len(found) > 0 {
+		var parsed *pageResources
+		parsed, v.pageKey = l.parsed.resources(v.x.body.page, lastURL, v.pageKey)
+		if found := v.resources(parsed); len(found) > 0 {
 			if l.stopped.Load() {
 				complete = false
 			} else {
-				resEnd, bytes, decoded, all := v.fetch(ti, found)
+				resEnd, bytes, decoded, all := v.fetch(ti, parsed, found)
 				end = max(end, resEnd)
 				pageRes.BodyBytes += bytes
 				pageRes.Decoded += decoded
@@ -126,12 +130,16 @@ func (v *visitor) flush(b *batcher, end time.Duration) {
 }
 
 // chain sends the request of template base to u and follows its redirects, appending a result
-// per hop to out. It returns the last hop's URL and when it ended.
-func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, j *job, out *[]Result) (*url.URL, time.Duration) {
+// per hop to out. uri is u.String() when the caller has it already (a page's resources), or "".
+// It returns the last hop's URL and when it ended.
+func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, uri string, j *job, out *[]Result) (*url.URL, time.Duration) {
 	l := v.l
 	l.fill(x.req, base, ti)
 	if base == l.get {
-		x.req.SetRequestURI(u.String())
+		if uri == "" {
+			uri = u.String()
+		}
+		x.req.SetRequestURI(uri)
 	}
 	// The URL the run's credentials are for; a resource's is its page's. Long lists parse it
 	// again (see urlFor), so only when there are credentials to keep.
@@ -206,26 +214,38 @@ func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, 
 	return next
 }
 
-// resources keeps the URLs of found that this user fetches for a page at pageURL: on the
-// page's host or an allowed resource host, and not in the visitor's cache.
-func (v *visitor) resources(found []*url.URL, pageURL *url.URL) []*url.URL {
+// findResources returns the resources that a page's body at pageURL makes this run fetch: the
+// ones a browser would load, with a host requests can carry, on the page's host or an allowed
+// resource host. It depends on body and pageURL only, so its answer can be cached per page.
+func (l *Loader) findResources(body []byte, pageURL *url.URL) []*url.URL {
+	found := page.Options{LazyImages: l.cfg.LazyImages}.Resources(body, pageURL)
 	keep := found[:0]
 	for _, u := range found {
-		if !sendableHost(u) || !sameHost(u, pageURL) && !v.l.resourceHosts.has(u) {
-			continue
+		if sendableHost(u) && (sameHost(u, pageURL) || l.resourceHosts.has(u)) {
+			keep = append(keep, u)
 		}
-		if v.cache != nil && !v.cache.fetch(u.String()) {
-			continue
-		}
-		keep = append(keep, u)
 	}
 	return keep
 }
 
-// fetch gets a page's resources over up to ParallelResources connections, as a browser does,
-// and returns when the last one ended and the bytes they brought. all is false when the run
-// stopped before every resource was requested.
-func (v *visitor) fetch(ti int, list []*url.URL) (end time.Duration, bytes, decoded int64, all bool) {
+// resources returns the indexes in p of the resources that this user fetches now: those not
+// in its cache. The list is the visitor's and is reused by its next page.
+func (v *visitor) resources(p *pageResources) []int {
+	keep := v.found[:0]
+	for i, key := range p.keys {
+		if v.cache != nil && !v.cache.fetch(key) {
+			continue
+		}
+		keep = append(keep, i)
+	}
+	v.found = keep
+	return keep
+}
+
+// fetch gets the resources of p at the indexes in list over up to ParallelResources
+// connections, as a browser does, and returns when the last one ended and the bytes they
+// brought. all is false when the run stopped before every resource was requested.
+func (v *visitor) fetch(ti int, p *pageResources, list []int) (end time.Duration, bytes, decoded int64, all bool) {
 	l := v.l
 	n := min(len(list), l.cfg.parallelResources())
 	for len(v.fetchers) < n {
@@ -246,7 +266,8 @@ func (v *visitor) fetch(ti int, list []*url.URL) (end time.Duration, bytes, deco
 					skipped.Store(true)
 					return
 				}
-				_, e := v.chain(f.x, ti, KindResource, l.get, list[i], nil, &f.results)
+				r := list[i]
+				_, e := v.chain(f.x, ti, KindResource, l.get, p.urls[r], p.keys[r], nil, &f.results)
 				f.end = max(f.end, e)
 			}
 		})

@@ -24,6 +24,7 @@ type collector struct {
 
 	scratch []byte // reused by clean for values with tabs, newlines or backslashes
 	cssBuf  []byte // reused for CSS URLs with escapes; apart from scratch, as add cleans it
+	textBuf []byte // reused by rawText for <style> text with CR or NUL
 
 	pic picture // the innermost open <picture>
 }
@@ -37,14 +38,34 @@ type picture struct {
 	done   bool   // the picture's img was seen: later imgs are images of their own
 }
 
+// newCollector makes a collector; its maps are made by the first URL, so that a page naming
+// none costs no allocation.
 func newCollector(pageURL *url.URL, opt Options) *collector {
-	return &collector{
-		opt:     opt,
-		page:    pageURL,
-		base:    pageURL,
-		rawSeen: make(map[string]struct{}, 32),
-		seen:    make(map[string]struct{}, 32),
+	return &collector{opt: opt, page: pageURL, base: pageURL}
+}
+
+// rawText returns the text of a raw text element as the HTML tokenizer gives it: CR and CRLF
+// become LF and NUL becomes U+FFFD. It may live in c.textBuf until the next call.
+func (c *collector) rawText(s []byte) []byte {
+	if !bytes.ContainsAny(s, "\r\x00") {
+		return s
 	}
+	buf := c.textBuf[:0]
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; b {
+		case '\r':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+			buf = append(buf, '\n')
+		case 0:
+			buf = append(buf, "\ufffd"...)
+		default:
+			buf = append(buf, b)
+		}
+	}
+	c.textBuf = buf
+	return buf
 }
 
 // setBase handles a <base href>. Like browsers, it resolves href against the document URL and
@@ -83,6 +104,9 @@ func (c *collector) add(raw []byte) {
 		return
 	}
 	key := string(s)
+	if c.rawSeen == nil {
+		c.rawSeen, c.seen = make(map[string]struct{}, 32), make(map[string]struct{}, 32)
+	}
 	c.rawSeen[key] = struct{}{}
 	ref, err := url.Parse(key)
 	if err != nil {

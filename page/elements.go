@@ -60,40 +60,90 @@ func kindOf(name []byte) tagKind {
 }
 
 // attrs holds the attribute values of one start tag that may name a resource. The slices are
-// valid until the tokenizer's next token. The tokenizer already drops repeated attributes, so
-// the first one wins, as in browsers.
+// valid while the page (or the tokenizer that unescaped them) is. The first of repeated
+// attributes wins, as in browsers.
 type attrs struct {
 	src, srcset, href, rel, as, typ, poster, data, imageSrcset, style, loading, media []byte
 	hasHref                                                                           bool // <base href=""> counts though empty
+
+	seen uint16 // the attributes set so far, by attrBit
 }
 
-// set records one attribute, given its lower-case name.
+// The bits of attrs.seen.
+const (
+	attrSrc uint16 = 1 << iota
+	attrSrcset
+	attrHref
+	attrRel
+	attrAs
+	attrType
+	attrPoster
+	attrData
+	attrImageSrcset
+	attrStyle
+	attrLoading
+	attrMedia
+)
+
+// maxAttrName is the length of the longest name attrs keeps ("imagesrcset").
+const maxAttrName = 11
+
+// setRaw records one attribute as it stands in the page: its name in any case, its value
+// without entities, CR or NUL to decode (Resources sends such tags through the tokenizer).
+func (a *attrs) setRaw(key, val []byte) {
+	if len(key) > maxAttrName {
+		return
+	}
+	var buf [maxAttrName]byte
+	for i, c := range key {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	a.set(buf[:len(key)], val)
+}
+
+// set records one attribute, given its lower-case name, unless an attribute of that name
+// came before.
 func (a *attrs) set(key, val []byte) {
+	var field *[]byte
+	var bit uint16
 	switch string(key) {
 	case "src":
-		a.src = val
+		field, bit = &a.src, attrSrc
 	case "srcset":
-		a.srcset = val
+		field, bit = &a.srcset, attrSrcset
 	case "href":
-		a.href, a.hasHref = val, true
+		field, bit = &a.href, attrHref
 	case "rel":
-		a.rel = val
+		field, bit = &a.rel, attrRel
 	case "as":
-		a.as = val
+		field, bit = &a.as, attrAs
 	case "type":
-		a.typ = val
+		field, bit = &a.typ, attrType
 	case "poster":
-		a.poster = val
+		field, bit = &a.poster, attrPoster
 	case "data":
-		a.data = val
+		field, bit = &a.data, attrData
 	case "imagesrcset":
-		a.imageSrcset = val
+		field, bit = &a.imageSrcset, attrImageSrcset
 	case "style":
-		a.style = val
+		field, bit = &a.style, attrStyle
 	case "loading":
-		a.loading = val
+		field, bit = &a.loading, attrLoading
 	case "media":
-		a.media = val
+		field, bit = &a.media, attrMedia
+	default:
+		return
+	}
+	if a.seen&bit != 0 {
+		return
+	}
+	a.seen |= bit
+	*field = val
+	if bit == attrHref {
+		a.hasHref = true
 	}
 }
 

@@ -2,10 +2,10 @@
 // style sheets, icons, fonts and images named by CSS), so that a load test can request them
 // after the page the way a browser does.
 //
-// It tokenizes HTML with golang.org/x/net/html and never builds a DOM, because pages come from
-// a load generator's hot path: the scan is linear in the page size, reads tag names from the
-// raw token bytes, and reads attributes only of tags that can name a resource. Most of the
-// remaining allocations are the tokenizer's own (it copies attribute names and values).
+// It never builds a DOM, because pages come from a load generator's hot path: a scanner finds
+// the tags where golang.org/x/net/html's tokenizer would, skipping text, comments and scripts
+// at memory speed, and reads attributes, in place, only of tags that can name a resource. It
+// copies nothing but the URLs it returns; a page that names none costs no allocation.
 package page
 
 import (
@@ -53,7 +53,7 @@ type Options struct {
 // Resources is the package's Resources with these options.
 func (o Options) Resources(body []byte, pageURL *url.URL) []*url.URL {
 	c := newCollector(pageURL, o)
-	z := html.NewTokenizer(bytes.NewReader(body))
+	s := scanner{src: body}
 	var (
 		// The open <picture>, <video> and <audio> elements, innermost last. It grows by one
 		// byte per unclosed element, so it stays linear in the page.
@@ -62,19 +62,18 @@ func (o Options) Resources(body []byte, pageURL *url.URL) []*url.URL {
 		inStyle  bool // the previous token opened a <style>, so a text token is CSS
 	)
 	for {
-		tt := z.Next()
+		tt, raw := s.next()
 		wasStyle := inStyle
 		inStyle = false
 		switch tt {
-		case html.ErrorToken:
-			// io.EOF at the end of body; the tokenizer reports no other error for a byte reader.
+		case tokEOF:
 			return c.out
-		case html.TextToken:
+		case tokText:
 			if wasStyle {
-				c.addCSS(z.Text(), true)
+				c.addCSS(c.rawText(raw), true)
 			}
-		case html.EndTagToken:
-			switch rawTagKind(z.Raw()) {
+		case tokEnd:
+			switch rawTagKind(raw) {
 			case tagPicture, tagVideo, tagAudio:
 				if len(media) > 0 {
 					media = media[:len(media)-1]
@@ -82,9 +81,8 @@ func (o Options) Resources(body []byte, pageURL *url.URL) []*url.URL {
 			case tagTemplate:
 				template = max(template-1, 0)
 			}
-		case html.StartTagToken, html.SelfClosingTagToken:
+		case tokStart:
 			// HTML ignores the self-closing slash on elements like <video/>, so both open them.
-			raw := z.Raw()
 			k := rawTagKind(raw)
 			switch k {
 			case tagPicture, tagVideo, tagAudio:
@@ -99,26 +97,40 @@ func (o Options) Resources(body []byte, pageURL *url.URL) []*url.URL {
 				continue
 			}
 			inStyle = k == tagStyle
-			// Reading attributes copies them, so tags that cannot name a resource are passed
-			// over unless they may carry a style attribute (the name cannot be escaped).
+			// Tags that cannot name a resource are passed over unless they may carry a style
+			// attribute (the name cannot be escaped).
 			if k == tagOther && !containsStyleFold(raw) {
 				continue
 			}
 			var a attrs
-			for more := true; more; {
-				var key, val []byte
-				key, val, more = z.TagAttr()
-				if key == nil {
-					break
-				}
-				a.set(key, val)
-			}
+			readAttrs(raw, &a)
 			innermost := tagOther
 			if len(media) > 0 {
 				innermost = media[len(media)-1]
 			}
 			c.element(k, &a, innermost)
 		}
+	}
+}
+
+// readAttrs reads the attributes of the start tag raw into a. Values are read in place, unless
+// the tag holds a character reference, CR or NUL: then the tokenizer reads the tag, so that
+// values are decoded exactly as it decodes them (entities without a semicolon, U+FFFD for
+// NUL, LF for CR). Such tags are rare, and only the tag is tokenized, not the page.
+func readAttrs(raw []byte, a *attrs) {
+	if !bytes.ContainsAny(raw, "&\r\x00") {
+		lexTag(raw, 1, a)
+		return
+	}
+	z := html.NewTokenizer(bytes.NewReader(raw))
+	z.Next()
+	for more := true; more; {
+		var key, val []byte
+		key, val, more = z.TagAttr()
+		if key == nil {
+			break
+		}
+		a.set(key, val)
 	}
 }
 

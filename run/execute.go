@@ -41,7 +41,7 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	if err := loader.RaiseFileLimit(max(cfg.Users, cfg.MaxUsers)); err != nil {
 		return stats.Report{}, SettingError{err}
 	}
-	tuneGC(max(cfg.Users, cfg.MaxUsers), len(spec.Targets))
+	defer tuneGC(ctx, max(cfg.Users, cfg.MaxUsers), len(spec.Targets))()
 	talk := !spec.Outputs.Quiet && !spec.Outputs.JSON
 	if talk {
 		fmt.Fprint(stderr, banner(&spec))

@@ -1,25 +1,70 @@
 package run
 
 import (
+	"context"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
+	"time"
 )
 
-// gcPercent picks the garbage collector's target for a run with this many requests in flight
-// at most, over a list of this many targets. Go's default (100) lets the heap grow to twice what is live. With few users the live
-// heap is small and garbage is most of the memory, so a higher target saves collector work at
-// little cost; with thousands of users the live heap is their buffers and stacks (about 14 KiB
-// each), and doubling it would add hundreds of MB. A long URL list is live as well, about 600
-// bytes a line (the target, its loader and statistics entries). So the heap may grow by about
-// 48 MiB over the estimated live heap, within 25 % to 400 %.
-func gcPercent(concurrency, targets int) int {
-	live := 12<<20 + 14<<10*int64(concurrency) + 600*int64(targets)
-	return int(min(400, max(25, 100*48<<20/live)))
+// headroom is how far the heap may grow over what is live before the collector runs. A run
+// makes little garbage per request (its results are small values, pages are parsed once), so
+// collecting every 16 MiB costs well under 1 % of a core, while a fixed factor of a large
+// live heap (200 browser-like users hold about 30 MB) would let the heap grow by another 100 MB.
+const headroom = 16 << 20
+
+// percentOver returns the collector's target for a heap with live bytes live: the percent that
+// lets it grow by headroom, within 25 % (thousands of users, long URL lists: collections stay
+// rare) and 400 % (a tiny heap: collections stay rare too, at little memory).
+func percentOver(live uint64) int {
+	return int(min(400, max(25, 100*headroom/max(live, 1))))
 }
 
-// tuneGC applies gcPercent unless the user chose a GOGC of their own.
-func tuneGC(concurrency, targets int) {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent(concurrency, targets))
+// gcPercent picks the collector's target before a run, when nothing is measured yet, for this
+// many requests in flight at most over a list of this many targets. The live heap is then
+// estimated: about 12 MiB before the first request; each user's buffers and stack, about
+// 14 KiB; a URL list, about 600 bytes a line (the target, its loader and statistics entries).
+func gcPercent(concurrency, targets int) int {
+	live := 12<<20 + 14<<10*uint64(concurrency) + 600*uint64(targets)
+	return percentOver(live)
+}
+
+// tuneGC sets the collector's target from gcPercent, then follows the live heap each
+// collection measures until ctx ends or stop is called, unless the user chose a GOGC of their
+// own. The estimate alone can be far off: a browser-like user also keeps the page it parses.
+func tuneGC(ctx context.Context, concurrency, targets int) (stop func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	percent := gcPercent(concurrency, targets)
+	debug.SetGCPercent(percent)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// The live heap changes only at a collection, a few times a second at most.
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			metrics.Read(sample)
+			if sample[0].Value.Kind() != metrics.KindUint64 || sample[0].Value.Uint64() == 0 {
+				continue
+			}
+			if p := percentOver(sample[0].Value.Uint64()); p != percent {
+				percent = p
+				debug.SetGCPercent(p)
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
 	}
 }
