@@ -1,0 +1,151 @@
+// Package content fingerprints what the URLs of a run answer, so that two runs (the old stack
+// and the new, yesterday and today) can say which pages no longer answer the same. For each URL
+// a Learner counts the content types and fingerprints the 2xx answers' decoded bodies: the body
+// is cut into small segments (tags, attributes, lines of text), common volatile parts are
+// normalised (dates, times, tokens), and the segments of the first answer are kept with a flag
+// that later answers clear when they lack the segment. What is left stable was in every answer;
+// what varied within the run (a CSRF token, "served in 0.012 s", an ad slot) is learned as
+// volatile from the run's own repeated answers, with no pattern to configure. Compare then
+// aligns two runs' segments and names the first stable difference.
+package content
+
+import (
+	"regexp"
+	"sync"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// Bounds of what is fingerprinted and kept. A Learner keeps at most MaxSegments segments and
+// MaxText bytes of their text (about 110 KiB in all at the bounds, 8 bytes of hash, 8 of
+// offsets and a flag per segment besides the text); a page is fingerprinted up to MaxBody
+// bytes of its decoded body.
+const (
+	MaxBody     = 256 << 10
+	MaxSegments = 4096
+	MaxText     = 64 << 10
+)
+
+// Sampling: the first FirstSamples 2xx answers of a URL are fingerprinted, then one in
+// SampleEvery, chosen by count (deterministic). Cutting a 31 KiB page costs about as much
+// client CPU as requesting it on loopback, so fingerprinting every answer would double a run's
+// cost; the first answers teach what varies, and the later ones catch what varies slowly.
+const (
+	FirstSamples = 8
+	SampleEvery  = 64
+)
+
+// Learner learns what one URL answers during a run. It is safe for concurrent use: the users
+// fingerprinting the same URL cut their bodies apart, each with its own Scanner, and take its
+// lock only to count and to clear flags.
+type Learner struct {
+	volatile []*regexp.Regexp
+
+	mu       sync.Mutex
+	answers  int64 // 2xx answers seen, fingerprinted or not
+	samples  int64 // answers fingerprinted
+	types    typeCounts
+	first    bool   // the first sample is kept
+	bodyHash uint64 // of the first sample's body, so identical answers skip the cutting
+	hashes   []uint64
+	ends     []int32 // text[ends[i-1]:ends[i]] is segment i's
+	text     []byte
+	stable   []bool
+}
+
+// NewLearner makes a learner that also treats what matches one of volatile as volatile (within
+// one segment: a tag's attribute or a line of text). The patterns are shared, not copied.
+func NewLearner(volatile []*regexp.Regexp) *Learner {
+	return &Learner{volatile: volatile}
+}
+
+// Sample books an answer with its status and Content-Type, and tells whether its body is to be
+// fingerprinted with Observe: a 2xx answer among the first FirstSamples, then one in
+// SampleEvery.
+func (l *Learner) Sample(status int, contentType []byte) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.types.add(contentType)
+	if status < 200 || status > 299 {
+		return false
+	}
+	n := l.answers
+	l.answers++
+	return n < FirstSamples || n%SampleEvery == 0
+}
+
+// Observe fingerprints the decoded body of an answer Sample chose, up to MaxBody bytes of it,
+// using s for scratch.
+func (l *Learner) Observe(s *Scanner, body []byte) {
+	body = body[:min(len(body), MaxBody)]
+	h := xxhash.Sum64(body)
+	l.mu.Lock()
+	if l.first && h == l.bodyHash {
+		l.samples++
+		l.mu.Unlock()
+		return
+	}
+	l.mu.Unlock()
+	s.scan(body, l.volatile)
+	s.set.fill(s.segs)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.samples++
+	if !l.first {
+		l.keep(s, h)
+		return
+	}
+	for i, v := range l.hashes {
+		if l.stable[i] && !s.set.has(v) {
+			l.stable[i] = false
+		}
+	}
+}
+
+// keep makes the scanned body the first sample, up to the bounds.
+func (l *Learner) keep(s *Scanner, bodyHash uint64) {
+	l.first, l.bodyHash = true, bodyHash
+	for _, sg := range s.segs {
+		t := s.text[sg.off:sg.end]
+		if len(l.hashes) == MaxSegments || len(l.text)+len(t) > MaxText {
+			break
+		}
+		l.text = append(l.text, t...)
+		l.hashes = append(l.hashes, sg.hash)
+		l.ends = append(l.ends, int32(len(l.text)))
+		l.stable = append(l.stable, true)
+	}
+}
+
+// Profile is what the learner has learned so far. It may be called while answers still arrive.
+func (l *Learner) Profile() Profile {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := Profile{Samples: l.samples, Types: l.types.list()}
+	if len(l.hashes) == 0 {
+		return p
+	}
+	text := string(l.text)
+	p.segs = make([]Segment, len(l.hashes))
+	from := int32(0)
+	for i, v := range l.hashes {
+		if l.stable[i] {
+			p.segs[i] = Segment{hash: v, Text: text[from:l.ends[i]]}
+		}
+		from = l.ends[i]
+	}
+	return p
+}
+
+// CompileVolatile compiles the --volatile patterns.
+func CompileVolatile(patterns []string) ([]*regexp.Regexp, error) {
+	out := make([]*regexp.Regexp, 0, len(patterns))
+	for _, p := range patterns {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, re)
+	}
+	return out, nil
+}
