@@ -1,5 +1,7 @@
 package content
 
+import "bytes"
+
 // normalise appends seg to dst with what commonly differs from one response to the next, or
 // from one day to the next, replaced by a marker, and runs of space made one space:
 //   - dates: 2026-12-01 (with a time and zone after it), 01/12/2026, 1.12.2026, "1 Dec 2026",
@@ -8,7 +10,8 @@ package content
 //   - numbers with 3 or more decimals ("served in 0.012 s") → #n; prices keep their 2
 //   - numbers of 10 or more digits (Unix times, nonces) → #n
 //   - random tokens: runs of 16 or more letters, digits and '_' that mix letters and
-//     digits at least 3 times (hex and base64 ids, CSRF tokens) → #tok
+//     digits at least 3 times (hex and base64 ids, CSRF tokens), and such runs joined by
+//     dashes when they also mix cases or digits very often (base64url, UUIDs) → #tok
 //
 // It scans bytes without regular expressions: it runs on every fingerprinted segment.
 func normalise(dst, seg []byte) []byte {
@@ -25,6 +28,19 @@ func normalise(dst, seg []byte) []byte {
 			dst = append(dst, ' ')
 		}
 		space = false
+		// base64url tokens and UUIDs have dashes in them, at their start too; slugs have
+		// them as well, and stay.
+		if isWord(c) || c == '-' {
+			j := i
+			for j < len(seg) && (isWord(seg[j]) || seg[j] == '-') {
+				j++
+			}
+			if dashed := seg[i:j]; bytes.IndexByte(dashed, '-') >= 0 && isDashedToken(dashed) {
+				dst = append(dst, "#tok"...)
+				i = j
+				continue
+			}
+		}
 		if !isWord(c) {
 			dst = append(dst, c)
 			i++
@@ -194,32 +210,66 @@ func fineNumber(b []byte) int {
 	return n
 }
 
-// isToken tells whether a word looks random: long, and switching between letters and digits
-// more often than names, slugs and product codes do.
+// isToken tells whether a word looks random: long, and either switching between letters and
+// digits more often than names, slugs and product codes do (hex ids), or switching case as
+// often as random base64 does, which CamelCase names and acronyms do not.
 func isToken(w []byte) bool {
 	if len(w) < 16 {
 		return false
 	}
-	letters, digitCount, switches := 0, 0, 0
+	m := mix(w)
+	return m.letters >= 2 && m.digits >= 2 && m.switches >= 3 ||
+		2*(m.switches+m.caseSwitches+m.upperPairs) >= len(w)
+}
+
+// isDashedToken tells whether a run of words joined by dashes looks random: a token by
+// isToken's measure that also mixes upper and lower case (base64url) or switches between
+// letters and digits very often (a UUID), which a slug such as "kettle-2-blue-3" does not.
+func isDashedToken(w []byte) bool {
+	m := mix(w)
+	return isToken(w) && (m.upper > 0 && m.lower > 0 || m.switches >= 6)
+}
+
+// charMix counts the kinds of characters of a word and how often they alternate.
+type charMix struct {
+	letters, upper, lower, digits int
+	switches                      int // between a letter and a digit
+	caseSwitches                  int // between an upper and a lower case letter
+	upperPairs                    int // upper case letters that follow one
+}
+
+func mix(w []byte) charMix {
+	var m charMix
 	prev := byte(0)
 	for _, c := range w {
 		var class byte
 		switch {
 		case isDigit(c):
-			digitCount++
+			m.digits++
 			class = 'd'
-		case isLetter(c):
-			letters++
+		case c >= 'a' && c <= 'z':
+			m.letters++
+			m.lower++
 			class = 'l'
+		case c >= 'A' && c <= 'Z':
+			m.letters++
+			m.upper++
+			class = 'u'
 		default:
 			continue
 		}
-		if prev != 0 && class != prev {
-			switches++
+		switch {
+		case prev == 0:
+		case (prev == 'd') != (class == 'd'):
+			m.switches++
+		case prev != class:
+			m.caseSwitches++
+		case class == 'u':
+			m.upperPairs++
 		}
 		prev = class
 	}
-	return letters >= 2 && digitCount >= 2 && switches >= 3
+	return m
 }
 
 var (

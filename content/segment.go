@@ -115,8 +115,13 @@ func (s *Scanner) textRun(t []byte, volatile []*regexp.Regexp) {
 	}
 }
 
-// add normalises one segment and keeps it unless nothing but space is left of it.
+// add normalises one segment and keeps it unless nothing but space is left of it. A tag's
+// name or attribute longer than MaxSegment is cut into pieces of that length.
 func (s *Scanner) add(seg []byte, volatile []*regexp.Regexp) {
+	for len(seg) > MaxSegment {
+		s.add(seg[:MaxSegment], volatile)
+		seg = seg[MaxSegment:]
+	}
 	if len(volatile) > 0 {
 		s.raw = append(s.raw[:0], seg...)
 		for _, re := range volatile {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/webload/webload/content"
 	"github.com/webload/webload/urls"
 )
 
@@ -73,6 +74,9 @@ type Outcome struct {
 	// browser) that were due before the run stopped but never sent, because every user was
 	// busy (they are not in any other figure).
 	Unsent int64
+	// Content has what each URL of the list answered (see package content), in the list's
+	// order; a URL that got no answer has the zero Profile. Login steps have none.
+	Content []content.Profile
 }
 
 // Loader runs one load test. Build it with New; Run may be called once.
@@ -91,6 +95,7 @@ type Loader struct {
 	maxResends    int                 // the most attempts after a request's first (see roundTrip)
 	conns         connStats
 	names         requestNames // what hops and resources requested, with Config.NameRequests
+	content       learners     // what the listed URLs answered
 
 	start   time.Time
 	stopped atomic.Bool
@@ -123,6 +128,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		secrets: secretNames(&cfg),
 	}
 	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
+	l.content = newLearners(&cfg, len(targets))
 	for _, h := range cfg.ResourceHosts {
 		l.resourceHosts.addName(h)
 	}
@@ -343,6 +349,7 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 		ErrorSamples: l.samples,
 		Users:        users,
 		Unsent:       unsent,
+		Content:      l.content.profiles(),
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/webload/webload/content"
 )
 
 // user is one virtual user's loop in the closed model: send (or visit), record, pause, until its
@@ -46,12 +48,14 @@ type exchange struct {
 	req  *fasthttp.Request
 	resp *fasthttp.Response
 	body body
+	scan *content.Scanner // fingerprints the URLs' answers; nil on a resource fetcher's exchange
 }
 
 // sender gives a goroutine that sends requests what it owns: an exchange and a batch of
 // results; done releases them and hands over the last results.
 func (l *Loader) sender(out chan<- *[]Result) (*exchange, *batcher, func()) {
 	x := l.newExchange()
+	x.scan = new(content.Scanner)
 	b := l.newBatcher(out)
 	return x, b, func() {
 		b.close()
@@ -92,6 +96,7 @@ func (l *Loader) do(x *exchange, ti, user int, parse bool, res *Result) time.Dur
 	if err == nil {
 		err = checkStatus(x)
 	}
+	learn := false
 	if err == nil {
 		res.Status = uint16(x.resp.StatusCode())
 		res.HTTP10 = !x.resp.Header.IsHTTP11()
@@ -99,7 +104,8 @@ func (l *Loader) do(x *exchange, ti, user int, parse bool, res *Result) time.Dur
 		// The same deadline as the request's, from the clock reading above: decoding is bounded
 		// by it too.
 		x.body.deadline = l.start.Add(offset + l.cfg.Timeout)
-		size, err = x.body.read(x.resp, parse && isHTML(x.resp.Header.ContentType()))
+		learn = l.sampleContent(x, ti)
+		size, err = x.body.read(x.resp, parse && isHTML(x.resp.Header.ContentType()) || learn)
 		res.BodyBytes, res.Decoded = size.received, size.decoded
 	}
 	// One clock reading ends the request, after the body.
@@ -108,6 +114,8 @@ func (l *Loader) do(x *exchange, ti, user int, parse bool, res *Result) time.Dur
 	if err != nil {
 		res.Err = classify(err)
 		l.failed(res.Err, err)
+	} else if learn {
+		l.learnContent(x, ti, parse)
 	}
 	// Checked after the request: if the run stopped while it was in flight, say so.
 	res.AfterStop = l.stopped.Load()

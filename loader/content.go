@@ -1,0 +1,70 @@
+package loader
+
+import (
+	"regexp"
+	"sync/atomic"
+
+	"github.com/webload/webload/content"
+)
+
+// learners fingerprint what the run's listed URLs answer (see package content): one learner per
+// URL of the list, made at its first answer, since most of a long list may never be reached.
+// Resources, redirects' targets off the list and login steps are not fingerprinted.
+type learners struct {
+	volatile []*regexp.Regexp
+	of       []atomic.Pointer[content.Learner]
+}
+
+// newLearners prepares the learners of n listed URLs. cfg has been validated, so its patterns
+// compile.
+func newLearners(cfg *Config, n int) learners {
+	volatile, _ := content.CompileVolatile(cfg.Volatile)
+	return learners{volatile: volatile, of: make([]atomic.Pointer[content.Learner], n)}
+}
+
+// learner returns URL ti's learner, making it at its first answer.
+func (c *learners) learner(ti int) *content.Learner {
+	p := &c.of[ti]
+	if l := p.Load(); l != nil {
+		return l
+	}
+	p.CompareAndSwap(nil, content.NewLearner(c.volatile))
+	return p.Load()
+}
+
+// profiles gives what each listed URL answered, in the list's order.
+func (c *learners) profiles() []content.Profile {
+	out := make([]content.Profile, len(c.of))
+	for i := range c.of {
+		if l := c.of[i].Load(); l != nil {
+			out[i] = l.Profile()
+		}
+	}
+	return out
+}
+
+// sampleContent books the answer in x to target ti with its learner and tells whether its body
+// is to be kept for a fingerprint. Only a user's own exchange fingerprints (x.scan is set), and
+// only listed URLs.
+func (l *Loader) sampleContent(x *exchange, ti int) bool {
+	if x.scan == nil || ti >= len(l.content.of) {
+		return false
+	}
+	return l.content.learner(ti).Sample(x.resp.StatusCode(), x.resp.Header.ContentType())
+}
+
+// learnContent fingerprints the body kept in x for target ti, after the request's time was
+// taken: the fingerprint is the client's work, not the server's. A body kept only for it is
+// dropped, so the page parser does not take a JSON answer for a page (parse says whether the
+// parser asked for it), and a buffer grown past what is fingerprinted is let go so that users
+// do not each hold a long body for the rest of the run.
+func (l *Loader) learnContent(x *exchange, ti int, parse bool) {
+	l.content.learner(ti).Observe(x.scan, x.body.page)
+	if parse && isHTML(x.resp.Header.ContentType()) {
+		return
+	}
+	x.body.page = x.body.page[:0]
+	if cap(x.body.page) > content.MaxBody {
+		x.body.page = nil
+	}
+}

@@ -1,0 +1,116 @@
+package loader
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/webload/webload/content"
+	"github.com/webload/webload/internal/contentsite"
+	"github.com/webload/webload/urls"
+)
+
+// siteRun runs cfg over the content site's pages and returns what each answered.
+func siteRun(t *testing.T, v contentsite.Variant, cfg Config) []content.Profile {
+	t.Helper()
+	site, err := contentsite.Start(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = site.Close() })
+	var targets []urls.Target
+	for _, u := range site.URLs() {
+		tg, err := urls.ParseLine(u, urls.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		targets = append(targets, tg)
+	}
+	_, out := run(t, cfg, targets)
+	if len(out.Content) != len(targets) {
+		t.Fatalf("%d profiles for %d URLs", len(out.Content), len(targets))
+	}
+	return out.Content
+}
+
+// contentRuns are the ways of running the site the tests compare.
+func contentRuns() map[string]Config {
+	browser := DefaultConfig()
+	browser.Users, browser.Reps = 4, 20
+	open := Config{Rate: 2000, MaxUsers: 4, Reps: 60}
+	return map[string]Config{
+		"c4 r20":         {Users: 4, Reps: 20},
+		"once":           {Users: 1, Once: true},
+		"browser c4 r20": browser,
+		"open 60":        open,
+	}
+}
+
+func TestContentOfOneStackDoesNotChange(t *testing.T) {
+	t.Parallel()
+	runs := contentRuns()
+	profiles := map[string][]content.Profile{}
+	for name, cfg := range runs {
+		profiles[name] = siteRun(t, contentsite.Baseline, cfg)
+	}
+	base := profiles["c4 r20"]
+	for name, got := range profiles {
+		for i, p := range got {
+			if p.Samples == 0 {
+				t.Errorf("%s: %s has no fingerprinted answer", name, contentsite.Paths[i])
+			}
+		}
+		for _, pair := range [][2][]content.Profile{{base, got}, {got, base}} {
+			for i := range pair[0] {
+				if c := content.Compare(&pair[0][i], &pair[1][i]); c.Changed {
+					t.Errorf("c4 r20 and %s: %s changed: %q → %q", name, contentsite.Paths[i], c.Before, c.After)
+				}
+			}
+		}
+	}
+}
+
+func TestContentOfABrokenStack(t *testing.T) {
+	t.Parallel()
+	before := siteRun(t, contentsite.Baseline, Config{Users: 4, Reps: 20})
+	for _, name := range []string{"c4 r20", "once"} {
+		after := siteRun(t, contentsite.Broken, contentRuns()[name])
+		var changed []string
+		for i := range before {
+			c := content.Compare(&before[i], &after[i])
+			if !c.Changed {
+				continue
+			}
+			path := contentsite.Paths[i]
+			changed = append(changed, path)
+			want := [2]string{"Product 2 - Kettle Shop", "Database error"}
+			if path == "/product/5" {
+				want[0] = "Product 5 - Kettle Shop"
+			}
+			if path == contentsite.PricePath {
+				want = [2]string{"Price: 15.65 EUR", "Price: 18.65 EUR"}
+			}
+			if got := [2]string{c.Before, c.After}; got != want {
+				t.Errorf("%s: %s excerpt %q → %q, want %q → %q", name, path, c.Before, c.After, want[0], want[1])
+			}
+		}
+		want := append(slices.Clone(contentsite.BrokenPaths), contentsite.PricePath)
+		slices.Sort(want)
+		slices.Sort(changed)
+		if !slices.Equal(changed, want) {
+			t.Errorf("%s: changed %q, want %q", name, changed, want)
+		}
+		gone := after[slices.Index(contentsite.Paths, contentsite.GonePath)]
+		if gone.Samples != 0 || len(gone.Types) != 1 || gone.Types[0].Type != "text/plain" {
+			t.Errorf("%s: the 404 page's profile %+v, want no sample and its text/plain answers counted", name, gone)
+		}
+	}
+}
+
+func TestContentVolatileSetting(t *testing.T) {
+	t.Parallel()
+	_, err := New(Config{Users: 1, Reps: 1, Timeout: 1, Volatile: []string{"a(b"}}, []urls.Target{{Method: "GET", URL: "http://127.0.0.1:1/"}})
+	if !errors.Is(err, ErrBadVolatile) || err.Error() != "Volatile: error parsing regexp: missing closing ): `a(b`" {
+		t.Errorf("error %v, want ErrBadVolatile naming the setting", err)
+	}
+}
