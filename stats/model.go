@@ -3,6 +3,7 @@ package stats
 import (
 	"time"
 
+	"github.com/webload/webload/content"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/sysload"
 )
@@ -53,6 +54,8 @@ type urlFigures struct {
 	// page has the URL's page visits and their resources; nil until it has one, which keeps
 	// the record of a URL only ever requested alone small.
 	page *pageFigures
+	// content is what the URL answered; the loader learns it and hands it over at the end.
+	content content.Profile
 }
 
 // reset empties u, keeping its histograms' and statuses' storage for the next URL.
@@ -60,6 +63,7 @@ func (u *urlFigures) reset() {
 	u.tally = Tally{}
 	u.latency.reset()
 	u.status = u.status[:0]
+	u.content = content.Profile{}
 	if u.page != nil {
 		l := u.page.latency
 		l.reset()

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/webload/webload/content"
 	"github.com/webload/webload/sysload"
 )
 
@@ -120,6 +121,10 @@ type URLStats struct {
 	// Pages has the URL's page figures (its visits and their resources) when users loaded
 	// pages like a browser.
 	Pages *URLPages `json:"pages,omitempty"`
+	// Content is what the URL answered: its content types and the fingerprint of its 2xx
+	// answers (see package content); nil when it got no answer, and in results saved before
+	// fingerprints.
+	Content *content.Profile `json:"content,omitempty"`
 }
 
 // quantiles calls f with each percentile (0-100) of a URL row and its field. It is the one list of
