@@ -35,10 +35,10 @@ func TestResultsCarryContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name     string
-		args     []string
-		kettle   bool // the word "kettle" is in the fingerprint's text
-		samples  int64
+		name    string
+		args    []string
+		kettle  bool // the word "kettle" is in the fingerprint's text
+		samples int64
 	}{
 		{"plain", nil, true, 2},
 		{"volatile", []string{"--volatile", "(?i)kettle"}, false, 2},
