@@ -134,7 +134,7 @@ func TestLearnerLearnsWhatVaries(t *testing.T) {
 
 func TestLearnerSamples(t *testing.T) {
 	t.Parallel()
-	l := NewLearner(nil)
+	l := NewLearner(Options{})
 	var s Scanner
 	var chosen int
 	for i := range 1000 {
@@ -317,6 +317,42 @@ func TestSavedRefusesBadInput(t *testing.T) {
 			err := json.Unmarshal([]byte(tt.json), &p)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLearnerKeepsItsBound(t *testing.T) {
+	t.Parallel()
+	page := productPage(answer{token: "x", price: "1.00"}, 200<<10)
+	tests := []struct {
+		name string
+		urls int
+		keep int
+	}{
+		{"short list", 50, MaxKeep},
+		{"long list", 100_000, keepBudget / 100_000},
+		{"huge list", 10_000_000, minKeep},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := KeepFor(tt.urls); got != tt.keep {
+				t.Fatalf("KeepFor(%d) = %d, want %d", tt.urls, got, tt.keep)
+			}
+			l := NewLearner(Options{Keep: tt.keep})
+			var s Scanner
+			l.Sample(200, nil)
+			l.Observe(&s, page)
+			p := l.Profile()
+			kept, text := 0, 0
+			for _, sg := range p.Segments() {
+				kept += len(sg.Text) + segmentCost
+				text += len(sg.Text)
+			}
+			full := len(p.Segments()) == MaxSegments || text > MaxText-MaxSegment
+			if kept > tt.keep || kept < tt.keep-MaxSegment-segmentCost && !full {
+				t.Errorf("kept %d bytes in %d segments, want up to %d and near it", kept, len(p.Segments()), tt.keep)
 			}
 		})
 	}

@@ -62,7 +62,7 @@ func FuzzScan(f *testing.F) {
 				t.Fatalf("segment %q has a run of spaces", text)
 			}
 		}
-		l := NewLearner(nil)
+		l := NewLearner(Options{})
 		for range 2 {
 			if l.Sample(200, nil) {
 				l.Observe(&s, body)

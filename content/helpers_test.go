@@ -61,7 +61,7 @@ func errorPage() []byte {
 
 // learn fingerprints bodies as one URL's answers in a run.
 func learn(bodies ...[]byte) Profile {
-	l := NewLearner(nil)
+	l := NewLearner(Options{})
 	var s Scanner
 	for _, b := range bodies {
 		if l.Sample(200, []byte("text/html; charset=utf-8")) {

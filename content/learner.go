@@ -16,15 +16,44 @@ import (
 	"github.com/cespare/xxhash/v2"
 )
 
-// Bounds of what is fingerprinted and kept. A Learner keeps at most MaxSegments segments and
-// MaxText bytes of their text (about 110 KiB in all at the bounds, 8 bytes of hash, 8 of
-// offsets and a flag per segment besides the text); a page is fingerprinted up to MaxBody
-// bytes of its decoded body.
+// Bounds of what is fingerprinted and kept. A page is fingerprinted up to MaxBody bytes of its
+// decoded body. A Learner keeps at most MaxSegments segments and MaxText bytes of their text,
+// and at most Options.Keep bytes in all, counting 13 bytes a segment (its hash, end and flag)
+// besides its text: 116 KiB at most, about 2.5 times the text of the segments it keeps.
 const (
 	MaxBody     = 256 << 10
 	MaxSegments = 4096
 	MaxText     = 64 << 10
+	MaxKeep     = MaxText + 13*MaxSegments
 )
+
+// keepBudget is what the learners of one run keep at most in all (see KeepFor).
+const keepBudget = 256 << 20
+
+// minKeep is the least a learner keeps, however long the URL list: the start of a page.
+const minKeep = 2 << 10
+
+// segmentCost is what a kept segment costs besides its text: its hash, end and flag.
+const segmentCost = 13
+
+// KeepFor is Options.Keep for a run of urls URLs: MaxKeep, less for lists of more than about
+// 2 000 URLs, so that the learners of a long list keep 256 MiB at most (each at least 2 KiB:
+// the start of its page). A learner's other memory is about 200 bytes.
+func KeepFor(urls int) int {
+	if urls <= 0 {
+		return MaxKeep
+	}
+	return min(max(keepBudget/urls, minKeep), MaxKeep)
+}
+
+// Options shape what a Learner learns.
+type Options struct {
+	// Volatile are patterns for what also varies, within one segment (a tag's attribute or a
+	// line of text). They are shared, not copied.
+	Volatile []*regexp.Regexp
+	// Keep bounds the bytes the learner keeps (see MaxKeep); 0 means MaxKeep.
+	Keep int
+}
 
 // Sampling: the first FirstSamples 2xx answers of a URL are fingerprinted, then one in
 // SampleEvery, chosen by count (deterministic). Cutting a 31 KiB page costs about as much
@@ -40,6 +69,7 @@ const (
 // lock only to count and to clear flags.
 type Learner struct {
 	volatile []*regexp.Regexp
+	keepMax  int
 
 	mu       sync.Mutex
 	answers  int64 // 2xx answers seen, fingerprinted or not
@@ -53,10 +83,12 @@ type Learner struct {
 	stable   []bool
 }
 
-// NewLearner makes a learner that also treats what matches one of volatile as volatile (within
-// one segment: a tag's attribute or a line of text). The patterns are shared, not copied.
-func NewLearner(volatile []*regexp.Regexp) *Learner {
-	return &Learner{volatile: volatile}
+// NewLearner makes a learner.
+func NewLearner(o Options) *Learner {
+	if o.Keep <= 0 || o.Keep > MaxKeep {
+		o.Keep = MaxKeep
+	}
+	return &Learner{volatile: o.Volatile, keepMax: o.Keep}
 }
 
 // Sample books an answer with its status and Content-Type, and tells whether its body is to be
@@ -107,7 +139,8 @@ func (l *Learner) keep(s *Scanner, bodyHash uint64) {
 	l.first, l.bodyHash = true, bodyHash
 	for _, sg := range s.segs {
 		t := s.text[sg.off:sg.end]
-		if len(l.hashes) == MaxSegments || len(l.text)+len(t) > MaxText {
+		if len(l.hashes) == MaxSegments || len(l.text)+len(t) > MaxText ||
+			len(l.text)+len(t)+segmentCost*(len(l.hashes)+1) > l.keepMax {
 			break
 		}
 		l.text = append(l.text, t...)

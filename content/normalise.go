@@ -1,7 +1,5 @@
 package content
 
-import "bytes"
-
 // normalise appends seg to dst with what commonly differs from one response to the next, or
 // from one day to the next, replaced by a marker, and runs of space made one space:
 //   - dates: 2026-12-01 (with a time and zone after it), 01/12/2026, 1.12.2026, "1 Dec 2026",
@@ -17,9 +15,11 @@ import "bytes"
 func normalise(dst, seg []byte) []byte {
 	start := len(dst)
 	space := false
+	plain := 0 // seg[:plain] is known to hold no dashed token
 	for i := 0; i < len(seg); {
 		c := seg[i]
-		if isSpace(c) {
+		k := classes[c]
+		if k == spaceClass {
 			space = true
 			i++
 			continue
@@ -28,25 +28,36 @@ func normalise(dst, seg []byte) []byte {
 			dst = append(dst, ' ')
 		}
 		space = false
+		j := i
+		for j < len(seg) && classes[seg[j]]&wordClass != 0 {
+			j++
+		}
 		// base64url tokens and UUIDs have dashes in them, at their start too; slugs have
 		// them as well, and stay.
-		if isWord(c) || c == '-' {
-			j := i
-			for j < len(seg) && (isWord(seg[j]) || seg[j] == '-') {
-				j++
+		if i >= plain && (c == '-' || j < len(seg) && seg[j] == '-') {
+			d := j
+			for d < len(seg) && (classes[seg[d]]&wordClass != 0 || seg[d] == '-') {
+				d++
 			}
-			if dashed := seg[i:j]; bytes.IndexByte(dashed, '-') >= 0 && isDashedToken(dashed) {
+			if isDashedToken(seg[i:d]) {
 				dst = append(dst, "#tok"...)
-				i = j
+				i = d
 				continue
 			}
+			plain = d
 		}
-		if !isWord(c) {
-			dst = append(dst, c)
+		if j == i {
+			dst = append(dst, c) // punctuation
 			i++
 			continue
 		}
-		if isDigit(c) && (i == 0 || !isWord(seg[i-1])) {
+		word := seg[i:j]
+		if k == lowerClass && len(word) < 16 {
+			dst = append(dst, word...) // most words: nothing to look at
+			i = j
+			continue
+		}
+		if k == digitClass && (i == 0 || classes[seg[i-1]]&wordClass == 0) {
 			if n := dateTime(seg[i:]); n > 0 {
 				dst = append(dst, "#date"...)
 				i += n
@@ -63,19 +74,14 @@ func normalise(dst, seg []byte) []byte {
 				continue
 			}
 		}
-		j := i
-		for j < len(seg) && isWord(seg[j]) {
-			j++
-		}
-		word := seg[i:j]
 		switch {
 		case isToken(word):
 			dst = append(dst, "#tok"...)
-		case allDigits(word) && len(word) >= 10:
+		case k == digitClass && len(word) >= 10 && allDigits(word):
 			dst = append(dst, "#n"...)
-		case isWeekday(word) && j < len(seg) && seg[j] == ',':
+		case k == upperClass && isWeekday(word) && j < len(seg) && seg[j] == ',':
 			dst = append(dst, "#date"...)
-		case isMonth(word):
+		case k == upperClass && isMonth(word):
 			dst, j = monthDate(dst, start, seg, j, word)
 		default:
 			dst = append(dst, word...)
@@ -84,6 +90,35 @@ func normalise(dst, seg []byte) []byte {
 	}
 	return dst
 }
+
+// Byte classes, for the scan.
+const (
+	spaceClass = 1 << iota
+	digitClass
+	lowerClass
+	upperClass
+	underClass
+	wordClass = digitClass | lowerClass | upperClass | underClass
+)
+
+// classes is each byte's class; read-only.
+var classes = func() (t [256]byte) {
+	for c := range 256 {
+		switch {
+		case isSpace(byte(c)):
+			t[c] = spaceClass
+		case c >= '0' && c <= '9':
+			t[c] = digitClass
+		case c >= 'a' && c <= 'z':
+			t[c] = lowerClass
+		case c >= 'A' && c <= 'Z':
+			t[c] = upperClass
+		case c == '_':
+			t[c] = underClass
+		}
+	}
+	return t
+}()
 
 // monthDate writes a month name with the day and year around it ("1 Dec 2026", "Dec 1, 2026")
 // as #date; a month name with no number beside it ("in May") is a word. It returns dst and
@@ -296,7 +331,7 @@ func inList(w []byte, list []string) bool {
 
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
-func isWord(c byte) bool   { return isDigit(c) || isLetter(c) || c == '_' }
+func isWord(c byte) bool   { return classes[c]&wordClass != 0 }
 
 func leadingDigits(b []byte) int {
 	n := 0

@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"regexp"
 	"sync/atomic"
 
 	"github.com/webload/webload/content"
@@ -11,15 +10,16 @@ import (
 // URL of the list, made at its first answer, since most of a long list may never be reached.
 // Resources, redirects' targets off the list and login steps are not fingerprinted.
 type learners struct {
-	volatile []*regexp.Regexp
-	of       []atomic.Pointer[content.Learner]
+	opt content.Options
+	of  []atomic.Pointer[content.Learner]
 }
 
 // newLearners prepares the learners of n listed URLs. cfg has been validated, so its patterns
 // compile.
 func newLearners(cfg *Config, n int) learners {
 	volatile, _ := content.CompileVolatile(cfg.Volatile)
-	return learners{volatile: volatile, of: make([]atomic.Pointer[content.Learner], n)}
+	opt := content.Options{Volatile: volatile, Keep: content.KeepFor(n)}
+	return learners{opt: opt, of: make([]atomic.Pointer[content.Learner], n)}
 }
 
 // learner returns URL ti's learner, making it at its first answer.
@@ -28,7 +28,7 @@ func (c *learners) learner(ti int) *content.Learner {
 	if l := p.Load(); l != nil {
 		return l
 	}
-	p.CompareAndSwap(nil, content.NewLearner(c.volatile))
+	p.CompareAndSwap(nil, content.NewLearner(c.opt))
 	return p.Load()
 }
 

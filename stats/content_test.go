@@ -13,7 +13,7 @@ import (
 
 // learnedProfile fingerprints bodies as one URL's answers.
 func learnedProfile(bodies ...string) content.Profile {
-	l := content.NewLearner(nil)
+	l := content.NewLearner(content.Options{})
 	var s content.Scanner
 	for _, b := range bodies {
 		if l.Sample(200, []byte("text/html")) {
