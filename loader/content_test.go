@@ -114,3 +114,25 @@ func TestContentVolatileSetting(t *testing.T) {
 		t.Errorf("error %v, want ErrBadVolatile naming the setting", err)
 	}
 }
+
+// A user's exchange fingerprints its answers; once the learner has its first sample, that adds
+// no allocation to the request path, sampled requests included (one in SampleEvery of the 200).
+func TestSendAllocationsWhileLearning(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	l := benchLoader(t)
+	x := l.newExchange()
+	x.scan = new(content.Scanner)
+	for range 2 * content.FirstSamples {
+		l.send(x, 0, 0) // warm the pools, the connection and the learner
+	}
+	allocs := testing.AllocsPerRun(200, func() { l.send(x, 0, 0) })
+	const pinned = 4 // as TestSendAllocations
+	if allocs > pinned {
+		t.Errorf("%.1f allocations per request, pinned at %d", allocs, pinned)
+	}
+	if p := l.content.profiles()[0]; p.Samples < content.FirstSamples+200/content.SampleEvery {
+		t.Errorf("%d answers fingerprinted, want the first %d and one in %d after", p.Samples, content.FirstSamples, content.SampleEvery)
+	}
+}
