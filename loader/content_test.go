@@ -132,7 +132,11 @@ func TestSendAllocationsWhileLearning(t *testing.T) {
 	if allocs > pinned {
 		t.Errorf("%.1f allocations per request, pinned at %d", allocs, pinned)
 	}
-	if p := l.content.profiles()[0]; p.Samples < content.FirstSamples+200/content.SampleEvery {
+	p := l.content.profiles()[0]
+	if len(p.Segments()) == 0 {
+		t.Error("the answers' bodies were not fingerprinted")
+	}
+	if p.Samples < content.FirstSamples+200/content.SampleEvery {
 		t.Errorf("%d answers fingerprinted, want the first %d and one in %d after", p.Samples, content.FirstSamples, content.SampleEvery)
 	}
 }
