@@ -69,12 +69,12 @@ func TestScanSegments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var vol []*regexp.Regexp
+			var h hiding
 			if tt.volatile != "" {
-				vol = []*regexp.Regexp{regexp.MustCompile(tt.volatile)}
+				h.volatile = []*regexp.Regexp{regexp.MustCompile(tt.volatile)}
 			}
 			var s Scanner
-			s.scan([]byte(tt.body), vol)
+			s.scan([]byte(tt.body), &h)
 			var got []string
 			for _, sg := range s.segs {
 				got = append(got, string(s.text[sg.off:sg.end]))
@@ -90,6 +90,7 @@ func TestScanCutsLongLines(t *testing.T) {
 	t.Parallel()
 	var s Scanner
 	s.scan([]byte(strings.Repeat("word ", 200)), nil)
+
 	if len(s.segs) < 4 {
 		t.Fatalf("a 1000-byte line gave %d segments, want it cut at %d bytes", len(s.segs), MaxSegment)
 	}
@@ -355,5 +356,32 @@ func TestLearnerKeepsItsBound(t *testing.T) {
 				t.Errorf("kept %d bytes in %d segments, want up to %d and near it", kept, len(p.Segments()), tt.keep)
 			}
 		})
+	}
+}
+
+func TestSecretsAreNotKept(t *testing.T) {
+	t.Parallel()
+	echo := `{"headers": {"Authorization": "Basic dXNlcjpzM2NyZXQ=", "X-Api-Key": "k3y-Value"}, "pw": "s3cret"}`
+	l := NewLearner(Options{Secrets: []string{"Basic dXNlcjpzM2NyZXQ=", "dXNlcjpzM2NyZXQ=", "k3y-Value", "s3cret", "ab"}})
+	var s Scanner
+	l.Sample(200, nil)
+	l.Observe(&s, []byte(echo))
+	p := l.Profile()
+	saved, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, sg := range p.Segments() {
+		all = append(all, sg.Text)
+	}
+	text := strings.Join(all, " ")
+	for _, secret := range []string{"dXNlcjpzM2NyZXQ", "k3y-Value", "s3cret"} {
+		if strings.Contains(text, secret) || strings.Contains(string(saved), secret) {
+			t.Errorf("secret %q kept: %s", secret, text)
+		}
+	}
+	if !strings.Contains(text, `"Authorization": "#secret"`) {
+		t.Errorf("fingerprint text %q, want the secret replaced", text)
 	}
 }

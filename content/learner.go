@@ -53,6 +53,10 @@ type Options struct {
 	Volatile []*regexp.Regexp
 	// Keep bounds the bytes the learner keeps (see MaxKeep); 0 means MaxKeep.
 	Keep int
+	// Secrets are the run's credentials (header values, passwords): a page that echoes one,
+	// as a debugging endpoint does, has it replaced by "#secret" before anything is kept.
+	// Values shorter than 4 bytes are left alone: they would match everywhere.
+	Secrets []string
 }
 
 // Sampling: the first FirstSamples 2xx answers of a URL are fingerprinted, then one in
@@ -68,8 +72,8 @@ const (
 // fingerprinting the same URL cut their bodies apart, each with its own Scanner, and take its
 // lock only to count and to clear flags.
 type Learner struct {
-	volatile []*regexp.Regexp
-	keepMax  int
+	hide    hiding
+	keepMax int
 
 	mu       sync.Mutex
 	answers  int64 // 2xx answers seen, fingerprinted or not
@@ -88,7 +92,13 @@ func NewLearner(o Options) *Learner {
 	if o.Keep <= 0 || o.Keep > MaxKeep {
 		o.Keep = MaxKeep
 	}
-	return &Learner{volatile: o.Volatile, keepMax: o.Keep}
+	h := hiding{volatile: o.Volatile}
+	for _, v := range o.Secrets {
+		if len(v) >= 4 {
+			h.secrets = append(h.secrets, []byte(v))
+		}
+	}
+	return &Learner{hide: h, keepMax: o.Keep}
 }
 
 // Sample books an answer with its status and Content-Type, and tells whether its body is to be
@@ -118,7 +128,7 @@ func (l *Learner) Observe(s *Scanner, body []byte) {
 		return
 	}
 	l.mu.Unlock()
-	s.scan(body, l.volatile)
+	s.scan(body, &l.hide)
 	s.set.fill(s.segs)
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -31,7 +31,7 @@ type Scanner struct {
 // scan cuts body into segments without an HTML parser: a tag's name and each of its attributes
 // are segments of their own (so that a value="token" varies alone), and text between tags is cut
 // at newlines and at MaxSegment. Each segment is normalised (see normalise) and hashed.
-func (s *Scanner) scan(body []byte, volatile []*regexp.Regexp) {
+func (s *Scanner) scan(body []byte, hide *hiding) {
 	s.text, s.segs = s.text[:0], s.segs[:0]
 	for i := 0; i < len(body); {
 		if body[i] != '<' {
@@ -39,7 +39,7 @@ func (s *Scanner) scan(body []byte, volatile []*regexp.Regexp) {
 			if j < 0 {
 				j = len(body) - i
 			}
-			s.textRun(body[i:i+j], volatile)
+			s.textRun(body[i:i+j], hide)
 			i += j
 			continue
 		}
@@ -49,7 +49,7 @@ func (s *Scanner) scan(body []byte, volatile []*regexp.Regexp) {
 			if j < 0 {
 				j = len(body) - i - 4
 			}
-			s.textRun(body[i+4:i+4+j], volatile)
+			s.textRun(body[i+4:i+4+j], hide)
 			i += 4 + j + 3
 			continue
 		}
@@ -57,13 +57,13 @@ func (s *Scanner) scan(body []byte, volatile []*regexp.Regexp) {
 		if j < 0 {
 			j = len(body) - i - 1
 		}
-		s.tag(body[i:i+j+1], volatile)
+		s.tag(body[i:i+j+1], hide)
 		i += j + 1
 	}
 }
 
 // tag cuts one tag, from '<' to '>', into its name and its attributes.
-func (s *Scanner) tag(t []byte, volatile []*regexp.Regexp) {
+func (s *Scanner) tag(t []byte, hide *hiding) {
 	k := 1
 	for k < len(t) && !isSpace(t[k]) && t[k] != '>' {
 		k++
@@ -71,7 +71,7 @@ func (s *Scanner) tag(t []byte, volatile []*regexp.Regexp) {
 	if k < len(t) && t[k] == '>' {
 		k++ // "</div>" and "<p>" are whole
 	}
-	s.add(t[:k], volatile)
+	s.add(t[:k], hide)
 	for k < len(t) {
 		for k < len(t) && (isSpace(t[k]) || t[k] == '>' || t[k] == '/') {
 			k++
@@ -89,13 +89,13 @@ func (s *Scanner) tag(t []byte, volatile []*regexp.Regexp) {
 			k++
 		}
 		if k > start {
-			s.add(t[start:min(k, len(t))], volatile)
+			s.add(t[start:min(k, len(t))], hide)
 		}
 	}
 }
 
 // textRun cuts text between tags at newlines, and lines at MaxSegment.
-func (s *Scanner) textRun(t []byte, volatile []*regexp.Regexp) {
+func (s *Scanner) textRun(t []byte, hide *hiding) {
 	for len(t) > 0 {
 		line := t
 		if j := bytes.IndexByte(t, '\n'); j >= 0 {
@@ -108,28 +108,23 @@ func (s *Scanner) textRun(t []byte, volatile []*regexp.Regexp) {
 			if cut <= 0 {
 				cut = MaxSegment
 			}
-			s.add(line[:cut], volatile)
+			s.add(line[:cut], hide)
 			line = line[cut:]
 		}
-		s.add(line, volatile)
+		s.add(line, hide)
 	}
 }
 
 // add normalises one segment and keeps it unless nothing but space is left of it. A tag's
 // name or attribute longer than MaxSegment is cut into pieces of that length.
-func (s *Scanner) add(seg []byte, volatile []*regexp.Regexp) {
+func (s *Scanner) add(seg []byte, hide *hiding) {
 	for len(seg) > MaxSegment {
-		s.add(seg[:MaxSegment], volatile)
+		s.add(seg[:MaxSegment], hide)
 		seg = seg[MaxSegment:]
 	}
-	if len(volatile) > 0 {
-		s.raw = append(s.raw[:0], seg...)
-		for _, re := range volatile {
-			if re.Match(s.raw) {
-				s.raw = re.ReplaceAll(s.raw, []byte("#v"))
-			}
-		}
-		seg = s.raw
+	if hide != nil && (len(hide.volatile) > 0 || len(hide.secrets) > 0) {
+		seg = hide.apply(s.raw[:0], seg)
+		s.raw = seg
 	}
 	off := len(s.text)
 	s.text = normalise(s.text, seg)
@@ -137,6 +132,30 @@ func (s *Scanner) add(seg []byte, volatile []*regexp.Regexp) {
 		return
 	}
 	s.segs = append(s.segs, segment{hash: hashText(s.text[off:]), off: int32(off), end: int32(len(s.text))})
+}
+
+// hiding is what is taken out of segments before they are normalised: the --volatile patterns'
+// matches and the run's secrets.
+type hiding struct {
+	volatile []*regexp.Regexp
+	secrets  [][]byte
+}
+
+// apply appends seg to dst with the secrets replaced by "#secret" and the patterns' matches by
+// "#v", and returns it.
+func (h *hiding) apply(dst, seg []byte) []byte {
+	dst = append(dst, seg...)
+	for _, v := range h.secrets {
+		if bytes.Contains(dst, v) {
+			dst = bytes.ReplaceAll(dst, v, []byte("#secret"))
+		}
+	}
+	for _, re := range h.volatile {
+		if re.Match(dst) {
+			dst = re.ReplaceAll(dst, []byte("#v"))
+		}
+	}
+	return dst
 }
 
 // hashText is a segment's hash. Zero marks a volatile segment in a Profile, so no text hashes

@@ -1,9 +1,13 @@
 package loader
 
 import (
+	"encoding/base64"
+	"net/url"
+	"strings"
 	"sync/atomic"
 
 	"github.com/webload/webload/content"
+	"github.com/webload/webload/urls"
 )
 
 // learners fingerprint what the run's listed URLs answer (see package content): one learner per
@@ -14,12 +18,49 @@ type learners struct {
 	of  []atomic.Pointer[content.Learner]
 }
 
-// newLearners prepares the learners of n listed URLs. cfg has been validated, so its patterns
-// compile.
-func newLearners(cfg *Config, n int) learners {
+// newLearners prepares the learners of the listed targets. cfg has been validated, so its
+// patterns compile.
+func newLearners(cfg *Config, targets []urls.Target) learners {
 	volatile, _ := content.CompileVolatile(cfg.Volatile)
-	opt := content.Options{Volatile: volatile, Keep: content.KeepFor(n)}
-	return learners{opt: opt, of: make([]atomic.Pointer[content.Learner], n)}
+	opt := content.Options{Volatile: volatile, Keep: content.KeepFor(len(targets)), Secrets: secretValues(cfg, targets)}
+	return learners{opt: opt, of: make([]atomic.Pointer[content.Learner], len(targets))}
+}
+
+// secretValues lists the run's credentials as a page could echo them: the values of the secret
+// headers (and their credentials without the scheme, "Basic ..."), and the passwords of the
+// URLs and the proxy with the Basic credentials made of them.
+func secretValues(cfg *Config, targets []urls.Target) []string {
+	var out []string
+	for _, h := range cfg.Headers {
+		if SecretHeader(h.Name) {
+			out = append(out, h.Value)
+			if _, cred, ok := strings.Cut(h.Value, " "); ok {
+				out = append(out, strings.TrimSpace(cred))
+			}
+		}
+	}
+	seen := map[string]bool{}
+	add := func(raw string) {
+		if !strings.Contains(raw, "@") {
+			return // no credentials; most URLs of a long list, so none is parsed
+		}
+		u, err := url.Parse(raw)
+		if err != nil || u.User == nil || seen[u.User.String()] {
+			return
+		}
+		seen[u.User.String()] = true
+		if pass, ok := u.User.Password(); ok {
+			basic := base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + pass))
+			out = append(out, pass, basic)
+		}
+	}
+	add(cfg.Proxy)
+	for _, list := range [][]urls.Target{targets, cfg.Login} {
+		for i := range list {
+			add(list[i].URL)
+		}
+	}
+	return out
 }
 
 // learner returns URL ti's learner, making it at its first answer.

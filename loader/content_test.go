@@ -1,8 +1,13 @@
 package loader
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/webload/webload/content"
@@ -138,5 +143,37 @@ func TestSendAllocationsWhileLearning(t *testing.T) {
 	}
 	if p.Samples < content.FirstSamples+200/content.SampleEvery {
 		t.Errorf("%d answers fingerprinted, want the first %d and one in %d after", p.Samples, content.FirstSamples, content.SampleEvery)
+	}
+}
+
+// A page that echoes the request's credentials keeps none of them in its fingerprint.
+func TestContentKeepsNoSecrets(t *testing.T) {
+	t.Parallel()
+	srv := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "Authorization: %s\nX-Api-Key: %s\n", r.Header.Get("Authorization"), r.Header.Get("X-Api-Key"))
+	})
+	u, _ := url.Parse(srv.URL)
+	u.User = url.UserPassword("alice", "pa55word")
+	tg, err := urls.ParseLine(u.String()+"/echo", urls.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, out := run(t, Config{Users: 1, Reps: 2, Headers: []Header{{Name: "X-Api-Key", Value: "Bearer k3y-s3cret"}}}, []urls.Target{tg})
+	p := out.Content[0]
+	saved, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	for _, s := range p.Segments() {
+		text = append(text, s.Text)
+	}
+	if want := []string{"Authorization: Basic #secret", "X-Api-Key: #secret"}; !slices.Equal(text, want) {
+		t.Errorf("fingerprint %q, want %q", text, want)
+	}
+	for _, secret := range []string{"pa55word", "YWxpY2U6cGE1NXdvcmQ", "k3y-s3cret"} {
+		if strings.Contains(string(saved), secret) {
+			t.Errorf("saved profile has %q", secret)
+		}
 	}
 }

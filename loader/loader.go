@@ -128,7 +128,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		secrets: secretNames(&cfg),
 	}
 	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
-	l.content = newLearners(&cfg, len(targets))
+	l.content = newLearners(&cfg, targets)
 	for _, h := range cfg.ResourceHosts {
 		l.resourceHosts.addName(h)
 	}
