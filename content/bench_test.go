@@ -63,3 +63,47 @@ func BenchmarkSample(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCompare compares two learned 31 KiB pages whose price differs.
+func BenchmarkCompare(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	learnPages := func(price string) Profile {
+		l := NewLearner(Options{})
+		var s Scanner
+		for range 8 {
+			a := randomAnswer(rng)
+			a.price = price
+			page := benchPage(a)
+			page = append([]byte("<p>Price: "+price+" EUR</p>\n"), page...)
+			if l.Sample(200, nil) {
+				l.Observe(&s, page)
+			}
+		}
+		return l.Profile()
+	}
+	before, after := learnPages("15.65"), learnPages("18.65")
+	b.ReportAllocs()
+	for b.Loop() {
+		if !Compare(&before, &after).Changed {
+			b.Fatal("no change found")
+		}
+	}
+}
+
+// BenchmarkSave saves the profile of a learned 31 KiB page.
+func BenchmarkSave(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	l := NewLearner(Options{})
+	var s Scanner
+	for range 4 {
+		l.Sample(200, nil)
+		l.Observe(&s, benchPage(randomAnswer(rng)))
+	}
+	p := l.Profile()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.MarshalJSON(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -309,7 +309,7 @@ func TestSavedRefusesBadInput(t *testing.T) {
 		{"wrong id", strings.Replace(string(good), s.ID, "0000000000000000", 1), "does not match"},
 		{"negative samples", `{"samples": -1}`, "negative"},
 		{"not base64", `{"samples": 1, "segments": "!!"}`, "content segments"},
-		{"not deflate", `{"samples": 1, "segments": "AAAA"}`, "content segments"},
+		{"not s2", `{"samples": 1, "segments": "/////w=="}`, "content segments"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

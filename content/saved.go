@@ -1,25 +1,24 @@
 package content
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
-	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/s2"
 )
 
 // saved is a Profile as a result file holds it:
 //
 //	{"samples": 40, "types": {"text/html": 40}, "id": "9c1f0e2d4b6a8f10", "segments": "…"}
 //
-// Segments is the segment list, deflated and in base64: per segment a uvarint that is 0 for a
-// volatile segment and otherwise the length of its text plus one, then the text. The hashes are
-// not saved; loading makes them again from the texts, and checks them against the id.
+// Segments is the segment list, compressed with S2 (github.com/klauspost/compress/s2) and in
+// base64: per segment a uvarint that is 0 for a volatile segment and otherwise the length of its
+// text plus one, then the text. The hashes are not saved; loading makes them again from the
+// texts, and checks them against the id.
 type saved struct {
 	Samples  int64            `json:"samples"`
 	Types    map[string]int64 `json:"types,omitempty"`
@@ -46,16 +45,9 @@ func (p Profile) MarshalJSON() ([]byte, error) {
 			raw = binary.AppendUvarint(raw, uint64(len(sg.Text))+1)
 			raw = append(raw, sg.Text...)
 		}
-		var z bytes.Buffer
-		w, err := flate.NewWriter(&z, flate.BestCompression)
-		if err != nil {
-			return nil, fmt.Errorf("compressing content segments: %w", err)
-		}
-		_, _ = w.Write(raw) // a bytes.Buffer does not fail
-		if err := w.Close(); err != nil {
-			return nil, fmt.Errorf("compressing content segments: %w", err)
-		}
-		s.Segments = base64.StdEncoding.EncodeToString(z.Bytes())
+		// S2 keeps no state between calls: a long URL list saves fast. Pages repeat themselves
+		// (menus, markup), which it finds.
+		s.Segments = base64.StdEncoding.EncodeToString(s2.EncodeBetter(nil, raw))
 	}
 	return json.Marshal(s)
 }
@@ -104,12 +96,16 @@ func decodeSegments(enc string) ([]Segment, error) {
 	}
 	// The bound: MaxText of text and a uvarint of at most 3 bytes per segment.
 	const limit = MaxText + 3*MaxSegments
-	raw, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), limit+1))
+	n, err := s2.DecodedLen(z)
 	if err != nil {
 		return nil, fmt.Errorf("content segments: %w", err)
 	}
-	if len(raw) > limit {
+	if n > limit {
 		return nil, errors.New("content segments: longer than a profile keeps")
+	}
+	raw, err := s2.Decode(nil, z)
+	if err != nil {
+		return nil, fmt.Errorf("content segments: %w", err)
 	}
 	var segs []Segment
 	var text strings.Builder
