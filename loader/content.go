@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/webload/webload/content"
@@ -16,14 +17,20 @@ import (
 type learners struct {
 	opt content.Options
 	of  []atomic.Pointer[content.Learner]
+	// scanners lends the users scratch space for a fingerprint: a user fingerprints one answer
+	// in many, so a few scanners serve them all, where one per user would hold their buffers
+	// (about twice a page) for the whole run.
+	scanners sync.Pool
 }
 
 // newLearners prepares the learners of the listed targets. cfg has been validated, so its
 // patterns compile.
-func newLearners(cfg *Config, targets []urls.Target) learners {
+func newLearners(cfg *Config, targets []urls.Target) *learners {
 	volatile, _ := content.CompileVolatile(cfg.Volatile)
 	opt := content.Options{Volatile: volatile, Keep: content.KeepFor(len(targets)), Secrets: secretValues(cfg, targets)}
-	return learners{opt: opt, of: make([]atomic.Pointer[content.Learner], len(targets))}
+	c := &learners{opt: opt, of: make([]atomic.Pointer[content.Learner], len(targets))}
+	c.scanners.New = func() any { return new(content.Scanner) }
+	return c
 }
 
 // secretValues lists the run's credentials as a page could echo them: the values of the secret
@@ -85,27 +92,25 @@ func (c *learners) profiles() []content.Profile {
 }
 
 // sampleContent books the answer in x to target ti with its learner and tells whether its body
-// is to be kept for a fingerprint. Only a user's own exchange fingerprints (x.scan is set), and
-// only listed URLs.
+// is to be kept for a fingerprint. Only a user's own exchange fingerprints (x.learns), not a
+// resource fetcher's, and only listed URLs.
 func (l *Loader) sampleContent(x *exchange, ti int) bool {
-	if x.scan == nil || ti >= len(l.content.of) {
+	if !x.learns || ti >= len(l.content.of) {
 		return false
 	}
 	return l.content.learner(ti).Sample(x.resp.StatusCode(), x.resp.Header.ContentType())
 }
 
 // learnContent fingerprints the body kept in x for target ti, after the request's time was
-// taken: the fingerprint is the client's work, not the server's. A body kept only for it is
-// dropped, so the page parser does not take a JSON answer for a page (parse says whether the
-// parser asked for it), and a buffer grown past what is fingerprinted is let go so that users
-// do not each hold a long body for the rest of the run.
+// taken: the fingerprint is the client's work, not the server's. A body kept only for it is let
+// go: the page parser must not take a JSON answer for a page (parse says whether the parser
+// asked for it), and users that fetch no pages should not each hold a body for the rest of the
+// run for the one answer in many they fingerprint.
 func (l *Loader) learnContent(x *exchange, ti int, parse bool) {
-	l.content.learner(ti).Observe(x.scan, x.body.page)
-	if parse && isHTML(x.resp.Header.ContentType()) {
-		return
-	}
-	x.body.page = x.body.page[:0]
-	if cap(x.body.page) > content.MaxBody {
+	s := l.content.scanners.Get().(*content.Scanner)
+	l.content.learner(ti).Observe(s, x.body.page)
+	l.content.scanners.Put(s)
+	if !parse || !isHTML(x.resp.Header.ContentType()) {
 		x.body.page = nil
 	}
 }

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -128,7 +129,7 @@ func TestSendAllocationsWhileLearning(t *testing.T) {
 	}
 	l := benchLoader(t)
 	x := l.newExchange()
-	x.scan = new(content.Scanner)
+	x.learns = true
 	for range 2 * content.FirstSamples {
 		l.send(x, 0, 0) // warm the pools, the connection and the learner
 	}
@@ -175,5 +176,29 @@ func TestContentKeepsNoSecrets(t *testing.T) {
 		if strings.Contains(string(saved), secret) {
 			t.Errorf("saved profile has %q", secret)
 		}
+	}
+}
+
+// A compressed answer is fingerprinted on its decoded text.
+func TestContentOfACompressedAnswer(t *testing.T) {
+	t.Parallel()
+	srv := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "gzip")
+		z := gzip.NewWriter(w)
+		fmt.Fprint(z, "<p>Price: 15.65 EUR</p>\n")
+		_ = z.Close()
+	})
+	tg, err := urls.ParseLine(srv.URL+"/gz", urls.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, out := run(t, Config{Users: 1, Reps: 2, AcceptEncoding: "gzip"}, []urls.Target{tg})
+	var text []string
+	for _, s := range out.Content[0].Segments() {
+		text = append(text, s.Text)
+	}
+	if want := []string{"<p>", "Price: 15.65 EUR", "</p>"}; !slices.Equal(text, want) || out.Content[0].Samples != 2 {
+		t.Errorf("fingerprint %q of %d samples, want %q of 2", text, out.Content[0].Samples, want)
 	}
 }

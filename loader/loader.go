@@ -95,7 +95,7 @@ type Loader struct {
 	maxResends    int                 // the most attempts after a request's first (see roundTrip)
 	conns         connStats
 	names         requestNames // what hops and resources requested, with Config.NameRequests
-	content       learners     // what the listed URLs answered
+	content       *learners    // what the listed URLs answered
 
 	start   time.Time
 	stopped atomic.Bool

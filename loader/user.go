@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
-
-	"github.com/webload/webload/content"
 )
 
 // user is one virtual user's loop in the closed model: send (or visit), record, pause, until its
@@ -48,14 +46,16 @@ type exchange struct {
 	req  *fasthttp.Request
 	resp *fasthttp.Response
 	body body
-	scan *content.Scanner // fingerprints the URLs' answers; nil on a resource fetcher's exchange
+	// learns is set on a user's own exchange, whose answers to the listed URLs are
+	// fingerprinted; a resource fetcher's is not.
+	learns bool
 }
 
 // sender gives a goroutine that sends requests what it owns: an exchange and a batch of
 // results; done releases them and hands over the last results.
 func (l *Loader) sender(out chan<- *[]Result) (*exchange, *batcher, func()) {
 	x := l.newExchange()
-	x.scan = new(content.Scanner)
+	x.learns = true
 	b := l.newBatcher(out)
 	return x, b, func() {
 		b.close()
