@@ -107,3 +107,14 @@ func BenchmarkSave(b *testing.B) {
 		}
 	}
 }
+
+// An answer without a Content-Type costs no allocation either.
+func TestSampleAllocations(t *testing.T) {
+	l := NewLearner(Options{})
+	for _, ct := range [][]byte{nil, []byte("text/html; charset=utf-8")} {
+		l.Sample(200, ct)
+		if n := testing.AllocsPerRun(100, func() { l.Sample(200, ct) }); n != 0 {
+			t.Errorf("Sample(%q) allocates %.0f times", ct, n)
+		}
+	}
+}

@@ -385,3 +385,15 @@ func TestSecretsAreNotKept(t *testing.T) {
 		t.Errorf("fingerprint text %q, want the secret replaced", text)
 	}
 }
+
+func TestTypesCounted(t *testing.T) {
+	t.Parallel()
+	l := NewLearner(Options{})
+	for _, ct := range []string{"text/html; charset=utf-8", "TEXT/HTML", "", "application/json", "image/png", "a/b", "c/d", " text/html "} {
+		l.Sample(200, []byte(ct))
+	}
+	want := []TypeCount{{"text/html", 3}, {"application/json", 1}, {"image/png", 1}, {NoType, 1}, {OtherType, 2}}
+	if got := l.Profile().Types; !reflect.DeepEqual(got, want) {
+		t.Errorf("types = %v, want %v", got, want)
+	}
+}

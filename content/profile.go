@@ -17,7 +17,8 @@ import (
 type Profile struct {
 	// Samples counts the 2xx answers fingerprinted.
 	Samples int64
-	// Types counts every answer by media type (lower case, without parameters; "" for none),
+	// Types counts every answer by media type (lower case, without parameters; NoType for an
+	// answer without Content-Type),
 	// most frequent first; at most MaxTypes, the rest counted as "other".
 	Types []TypeCount
 	segs  []Segment
@@ -47,6 +48,9 @@ const MaxTypes = 4
 
 // OtherType counts the answers of the media types beyond MaxTypes.
 const OtherType = "other"
+
+// NoType counts the answers without a Content-Type.
+const NoType = "none"
 
 // ID is a short fingerprint of the stable content: equal IDs mean the same stable segments in
 // the same order. "" when nothing was fingerprinted.
@@ -111,6 +115,11 @@ type typeCounts struct {
 // add counts one answer of Content-Type ct; it allocates only for a type not seen before.
 func (t *typeCounts) add(ct []byte) {
 	ct = mediaType(ct)
+	if len(ct) == 0 {
+		var none [len(NoType)]byte // on the stack: no allocation per answer
+		copy(none[:], NoType)
+		ct = none[:]
+	}
 	for i := range t.seen {
 		if len(t.seen[i].Type) == len(ct) && bytes.EqualFold([]byte(t.seen[i].Type), ct) {
 			t.seen[i].Count++
