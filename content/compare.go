@@ -27,7 +27,9 @@ const ExcerptLength = 80
 // diff's memory grows with its square (4 MiB at the bound).
 const maxEdits = 1000
 
-// Compare tells whether the stable content of a URL's answers changed from before to after.
+// Compare tells whether the stable content of a URL's answers changed from before to after, or,
+// when it did not, whether more of the answers were another page (Profile.Odd: an error page
+// served now and then), whose excerpt it then gives as After.
 // The segment lists are aligned (a Myers diff on their hashes); a differing stretch is no change
 // when one side's segments there all varied within their run and the other side has no more of
 // them (a token replaced by a token), so a run that fetched the URL once is judged by the other
@@ -57,7 +59,29 @@ func Compare(before, after *Profile) Change {
 	if n := max(len(a), len(b)); n > 0 {
 		out.Share = min(float64(changed)/float64(n), 1)
 	}
+	if !out.Changed {
+		out = compareOdd(before, after)
+	}
 	return out
+}
+
+// oddMargin is how much larger a share of odd answers (see Profile.Odd) must be after than
+// before to be a change: one odd answer in a few dozen samples is noise.
+const oddMargin = 0.05
+
+// compareOdd tells whether more of the answers were another page (an error page served now
+// and then) after than before. Its Share is the growth of their share of the samples.
+func compareOdd(before, after *Profile) Change {
+	ob := float64(before.Odd) / float64(before.Samples)
+	oa := float64(after.Odd) / float64(after.Samples)
+	if after.Odd == 0 || oa <= ob+oddMargin {
+		return Change{}
+	}
+	c := Change{Changed: true, Share: oa - ob, After: after.OddExcerpt}
+	if before.Odd > 0 {
+		c.Before = before.OddExcerpt
+	}
+	return c
 }
 
 // hunk is a differing stretch: a[a0:a1] became b[b0:b1].
@@ -219,16 +243,9 @@ func hasText(s []Segment) bool {
 	return false
 }
 
-// markup tells a tag's name or attribute from text: it starts with '<', or is name="value".
-// A volatile segment counts as markup: it has no text to show.
-func markup(x Segment) bool {
-	t := x.Text
-	if x.Volatile() || strings.HasPrefix(t, "<") {
-		return true
-	}
-	eq := strings.IndexByte(t, '=')
-	return eq > 0 && !strings.ContainsAny(t[:eq], " \"'<>")
-}
+// markup tells a tag's name or attribute (which starts with the tag's name) from text. A
+// volatile segment counts as markup: it has no text to show.
+func markup(x Segment) bool { return x.Volatile() || strings.HasPrefix(x.Text, "<") }
 
 // trimmed is about ExcerptLength bytes of t from byte from (moved back to a character's start),
 // printable, with "…" where it was cut.

@@ -85,6 +85,9 @@ type Learner struct {
 	ends     []int32 // text[ends[i-1]:ends[i]] is segment i's
 	text     []byte
 	stable   []bool
+	refSegs  int    // segments of the first sample, kept or not
+	odd      int64  // samples that were another page (see oddOne)
+	oddText  string // an excerpt of the first of them
 }
 
 // NewLearner makes a learner.
@@ -137,6 +140,9 @@ func (l *Learner) Observe(s *Scanner, body []byte) {
 		l.keep(s, h)
 		return
 	}
+	if l.oddOne(s) {
+		return
+	}
 	for i, v := range l.hashes {
 		if l.stable[i] && !s.set.has(v) {
 			l.stable[i] = false
@@ -146,7 +152,8 @@ func (l *Learner) Observe(s *Scanner, body []byte) {
 
 // keep makes the scanned body the first sample, up to the bounds.
 func (l *Learner) keep(s *Scanner, bodyHash uint64) {
-	l.first, l.bodyHash = true, bodyHash
+	l.first, l.bodyHash, l.refSegs = true, bodyHash, len(s.segs)
+	l.hashes, l.ends, l.text, l.stable = l.hashes[:0], l.ends[:0], l.text[:0], l.stable[:0]
 	for _, sg := range s.segs {
 		t := s.text[sg.off:sg.end]
 		if len(l.hashes) == MaxSegments || len(l.text)+len(t) > MaxText ||
@@ -164,7 +171,7 @@ func (l *Learner) keep(s *Scanner, bodyHash uint64) {
 func (l *Learner) Profile() Profile {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	p := Profile{Samples: l.samples, Types: l.types.list()}
+	p := Profile{Samples: l.samples, Types: l.types.list(), Odd: l.odd, OddExcerpt: l.oddText}
 	if len(l.hashes) == 0 {
 		return p
 	}

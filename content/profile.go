@@ -21,7 +21,12 @@ type Profile struct {
 	// answer without Content-Type),
 	// most frequent first; at most MaxTypes, the rest counted as "other".
 	Types []TypeCount
-	segs  []Segment
+	// Odd counts the samples that were another page than the others, such as an error page
+	// served now and then (see Learner); they are in Samples but took no part in learning what
+	// is stable. OddExcerpt is the start of the text of one of them.
+	Odd        int64
+	OddExcerpt string
+	segs       []Segment
 }
 
 // Segment is a piece of an answer: stable with its normalised text, or volatile.
@@ -74,7 +79,11 @@ func (p *Profile) ID() string {
 // segment order is that of the profile with more segments (on a tie, the one whose hashes sort
 // first), so Merge(a, b) equals Merge(b, a).
 func Merge(a, b Profile) Profile {
-	out := Profile{Samples: a.Samples + b.Samples, Types: addTypes(a.Types, b.Types)}
+	out := Profile{Samples: a.Samples + b.Samples, Types: addTypes(a.Types, b.Types), Odd: a.Odd + b.Odd,
+		OddExcerpt: a.OddExcerpt}
+	if a.OddExcerpt == "" || b.OddExcerpt != "" && b.OddExcerpt < a.OddExcerpt {
+		out.OddExcerpt = b.OddExcerpt // either order gives the same
+	}
 	base, other := a.segs, b.segs
 	if len(other) > len(base) || len(other) == len(base) && compareSegs(other, base) < 0 {
 		base, other = other, base

@@ -13,22 +13,25 @@ import (
 
 // saved is a Profile as a result file holds it:
 //
-//	{"samples": 40, "types": {"text/html": 40}, "id": "9c1f0e2d4b6a8f10", "segments": "…"}
+//	{"samples": 40, "odd": 3, "odd_excerpt": "Database error …", "types": {"text/html": 40},
+//	 "id": "9c1f0e2d4b6a8f10", "segments": "…"}
 //
 // Segments is the segment list, compressed with S2 (github.com/klauspost/compress/s2) and in
 // base64: per segment a uvarint that is 0 for a volatile segment and otherwise the length of its
 // text plus one, then the text. The hashes are not saved; loading makes them again from the
 // texts, and checks them against the id.
 type saved struct {
-	Samples  int64            `json:"samples"`
-	Types    map[string]int64 `json:"types,omitempty"`
-	ID       string           `json:"id,omitempty"`
-	Segments string           `json:"segments,omitempty"`
+	Samples    int64            `json:"samples"`
+	Odd        int64            `json:"odd,omitempty"`
+	OddExcerpt string           `json:"odd_excerpt,omitempty"`
+	Types      map[string]int64 `json:"types,omitempty"`
+	ID         string           `json:"id,omitempty"`
+	Segments   string           `json:"segments,omitempty"`
 }
 
 // MarshalJSON implements json.Marshaler: a Profile is saved in its compact form.
 func (p Profile) MarshalJSON() ([]byte, error) {
-	s := saved{Samples: p.Samples, ID: p.ID()}
+	s := saved{Samples: p.Samples, Odd: p.Odd, OddExcerpt: p.OddExcerpt, ID: p.ID()}
 	if len(p.Types) > 0 {
 		s.Types = make(map[string]int64, len(p.Types))
 		for _, t := range p.Types {
@@ -59,10 +62,10 @@ func (p *Profile) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
-	if s.Samples < 0 {
-		return fmt.Errorf("content: negative samples %d", s.Samples)
+	if s.Samples < 0 || s.Odd < 0 || s.Odd > s.Samples {
+		return fmt.Errorf("content: %d odd samples of %d, want from 0 to the samples", s.Odd, s.Samples)
 	}
-	out := Profile{Samples: s.Samples}
+	out := Profile{Samples: s.Samples, Odd: s.Odd, OddExcerpt: s.OddExcerpt}
 	for k, v := range s.Types {
 		if v < 0 {
 			return fmt.Errorf("content: negative count %d of type %q", v, k)

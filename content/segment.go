@@ -25,6 +25,7 @@ type Scanner struct {
 	text []byte    // the normalised texts of the last body's segments, back to back
 	segs []segment // the last body's segments
 	raw  []byte    // a segment after the --volatile patterns, before normalising
+	attr []byte    // a tag's name and one of its attributes
 	set  hashSet   // the last body's segment hashes, for a learner to look up
 }
 
@@ -62,12 +63,14 @@ func (s *Scanner) scan(body []byte, hide *hiding) {
 	}
 }
 
-// tag cuts one tag, from '<' to '>', into its name and its attributes.
+// tag cuts one tag, from '<' to '>', into its name and its attributes, each attribute after
+// the tag's name (`<input value="..."`): it reads as markup, and says where it was.
 func (s *Scanner) tag(t []byte, hide *hiding) {
 	k := 1
 	for k < len(t) && !isSpace(t[k]) && t[k] != '>' {
 		k++
 	}
+	name := t[:min(k, MaxSegment/4)]
 	if k < len(t) && t[k] == '>' {
 		k++ // "</div>" and "<p>" are whole
 	}
@@ -89,7 +92,8 @@ func (s *Scanner) tag(t []byte, hide *hiding) {
 			k++
 		}
 		if k > start {
-			s.add(t[start:min(k, len(t))], hide)
+			s.attr = append(append(append(s.attr[:0], name...), ' '), t[start:min(k, len(t))]...)
+			s.add(s.attr, hide)
 		}
 	}
 }
