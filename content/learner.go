@@ -5,8 +5,11 @@
 // normalised (dates, times, tokens), and the segments of the first answer are kept with a flag
 // that later answers clear when they lack the segment. What is left stable was in every answer;
 // what varied within the run (a CSRF token, "served in 0.012 s", an ad slot) is learned as
-// volatile from the run's own repeated answers, with no pattern to configure. Compare then
-// aligns two runs' segments and names the first stable difference.
+// volatile from the run's own repeated answers, with no pattern to configure. An answer that is
+// another page altogether (an error page served now and then with status 200) is counted apart
+// as odd instead of wiping out what is stable. The run's credentials are never kept. Compare
+// then aligns two runs' segments and names the first stable difference, or a rise of odd
+// answers.
 package content
 
 import (

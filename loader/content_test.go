@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/webload/webload/content"
@@ -200,5 +201,43 @@ func TestContentOfACompressedAnswer(t *testing.T) {
 	}
 	if want := []string{"<p>", "Price: 15.65 EUR", "</p>"}; !slices.Equal(text, want) || out.Content[0].Samples != 2 {
 		t.Errorf("fingerprint %q of %d samples, want %q of 2", text, out.Content[0].Samples, want)
+	}
+}
+
+// A page that serves a database error page now and then, with status 200: the answers that
+// are the error page are counted apart, and the page's own content is still learned.
+func TestContentOfAPageThatFailsNowAndThen(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int64
+	srv := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1)%4 == 0 {
+			fmt.Fprint(w, "<html><head><title>Database error</title></head><body><h1>A database query error has occurred</h1></body></html>\n")
+			return
+		}
+		fmt.Fprintf(w, "<html><head><title>Kettle</title></head><body>\n<p>Served at request %d</p>\n", n.Load())
+		for i := range 20 {
+			fmt.Fprintf(w, "<p>Paragraph %d of the kettle's description, which stays the same.</p>\n", i)
+		}
+		fmt.Fprint(w, "</body></html>\n")
+	})
+	tg, err := urls.ParseLine(srv.URL+"/kettle", urls.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, out := run(t, Config{Users: 1, Reps: 8}, []urls.Target{tg})
+	p := out.Content[0]
+	if p.Samples != 8 || p.Odd != 2 || !strings.HasPrefix(p.OddExcerpt, "Database error A database query error") {
+		t.Fatalf("%d samples, %d odd (%q); want 8 and 2 of the error page", p.Samples, p.Odd, p.OddExcerpt)
+	}
+	var stable, volatile int
+	for _, s := range p.Segments() {
+		if s.Volatile() {
+			volatile++
+		} else {
+			stable++
+		}
+	}
+	if volatile != 1 || stable < 60 {
+		t.Errorf("%d stable and %d volatile segments, want all but the request number stable", stable, volatile)
 	}
 }
