@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/check"
+	"github.com/webload/webload/content"
 	"github.com/webload/webload/urls"
 )
 
@@ -158,6 +159,10 @@ type Config struct {
 	// Login lists requests every user makes once, in order, before its first URL (siege's
 	// login-url), such as a form POST that sets a session cookie.
 	Login []urls.Target
+	// Volatile are regular expressions for what varies from answer to answer beyond what the
+	// content fingerprints learn by themselves (see package content): a match within a tag's
+	// attribute or a line of text is left out of the URL's fingerprint.
+	Volatile []string `json:",omitempty"`
 	// Shard and Shards make this run one of Shards parts of the run the rest of the Config
 	// describes (0-based Shard): the closed model's users are split as evenly as possible, each
 	// keeping the URL plan it has in the whole run; the open model's schedule is dealt out
@@ -204,6 +209,7 @@ var (
 	ErrCertNoKey     = errors.New("the ClientCert and ClientKey settings must be given together")
 	ErrBadProxy      = errors.New("bad Proxy setting")
 	ErrHTTP2Close    = errors.New("the HTTP2 setting cannot be combined with ConnectionClose")
+	ErrBadVolatile   = errors.New("bad Volatile pattern")
 )
 
 // The errors above that name Config fields are returned wrapped, in words that name the
@@ -260,6 +266,9 @@ func (c *Config) Validate() error {
 		if _, err := parseProxy(c.Proxy, c.name("Proxy")); err != nil {
 			return err
 		}
+	}
+	if _, err := content.CompileVolatile(c.Volatile); err != nil {
+		return describedError{msg: fmt.Sprintf("%s: %v", c.name("Volatile"), err), err: ErrBadVolatile}
 	}
 	_, err := parseRoutes(c)
 	return err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/webload/webload/content"
 	"github.com/webload/webload/urls"
 )
 
@@ -76,6 +77,9 @@ type Outcome struct {
 	// browser) that were due before the run stopped but never sent, because every user was
 	// busy (they are not in any other figure).
 	Unsent int64
+	// Content has what each URL of the list answered (see package content), in the list's
+	// order; a URL that got no answer has the zero Profile. Login steps have none.
+	Content []content.Profile
 }
 
 // Loader runs one load test. Build it with New; Run may be called once.
@@ -96,6 +100,7 @@ type Loader struct {
 	names         requestNames // what hops and resources requested, with Config.NameRequests
 	checks        checkSets    // the response checks of each target
 	parsed        *parseCache  // the resources of each page, found once; nil without Config.Parser
+	content       *learners    // what the listed URLs answered
 
 	start   time.Time
 	stopped atomic.Bool
@@ -134,6 +139,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 	if cfg.Parser {
 		l.parsed = newParseCache(l.findResources, maxParsedPages, maxParsedResources)
 	}
+	l.content = newLearners(&cfg, targets)
 	for _, h := range cfg.ResourceHosts {
 		l.resourceHosts.addName(h)
 	}
@@ -355,6 +361,7 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 		CheckSamples: l.checkSamples,
 		Users:        users,
 		Unsent:       unsent,
+		Content:      l.content.profiles(),
 	}
 }
 

@@ -96,6 +96,7 @@ func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Dura
 	if err == nil {
 		err = checkStatus(x)
 	}
+	parse, learn := l.cfg.Parser && kind != KindResource, false
 	if err == nil {
 		res.Status = uint16(x.resp.StatusCode())
 		res.HTTP10 = !x.resp.Header.IsHTTP11()
@@ -104,7 +105,8 @@ func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Dura
 		// The same deadline as the request's, from the clock reading above: decoding is bounded
 		// by it too.
 		x.body.deadline = l.start.Add(offset + l.cfg.Timeout)
-		size, err = x.body.read(x.resp, l.cfg.Parser && kind != KindResource && isHTML(x.resp.Header.ContentType()))
+		learn = kind == KindURL && l.sampleContent(x, ti)
+		size, err = x.body.read(x.resp, parse && isHTML(x.resp.Header.ContentType()) || learn)
 		res.BodyBytes, res.Decoded = size.received, size.decoded
 		if checked && err == nil {
 			l.endCheck(x, ti, size.decoded, res)
@@ -116,6 +118,8 @@ func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Dura
 	if err != nil {
 		res.Err = classify(err)
 		l.failed(res.Err, err)
+	} else if learn {
+		l.learnContent(x, ti, parse)
 	}
 	// Checked after the request: if the run stopped while it was in flight, say so.
 	res.AfterStop = l.stopped.Load()

@@ -2,6 +2,8 @@ package stats
 
 import (
 	"fmt"
+
+	"github.com/webload/webload/content"
 )
 
 // load is the one function that reads a saved result (the JSON view) back into figures, adding
@@ -89,6 +91,9 @@ func (u *urlFigures) load(s *URLStats, a *histAdder) error {
 	}
 	if err := u.latency.addSaved(s.Hits, s.Mean, s.Max, s.Histogram, a); err != nil {
 		return err
+	}
+	if s.Content != nil {
+		u.content = content.Merge(u.content, *s.Content)
 	}
 	if s.Pages == nil {
 		return nil

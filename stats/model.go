@@ -3,6 +3,7 @@ package stats
 import (
 	"time"
 
+	"github.com/webload/webload/content"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/sysload"
 )
@@ -55,6 +56,8 @@ type urlFigures struct {
 	page *pageFigures
 	// checkFailure is the message of the first check the URL's answers failed, "" for none.
 	checkFailure string
+	// content is what the URL answered; the loader learns it and hands it over at the end.
+	content content.Profile
 }
 
 // reset empties u, keeping its histograms' and statuses' storage for the next URL.
@@ -63,6 +66,7 @@ func (u *urlFigures) reset() {
 	u.latency.reset()
 	u.status = u.status[:0]
 	u.checkFailure = ""
+	u.content = content.Profile{}
 	if u.page != nil {
 		l := u.page.latency
 		l.reset()

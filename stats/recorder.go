@@ -1,8 +1,10 @@
 package stats
 
 import (
+	"slices"
 	"time"
 
+	"github.com/webload/webload/content"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
@@ -185,6 +187,7 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 		s.duration = max(o.Elapsed-r.opt.RampEnd, 0).Seconds()
 		f.steady = &s
 	}
+	f.urls = withContent(f.urls, o.Content)
 	run.StopReason = StopReason(o.Stop.String())
 	run.StartedAt = o.Started
 	run.HistogramUnit = "us"
@@ -193,4 +196,21 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 		t := &r.targets[i]
 		return t.Method, urls.Redacted(t.URL)
 	})
+}
+
+// withContent gives the URL figures with what each URL answered, leaving the recorder's own as
+// they were (it can report again). A URL no result reached has no content either.
+func withContent(urls []*urlFigures, profiles []content.Profile) []*urlFigures {
+	if len(profiles) == 0 {
+		return urls
+	}
+	out := slices.Clone(urls)
+	for i, p := range profiles {
+		if i < len(out) && out[i] != nil {
+			u := *out[i]
+			u.content = p
+			out[i] = &u
+		}
+	}
+	return out
 }

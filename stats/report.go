@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/webload/webload/content"
 	"github.com/webload/webload/sysload"
 )
 
@@ -124,6 +125,10 @@ type URLStats struct {
 	// CheckFailure is the message of the first response check the URL's answers failed
 	// (their failures of kind "check" are in Failures); "" when none failed.
 	CheckFailure string `json:"check_failure,omitempty"`
+	// Content is what the URL answered: its content types and the fingerprint of its 2xx
+	// answers (see package content); nil when it got no answer, and in results saved before
+	// fingerprints.
+	Content *content.Profile `json:"content,omitempty"`
 }
 
 // quantiles calls f with each percentile (0-100) of a URL row and its field. It is the one list of

@@ -79,6 +79,10 @@ func (u *urlFigures) view(method, url string, enc *histEncoder) URLStats {
 	s.Pages = u.page.urlStats(enc)
 	s.StatusCodes = u.status.view()
 	s.CheckFailure = u.checkFailure
+	if u.content.Samples > 0 || len(u.content.Types) > 0 {
+		c := u.content
+		s.Content = &c
+	}
 	if s.Hits > 0 {
 		s.Mean = u.latency.Mean()
 		s.quantiles(func(q float64, v *float64) { *v = u.latency.Quantile(q, s.Max) })

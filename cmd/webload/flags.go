@@ -47,6 +47,7 @@ func optionFlags(o *runOptions) []cli.Flag {
 		&cli.StringFlag{Name: "hdr-log", Destination: &o.hdrLog, Category: catOutput, Usage: "also write the response times of each timeline interval (--interval) as an HdrHistogram interval log to `FILE` (.hlog, values in microseconds)"},
 		&cli.StringFlag{Name: "csv", Destination: &o.csv, Category: catOutput, Usage: "write one CSV row per request to `FILE` as the run goes (a --repeat series: one header, then every run's rows)"},
 		&cli.StringFlag{Name: "label", Destination: &o.label, Category: catOutput, Usage: "`NAME` of the run, e.g. \"MariaDB 10.0 XtraDB\""},
+		&cli.StringSliceFlag{Name: "volatile", Destination: &o.volatile, Category: catOutput, Usage: "leave what matches `REGEX` within a tag's attribute or a line of text out of the URLs' content fingerprints, for what varies per response that they do not learn by themselves; repeatable"},
 		&cli.BoolFlag{Name: "per-url", Destination: &o.perURL, Category: catOutput, Usage: "add the per-URL table to the text report"},
 		&cli.IntFlag{Name: "repeat", Destination: &o.repeat, Value: 1, Category: catLoad, Usage: "run the same load `N` times and keep every run in one result, so compare can tell noise from change"},
 		&cli.StringFlag{Name: "repeat-pause", Destination: &o.repeatPause, Value: "5s", Category: catLoad, Usage: "pause `DURATION` between the runs of --repeat"},

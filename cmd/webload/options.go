@@ -16,7 +16,7 @@ type runOptions struct {
 	// URLs and requests
 	file, userAgent, contentType, connection, headerBuffer, maxBody string
 	user, cacert, cert, key, proxy, rc, headerFile                  string
-	header, resolve, connectTo                                      cli.StringSlice
+	header, resolve, connectTo, volatile                            cli.StringSlice
 	allowAbsoluteBodies, insecure, http2                            bool
 
 	// Browser-like visits

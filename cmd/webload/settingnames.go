@@ -26,6 +26,8 @@ func settingName(field string) string {
 		return "--http2"
 	case "ConnectionClose":
 		return "--connection close"
+	case "Volatile":
+		return "--volatile"
 	}
 	return ""
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/check"
+	"github.com/webload/webload/content"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
@@ -134,6 +135,12 @@ func requestsFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *pro
 			p.addValue("header", h, fmt.Errorf("-H: want \"Name: value\" (got %q)", h))
 		}
 		cfg.Headers = append(cfg.Headers, hd)
+	}
+	for _, v := range o.volatile.Value() {
+		if _, err := content.CompileVolatile([]string{v}); err != nil {
+			p.addValue("volatile", v, fmt.Errorf("--volatile: %w", err))
+		}
+		cfg.Volatile = append(cfg.Volatile, v)
 	}
 	cfg.UserAgent = "webload/" + version
 	if c.IsSet("user-agent") {

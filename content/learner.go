@@ -1,0 +1,204 @@
+// Package content fingerprints what the URLs of a run answer, so that two runs (the old stack
+// and the new, yesterday and today) can say which pages no longer answer the same. For each URL
+// a Learner counts the content types and fingerprints the 2xx answers' decoded bodies: the body
+// is cut into small segments (tags, attributes, lines of text), common volatile parts are
+// normalised (dates, times, tokens), and the segments of the first answer are kept with a flag
+// that later answers clear when they lack the segment. What is left stable was in every answer;
+// what varied within the run (a CSRF token, "served in 0.012 s", an ad slot) is learned as
+// volatile from the run's own repeated answers, with no pattern to configure. An answer that is
+// another page altogether (an error page served now and then with status 200) is counted apart
+// as odd instead of wiping out what is stable. The run's credentials are never kept. Compare
+// then aligns two runs' segments and names the first stable difference, or a rise of odd
+// answers.
+package content
+
+import (
+	"regexp"
+	"sync"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// Bounds of what is fingerprinted and kept. A page is fingerprinted up to MaxBody bytes of its
+// decoded body. A Learner keeps at most MaxSegments segments and MaxText bytes of their text,
+// and at most Options.Keep bytes in all, counting 13 bytes a segment (its hash, end and flag)
+// besides its text: 116 KiB at most, about 2.5 times the text of the segments it keeps.
+const (
+	MaxBody     = 256 << 10
+	MaxSegments = 4096
+	MaxText     = 64 << 10
+	MaxKeep     = MaxText + 13*MaxSegments
+)
+
+// keepBudget is what the learners of one run keep at most in all (see KeepFor).
+const keepBudget = 256 << 20
+
+// minKeep is the least a learner keeps, however long the URL list: the start of a page.
+const minKeep = 2 << 10
+
+// segmentCost is what a kept segment costs besides its text: its hash, end and flag.
+const segmentCost = 13
+
+// KeepFor is Options.Keep for a run of urls URLs: MaxKeep, less for lists of more than about
+// 2 000 URLs, so that the learners of a long list keep 256 MiB at most (each at least 2 KiB:
+// the start of its page). A learner's other memory is about 200 bytes.
+func KeepFor(urls int) int {
+	if urls <= 0 {
+		return MaxKeep
+	}
+	return min(max(keepBudget/urls, minKeep), MaxKeep)
+}
+
+// Options shape what a Learner learns.
+type Options struct {
+	// Volatile are patterns for what also varies, within one segment (a tag's attribute or a
+	// line of text). They are shared, not copied.
+	Volatile []*regexp.Regexp
+	// Keep bounds the bytes the learner keeps (see MaxKeep); 0 means MaxKeep.
+	Keep int
+	// Secrets are the run's credentials (header values, passwords): a page that echoes one,
+	// as a debugging endpoint does, has it replaced by "#secret" before anything is kept.
+	// Values shorter than 4 bytes are left alone: they would match everywhere.
+	Secrets []string
+}
+
+// Sampling: the first FirstSamples 2xx answers of a URL are fingerprinted, then one in
+// SampleEvery, chosen by count (deterministic). Cutting a 31 KiB page costs about as much
+// client CPU as requesting it on loopback, so fingerprinting every answer would double a run's
+// cost; the first answers teach what varies, and the later ones catch what varies slowly.
+const (
+	FirstSamples = 8
+	SampleEvery  = 64
+)
+
+// Learner learns what one URL answers during a run. It is safe for concurrent use: the users
+// fingerprinting the same URL cut their bodies apart, each with its own Scanner, and take its
+// lock only to count and to clear flags.
+type Learner struct {
+	hide    hiding
+	keepMax int
+
+	mu       sync.Mutex
+	answers  int64 // 2xx answers seen, fingerprinted or not
+	samples  int64 // answers fingerprinted
+	types    typeCounts
+	first    bool   // the first sample is kept
+	bodyHash uint64 // of the first sample's body, so identical answers skip the cutting
+	hashes   []uint64
+	ends     []int32 // text[ends[i-1]:ends[i]] is segment i's
+	text     []byte
+	stable   []bool
+	refSegs  int    // segments of the first sample, kept or not
+	odd      int64  // samples that were another page (see oddOne)
+	oddText  string // an excerpt of the first of them
+}
+
+// NewLearner makes a learner.
+func NewLearner(o Options) *Learner {
+	if o.Keep <= 0 || o.Keep > MaxKeep {
+		o.Keep = MaxKeep
+	}
+	h := hiding{volatile: o.Volatile}
+	for _, v := range o.Secrets {
+		if len(v) >= 4 {
+			h.secrets = append(h.secrets, []byte(v))
+		}
+	}
+	return &Learner{hide: h, keepMax: o.Keep}
+}
+
+// Sample books an answer with its status and Content-Type, and tells whether its body is to be
+// fingerprinted with Observe: a 2xx answer among the first FirstSamples, then one in
+// SampleEvery.
+func (l *Learner) Sample(status int, contentType []byte) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.types.add(contentType)
+	if status < 200 || status > 299 {
+		return false
+	}
+	n := l.answers
+	l.answers++
+	return n < FirstSamples || n%SampleEvery == 0
+}
+
+// Observe fingerprints the decoded body of an answer Sample chose, up to MaxBody bytes of it,
+// using s for scratch.
+func (l *Learner) Observe(s *Scanner, body []byte) {
+	body = body[:min(len(body), MaxBody)]
+	h := xxhash.Sum64(body)
+	l.mu.Lock()
+	if l.first && h == l.bodyHash {
+		l.samples++
+		l.mu.Unlock()
+		return
+	}
+	l.mu.Unlock()
+	s.scan(body, &l.hide)
+	s.set.fill(s.segs)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.samples++
+	if !l.first {
+		l.keep(s, h)
+		return
+	}
+	if l.oddOne(s) {
+		return
+	}
+	for i, v := range l.hashes {
+		if l.stable[i] && !s.set.has(v) {
+			l.stable[i] = false
+		}
+	}
+}
+
+// keep makes the scanned body the first sample, up to the bounds.
+func (l *Learner) keep(s *Scanner, bodyHash uint64) {
+	l.first, l.bodyHash, l.refSegs = true, bodyHash, len(s.segs)
+	l.hashes, l.ends, l.text, l.stable = l.hashes[:0], l.ends[:0], l.text[:0], l.stable[:0]
+	for _, sg := range s.segs {
+		t := s.text[sg.off:sg.end]
+		if len(l.hashes) == MaxSegments || len(l.text)+len(t) > MaxText ||
+			len(l.text)+len(t)+segmentCost*(len(l.hashes)+1) > l.keepMax {
+			break
+		}
+		l.text = append(l.text, t...)
+		l.hashes = append(l.hashes, sg.hash)
+		l.ends = append(l.ends, int32(len(l.text)))
+		l.stable = append(l.stable, true)
+	}
+}
+
+// Profile is what the learner has learned so far. It may be called while answers still arrive.
+func (l *Learner) Profile() Profile {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := Profile{Samples: l.samples, Types: l.types.list(), Odd: l.odd, OddExcerpt: l.oddText}
+	if len(l.hashes) == 0 {
+		return p
+	}
+	text := string(l.text)
+	p.segs = make([]Segment, len(l.hashes))
+	from := int32(0)
+	for i, v := range l.hashes {
+		if l.stable[i] {
+			p.segs[i] = Segment{hash: v, Text: text[from:l.ends[i]]}
+		}
+		from = l.ends[i]
+	}
+	return p
+}
+
+// CompileVolatile compiles the --volatile patterns.
+func CompileVolatile(patterns []string) ([]*regexp.Regexp, error) {
+	out := make([]*regexp.Regexp, 0, len(patterns))
+	for _, p := range patterns {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, re)
+	}
+	return out, nil
+}
