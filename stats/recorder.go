@@ -86,6 +86,7 @@ func (r *Recorder) add(res *loader.Result) {
 	if res.Err == loader.ErrNone {
 		r.f.status[res.Status%1000]++
 		u.status.add(res.Status, 1)
+		u.size.record(res.Decoded)
 		r.f.decoded += res.Decoded // a body that failed half way is no data, decoded or not
 	} else {
 		r.f.errors[res.Err]++

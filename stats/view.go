@@ -78,6 +78,7 @@ func (u *urlFigures) view(method, url string, enc *histEncoder) URLStats {
 	s.Hits, s.Failures, s.Bytes, s.Max = u.tally.Transactions, u.tally.Failed, u.tally.Bytes, u.latency.Max()
 	s.Pages = u.page.urlStats(enc)
 	s.StatusCodes = u.status.view()
+	s.Size = u.size.view()
 	if s.Hits > 0 {
 		s.Mean = u.latency.Mean()
 		s.quantiles(func(q float64, v *float64) { *v = u.latency.Quantile(q, s.Max) })
