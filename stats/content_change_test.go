@@ -1,0 +1,179 @@
+package stats
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/urls"
+)
+
+// answer is how a site answers one path: a status and a body size, which varies by up to
+// jitter bytes from request to request, as pages with tokens and timestamps do.
+type answer struct {
+	status uint16
+	size   int64
+}
+
+// siteRun records n requests to each path, answered as given, and reports them under label.
+func siteRun(host, label string, n int, paths []string, answers map[string]answer) Report {
+	var targets []urls.Target
+	for _, p := range paths {
+		targets = append(targets, urls.Target{Method: "GET", URL: "http://" + host + p})
+	}
+	rec := NewRecorder(targets, Options{})
+	var batch []loader.Result
+	for i := range n {
+		for t, p := range paths {
+			a := answers[p]
+			batch = append(batch, loader.Result{Target: int32(t), Status: a.status, Latency: time.Millisecond,
+				Decoded: a.size + int64(i*7%23), BodyBytes: a.size})
+		}
+	}
+	rec.Record(batch)
+	return rec.Report(loader.Outcome{Elapsed: time.Second, Users: 1}, RunInfo{}, label)
+}
+
+func TestContentChanges(t *testing.T) {
+	t.Parallel()
+	paths := []string{"/a", "/gone", "/short", "/price"}
+	old := map[string]answer{"/a": {200, 2000}, "/gone": {200, 5000}, "/short": {200, 3000}, "/price": {200, 1500}}
+	changed := map[string]answer{"/a": {200, 2000}, "/gone": {404, 300}, "/short": {200, 100}, "/price": {200, 1500}}
+	base := siteRun("old.example", "old", 50, paths, old)
+	same := siteRun("new.example", "same", 50, paths, old)
+	cand := siteRun("new.example", "new", 50, paths, changed)
+	// The fingerprints' comparison, as the content package will give it: /price changed.
+	diff := func(before, after *URLStats) (ContentChange, bool) {
+		if !strings.HasSuffix(after.URL, "/price") {
+			return ContentChange{}, false
+		}
+		return ContentChange{Magnitude: 0.1, Before: "Price: 15.65 EUR", After: "Price: 18.65 EUR",
+			Excerpt: `"Price: 15.65 EUR" → "Price: 18.65 EUR"`}, true
+	}
+	if got := ContentChanges(&base, &same, "same", nil); len(got) != 0 {
+		t.Errorf("the same stack twice: %+v", got)
+	}
+	got := ContentChanges(&base, &cand, "new", diff)
+	want := []struct {
+		url, change, shown string
+	}{
+		{"http://new.example/gone", ChangeStatus, "200 ×50 → 404 ×50 (also size)"},
+		{"http://new.example/short", ChangeSize, "2.9 KiB → 111 B"},
+		{"http://new.example/price", ChangeContent, `"Price: 15.65 EUR" → "Price: 18.65 EUR"`},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d changes, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.URL != w.url || g.Change != w.change || g.shown() != w.shown || g.Label != "new" || g.Method != "GET" {
+			t.Errorf("change %d: %s %s %q, want %s %s %q", i, g.URL, g.Change, g.shown(), w.url, w.change, w.shown)
+		}
+	}
+	cmp, err := CompareWith([]Report{base, cand}, CompareOptions{Content: diff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := cmp.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	for _, w := range []string{
+		"\nContent: 3 URLs of 4 answer differently (one line per URL",
+		"  new  status   GET /gone   200 ×50 → 404 ×50 (also size)\n",
+		"  new  size     GET /short  2.9 KiB → 111 B\n",
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("text lacks %q:\n%s", w, text)
+		}
+	}
+	if i, j := strings.Index(text, "ETime"), strings.Index(text, "Content:"); i < 0 || j < i {
+		t.Errorf("the Content section comes after the figures table:\n%s", text)
+	}
+	cmp, err = CompareWith([]Report{base, same}, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	if err := cmp.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Content: the 4 URLs answer as the baseline did (status mix and size)") {
+		t.Errorf("no change, markdown:\n%s", b.String())
+	}
+}
+
+// Sizes vary a little from request to request on one stack; only a move beyond that noise and
+// of at least 5 % counts.
+func TestSizeChangeRule(t *testing.T) {
+	t.Parallel()
+	sizes := func(lo, step int64, n int) *SizeStats {
+		var s SizeStats
+		for i := range n {
+			s.record(lo + int64(i)%5*step)
+		}
+		return &s
+	}
+	tests := []struct {
+		name string
+		a, b *SizeStats
+		want bool
+	}{
+		{"same sizes", sizes(1000, 0, 50), sizes(1000, 0, 50), false},
+		{"a token's worth of jitter", sizes(30000, 10, 50), sizes(30010, 10, 50), false},
+		{"a much shorter page", sizes(30000, 10, 50), sizes(1100, 10, 50), true},
+		{"4 % shorter, surely", sizes(10000, 0, 500), sizes(9600, 0, 500), false},
+		{"6 % shorter, surely", sizes(10000, 0, 500), sizes(9400, 0, 500), true},
+		{"6 % shorter in wide noise", sizes(10000, 2000, 5), sizes(9400, 2000, 5), false},
+		{"one response each, 30 % shorter", sizes(1000, 0, 1), sizes(700, 0, 1), false},
+		{"one response each, 60 % shorter", sizes(1000, 0, 1), sizes(400, 0, 1), true},
+		{"no sizes saved", nil, sizes(10, 0, 5), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if _, got := sizeChange(tc.a, tc.b); got != tc.want {
+				t.Errorf("changed = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestContentVerdicts(t *testing.T) {
+	t.Parallel()
+	two := []ContentChange{
+		{Label: "new", Method: "GET", URL: "http://h/gone", Change: ChangeStatus, Before: "200 ×5", After: "404 ×5"},
+		{Label: "new", Method: "GET", URL: "http://h/short?x=1", Change: ChangeSize, Before: "2.0 KiB", After: "40 B"},
+	}
+	tests := []struct {
+		name    string
+		changes []ContentChange
+		max     int
+		cases   int
+		failed  int
+		want    string
+	}{
+		{"nothing changed", nil, 0, 1, 0, "Content: no URL answers differently (allowed 0): ok"},
+		{"two changed, none allowed", two, 0, 2, 2, "Content new GET /gone: status 200 ×5 → 404 ×5: FAILED (2 URLs changed, allowed 0)"},
+		{"two changed, one allowed", two, 1, 2, 2, "Content new GET /short?x=1: size 2.0 KiB → 40 B: FAILED (2 URLs changed, allowed 1)"},
+		{"two changed, two allowed", two, 2, 2, 0, "Content new GET /gone: status 200 ×5 → 404 ×5: ok (2 URLs changed, allowed 2)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			v := contentVerdicts(tc.changes, tc.max)
+			if len(v) != tc.cases || Failed(v) != tc.failed {
+				t.Errorf("%d checks, %d failed; want %d, %d", len(v), Failed(v), tc.cases, tc.failed)
+			}
+			found := false
+			for _, r := range v {
+				found = found || r.Text == tc.want
+			}
+			if !found {
+				t.Errorf("no verdict reads %q: %+v", tc.want, v)
+			}
+		})
+	}
+}
