@@ -125,7 +125,7 @@ func (c *Comparison) writeFooter(b *strings.Builder, md bool) {
 		b.WriteString("Note: " + n + "\n")
 	}
 	c.writeURLChanges(b, md)
-	writeContent(b, c.Content, c.ContentURLs, md)
+	writeContent(b, c.Content, c.ContentURLs, "the baseline", md)
 }
 
 // writeURLChanges lists the URLs whose p95 changed most, when --per-url asked for them.

@@ -81,7 +81,7 @@ func TestContentChanges(t *testing.T) {
 	}
 	text := b.String()
 	for _, w := range []string{
-		"\nContent: 3 URLs of 4 answer differently (one line per URL",
+		"\nContent: 3 URLs of 4 answer differently from the baseline (one line per URL",
 		"  new  status   GET /gone   200 ×50 → 404 ×50 (also size)\n",
 		"  new  size     GET /short  2.9 KiB → 111 B\n",
 	} {
@@ -175,5 +175,40 @@ func TestContentVerdicts(t *testing.T) {
 				t.Errorf("no verdict reads %q: %+v", tc.want, v)
 			}
 		})
+	}
+}
+
+// A history flags the URLs of its newest run that answer differently from the run before it,
+// before it has enough nights to judge the figures.
+func TestTrendContentChanges(t *testing.T) {
+	t.Parallel()
+	paths := []string{"/a", "/gone"}
+	old := map[string]answer{"/a": {200, 2000}, "/gone": {200, 5000}}
+	broken := map[string]answer{"/a": {200, 2000}, "/gone": {500, 300}}
+	nights := []Report{siteRun("h", "mon", 20, paths, old), siteRun("h", "tue", 20, paths, old)}
+	tr, err := NewTrendWith(nights, DefaultMinHistory, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Content) != 0 || tr.ContentURLs != 2 {
+		t.Errorf("two alike nights: %+v, %d URLs", tr.Content, tr.ContentURLs)
+	}
+	tr, err = NewTrendWith(append(nights, siteRun("h", "wed", 20, paths, broken)), DefaultMinHistory, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Content) != 1 || tr.Content[0].Label != "wed" || tr.Content[0].Change != ChangeStatus || tr.Content[0].After != "500 ×20" {
+		t.Fatalf("a night that broke /gone: %+v", tr.Content)
+	}
+	var b strings.Builder
+	if err := tr.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Content: 1 URL of 2 answers differently from the run before (") ||
+		!strings.Contains(b.String(), "  wed  status   GET /gone  200 ×20 → 500 ×20 (also size)\n") {
+		t.Errorf("text:\n%s", b.String())
+	}
+	if v := tr.CheckContent(0); Failed(v) != 1 {
+		t.Errorf("verdicts %+v", v)
 	}
 }

@@ -48,12 +48,13 @@ func (ch *ContentChange) shown() string {
 
 const contentOrder = "one line per URL, under the first of status, content and size that changed; biggest change first"
 
-// writeContent writes the Content section: the URLs that answer differently from the baseline.
-// Results saved before sizes were recorded and without a changed status say nothing.
-func writeContent(b *strings.Builder, changes []ContentChange, urls int, md bool) {
+// writeContent writes the Content section: the URLs that answer differently from the run they
+// are compared against, which against names ("the baseline"). Results saved before sizes were
+// recorded and without a changed status say nothing.
+func writeContent(b *strings.Builder, changes []ContentChange, urls int, against string, md bool) {
 	if len(changes) == 0 {
 		if urls > 0 {
-			fmt.Fprintf(b, "\nContent: the %d URLs answer as the baseline did (status mix and size)\n", urls)
+			fmt.Fprintf(b, "\nContent: the %d URLs answer as %s did (status mix and size)\n", urls, against)
 		}
 		return
 	}
@@ -65,7 +66,7 @@ func writeContent(b *strings.Builder, changes []ContentChange, urls int, md bool
 	if len(changes) == 1 {
 		verb = "answers"
 	}
-	fmt.Fprintf(b, "\nContent: %d URL%s%s %s differently (%s):\n", len(changes), plural(len(changes)), of, verb, contentOrder)
+	fmt.Fprintf(b, "\nContent: %d URL%s%s %s differently from %s (%s):\n", len(changes), plural(len(changes)), of, verb, against, contentOrder)
 	if md {
 		b.WriteString("\n| Run | URL | change | before → after |\n|---|---|---|---|\n")
 		for _, ch := range changes {
