@@ -124,8 +124,8 @@ func (c *Comparison) writeFooter(b *strings.Builder, md bool) {
 	for _, n := range c.Notes {
 		b.WriteString("Note: " + n + "\n")
 	}
-	c.writeURLChanges(b, md)
 	writeContent(b, c.Content, c.ContentURLs, "the baseline", md)
+	c.writeURLChanges(b, md)
 }
 
 // writeURLChanges lists the URLs whose p95 changed most, when --per-url asked for them.

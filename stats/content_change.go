@@ -16,15 +16,20 @@ const (
 	ChangeSize    = "size"    // the body size moved beyond its noise
 )
 
-// A URL's size has moved when Welch's t-test on the two runs' size moments gives p < sizeAlpha
-// and the mean moved by at least minSizeMove of the larger mean: pages of one stack vary by a
-// token or a timestamp from request to request, never by 5 %. With a single response on a side
-// there is no spread to test by, and only a move of loneSizeMove counts.
+// A URL's size has moved when the mean moved by at least minSizeMove of the larger mean (pages
+// of one stack vary by a token or a timestamp from request to request, never by 5 %) and
+// Welch's t-test on the two runs' size moments passes (see contentAlpha). With a single
+// response on a side there is no spread to test by, and only a move of loneSizeMove counts.
 const (
-	sizeAlpha    = 0.01
 	minSizeMove  = 0.05
 	loneSizeMove = 0.5
 )
+
+// contentAlpha is the false discovery rate of the Content section's tests: the status and size
+// tests of all the URLs of a comparison are held together to it (Benjamini-Hochberg), so that
+// two runs of one stack over a list of 500 URLs show nothing, where a 1 % level for each URL
+// would flag five by chance. For a single URL it is a test at p <= 0.01.
+const contentAlpha = 0.01
 
 // ContentChange is one URL that answers differently in a candidate run than in the baseline.
 type ContentChange struct {
@@ -34,6 +39,8 @@ type ContentChange struct {
 	// URL is the candidate's URL; the baseline's is paired with it by method, path and query,
 	// since the stacks compared often differ in host.
 	URL string `json:"url"`
+	// Path is the URL's path and query, which pair it with the baseline's.
+	Path string `json:"path"`
 	// Change is the most important kind that changed: ChangeStatus, ChangeContent or ChangeSize.
 	Change string `json:"change"`
 	// Magnitude is how large that change is, 0 to 1: for status the total variation distance of
@@ -68,17 +75,30 @@ func ContentChanges(base, cand *Report, label string, diff ContentDiff) []Conten
 		k := u.Method + " " + requestURI(u.URL)
 		byKey[k] = append(byKey[k], u)
 	}
-	var out []ContentChange
+	var urls [][]finding
+	var tested []float64
 	for i := range cand.URLs {
 		u := &cand.URLs[i]
-		k := u.Method + " " + requestURI(u.URL)
+		path := requestURI(u.URL)
+		k := u.Method + " " + path
 		if len(byKey[k]) == 0 {
 			continue
 		}
 		b := byKey[k][0]
 		byKey[k] = byKey[k][1:]
-		if ch, ok := urlContentChange(b, u, diff); ok {
-			ch.Label, ch.Method, ch.URL = label, u.Method, u.URL
+		found := urlFindings(b, u, diff)
+		for j := range found {
+			found[j].ch.Label, found[j].ch.Method, found[j].ch.URL, found[j].ch.Path = label, u.Method, u.URL, path
+			if found[j].tested {
+				tested = append(tested, found[j].p)
+			}
+		}
+		urls = append(urls, found)
+	}
+	threshold := fdrThreshold(tested, contentAlpha)
+	var out []ContentChange
+	for _, found := range urls {
+		if ch, ok := urlChange(found, threshold); ok {
 			out = append(out, ch)
 		}
 	}
@@ -94,59 +114,99 @@ func ContentChanges(base, cand *Report, label string, diff ContentDiff) []Conten
 	return out
 }
 
-// urlContentChange judges one URL: status, then content, then size; the first that changed
-// is the change shown, the others are listed in Also.
-func urlContentChange(b, u *URLStats, diff ContentDiff) (ContentChange, bool) {
+// finding is one kind of change a URL may show, before the tests of all URLs are judged together.
+type finding struct {
+	ch ContentChange
+	// tested says a test gave p; sure marks a change that needs none (disjoint status mixes,
+	// a lone response half the size, a content change); large says the move is large enough to
+	// count (minMixMove, minSizeMove).
+	p                   float64
+	tested, sure, large bool
+}
+
+// changed says whether the finding is a change when tests pass at p <= threshold.
+func (f *finding) changed(threshold float64) bool {
+	return f.sure || f.large && f.tested && f.p <= threshold
+}
+
+// urlFindings are what the tests of one URL found: its status mix, its content (by diff) and its
+// size, in that order; the kinds with nothing to compare are left out.
+func urlFindings(b, u *URLStats, diff ContentDiff) []finding {
 	mb, mu := mixOf(b), mixOf(u)
 	if mb == nil || mu == nil {
-		return ContentChange{}, false
+		return nil
 	}
-	var found []ContentChange
-	if d := mixDistance(mb, mu); d >= minMixMove {
-		if p := mixChangeP(mb, mu); p < mixAlpha {
-			found = append(found, ContentChange{Change: ChangeStatus, Magnitude: d, Before: mb.String(), After: mu.String(), P: &p})
-		}
-	}
-	var excerpt string
+	d, p := mixDistance(mb, mu), mixChangeP(mb, mu)
+	found := []finding{{ch: ContentChange{Change: ChangeStatus, Magnitude: d, Before: mb.String(), After: mu.String(), P: &p},
+		p: p, tested: true, sure: disjoint(mb, mu), large: d >= minMixMove}}
 	if diff != nil {
 		if ch, ok := diff(b, u); ok {
 			ch.Change, ch.P = ChangeContent, nil
-			excerpt = ch.Excerpt
-			found = append(found, ch)
+			found = append(found, finding{ch: ch, sure: true})
 		}
 	}
-	if ch, ok := sizeChange(b.Size, u.Size); ok {
-		found = append(found, ch)
+	if f, ok := sizeFinding(b.Size, u.Size); ok {
+		found = append(found, f)
 	}
-	if len(found) == 0 {
-		return ContentChange{}, false
-	}
-	ch := found[0]
-	ch.Excerpt = excerpt
-	for _, o := range found[1:] {
-		ch.Also = append(ch.Also, o.Change)
-	}
-	return ch, true
+	return found
 }
 
-// sizeChange judges a URL's body sizes (see sizeAlpha); nil sizes, of results saved before sizes
-// were recorded, are not judged.
-func sizeChange(b, u *SizeStats) (ContentChange, bool) {
+// urlChange is a URL's line: the first kind that changed, with the others in Also and the
+// content's excerpt whatever the kind shown.
+func urlChange(found []finding, threshold float64) (ContentChange, bool) {
+	var ch ContentChange
+	n := 0
+	for i := range found {
+		f := &found[i]
+		if !f.changed(threshold) {
+			continue
+		}
+		if n == 0 {
+			ch = f.ch
+		} else {
+			ch.Also = append(ch.Also, f.ch.Change)
+		}
+		if f.ch.Change == ChangeContent {
+			ch.Excerpt = f.ch.Excerpt
+		}
+		n++
+	}
+	return ch, n > 0
+}
+
+// sizeFinding compares a URL's body sizes (see minSizeMove); nil sizes, of results saved before
+// sizes were recorded, have nothing to compare.
+func sizeFinding(b, u *SizeStats) (finding, bool) {
 	if b == nil || u == nil || b.Count == 0 || u.Count == 0 {
-		return ContentChange{}, false
+		return finding{}, false
 	}
 	mb, mu := b.Mean(), u.Mean()
-	move := math.Abs(mu-mb) / math.Max(mb, mu)
-	if mb == mu || move < minSizeMove {
-		return ContentChange{}, false
+	move := 0.0
+	if mb != mu {
+		move = math.Abs(mu-mb) / math.Max(mb, mu)
 	}
-	ch := ContentChange{Change: ChangeSize, Magnitude: move, Before: sizeText(mb), After: sizeText(mu)}
+	f := finding{ch: ContentChange{Change: ChangeSize, Magnitude: move, Before: sizeText(mb), After: sizeText(mu)},
+		large: move >= minSizeMove}
 	if b.Count < 2 || u.Count < 2 {
-		return ch, move >= loneSizeMove
+		f.sure = move >= loneSizeMove
+		return f, true
 	}
-	p := welchMoments(b.Count, mb, b.Variance(), u.Count, mu, u.Variance())
-	ch.P = &p
-	return ch, p < sizeAlpha
+	f.p, f.tested = welchMoments(b.Count, mb, b.Variance(), u.Count, mu, u.Variance()), true
+	f.ch.P = &f.p
+	return f, true
+}
+
+// fdrThreshold is the Benjamini-Hochberg threshold of p-values at false discovery rate q: the
+// largest p(k) with p(k) <= k/m q, the p-values sorted; -1 when none passes.
+func fdrThreshold(ps []float64, q float64) float64 {
+	s := slices.Clone(ps)
+	slices.Sort(s)
+	for k := len(s); k >= 1; k-- {
+		if s[k-1] <= float64(k)/float64(len(s))*q {
+			return s[k-1]
+		}
+	}
+	return -1
 }
 
 // welchMoments is the two-sided p-value of Welch's t-test from each side's count (at least 2),

@@ -1,6 +1,9 @@
 package stats
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -134,7 +137,8 @@ func TestSizeChangeRule(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if _, got := sizeChange(tc.a, tc.b); got != tc.want {
+			f, ok := sizeFinding(tc.a, tc.b)
+			if got := ok && f.changed(contentAlpha); got != tc.want {
 				t.Errorf("changed = %v, want %v", got, tc.want)
 			}
 		})
@@ -144,8 +148,8 @@ func TestSizeChangeRule(t *testing.T) {
 func TestContentVerdicts(t *testing.T) {
 	t.Parallel()
 	two := []ContentChange{
-		{Label: "new", Method: "GET", URL: "http://h/gone", Change: ChangeStatus, Before: "200 ×5", After: "404 ×5"},
-		{Label: "new", Method: "GET", URL: "http://h/short?x=1", Change: ChangeSize, Before: "2.0 KiB", After: "40 B"},
+		{Label: "new", Method: "GET", URL: "http://h/gone", Path: "/gone", Change: ChangeStatus, Before: "200 ×5", After: "404 ×5"},
+		{Label: "new", Method: "GET", URL: "http://h/short?x=1", Path: "/short?x=1", Change: ChangeSize, Before: "2.0 KiB", After: "40 B"},
 	}
 	tests := []struct {
 		name    string
@@ -210,5 +214,53 @@ func TestTrendContentChanges(t *testing.T) {
 	}
 	if v := tr.CheckContent(0); Failed(v) != 1 {
 		t.Errorf("verdicts %+v", v)
+	}
+}
+
+// noisyStack is a run over n URLs of pages whose sizes vary by ±20 % from request to request,
+// 50 requests each, with sizes drawn from seed; the URLs in shrunk answer 20 % shorter.
+func noisyStack(n int, seed uint64, shrunk ...int) Report {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	var rep Report
+	for i := range n {
+		mean := 10000.0
+		if slices.Contains(shrunk, i) {
+			mean = 8000
+		}
+		var s SizeStats
+		for range 50 {
+			s.record(int64(mean * (0.8 + 0.4*rng.Float64())))
+		}
+		rep.URLs = append(rep.URLs, URLStats{Method: "GET", URL: fmt.Sprintf("http://h/page/%d", i), Hits: 50,
+			StatusCodes: StatusCounts{"200": 50}, Size: &s})
+	}
+	return rep
+}
+
+// Over a long URL list, the tests of all URLs are held together: two runs of one stack show no
+// URL, though each URL's test alone would flag one in a hundred, and the URLs that did change
+// are still found.
+func TestContentChangesOverManyURLs(t *testing.T) {
+	t.Parallel()
+	flagged := 0
+	const trials = 30
+	for i := range trials {
+		a, b := noisyStack(300, uint64(2*i)), noisyStack(300, uint64(2*i+1))
+		if got := ContentChanges(&a, &b, "b", nil); len(got) > 0 {
+			flagged++
+		}
+	}
+	if flagged > 1 {
+		t.Errorf("%d of %d comparisons of one stack flagged a URL", flagged, trials)
+	}
+	a, b := noisyStack(300, 1), noisyStack(300, 2, 7, 70, 170)
+	got := ContentChanges(&a, &b, "b", nil)
+	var paths []string
+	for _, ch := range got {
+		paths = append(paths, ch.Path)
+	}
+	slices.Sort(paths)
+	if fmt.Sprint(paths) != "[/page/170 /page/7 /page/70]" {
+		t.Errorf("flagged %v, want the three pages 20 %% shorter", paths)
 	}
 }

@@ -70,7 +70,7 @@ func writeContent(b *strings.Builder, changes []ContentChange, urls int, against
 	if md {
 		b.WriteString("\n| Run | URL | change | before → after |\n|---|---|---|---|\n")
 		for _, ch := range changes {
-			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", markdownCell(ch.Label), markdownCell(ch.Method+" "+requestURI(ch.URL)),
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", markdownCell(ch.Label), markdownCell(ch.Method+" "+ch.Path),
 				ch.Change, markdownCell(ch.shown()))
 		}
 		return
@@ -78,10 +78,10 @@ func writeContent(b *strings.Builder, changes []ContentChange, urls int, against
 	labels, paths := 0, 0
 	for _, ch := range changes {
 		labels = max(labels, len([]rune(ch.Label)))
-		paths = max(paths, len([]rune(ch.Method+" "+requestURI(ch.URL))))
+		paths = max(paths, len([]rune(ch.Method+" "+ch.Path)))
 	}
 	for _, ch := range changes {
-		fmt.Fprintf(b, "  %-*s  %-7s  %-*s  %s\n", labels, ch.Label, ch.Change, paths, ch.Method+" "+requestURI(ch.URL), ch.shown())
+		fmt.Fprintf(b, "  %-*s  %-7s  %-*s  %s\n", labels, ch.Label, ch.Change, paths, ch.Method+" "+ch.Path, ch.shown())
 	}
 }
 
@@ -107,7 +107,7 @@ func contentVerdicts(changes []ContentChange, maxChanged int) []Verdict {
 	}
 	var out []Verdict
 	for _, ch := range changes {
-		name := ch.Method + " " + requestURI(ch.URL)
+		name := ch.Method + " " + ch.Path
 		out = append(out, Verdict{
 			Check:    fmt.Sprintf("content: %s %s", ch.Label, name),
 			Figure:   "content",

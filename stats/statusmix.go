@@ -8,17 +8,15 @@ import (
 	"strings"
 )
 
-// A URL's status mix has changed when both hold:
+// A URL's status mix has changed when the two mixes have no status in common (a page that
+// answered 200 and now answers 404, however few its requests), or when both hold:
 //   - the share of some status moved beyond chance: Fisher's exact test of that status against
-//     the others, baseline against candidate, at p < mixAlpha once multiplied by the number of
-//     statuses tested (Bonferroni), so that a URL answering with several statuses is not flagged
-//     more often by chance (TestStatusMixErrorRates measures it);
+//     the others, baseline against candidate, once multiplied by the number of statuses tested
+//     (Bonferroni) so that a URL answering with several statuses is not flagged more often by
+//     chance, passes at contentAlpha (TestStatusMixErrorRates measures it);
 //   - the mixes are at least minMixMove apart (their total variation distance): with millions of
 //     requests a move of a few in ten thousand is significant but tells nothing of the page.
-const (
-	mixAlpha   = 0.01
-	minMixMove = 0.01
-)
+const minMixMove = 0.01
 
 // noResponse stands for the requests of a URL that got no response in its status mix.
 const noResponse = 0
@@ -45,6 +43,16 @@ func mixOf(u *URLStats) statusMix {
 		m[noResponse] += lost
 	}
 	return m
+}
+
+// disjoint says whether two mixes have no status in common.
+func disjoint(a, b statusMix) bool {
+	for c := range a {
+		if b[c] > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (m statusMix) total() int64 {

@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// mixChanged is the status-mix rule as the Content section applies it.
+// mixChanged is the status-mix rule as the Content section applies it to a single URL.
 func mixChanged(a, b statusMix) bool {
-	return mixDistance(a, b) >= minMixMove && mixChangeP(a, b) < mixAlpha
+	return disjoint(a, b) || mixDistance(a, b) >= minMixMove && mixChangeP(a, b) <= contentAlpha
 }
 
 func TestStatusMixRule(t *testing.T) {
@@ -24,7 +24,8 @@ func TestStatusMixRule(t *testing.T) {
 		{"a tenth now fail", statusMix{200: 100}, statusMix{200: 90, 500: 10}, true},
 		{"a few lost responses", statusMix{200: 200}, statusMix{200: 198, noResponse: 2}, false},
 		{"half lost", statusMix{200: 200}, statusMix{200: 100, noResponse: 100}, true},
-		{"one request each way", statusMix{200: 1}, statusMix{404: 1}, false},
+		{"one request each way: nothing in common", statusMix{200: 1}, statusMix{404: 1}, true},
+		{"five each, one now 404", statusMix{200: 5}, statusMix{200: 4, 404: 1}, false},
 		{"significant but tiny: 0.3 % more 500s in a million", statusMix{200: 1_000_000}, statusMix{200: 997_000, 500: 3000}, false},
 		{"a 2 % move in a million", statusMix{200: 1_000_000, 500: 10_000}, statusMix{200: 1_000_000, 500: 31_000}, true},
 	}
