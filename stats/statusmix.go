@@ -42,6 +42,9 @@ func mixOf(u *URLStats) statusMix {
 	if lost := u.Hits + u.Failures - answered; lost > 0 {
 		m[noResponse] += lost
 	}
+	if m.total() <= 0 {
+		return nil // a saved result's impossible counts: nothing to compare
+	}
 	return m
 }
 
@@ -101,16 +104,25 @@ func mixChangeP(a, b statusMix) float64 {
 	return math.Min(1, p*float64(len(codes)))
 }
 
+// maxExactSD bounds the exact test's walk to about 2·10⁵ steps.
+const maxExactSD = 1e4
+
 // fisherP is the two-sided p-value of Fisher's exact test of the table [[a, b], [c, d]]: the
 // chance, with the margins fixed, of a table at most as likely as this one. It walks the
 // hypergeometric distribution from its mode outwards, most likely tables first, and stops once
-// they hold all but 1e-12 of the probability, so it costs about ten standard deviations of
-// steps even for millions of requests.
+// the tables left are negligible, so it costs about twenty standard deviations of steps; a p
+// below about 1e-16 reads 0.
 func fisherP(a, b, c, d int64) float64 {
 	row, col, n := a+b, a+c, a+b+c+d
 	lo, hi := max(0, row+col-n), min(row, col)
 	if lo == hi {
 		return 1
+	}
+	fr, fc, fn := float64(row), float64(col), float64(n)
+	if sd := math.Sqrt(fr * fc * (fn - fr) * (fn - fc) / (fn * fn * (fn - 1))); sd > maxExactSD {
+		// Hundreds of millions of requests: the walk would be long, and the normal
+		// approximation of the hypergeometric distribution is exact to many digits.
+		return math.Erfc(math.Abs(float64(a)-fr*fc/fn) / sd / math.Sqrt2)
 	}
 	logPMF := func(x int64) float64 {
 		return logChoose(float64(col), float64(x)) + logChoose(float64(n-col), float64(row-x)) - logChoose(float64(n), float64(row))
@@ -119,13 +131,17 @@ func fisherP(a, b, c, d int64) float64 {
 	up := func(x int64) float64 {
 		return math.Log(float64(col-x)) + math.Log(float64(row-x)) - math.Log(float64(x+1)) - math.Log(float64(n-col-row+x+1))
 	}
-	observed := logPMF(a) + 1e-7 // tables as likely as the observed one, to rounding, count as extreme
-	mode := min(hi, max(lo, (row+1)*(col+1)/(n+2)))
+	// Tables as likely as the observed one, to the rounding of the log-gamma of n, count as extreme.
+	scale, _ := math.Lgamma(fn + 1)
+	observed := logPMF(a) + 1e-7 + 1e-14*scale
+	mode := min(hi, max(lo, int64((fr+1)*(fc+1)/(fn+2)))) // in floats: the product overflows at billions
 	lm := logPMF(mode)
 	if lm <= observed {
 		return 1
 	}
-	central := math.Exp(lm) // the chance of the tables more likely than the observed one
+	// Weights relative to the mode's, summed most likely first: the tables more likely than the
+	// observed one, and the others. Their ratio, not the log-gamma's absolute values, makes p.
+	central, tail := 1.0, 0.0
 	l, r := mode-1, mode+1
 	var ll, lr float64
 	if l >= lo {
@@ -134,26 +150,32 @@ func fisherP(a, b, c, d int64) float64 {
 	if r <= hi {
 		lr = lm + up(mode)
 	}
-	for central < 1-1e-12 {
-		canL, canR := l >= lo && ll > observed, r <= hi && lr > observed
-		switch {
-		case canL && (!canR || ll >= lr):
-			central += math.Exp(ll)
+	for l >= lo || r <= hi {
+		var lp float64
+		if l >= lo && (r > hi || ll >= lr) {
+			lp = ll
 			l--
 			if l >= lo {
 				ll -= up(l)
 			}
-		case canR:
-			central += math.Exp(lr)
+		} else {
+			lp = lr
 			if r < hi {
 				lr += up(r)
 			}
 			r++
-		default:
-			return max(0, 1-central)
+		}
+		w := math.Exp(lp - lm)
+		if lp > observed {
+			central += w
+		} else {
+			tail += w
+		}
+		if w < 1e-17*(central+tail) {
+			break // every table further out is less likely still, and they fall off geometrically
 		}
 	}
-	return 0
+	return tail / (central + tail)
 }
 
 // String is the mix as compare shows it, the most frequent status first: "200 ×45, 404 ×5".

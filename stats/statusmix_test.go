@@ -112,3 +112,26 @@ func drawMix(rng *rand.Rand, n int, shares []float64) statusMix {
 	}
 	return m
 }
+
+// A table of billions of requests is judged at once, by the normal approximation, and agrees
+// with the exact test where both apply.
+func TestFisherPLargeTables(t *testing.T) {
+	t.Parallel()
+	if p := fisherP(3_000_000_000, 1000, 3_000_000_000, 1000); p < 0.9 {
+		t.Errorf("the same shares: p = %g", p)
+	}
+	if p := fisherP(3_000_000_000, 1000, 3_000_000_000, 100_000); p > 1e-9 {
+		t.Errorf("a hundred times more failures: p = %g", p)
+	}
+	// 500 and 620 failures in 50 000: the two-proportion z-test gives 0.00034.
+	if p := fisherP(50_000, 500, 50_000, 620); p < 0.0003 || p > 0.0005 {
+		t.Errorf("p = %g for 500 vs 620 failures in 50 000", p)
+	}
+}
+
+func BenchmarkFisherP(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		fisherP(1_000_000, 10_000, 1_000_000, 10_400)
+	}
+}
