@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -263,4 +264,24 @@ func TestContentChangesOverManyURLs(t *testing.T) {
 	if fmt.Sprint(paths) != "[/page/170 /page/7 /page/70]" {
 		t.Errorf("flagged %v, want the three pages 20 %% shorter", paths)
 	}
+}
+
+// FuzzContentChanges feeds two arbitrary saved results to the Content section: impossible
+// counts and sizes must give a section, never a panic or a walk without end.
+func FuzzContentChanges(f *testing.F) {
+	a := siteRun("a", "a", 5, []string{"/x", "/y"}, map[string]answer{"/x": {200, 100}, "/y": {200, 5}})
+	b := siteRun("b", "b", 5, []string{"/x", "/y"}, map[string]answer{"/x": {404, 100}, "/y": {200, 500}})
+	ja, _ := json.Marshal(&a)
+	jb, _ := json.Marshal(&b)
+	f.Add(ja, jb)
+	f.Fuzz(func(t *testing.T, base, cand []byte) {
+		var a, b Report
+		if json.Unmarshal(base, &a) != nil || json.Unmarshal(cand, &b) != nil {
+			return
+		}
+		changes := ContentChanges(&a, &b, "b", nil)
+		var w strings.Builder
+		writeContent(&w, changes, sizedURLs(&a, &b), "the baseline", false)
+		_ = contentVerdicts(changes, 0)
+	})
 }

@@ -113,16 +113,22 @@ const maxExactSD = 1e4
 // the tables left are negligible, so it costs about twenty standard deviations of steps; a p
 // below about 1e-16 reads 0.
 func fisherP(a, b, c, d int64) float64 {
+	if a < 0 || b < 0 || c < 0 || d < 0 {
+		return 1 // a saved result's impossible counts
+	}
+	fr, fc, fn := float64(a)+float64(b), float64(a)+float64(c), float64(a)+float64(b)+float64(c)+float64(d)
+	if sd := math.Sqrt(fr * fc * (fn - fr) * (fn - fc) / (fn * fn * (fn - 1))); !(sd <= maxExactSD) || fn >= math.MaxInt64/4 {
+		// Hundreds of millions of requests: the walk would be long, and the normal
+		// approximation of the hypergeometric distribution is exact to many digits.
+		if !(sd > 0) {
+			return 1
+		}
+		return math.Erfc(math.Abs(float64(a)-fr*fc/fn) / sd / math.Sqrt2)
+	}
 	row, col, n := a+b, a+c, a+b+c+d
 	lo, hi := max(0, row+col-n), min(row, col)
 	if lo == hi {
 		return 1
-	}
-	fr, fc, fn := float64(row), float64(col), float64(n)
-	if sd := math.Sqrt(fr * fc * (fn - fr) * (fn - fc) / (fn * fn * (fn - 1))); sd > maxExactSD {
-		// Hundreds of millions of requests: the walk would be long, and the normal
-		// approximation of the hypergeometric distribution is exact to many digits.
-		return math.Erfc(math.Abs(float64(a)-fr*fc/fn) / sd / math.Sqrt2)
 	}
 	logPMF := func(x int64) float64 {
 		return logChoose(float64(col), float64(x)) + logChoose(float64(n-col), float64(row-x)) - logChoose(float64(n), float64(row))
