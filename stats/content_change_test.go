@@ -285,3 +285,13 @@ func FuzzContentChanges(f *testing.F) {
 		_ = contentVerdicts(changes, 0)
 	})
 }
+
+// BenchmarkContentChanges judges 500 URLs of 50 requests each, three of them changed: what a
+// compare of a long URL list adds to the table.
+func BenchmarkContentChanges(b *testing.B) {
+	b.ReportAllocs()
+	base, cand := noisyStack(500, 1), noisyStack(500, 2, 7, 70, 170)
+	for b.Loop() {
+		ContentChanges(&base, &cand, "b", nil)
+	}
+}
