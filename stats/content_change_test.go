@@ -96,6 +96,13 @@ func TestContentChanges(t *testing.T) {
 	if i, j := strings.Index(text, "ETime"), strings.Index(text, "Content:"); i < 0 || j < i {
 		t.Errorf("the Content section comes after the figures table:\n%s", text)
 	}
+	b.Reset()
+	if err := cmp.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| new | GET /gone | status | 200 ×50 → 404 ×50 (also size) |\n") {
+		t.Errorf("markdown:\n%s", b.String())
+	}
 	cmp, err = CompareWith([]Report{base, same}, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
