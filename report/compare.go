@@ -17,6 +17,10 @@ type comparison struct {
 	URLs   table    `json:"urls"`
 	Notes  []string `json:"notes"`
 	Legend string   `json:"legend"`
+	// Content lists the URLs that answer differently from the baseline, as compare's Content
+	// section does; ContentNote says how to read it, or that every URL answers as before.
+	Content     table  `json:"content"`
+	ContentNote string `json:"content_note,omitempty"`
 }
 
 // verdictText words stats' verdicts for the page.
@@ -80,6 +84,7 @@ func comparisonTables(c stats.Comparison) comparison {
 	}
 	out.Figures = t
 	out.URLs = urlChangeTable(c.URLChanges)
+	out.Content, out.ContentNote = contentTable(c.Content, c.ContentURLs)
 	return out
 }
 

@@ -31,6 +31,12 @@ type Comparison struct {
 	Notes   []string     `json:"notes"`
 	// URLChanges lists, per candidate run, the URLs whose p95 changed most (with --per-url).
 	URLChanges []URLChange `json:"url_changes,omitempty"`
+	// Content lists, per candidate run, the URLs that answer differently from the baseline
+	// (ContentChanges); absent when none does.
+	Content []ContentChange `json:"content_changes,omitempty"`
+	// ContentURLs counts the URLs whose answers were compared, for "2 of 50 URLs" (0 when the
+	// results record no sizes, those saved before sizes were: then only changes are shown).
+	ContentURLs int `json:"content_urls,omitempty"`
 
 	// reports and hists are the results compared and their latency distributions, kept so
 	// that a limit on a figure outside the table is judged as a column would be.
@@ -76,9 +82,23 @@ type CompareCell struct {
 	BaseCI []float64 `json:"base_ci,omitempty"`
 }
 
-// Compare lines up the runs against the first. Each report may be a --repeat series, whose
-// runs give the spread that tells a real change from noise.
+// CompareOptions say what a comparison holds beside its table.
+type CompareOptions struct {
+	// PerURL lists the URLs whose p95 changed most.
+	PerURL bool
+	// Content compares the URLs' content fingerprints in the Content section; nil compares
+	// their status mixes and sizes only.
+	Content ContentDiff
+}
+
+// Compare lines up the runs against the first, as CompareWith does, without fingerprints.
 func Compare(reports []Report, perURL bool) (Comparison, error) {
+	return CompareWith(reports, CompareOptions{PerURL: perURL})
+}
+
+// CompareWith lines up the runs against the first. Each report may be a --repeat series, whose
+// runs give the spread that tells a real change from noise.
+func CompareWith(reports []Report, opt CompareOptions) (Comparison, error) {
 	var c Comparison
 	if len(reports) < 2 {
 		return c, fmt.Errorf("compare needs at least two results (got %d)", len(reports))
@@ -108,8 +128,12 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 			row.Cells = append(row.Cells, c.cell(i, col))
 		}
 		c.Rows = append(c.Rows, row)
-		if perURL && i > 0 {
+		if opt.PerURL && i > 0 {
 			c.URLChanges = append(c.URLChanges, urlChanges(base, r, row.Label)...)
+		}
+		if i > 0 {
+			c.Content = append(c.Content, ContentChanges(base, r, row.Label, opt.Content)...)
+			c.ContentURLs = max(c.ContentURLs, sizedURLs(base, r))
 		}
 	}
 	if single {

@@ -124,6 +124,12 @@ func (c *Comparison) writeFooter(b *strings.Builder, md bool) {
 	for _, n := range c.Notes {
 		b.WriteString("Note: " + n + "\n")
 	}
+	writeContent(b, c.Content, c.ContentURLs, "the baseline", md)
+	c.writeURLChanges(b, md)
+}
+
+// writeURLChanges lists the URLs whose p95 changed most, when --per-url asked for them.
+func (c *Comparison) writeURLChanges(b *strings.Builder, md bool) {
 	if len(c.URLChanges) == 0 {
 		return
 	}

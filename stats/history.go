@@ -33,6 +33,11 @@ type Trend struct {
 	Note string `json:"note,omitempty"`
 	// Notes say what a figure measured, when it is not what its name says (ServerNotes).
 	Notes []string `json:"notes,omitempty"`
+	// Content lists the URLs of the newest run that answer differently from the run before it
+	// (ContentChanges); absent when none does. ContentURLs counts the URLs compared (see
+	// Comparison).
+	Content     []ContentChange `json:"content_changes,omitempty"`
+	ContentURLs int             `json:"content_urls,omitempty"`
 
 	// results are the runs themselves, kept so that a limit on a figure outside the table is
 	// judged as a line of it would be.
@@ -97,9 +102,16 @@ const trendAlpha = 0.01
 // short and so raise the false alarms (at 5 earlier runs: 2.6 % at 3.5, 1.9 % at 5).
 const noisyMADs = 5
 
-// NewTrend follows the figures of runs, oldest first, and judges the newest when at least
-// minHistory runs come before it.
+// NewTrend follows the figures of runs, as NewTrendWith does, without fingerprints.
 func NewTrend(runs []Report, minHistory int) (Trend, error) {
+	return NewTrendWith(runs, minHistory, nil)
+}
+
+// NewTrendWith follows the figures of runs, oldest first, and judges the newest when at least
+// minHistory runs come before it. Whatever the history's length, it lists the URLs whose answers
+// changed from the run before the newest (ContentChanges with content, which may be nil): a
+// page that starts serving an error is news the first night.
+func NewTrendWith(runs []Report, minHistory int, content ContentDiff) (Trend, error) {
 	t := Trend{MinHistory: minHistory}
 	if len(runs) == 0 {
 		return t, fmt.Errorf("a trend needs at least one result")
@@ -122,6 +134,10 @@ func NewTrend(runs []Report, minHistory int) (Trend, error) {
 		t.Figures = append(t.Figures, t.trendLine(f))
 	}
 	t.Notes = ServerNotes(runs, t.Runs)
+	if n := len(runs); n > 1 {
+		t.Content = ContentChanges(&runs[n-2], &runs[n-1], t.Runs[n-1], content)
+		t.ContentURLs = sizedURLs(&runs[n-2], &runs[n-1])
+	}
 	return t, nil
 }
 
@@ -281,6 +297,7 @@ func (t *Trend) WriteText(w io.Writer) error {
 	for _, n := range t.Notes {
 		b.WriteString("Note: " + n + "\n")
 	}
+	writeContent(&b, t.Content, t.ContentURLs, "the run before", false)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -329,6 +346,12 @@ func (t *Trend) CheckLimits(limits []Limit) []Verdict {
 		out = append(out, res)
 	}
 	return out
+}
+
+// CheckContent holds the newest run to --max-content-changes: more than maxChanged URLs that
+// answer differently from the run before fail.
+func (t *Trend) CheckContent(maxChanged int) []Verdict {
+	return contentVerdicts(t.Content, maxChanged)
 }
 
 // noisyText says how many earlier runs the noise left out, so that a reader can check them.

@@ -89,6 +89,7 @@ func (u *urlFigures) load(s *URLStats, a *histAdder) error {
 	if err := u.status.addSaved(s.StatusCodes); err != nil {
 		return err
 	}
+	u.size.add(s.Size)
 	if err := u.latency.addSaved(s.Hits, s.Mean, s.Max, s.Histogram, a); err != nil {
 		return err
 	}

@@ -51,6 +51,7 @@ type urlFigures struct {
 	tally   Tally
 	latency Latency
 	status  statuses
+	size    SizeStats // decoded body sizes of its responses
 	// page has the URL's page visits and their resources; nil until it has one, which keeps
 	// the record of a URL only ever requested alone small.
 	page *pageFigures
@@ -67,6 +68,7 @@ func (u *urlFigures) reset() {
 	u.status = u.status[:0]
 	u.checkFailure = ""
 	u.content = content.Profile{}
+	u.size = SizeStats{}
 	if u.page != nil {
 		l := u.page.latency
 		l.reset()

@@ -93,6 +93,7 @@ func (r *Recorder) add(res *loader.Result) {
 	}
 	if res.Err.Answered() {
 		r.f.decoded += res.Decoded // a body that failed half way is no data, decoded or not
+		u.size.record(res.Decoded) // a page that failed a check did answer, and its size tells
 	}
 	b.tally.Record(res)
 	u.tally.Record(res)

@@ -119,6 +119,9 @@ type URLStats struct {
 	Bytes       int64        `json:"bytes"`
 	StatusCodes StatusCounts `json:"status_codes"`
 	Histogram   string       `json:"histogram,omitempty"`
+	// Size has the moments of the URL's decoded body sizes; nil in results saved before they
+	// were recorded, and for a URL that got no response.
+	Size *SizeStats `json:"size,omitempty"`
 	// Pages has the URL's page figures (its visits and their resources) when users loaded
 	// pages like a browser.
 	Pages *URLPages `json:"pages,omitempty"`

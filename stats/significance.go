@@ -5,7 +5,6 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // alpha is the significance level of webload's tests: a change is called real when noise alone
@@ -22,17 +21,7 @@ func welchP(a, b []float64) (p float64, ok bool) {
 	}
 	ma, va := stat.MeanVariance(a, nil)
 	mb, vb := stat.MeanVariance(b, nil)
-	sa, sb := va/float64(len(a)), vb/float64(len(b))
-	if sa+sb == 0 {
-		if ma == mb {
-			return 1, true
-		}
-		return 0, true
-	}
-	t := (mb - ma) / math.Sqrt(sa+sb)
-	// Welch-Satterthwaite degrees of freedom.
-	df := (sa + sb) * (sa + sb) / (sa*sa/float64(len(a)-1) + sb*sb/float64(len(b)-1))
-	return 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(math.Abs(t)), true
+	return welchMoments(int64(len(a)), ma, va, int64(len(b)), mb, vb), true
 }
 
 // quantileP is the two-sided p-value of a test that two latency distributions share their

@@ -83,6 +83,7 @@ func (u *urlFigures) view(method, url string, enc *histEncoder) URLStats {
 		c := u.content
 		s.Content = &c
 	}
+	s.Size = u.size.view()
 	if s.Hits > 0 {
 		s.Mean = u.latency.Mean()
 		s.quantiles(func(q float64, v *float64) { *v = u.latency.Quantile(q, s.Max) })

@@ -19,7 +19,8 @@ func compareFlags() []cli.Flag {
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "`FORMAT` of the table: text, md (Markdown) or json"},
 		&cli.BoolFlag{Name: "per-url", Usage: "also list the URLs whose p95 changed most, both ways"},
 		&cli.StringFlag{Name: "max-regression", Usage: "fail (exit 1) when a figure gets significantly worse than the baseline by more than `LIMITS`, e.g. p95=10%,trate=5%; a change beyond the limit that the tests cannot decide exits 4"},
-		&cli.StringFlag{Name: "junit", Usage: "write the --max-regression verdicts as JUnit XML to `FILE`"},
+		&cli.IntFlag{Name: "max-content-changes", Usage: "fail (exit 1) when more than `N` URLs answer differently from the baseline (or, with --history, from the run before): another status mix, content or size"},
+		&cli.StringFlag{Name: "junit", Usage: "write the --max-regression and --max-content-changes verdicts as JUnit XML to `FILE`, one test case per changed URL"},
 		&cli.StringFlag{Name: "history", Usage: "compare the newest result in `DIR` (written by --history) with the median of the ones before"},
 		&cli.IntFlag{Name: "last", Value: 30, Usage: "with --history, use the last `N` results"},
 		&cli.IntFlag{Name: "min-history", Value: stats.DefaultMinHistory, Usage: "with --history, judge the newest result only when `N` results come before it; with fewer, print the trend and pass"},
@@ -43,15 +44,21 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 			return usagef("--max-regression: %w", err)
 		}
 	}
+	g := compareGates{limits: limits, maxContent: -1}
+	if c.IsSet("max-content-changes") {
+		if g.maxContent = c.Int("max-content-changes"); g.maxContent < 0 {
+			return usagef("--max-content-changes: want 0 or more URLs (got %d)", g.maxContent)
+		}
+	}
 	var results []stats.Verdict
 	var err error
 	if dir := c.String("history"); dir != "" {
 		if c.Args().Len() > 0 {
 			return usagef("give either result files or --history DIR, not both")
 		}
-		results, err = compareHistory(dir, historyWindow{last: c.Int("last"), min: c.Int("min-history")}, format, limits, stdout)
+		results, err = compareHistory(dir, historyWindow{last: c.Int("last"), min: c.Int("min-history")}, format, g, stdout)
 	} else {
-		results, err = compareFiles(c.Args().Slice(), format, c.Bool("per-url"), limits, stdout)
+		results, err = compareFiles(c.Args().Slice(), format, c.Bool("per-url"), g, stdout)
 	}
 	if err != nil {
 		return err
@@ -59,7 +66,26 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 	return finishVerdicts(results, verdictLines{blankFirst: true}, c.String("junit"), "webload compare", stdout)
 }
 
-func compareFiles(paths []string, format string, perURL bool, limits []stats.Limit, stdout io.Writer) ([]stats.Verdict, error) {
+// compareGates are the checks of a comparison: --max-regression limits and, unless maxContent is
+// negative, --max-content-changes.
+type compareGates struct {
+	limits     []stats.Limit
+	maxContent int
+}
+
+// verdicts holds a comparison or trend to the gates.
+func (g compareGates) verdicts(c interface {
+	CheckLimits([]stats.Limit) []stats.Verdict
+	CheckContent(int) []stats.Verdict
+}) []stats.Verdict {
+	v := c.CheckLimits(g.limits)
+	if g.maxContent >= 0 {
+		v = append(v, c.CheckContent(g.maxContent)...)
+	}
+	return v
+}
+
+func compareFiles(paths []string, format string, perURL bool, g compareGates, stdout io.Writer) ([]stats.Verdict, error) {
 	if len(paths) < 2 {
 		return nil, usagef("compare needs at least two result files (webload compare old.json new.json)")
 	}
@@ -67,7 +93,7 @@ func compareFiles(paths []string, format string, perURL bool, limits []stats.Lim
 	if err != nil {
 		return nil, err
 	}
-	cmp, err := stats.Compare(reports, perURL)
+	cmp, err := stats.CompareWith(reports, stats.CompareOptions{PerURL: perURL})
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -79,14 +105,14 @@ func compareFiles(paths []string, format string, perURL bool, limits []stats.Lim
 	default:
 		err = cmp.WriteText(stdout)
 	}
-	return cmp.CheckLimits(limits), stdoutErr(err)
+	return g.verdicts(&cmp), stdoutErr(err)
 }
 
 // historyWindow is how many results of a history a trend reads, and how many must come before
 // the newest to judge it.
 type historyWindow struct{ last, min int }
 
-func compareHistory(dir string, w historyWindow, format string, limits []stats.Limit, stdout io.Writer) ([]stats.Verdict, error) {
+func compareHistory(dir string, w historyWindow, format string, g compareGates, stdout io.Writer) ([]stats.Verdict, error) {
 	if w.min < 2 {
 		return nil, usagef("--min-history: want at least 2 (got %d)", w.min)
 	}
@@ -112,7 +138,7 @@ func compareHistory(dir string, w historyWindow, format string, limits []stats.L
 	if err != nil {
 		return nil, err
 	}
-	trend, err := stats.NewTrend(reports, w.min)
+	trend, err := stats.NewTrendWith(reports, w.min, nil)
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -121,7 +147,7 @@ func compareHistory(dir string, w historyWindow, format string, limits []stats.L
 	} else {
 		err = trend.WriteText(stdout)
 	}
-	return trend.CheckLimits(limits), stdoutErr(err)
+	return g.verdicts(&trend), stdoutErr(err)
 }
 
 func readReports(paths []string) ([]stats.Report, error) {

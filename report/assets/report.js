@@ -209,6 +209,12 @@
     for (const note of c.notes || []) {
       sec.append(el("p", { className: "note" }, "Note: " + note));
     }
+    if (c.content.rows && c.content.rows.length > 0) {
+      sec.append(el("h3", {}, "Content: URLs that answer differently"), renderTable(c.content, "content-changes"));
+    }
+    if (c.content_note) {
+      sec.append(el("p", { className: "note" }, c.content_note));
+    }
     if (c.urls.rows && c.urls.rows.length > 0) {
       sec.append(el("h3", {}, "URLs whose p95 changed most"), renderTable(c.urls, "url-changes"));
     }
