@@ -4,20 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/webload/webload/content"
 	"github.com/webload/webload/internal/browsertest"
 	"github.com/webload/webload/stats"
 )
 
 // brokenResults are wideResults whose second stack answers its first URL with 404s only, its
 // second with a tenth of the size, and its third with content a fingerprint comparison finds
-// changed (given as Options.Content), with a long excerpt.
-func brokenResults(t *testing.T) ([]stats.Report, Options) {
+// changed: a price in a long sentence, so the excerpt is long.
+func brokenResults(t *testing.T) []stats.Report {
 	t.Helper()
 	results := wideResults(t)
 	r := &results[1]
@@ -26,24 +28,35 @@ func brokenResults(t *testing.T) ([]stats.Report, Options) {
 	short := &r.URLs[1]
 	short.Size = &stats.SizeStats{Count: short.Size.Count, Sum: short.Size.Sum / 10, SumSquares: short.Size.SumSquares / 100,
 		Min: short.Size.Min / 10, Max: short.Size.Max / 10}
-	third := r.URLs[2].URL
-	diff := func(before, after *stats.URLStats) (stats.ContentChange, bool) {
-		if after.URL != third {
-			return stats.ContentChange{}, false
+	results[0].URLs[2].Content = basketProfile(t, "15.65")
+	r.URLs[2].Content = basketProfile(t, "18.65")
+	return results
+}
+
+// basketProfile is the fingerprint of a basket page at the given price, learned from answers
+// whose form token varies from one to the next.
+func basketProfile(t *testing.T, price string) *content.Profile {
+	t.Helper()
+	l := content.NewLearner(content.Options{})
+	var s content.Scanner
+	for i := range 4 {
+		page := fmt.Sprintf("<html><body>\n<p>Your basket holds 3 items. Price: %s EUR, shipping included, "+
+			"delivered within two working days.</p>\n<input name=token value=\"%x\">\n</body></html>\n", price, rand.Uint64())
+		if !l.Sample(200, []byte("text/html")) {
+			t.Fatalf("answer %d was not sampled", i)
 		}
-		return stats.ContentChange{Magnitude: 0.02, Before: "Price: 15.65 EUR", After: "Price: 18.65 EUR",
-			Excerpt: `"…the basket holds 3 items. Price: 15.65 EUR, shipping included, delivered within two working days…" → ` +
-				`"…the basket holds 3 items. Price: 18.65 EUR, shipping included, delivered within two working days…"`}, true
+		l.Observe(&s, []byte(page))
 	}
-	return results, Options{Content: diff}
+	p := l.Profile()
+	return &p
 }
 
 // The comparison's Content table lists the URLs that answer differently, biggest change first,
 // each with its kind, before and after; a page of results that answer alike says so.
 func TestContentTable(t *testing.T) {
 	t.Parallel()
-	results, opt := brokenResults(t)
-	rows, note := contentData(t, render(t, results[:2], opt))
+	results := brokenResults(t)
+	rows, note := contentData(t, render(t, results[:2], Options{}))
 	if len(rows) != 3 {
 		t.Fatalf("%d content rows, want 3: %v", len(rows), rows)
 	}
@@ -93,8 +106,8 @@ func TestContentTableInBrowser(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	results, opt := brokenResults(t)
-	html := render(t, results, opt)
+	results := brokenResults(t)
+	html := render(t, results, Options{})
 	path := filepath.Join(t.TempDir(), "content.html")
 	if err := os.WriteFile(path, html, 0o644); err != nil {
 		t.Fatal(err)

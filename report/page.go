@@ -77,7 +77,7 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 		return p, err
 	}
 	if len(results) > 1 {
-		cmp, err := stats.CompareWith(results, stats.CompareOptions{PerURL: true, Content: opt.Content})
+		cmp, err := stats.Compare(results, true)
 		if err != nil {
 			return p, err
 		}

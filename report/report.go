@@ -26,9 +26,6 @@ type Options struct {
 	// MaxPoints caps the points of each timeline series; a longer timeline is merged into
 	// fewer, wider intervals. 0 means DefaultMaxPoints.
 	MaxPoints int
-	// Content compares the URLs' content fingerprints in the comparison's Content table; nil
-	// compares their status mixes and sizes only.
-	Content stats.ContentDiff
 }
 
 // DefaultMaxPoints keeps a chart quick to draw and the page small: an hour of one-second

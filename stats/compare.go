@@ -82,23 +82,10 @@ type CompareCell struct {
 	BaseCI []float64 `json:"base_ci,omitempty"`
 }
 
-// CompareOptions say what a comparison holds beside its table.
-type CompareOptions struct {
-	// PerURL lists the URLs whose p95 changed most.
-	PerURL bool
-	// Content compares the URLs' content fingerprints in the Content section; nil compares
-	// their status mixes and sizes only.
-	Content ContentDiff
-}
-
-// Compare lines up the runs against the first, as CompareWith does, without fingerprints.
+// Compare lines up the runs against the first. Each report may be a --repeat series, whose
+// runs give the spread that tells a real change from noise. perURL lists the URLs whose p95
+// changed most.
 func Compare(reports []Report, perURL bool) (Comparison, error) {
-	return CompareWith(reports, CompareOptions{PerURL: perURL})
-}
-
-// CompareWith lines up the runs against the first. Each report may be a --repeat series, whose
-// runs give the spread that tells a real change from noise.
-func CompareWith(reports []Report, opt CompareOptions) (Comparison, error) {
 	var c Comparison
 	if len(reports) < 2 {
 		return c, fmt.Errorf("compare needs at least two results (got %d)", len(reports))
@@ -128,11 +115,11 @@ func CompareWith(reports []Report, opt CompareOptions) (Comparison, error) {
 			row.Cells = append(row.Cells, c.cell(i, col))
 		}
 		c.Rows = append(c.Rows, row)
-		if opt.PerURL && i > 0 {
+		if perURL && i > 0 {
 			c.URLChanges = append(c.URLChanges, urlChanges(base, r, row.Label)...)
 		}
 		if i > 0 {
-			c.Content = append(c.Content, ContentChanges(base, r, row.Label, opt.Content)...)
+			c.Content = append(c.Content, ContentChanges(base, r, row.Label)...)
 			c.ContentURLs = max(c.ContentURLs, sizedURLs(base, r))
 		}
 	}

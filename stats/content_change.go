@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+
+	"github.com/webload/webload/content"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -59,16 +62,10 @@ type ContentChange struct {
 	P *float64 `json:"p,omitempty"`
 }
 
-// ContentDiff compares the fingerprints of two URL rows' stable content (before is the
-// baseline's): ok says the content changed, and the change gives its Magnitude, Before, After
-// and Excerpt. It is the hook of the fingerprint comparison; nil compares status mixes and
-// sizes only.
-type ContentDiff func(before, after *URLStats) (change ContentChange, ok bool)
-
 // ContentChanges lists the URLs of cand that answer differently from base's, one each, biggest
 // change first. URLs are paired by method, path and query, the n-th of a kind with the n-th;
 // a URL without a request on either side has nothing to compare. label names cand.
-func ContentChanges(base, cand *Report, label string, diff ContentDiff) []ContentChange {
+func ContentChanges(base, cand *Report, label string) []ContentChange {
 	byKey := map[string][]*URLStats{}
 	for i := range base.URLs {
 		u := &base.URLs[i]
@@ -86,7 +83,7 @@ func ContentChanges(base, cand *Report, label string, diff ContentDiff) []Conten
 		}
 		b := byKey[k][0]
 		byKey[k] = byKey[k][1:]
-		found := urlFindings(b, u, diff)
+		found := urlFindings(b, u)
 		for j := range found {
 			found[j].ch.Label, found[j].ch.Method, found[j].ch.URL, found[j].ch.Path = label, u.Method, u.URL, path
 			if found[j].tested {
@@ -129,9 +126,9 @@ func (f *finding) changed(threshold float64) bool {
 	return f.sure || f.large && f.tested && f.p <= threshold
 }
 
-// urlFindings are what the tests of one URL found: its status mix, its content (by diff) and its
-// size, in that order; the kinds with nothing to compare are left out.
-func urlFindings(b, u *URLStats, diff ContentDiff) []finding {
+// urlFindings are what the tests of one URL found: its status mix, its content (by the
+// fingerprints) and its size, in that order; the kinds with nothing to compare are left out.
+func urlFindings(b, u *URLStats) []finding {
 	mb, mu := mixOf(b), mixOf(u)
 	if mb == nil || mu == nil {
 		return nil
@@ -139,11 +136,8 @@ func urlFindings(b, u *URLStats, diff ContentDiff) []finding {
 	d, p := mixDistance(mb, mu), mixChangeP(mb, mu)
 	found := []finding{{ch: ContentChange{Change: ChangeStatus, Magnitude: d, Before: mb.String(), After: mu.String(), P: &p},
 		p: p, tested: true, sure: disjoint(mb, mu), large: d >= minMixMove}}
-	if diff != nil {
-		if ch, ok := diff(b, u); ok {
-			ch.Change, ch.P = ChangeContent, nil
-			found = append(found, finding{ch: ch, sure: true})
-		}
+	if f, ok := contentFinding(b.Content, u.Content); ok {
+		found = append(found, f)
 	}
 	if f, ok := sizeFinding(b.Size, u.Size); ok {
 		found = append(found, f)
@@ -172,6 +166,18 @@ func urlChange(found []finding, threshold float64) (ContentChange, bool) {
 		n++
 	}
 	return ch, n > 0
+}
+
+// contentFinding compares the fingerprints of a URL's stable content (package content). A change
+// the fingerprints see needs no test: what varies within a run is already left out of them.
+func contentFinding(b, u *content.Profile) (finding, bool) {
+	c := content.Compare(b, u)
+	if !c.Changed {
+		return finding{}, false
+	}
+	excerpt := strconv.Quote(c.Before) + " → " + strconv.Quote(c.After)
+	return finding{ch: ContentChange{Change: ChangeContent, Magnitude: c.Share, Before: c.Before, After: c.After,
+		Excerpt: excerpt}, sure: true}, true
 }
 
 // sizeFinding compares a URL's body sizes (see minSizeMove); nil sizes, of results saved before

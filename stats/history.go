@@ -102,16 +102,11 @@ const trendAlpha = 0.01
 // short and so raise the false alarms (at 5 earlier runs: 2.6 % at 3.5, 1.9 % at 5).
 const noisyMADs = 5
 
-// NewTrend follows the figures of runs, as NewTrendWith does, without fingerprints.
-func NewTrend(runs []Report, minHistory int) (Trend, error) {
-	return NewTrendWith(runs, minHistory, nil)
-}
-
-// NewTrendWith follows the figures of runs, oldest first, and judges the newest when at least
+// NewTrend follows the figures of runs, oldest first, and judges the newest when at least
 // minHistory runs come before it. Whatever the history's length, it lists the URLs whose answers
-// changed from the run before the newest (ContentChanges with content, which may be nil): a
-// page that starts serving an error is news the first night.
-func NewTrendWith(runs []Report, minHistory int, content ContentDiff) (Trend, error) {
+// changed from the run before the newest (ContentChanges): a page that starts serving an error
+// is news the first night.
+func NewTrend(runs []Report, minHistory int) (Trend, error) {
 	t := Trend{MinHistory: minHistory}
 	if len(runs) == 0 {
 		return t, fmt.Errorf("a trend needs at least one result")
@@ -135,7 +130,7 @@ func NewTrendWith(runs []Report, minHistory int, content ContentDiff) (Trend, er
 	}
 	t.Notes = ServerNotes(runs, t.Runs)
 	if n := len(runs); n > 1 {
-		t.Content = ContentChanges(&runs[n-2], &runs[n-1], t.Runs[n-1], content)
+		t.Content = ContentChanges(&runs[n-2], &runs[n-1], t.Runs[n-1])
 		t.ContentURLs = sizedURLs(&runs[n-2], &runs[n-1])
 	}
 	return t, nil

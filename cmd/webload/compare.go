@@ -93,7 +93,7 @@ func compareFiles(paths []string, format string, perURL bool, g compareGates, st
 	if err != nil {
 		return nil, err
 	}
-	cmp, err := stats.CompareWith(reports, stats.CompareOptions{PerURL: perURL})
+	cmp, err := stats.Compare(reports, perURL)
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -138,7 +138,7 @@ func compareHistory(dir string, w historyWindow, format string, g compareGates, 
 	if err != nil {
 		return nil, err
 	}
-	trend, err := stats.NewTrendWith(reports, w.min, nil)
+	trend, err := stats.NewTrend(reports, w.min)
 	if err != nil {
 		return nil, usageError{err}
 	}

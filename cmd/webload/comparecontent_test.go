@@ -110,7 +110,8 @@ func TestCompareContentSection(t *testing.T) {
 			for _, w := range []string{
 				"\nContent: 2 URLs of 4 answer differently from the baseline (",
 				"  new  status   GET /gone   200 ×10 → 404 ×10 (also size)\n",
-				"  new  size     GET /short  1.5 KiB → 39 B\n",
+				"  new  content  GET /short  \"Generated #date /short item 0: 10.00 EUR",
+				" → \"Out of stock\" (also size)\n",
 				"Content new GET /gone: status 200 ×10 → 404 ×10 (also size): " + tc.verdicts,
 			} {
 				if !strings.Contains(stdout, w) {
@@ -153,7 +154,7 @@ func TestCompareContentSection(t *testing.T) {
 	}
 	if len(cmp.Content) != 2 || cmp.Content[0].URL != site.URL+"/gone" || cmp.Content[0].Change != "status" ||
 		cmp.Content[0].Before != "200 ×10" || cmp.Content[0].After != "404 ×10" ||
-		cmp.Content[1].URL != site.URL+"/short" || cmp.Content[1].Change != "size" || !strings.HasSuffix(cmp.Content[1].After, " B") {
+		cmp.Content[1].URL != site.URL+"/short" || cmp.Content[1].Change != "content" || cmp.Content[1].After != "Out of stock" {
 		t.Errorf("content_changes: %+v", cmp.Content)
 	}
 
