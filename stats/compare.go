@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -80,6 +81,17 @@ type CompareCell struct {
 	// absent when either is unbounded (too few requests for the percentile).
 	CI     []float64 `json:"ci,omitempty"`
 	BaseCI []float64 `json:"base_ci,omitempty"`
+}
+
+// MarshalJSON writes a change from zero (±Inf, which JSON cannot hold) as no change figure, as
+// the trend's lines do; the two values still say what happened.
+func (c CompareCell) MarshalJSON() ([]byte, error) {
+	type plain CompareCell // without this method
+	p := plain(c)
+	if p.Change != nil {
+		p.Change = finite(*p.Change)
+	}
+	return json.Marshal(p)
 }
 
 // Compare lines up the runs against the first. Each report may be a --repeat series, whose
