@@ -63,7 +63,12 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return finishVerdicts(results, verdictLines{blankFirst: true}, c.String("junit"), "webload compare", stdout)
+	// Under --format json the verdicts go to stderr: stdout stays one JSON document.
+	lines := verdictLines{blankFirst: format != "json"}
+	if format == "json" {
+		stdout = c.App.ErrWriter
+	}
+	return finishVerdicts(results, lines, c.String("junit"), "webload compare", stdout)
 }
 
 // compareGates are the checks of a comparison: --max-regression limits and, unless maxContent is

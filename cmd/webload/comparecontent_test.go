@@ -173,8 +173,9 @@ func TestCompareContentSection(t *testing.T) {
 	var trend struct {
 		Content []struct{ URL, Change string } `json:"content_changes"`
 	}
-	if err := json.Unmarshal([]byte(stdout[:strings.LastIndex(stdout, "}")+1]), &trend); err != nil || code != 1 ||
-		len(trend.Content) != 2 || trend.Content[0].Change != "status" || !strings.Contains(stdout, " GET /gone: status 200 ×10 → 404 ×10 (also size): FAILED") {
+	// stdout is one JSON document; the verdicts go to stderr.
+	if err := json.Unmarshal([]byte(stdout), &trend); err != nil || code != 1 ||
+		len(trend.Content) != 2 || trend.Content[0].Change != "status" || !strings.Contains(stderr, " GET /gone: status 200 ×10 → 404 ×10 (also size): FAILED") {
 		t.Errorf("history: exit %d, %v\n%s%s", code, err, stdout, stderr)
 	}
 

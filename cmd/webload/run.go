@@ -55,7 +55,7 @@ func runCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env loo
 	if err != nil {
 		return runError(err)
 	}
-	return checkGates(&rep, &spec, stdout)
+	return checkGates(&rep, &spec, stdout, stderr)
 }
 
 // runError words an error of run.Execute for the command line: the flag it concerns, and the
@@ -84,12 +84,16 @@ func runError(err error) error {
 	return err
 }
 
-// checkGates evaluates --assert on the result, prints each verdict and writes --junit.
-func checkGates(rep *stats.Report, spec *runSpec, stdout io.Writer) error {
+// checkGates evaluates --assert on the result, prints each verdict and writes --junit. Under -j
+// the verdicts go to stderr, so that stdout stays one JSON document for jq and scripts.
+func checkGates(rep *stats.Report, spec *runSpec, stdout, stderr io.Writer) error {
 	if len(spec.gates) == 0 {
 		return nil
 	}
 	lines := verdictLines{prefix: "Gate ", failuresOnly: spec.Outputs.Quiet || spec.Outputs.JSON}
+	if spec.Outputs.JSON {
+		stdout = stderr
+	}
 	return finishVerdicts(stats.CheckGates(rep, spec.gates), lines, spec.junit, "webload "+stats.Label(rep, 0), stdout)
 }
 
