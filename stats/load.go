@@ -86,6 +86,7 @@ func (u *urlFigures) load(s *URLStats, a *histAdder) error {
 	if u.checkFailure == "" {
 		u.checkFailure = s.CheckFailure // the first run's
 	}
+	u.checkFailures += s.CheckFailures
 	if err := u.status.addSaved(s.StatusCodes); err != nil {
 		return err
 	}

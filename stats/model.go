@@ -56,7 +56,8 @@ type urlFigures struct {
 	// the record of a URL only ever requested alone small.
 	page *pageFigures
 	// checkFailure is the message of the first check the URL's answers failed, "" for none.
-	checkFailure string
+	checkFailure  string
+	checkFailures int64 // answers that failed a check
 	// content is what the URL answered; the loader learns it and hands it over at the end.
 	content content.Profile
 }
@@ -66,7 +67,7 @@ func (u *urlFigures) reset() {
 	u.tally = Tally{}
 	u.latency.reset()
 	u.status = u.status[:0]
-	u.checkFailure = ""
+	u.checkFailure, u.checkFailures = "", 0
 	u.content = content.Profile{}
 	u.size = SizeStats{}
 	if u.page != nil {

@@ -91,6 +91,9 @@ func (r *Recorder) add(res *loader.Result) {
 	} else {
 		r.f.errors[res.Err]++
 	}
+	if res.Err == loader.ErrCheck {
+		u.checkFailures++
+	}
 	if res.Err.Answered() {
 		r.f.decoded += res.Decoded // a body that failed half way is no data, decoded or not
 		u.size.record(res.Decoded) // a page that failed a check did answer, and its size tells

@@ -128,6 +128,8 @@ type URLStats struct {
 	// CheckFailure is the message of the first response check the URL's answers failed
 	// (their failures of kind "check" are in Failures); "" when none failed.
 	CheckFailure string `json:"check_failure,omitempty"`
+	// CheckFailures counts the URL's answers that failed a response check (of its Failures).
+	CheckFailures int64 `json:"check_failures,omitempty"`
 	// Content is what the URL answered: its content types and the fingerprint of its 2xx
 	// answers (see package content); nil when it got no answer, and in results saved before
 	// fingerprints.

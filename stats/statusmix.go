@@ -18,10 +18,16 @@ import (
 //     requests a move of a few in ten thousand is significant but tells nothing of the page.
 const minMixMove = 0.01
 
-// noResponse stands for the requests of a URL that got no response in its status mix.
-const noResponse = 0
+// In a status mix, noResponse stands for the requests of a URL that got no response, and
+// failedCheck for its answers that failed a response check (whatever their status: a run with
+// --check counts a database error page served with 200 as a failure, and so does its mix).
+const (
+	noResponse  = 0
+	failedCheck = -1
+)
 
-// statusMix is a URL's responses by status, and its requests without a response under code 0.
+// statusMix is a URL's responses by status, with its failed checks and its requests without a
+// response under codes of their own.
 type statusMix map[int]int64
 
 // mixOf reads a URL row's status mix; nil when it has no request.
@@ -39,7 +45,10 @@ func mixOf(u *URLStats) statusMix {
 		m[c] += n
 		answered += n
 	}
-	if lost := u.Hits + u.Failures - answered; lost > 0 {
+	if u.CheckFailures > 0 {
+		m[failedCheck] += u.CheckFailures
+	}
+	if lost := u.Hits + u.Failures - answered - u.CheckFailures; lost > 0 {
 		m[noResponse] += lost
 	}
 	if m.total() <= 0 {
@@ -199,8 +208,11 @@ func (m statusMix) String() string {
 	parts := make([]string, len(codes))
 	for i, c := range codes {
 		name := strconv.Itoa(c)
-		if c == noResponse {
+		switch c {
+		case noResponse:
 			name = "no response"
+		case failedCheck:
+			name = "failed check"
 		}
 		parts[i] = fmt.Sprintf("%s ×%d", name, m[c])
 	}

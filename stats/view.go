@@ -78,7 +78,7 @@ func (u *urlFigures) view(method, url string, enc *histEncoder) URLStats {
 	s.Hits, s.Failures, s.Bytes, s.Max = u.tally.Transactions, u.tally.Failed, u.tally.Bytes, u.latency.Max()
 	s.Pages = u.page.urlStats(enc)
 	s.StatusCodes = u.status.view()
-	s.CheckFailure = u.checkFailure
+	s.CheckFailure, s.CheckFailures = u.checkFailure, u.checkFailures
 	if u.content.Samples > 0 || len(u.content.Types) > 0 {
 		c := u.content
 		s.Content = &c
