@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
 # Pre-migration acceptance: load the old stack and the new one the same way, three runs each,
-# and accept the new stack only if it is not measurably slower.
+# and accept the new stack only if it answers as the old one did and is not measurably slower.
 #
 #   OLD=http://10.0.0.1 NEW=http://10.0.0.2 ./migration-acceptance.sh urls.txt
 #
 # urls.txt uses $(SITE) for the host (see urls.txt in this folder); the script points it at
-# each stack in turn. With node exporters on the servers, LA and MEM are filled in as well.
+# each stack in turn. A list with production names instead runs against each stack by address
+# with --resolve (see the README). With node exporters on the servers, LA and MEM are filled in
+# as well.
 set -euo pipefail
 URLS=${1:-urls.txt}
 OLD=${OLD:?set OLD to the old stack, e.g. http://10.0.0.1}
 NEW=${NEW:?set NEW to the new stack, e.g. http://10.0.0.2}
 PAUSE=${PAUSE:-30s}   # lets the server settle between runs
-LOAD=(-b -c 20 -r 50 -f "$URLS" --repeat 3 --repeat-pause "$PAUSE")
+# An error page served with 200 is a failed transaction, not a fast answer.
+CHECK=${CHECK:-'status<400 && body!~"(?i)database (query )?error"'}
+LOAD=(-b -c 20 -r 50 -f "$URLS" --repeat 3 --repeat-pause "$PAUSE" --check "$CHECK")
 
 SITE=$OLD webload "${LOAD[@]}" --label "MySQL 5.1 (old)" -o old.json \
   ${OLD_METRICS:+--server-metrics "$OLD_METRICS"}
+# A broken gate (exit 1) still leaves new.json for the comparison below.
+gate=0
 SITE=$NEW webload "${LOAD[@]}" --label "Percona 5.6 (new)" -o new.json \
   ${NEW_METRICS:+--server-metrics "$NEW_METRICS"} \
-  --assert 'availability>=99.9' --assert 'failed==0'
+  --assert 'availability>=99.9' --assert 'failed==0' || gate=$?
 
-# The table for the ticket, and the verdict: only significant regressions fail (exit 1).
+# The table for the ticket, and the verdict: significant regressions and any page that answers
+# differently (its status mix, content or size) fail (exit 1).
 webload compare --format md --per-url old.json new.json > comparison.md
-webload compare --max-regression 'p95=10%,rtime=10%,trate=5%' --junit acceptance.xml old.json new.json
+webload compare --max-regression 'p95=10%,rtime=10%,trate=5%' --max-content-changes 0 \
+  --junit acceptance.xml old.json new.json
+exit "$gate"
