@@ -32,7 +32,8 @@ func gcPercent(concurrency, targets int) int {
 
 // tuneGC sets the collector's target from gcPercent, then follows the live heap each
 // collection measures until ctx ends or stop is called, unless the user chose a GOGC of their
-// own. The estimate alone can be far off: a browser-like user also keeps the page it parses.
+// own. The estimate alone can be far off: the parse cache and the fingerprints grow with the
+// pages a run meets.
 func tuneGC(ctx context.Context, concurrency, targets int) (stop func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
