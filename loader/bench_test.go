@@ -10,6 +10,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/webload/webload/content"
 	"github.com/webload/webload/urls"
 )
 
@@ -128,3 +129,21 @@ func TestSendAllocations(t *testing.T) {
 }
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0)) }
+
+// BenchmarkSampleContent is what booking each answer with its URL's learner costs when 200
+// users share one URL, as a run against one small file does: a lock per answer, contended.
+func BenchmarkSampleContent(b *testing.B) {
+	l := benchLoader(b)
+	x := l.newExchange()
+	l.send(x, 0, 0) // an answer whose status and type the learner books
+	for range 2 * content.FirstSamples {
+		l.sampleContent(x, 0) // past the first answers, which are all fingerprinted
+	}
+	b.ReportAllocs()
+	b.SetParallelism(100)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			l.sampleContent(x, 0)
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/klauspost/compress/flate"
@@ -33,7 +34,11 @@ const maxParsed = 2 << 20
 type body struct {
 	maxBody  int64     // Config.MaxBody: a cap on the bytes received and on the bytes decoded, 0 for none
 	deadline time.Time // when the request's time is up, set before each read; zero for none
-	page     []byte    // the kept start of the last HTML page read with keep set
+	page     []byte    // the kept start of the last HTML page read with keep set, in buf
+	// buf is the page buffer lent by pages from the start of a kept body until release; nil
+	// when the body holds none. Held as a pointer so that giving it back allocates nothing.
+	buf   *[]byte
+	pages *sync.Pool // the page buffers the users share; nil: the body makes its own
 	// check, when set, is fed the decoded body as it is read: the response's checks look at
 	// its content. nil for a response without body checks, which is read as fast as before.
 	check *check.Eval
@@ -56,7 +61,7 @@ type bodySize struct {
 }
 
 // read reads resp's body to its end (or the cap) without keeping it, except the start of it in
-// b.page when keep is set. A body that fails half way makes the whole request a failure, and
+// b.page when keep is set, in a buffer held until release. A body that fails half way makes the whole request a failure, and
 // so does a compressed body that does not decode.
 func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
 	b.page = b.page[:0]
@@ -208,6 +213,9 @@ func (b *body) drain(r io.Reader, keep bool) (int64, error) {
 	if !keep {
 		return io.Copy(rest, r)
 	}
+	if b.buf == nil {
+		b.take()
+	}
 	var n int64
 	for {
 		if len(b.page) == cap(b.page) {
@@ -230,6 +238,32 @@ func (b *body) drain(r io.Reader, keep bool) (int64, error) {
 			return n, err
 		}
 	}
+}
+
+// take borrows a page buffer for the body about to be kept.
+func (b *body) take() {
+	if b.pages != nil {
+		if buf, ok := b.pages.Get().(*[]byte); ok {
+			b.buf, b.page = buf, (*buf)[:0]
+			return
+		}
+	}
+	b.buf, b.page = new([]byte), nil
+}
+
+// release gives the page buffer back once the kept page is parsed or fingerprinted; b.page
+// is empty after it. A user needs a buffer only from the start of an HTML body to the end of
+// its parse, a small part of its time, so a few buffers serve hundreds of users, where each
+// keeping its own held 64 KiB or more for the whole run.
+func (b *body) release() {
+	if b.buf == nil {
+		return
+	}
+	*b.buf = b.page[:0] // the buffer as it grew
+	if b.pages != nil {
+		b.pages.Put(b.buf)
+	}
+	b.buf, b.page = nil, nil
 }
 
 // counter counts the bytes read through it and remembers a read error, which tells a broken

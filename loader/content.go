@@ -104,13 +104,12 @@ func (l *Loader) sampleContent(x *exchange, ti int) bool {
 // learnContent fingerprints the body kept in x for target ti, after the request's time was
 // taken: the fingerprint is the client's work, not the server's. A body kept only for it is let
 // go: the page parser must not take a JSON answer for a page (parse says whether the parser
-// asked for it), and users that fetch no pages should not each hold a body for the rest of the
-// run for the one answer in many they fingerprint.
+// asked for it), and its buffer serves other users until this one keeps a body again.
 func (l *Loader) learnContent(x *exchange, ti int, parse bool) {
 	s := l.content.scanners.Get().(*content.Scanner)
 	l.content.learner(ti).Observe(s, x.body.page)
 	l.content.scanners.Put(s)
 	if !parse || !isHTML(x.resp.Header.ContentType()) {
-		x.body.page = nil
+		x.body.release()
 	}
 }

@@ -150,27 +150,75 @@ func (c *h2Client) request(ctx context.Context, req *fasthttp.Request) (*http.Re
 		// target's shared one (prepare), which nothing ever writes to.
 		body = bytes.NewReader(b)
 	}
-	hreq, err := http.NewRequestWithContext(ctx, string(h.Method()), "", body)
+	// All the text net/http wants as strings, in one string sliced into its fields: the
+	// method, "//authority/path?query" and each header's name and value. One allocation, where
+	// a string per field cost one each, as did a slice per header's values.
+	host, target := h.Host(), h.RequestURI()
+	size, headers := len(h.Method())+2+len(host)+len(target), 0
+	for k, v := range h.All() {
+		if !connectionHeader(k) {
+			size, headers = size+len(k)+len(v), headers+1
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	sb.Write(h.Method())
+	sb.WriteString("//")
+	sb.Write(host)
+	sb.Write(target)
+	for k, v := range h.All() {
+		if !connectionHeader(k) {
+			sb.Write(k)
+			sb.Write(v)
+		}
+	}
+	text := sb.String()
+	method, text := text[:len(h.Method())], text[len(h.Method()):]
+	opaque, text := text[:2+len(host)+len(target)], text[2+len(host)+len(target):]
+	hreq, err := http.NewRequestWithContext(ctx, method, "", body)
 	if err != nil {
 		return nil, err
 	}
 	// The target is sent as written: an opaque "//authority/path" is the net/http way to
-	// keep a path from being re-escaped; the transport sends the path part as :path.
-	authority := string(h.Host())
-	path, query, _ := strings.Cut(string(h.RequestURI()), "?")
-	hreq.URL = &url.URL{Scheme: string(uri.Scheme()), Host: string(uri.Host()), Opaque: "//" + authority + path, RawQuery: query}
+	// keep a path from being re-escaped; the transport sends the path part as :path. The URL
+	// parsed from "" is filled in, not replaced.
+	authority := opaque[2 : 2+len(host)]
+	urlHost := authority
+	if !bytes.Equal(uri.Host(), host) {
+		urlHost = string(uri.Host()) // a Host header of the run's own
+	}
+	path, query, _ := strings.Cut(opaque, "?")
+	*hreq.URL = url.URL{Scheme: schemeName(uri.Scheme()), Host: urlHost, Opaque: path, RawQuery: query}
 	hreq.Host = authority
+	values := make([]string, headers)
+	i := 0
 	for k, v := range h.All() {
 		if connectionHeader(k) {
 			continue
 		}
-		key := string(k)
-		hreq.Header[key] = append(hreq.Header[key], string(v))
+		key, value := text[:len(k)], text[len(k):len(k)+len(v)]
+		text = text[len(k)+len(v):]
+		if vv, ok := hreq.Header[key]; ok {
+			hreq.Header[key] = append(vv, value) // a repeated header: rare, so it may allocate
+			continue
+		}
+		values[i] = value
+		hreq.Header[key] = values[i : i+1 : i+1]
+		i++
 	}
 	if _, ok := hreq.Header["User-Agent"]; !ok {
 		hreq.Header["User-Agent"] = []string{""} // none, as fasthttp sends; not Go's own
 	}
 	return hreq, nil
+}
+
+// schemeName is a target's scheme as a string without allocating one: Config.Validate lets
+// only http and https through.
+func schemeName(scheme []byte) string {
+	if string(scheme) == "https" {
+		return "https"
+	}
+	return "http"
 }
 
 // connectionHeader tells whether a request header is HTTP/1.1's business only: HTTP/2 forbids

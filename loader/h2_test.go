@@ -3,6 +3,7 @@ package loader
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/tls"
 	"errors"
 	"io"
@@ -16,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/valyala/fasthttp"
 
 	"github.com/webload/webload/urls"
 	"golang.org/x/net/http2"
@@ -582,4 +585,33 @@ func h2cFramer(c net.Conn) *http2.Framer {
 		return nil
 	}
 	return fr
+}
+
+// Turning a prepared request into net/http's costs a few allocations whatever its headers: the
+// request, its URL and header map, one string for all the text and one slice for the values.
+func TestHTTP2RequestAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	cfg := Config{Users: 1, Reps: 1, HTTP2: true, Timeout: 5 * time.Second, UserAgent: "webload-test",
+		Headers: []Header{{Name: "X-Run", Value: "r1"}, {Name: "Accept-Language", Value: "en"}}}
+	l, err := New(cfg, oneTarget(t, "http://127.0.0.1:1/a%2Fb/c?q=1&r=%20"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := l.client.(*h2Client)
+	req := fasthttp.AcquireRequest()
+	defer fasthttp.ReleaseRequest(req)
+	l.prepare(0, req)
+	ctx := context.Background()
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := c.request(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+	})
+	const pinned = 6
+	t.Logf("%.1f allocations per request converted", allocs)
+	if allocs > pinned {
+		t.Errorf("%.1f allocations per request converted, pinned at %d", allocs, pinned)
+	}
 }

@@ -117,6 +117,7 @@ type Loader struct {
 	socketErr    atomic.Int64             // requests without a response, for MaxFailures
 
 	batches sync.Pool
+	pages   sync.Pool // page buffers, *[]byte, lent to the users' bodies (see body.take)
 }
 
 // New checks the configuration and prepares one request template per target.

@@ -64,10 +64,11 @@ func (l *Loader) sender(out chan<- *[]Result) (*exchange, *batcher, func()) {
 }
 
 func (l *Loader) newExchange() *exchange {
-	return &exchange{req: fasthttp.AcquireRequest(), resp: fasthttp.AcquireResponse(), body: body{maxBody: l.cfg.MaxBody}}
+	return &exchange{req: fasthttp.AcquireRequest(), resp: fasthttp.AcquireResponse(), body: body{maxBody: l.cfg.MaxBody, pages: &l.pages}}
 }
 
 func (x *exchange) release() {
+	x.body.release()
 	fasthttp.ReleaseRequest(x.req)
 	fasthttp.ReleaseResponse(x.resp)
 }
@@ -79,12 +80,13 @@ func (l *Loader) send(x *exchange, ti, user int) (Result, time.Duration) {
 	x.req.SetTimeout(l.cfg.Timeout) // not part of what CopyTo copies
 	var res Result
 	end := l.do(x, ti, user, KindURL, &res)
+	x.body.release() // a body kept for a fingerprint that failed half way
 	return res, end
 }
 
 // do sends the request prepared in x and describes it in *res, booked under target ti; it
 // returns when the request ended. When the run parses pages, the start of an HTML answer to
-// anything but a resource (kind) is kept in x.body.page. The result is written in place, not returned: do is on the stack under every
+// anything but a resource (kind) is kept in x.body.page, until the caller releases it. The result is written in place, not returned: do is on the stack under every
 // request's deepest call chain, and each byte of its callers' frames counts in every user's
 // stack (4 or 8 KiB, times the users).
 func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Duration {

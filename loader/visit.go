@@ -69,6 +69,7 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 			v.chain(v.x, li, KindLogin, l.templates[li], l.urlFor(li), "", j, &v.results)
 			j = nil // only the first request of a visit waited for its slot
 			if l.stopped.Load() {
+				v.x.body.release()
 				v.flush(b, 0)
 				return
 			}
@@ -93,9 +94,13 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 		pageRes.BodyBytes, pageRes.Decoded = pageRes.BodyBytes+r.bodyBytes(), pageRes.Decoded+r.decodedBytes()
 	}
 	complete := true
+	var parsed *pageResources
 	if l.cfg.Parser && last.Err.Answered() && !last.Redirected() && len(v.x.body.page) > 0 {
-		var parsed *pageResources
 		parsed, v.pageKey = l.parsed.resources(v.x.body.page, lastURL, v.pageKey)
+	}
+	// The page is parsed: its buffer serves other users while this one fetches the resources.
+	v.x.body.release()
+	if parsed != nil {
 		if found := v.resources(parsed); len(found) > 0 {
 			if l.stopped.Load() {
 				complete = false

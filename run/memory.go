@@ -9,10 +9,11 @@ import (
 )
 
 // headroom is how far the heap may grow over what is live before the collector runs. A run
-// makes little garbage per request (its results are small values, pages are parsed once), so
-// collecting every 16 MiB costs well under 1 % of a core, while a fixed factor of a large
-// live heap (200 browser-like users hold about 30 MB) would let the heap grow by another 100 MB.
-const headroom = 16 << 20
+// makes little garbage per request (its results are small values, pages are parsed once and
+// their buffers are shared), so collecting every 8 MiB, every second or two at 10,000 pages a
+// second, costs about 1 % of a core, while a fixed factor of a large live heap (200
+// browser-like users hold about 20 MB) would let the heap grow by another 60 MB.
+const headroom = 8 << 20
 
 // percentOver returns the collector's target for a heap with live bytes live: the percent that
 // lets it grow by headroom, within 25 % (thousands of users, long URL lists: collections stay
@@ -32,7 +33,8 @@ func gcPercent(concurrency, targets int) int {
 
 // tuneGC sets the collector's target from gcPercent, then follows the live heap each
 // collection measures until ctx ends or stop is called, unless the user chose a GOGC of their
-// own. The estimate alone can be far off: a browser-like user also keeps the page it parses.
+// own. The estimate alone can be far off: the parse cache and the fingerprints grow with the
+// pages a run meets.
 func tuneGC(ctx context.Context, concurrency, targets int) (stop func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
