@@ -83,6 +83,7 @@ type Learner struct {
 	samples  int64 // answers fingerprinted
 	types    typeCounts
 	first    bool   // the first sample is kept
+	claimed  bool   // a user is cutting the first sample apart, whose body hash is bodyHash
 	bodyHash uint64 // of the first sample's body, so identical answers skip the cutting
 	hashes   []uint64
 	ends     []int32 // text[ends[i-1]:ends[i]] is segment i's
@@ -128,10 +129,15 @@ func (l *Learner) Observe(s *Scanner, body []byte) {
 	body = body[:min(len(body), MaxBody)]
 	h := xxhash.Sum64(body)
 	l.mu.Lock()
-	if l.first && h == l.bodyHash {
+	// An answer identical to the first teaches nothing, whether that one is kept or still being
+	// cut apart by another user: the users of a run often ask for a URL at the same moment.
+	if (l.first || l.claimed) && h == l.bodyHash {
 		l.samples++
 		l.mu.Unlock()
 		return
+	}
+	if !l.first && !l.claimed {
+		l.claimed, l.bodyHash = true, h
 	}
 	l.mu.Unlock()
 	s.scan(body, &l.hide)
@@ -156,17 +162,21 @@ func (l *Learner) Observe(s *Scanner, body []byte) {
 // keep makes the scanned body the first sample, up to the bounds.
 func (l *Learner) keep(s *Scanner, bodyHash uint64) {
 	l.first, l.bodyHash, l.refSegs = true, bodyHash, len(s.segs)
-	l.hashes, l.ends, l.text, l.stable = l.hashes[:0], l.ends[:0], l.text[:0], l.stable[:0]
+	// What is kept is counted first and allocated once: grown by appending, the copies and the
+	// fresh pages they touch cost more than cutting the body apart did.
+	n, size := 0, 0
 	for _, sg := range s.segs {
-		t := s.text[sg.off:sg.end]
-		if len(l.hashes) == MaxSegments || len(l.text)+len(t) > MaxText ||
-			len(l.text)+len(t)+segmentCost*(len(l.hashes)+1) > l.keepMax {
+		t := int(sg.end - sg.off)
+		if n == MaxSegments || size+t > MaxText || size+t+segmentCost*(n+1) > l.keepMax {
 			break
 		}
-		l.text = append(l.text, t...)
-		l.hashes = append(l.hashes, sg.hash)
-		l.ends = append(l.ends, int32(len(l.text)))
-		l.stable = append(l.stable, true)
+		n, size = n+1, size+t
+	}
+	l.hashes, l.ends = make([]uint64, n), make([]int32, n)
+	l.text, l.stable = make([]byte, 0, size), make([]bool, n)
+	for i, sg := range s.segs[:n] {
+		l.text = append(l.text, s.text[sg.off:sg.end]...)
+		l.hashes[i], l.ends[i], l.stable[i] = sg.hash, int32(len(l.text)), true
 	}
 }
 

@@ -3,6 +3,7 @@ package shop
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // asset is a static file of the shop: served at once, like files from a web server's disk.
@@ -15,8 +16,10 @@ type asset struct {
 // visitor's cache saves requests as a browser's does.
 const productImages = 24
 
-// assets are the shop's stylesheet, script, icon and product images, by path.
-var assets = func() map[string]asset {
+// assets are the shop's stylesheet, script, icon and product images, by path. They are made
+// at the shop's first request, not when the program starts: every webload command links this
+// package, and only the demo serves them.
+var assets = sync.OnceValue(func() map[string]asset {
 	m := map[string]asset{
 		"/static/shop.css":    {"text/css", filler("/* shop styles */\n", "body{font:16px/1.5 sans-serif;margin:0 auto;max-width:60em}\n", 9<<10)},
 		"/static/shop.js":     {"text/javascript", filler("// shop script\n", "document.querySelectorAll('img').forEach(function(i){i.loading='lazy'});\n", 24<<10)},
@@ -26,7 +29,7 @@ var assets = func() map[string]asset {
 		m[imagePath(i)] = asset{"image/jpeg", filler("\xff\xd8\xff\xe0", "\x2a", 10<<10+i*1531)}
 	}
 	return m
-}()
+})
 
 func imagePath(i int) string { return "/img/" + strconv.Itoa(i) + ".jpg" }
 
@@ -51,10 +54,5 @@ func images(i int) []string {
 
 // filler is head followed by unit repeated up to size bytes.
 func filler(head, unit string, size int) []byte {
-	var b strings.Builder
-	b.WriteString(head)
-	for b.Len()+len(unit) <= size {
-		b.WriteString(unit)
-	}
-	return []byte(b.String())
+	return []byte(head + strings.Repeat(unit, max(size-len(head), 0)/len(unit)))
 }

@@ -122,7 +122,7 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: "shop_session", Value: strconv.FormatInt(s.sessions.Add(1), 36),
 			Path: "/", HttpOnly: true})
 	}
-	if a, ok := assets[r.URL.Path]; ok {
+	if a, ok := assets()[r.URL.Path]; ok {
 		w.Header().Set("Content-Type", a.contentType)
 		w.Header().Set("Cache-Control", "max-age=86400")
 		_, _ = w.Write(a.body)
