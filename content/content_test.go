@@ -451,3 +451,45 @@ func TestCompareOddAnswers(t *testing.T) {
 		t.Errorf("a run compared with itself changed: %+v", c)
 	}
 }
+
+// Two stacks under test at different addresses serve pages that link to themselves by their own
+// address, as MediaWiki's canonical links and $wgServer do: with the run's hosts given, their
+// pages compare alike, and a real change is still found.
+func TestStacksAtOtherAddressesCompareAlike(t *testing.T) {
+	t.Parallel()
+	page := func(host, price string, rng *rand.Rand) []byte {
+		a := randomAnswer(rng)
+		a.price = price
+		return []byte(strings.Replace(string(productPage(a, 4<<10)), "<body>",
+			`<body><link rel="canonical" href="http://`+host+`/wiki/Kettle"><a href="//`+host+`/wiki/Main_Page">Main page</a>`, 1))
+	}
+	learn := func(host, price string, hosts []string) *Profile {
+		l := NewLearner(Options{Hosts: hosts})
+		var s Scanner
+		rng := rand.New(rand.NewPCG(uint64(len(host)), 7))
+		for range 4 {
+			l.Sample(200, []byte("text/html"))
+			l.Observe(&s, page(host, price, rng))
+		}
+		p := l.Profile()
+		return &p
+	}
+	for _, tc := range []struct {
+		name          string
+		hosts         func(host string) []string
+		price         string
+		want          bool
+		before, after string
+	}{
+		{"hosts given", func(h string) []string { return []string{h, "ab"} }, "15.65", false, "", ""},
+		{"hosts given, price changed", func(h string) []string { return []string{h} }, "18.65", true, "15.65", "18.65"},
+		{"no hosts", func(string) []string { return nil }, "15.65", true, "8101", "8102"},
+	} {
+		old := learn("127.0.0.1:8101", "15.65", tc.hosts("127.0.0.1:8101"))
+		cand := learn("127.0.0.1:8102", tc.price, tc.hosts("127.0.0.1:8102"))
+		c := Compare(old, cand)
+		if c.Changed != tc.want || !strings.Contains(c.Before, tc.before) || !strings.Contains(c.After, tc.after) {
+			t.Errorf("%s: %+v, want changed %v between %q and %q", tc.name, c, tc.want, tc.before, tc.after)
+		}
+	}
+}

@@ -14,6 +14,7 @@ package content
 
 import (
 	"regexp"
+	"slices"
 	"sync"
 
 	"github.com/cespare/xxhash/v2"
@@ -60,6 +61,11 @@ type Options struct {
 	// as a debugging endpoint does, has it replaced by "#secret" before anything is kept.
 	// Values shorter than 4 bytes are left alone: they would match everywhere.
 	Secrets []string
+	// Hosts are the hosts (with their ports, as the URLs write them) of the run's URLs: a
+	// page's links to its own site name the stack's address, which two stacks under test do
+	// not share, so each is replaced by "#host" and the pages of two stacks compare alike.
+	// Names shorter than 4 bytes are left alone.
+	Hosts []string
 }
 
 // Sampling: the first FirstSamples 2xx answers of a URL are fingerprinted, then one in
@@ -105,6 +111,13 @@ func NewLearner(o Options) *Learner {
 			h.secrets = append(h.secrets, []byte(v))
 		}
 	}
+	for _, v := range o.Hosts {
+		if len(v) >= 4 {
+			h.hosts = append(h.hosts, []byte(v))
+		}
+	}
+	// The longest first, so that "example.com:8080" is replaced whole before "example.com".
+	slices.SortFunc(h.hosts, func(a, b []byte) int { return len(b) - len(a) })
 	return &Learner{hide: h, keepMax: o.Keep}
 }
 

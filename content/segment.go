@@ -126,7 +126,7 @@ func (s *Scanner) add(seg []byte, hide *hiding) {
 		s.add(seg[:MaxSegment], hide)
 		seg = seg[MaxSegment:]
 	}
-	if hide != nil && (len(hide.volatile) > 0 || len(hide.secrets) > 0) {
+	if hide != nil && (len(hide.volatile) > 0 || len(hide.secrets) > 0 || len(hide.hosts) > 0) {
 		seg = hide.apply(s.raw[:0], seg)
 		s.raw = seg
 	}
@@ -139,19 +139,25 @@ func (s *Scanner) add(seg []byte, hide *hiding) {
 }
 
 // hiding is what is taken out of segments before they are normalised: the --volatile patterns'
-// matches and the run's secrets.
+// matches, the run's secrets and its hosts.
 type hiding struct {
 	volatile []*regexp.Regexp
 	secrets  [][]byte
+	hosts    [][]byte // longest first
 }
 
-// apply appends seg to dst with the secrets replaced by "#secret" and the patterns' matches by
-// "#v", and returns it.
+// apply appends seg to dst with the secrets replaced by "#secret", the hosts by "#host" and the
+// patterns' matches by "#v", and returns it.
 func (h *hiding) apply(dst, seg []byte) []byte {
 	dst = append(dst, seg...)
 	for _, v := range h.secrets {
 		if bytes.Contains(dst, v) {
 			dst = bytes.ReplaceAll(dst, v, []byte("#secret"))
+		}
+	}
+	for _, v := range h.hosts {
+		if bytes.Contains(dst, v) {
+			dst = bytes.ReplaceAll(dst, v, []byte("#host"))
 		}
 	}
 	for _, re := range h.volatile {

@@ -3,6 +3,7 @@ package loader
 import (
 	"encoding/base64"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,7 +28,8 @@ type learners struct {
 // patterns compile.
 func newLearners(cfg *Config, targets []urls.Target) *learners {
 	volatile, _ := content.CompileVolatile(cfg.Volatile)
-	opt := content.Options{Volatile: volatile, Keep: content.KeepFor(len(targets)), Secrets: secretValues(cfg, targets)}
+	opt := content.Options{Volatile: volatile, Keep: content.KeepFor(len(targets)), Secrets: secretValues(cfg, targets),
+		Hosts: siteHosts(targets)}
 	c := &learners{opt: opt, of: make([]atomic.Pointer[content.Learner], len(targets))}
 	c.scanners.New = func() any { return new(content.Scanner) }
 	return c
@@ -65,6 +67,19 @@ func secretValues(cfg *Config, targets []urls.Target) []string {
 	for _, list := range [][]urls.Target{targets, cfg.Login} {
 		for i := range list {
 			add(list[i].URL)
+		}
+	}
+	return out
+}
+
+// siteHosts lists the distinct hosts of the listed URLs, with their ports as written: the
+// address of the stack under test, which its pages' own links repeat (see content.Options).
+func siteHosts(targets []urls.Target) []string {
+	var out []string
+	for i := range targets {
+		u, err := url.Parse(targets[i].URL)
+		if err == nil && u.Host != "" && !slices.Contains(out, u.Host) {
+			out = append(out, u.Host)
 		}
 	}
 	return out
