@@ -45,12 +45,13 @@ func (s *Scanner) scan(body []byte, hide *hiding) {
 			continue
 		}
 		if bytes.HasPrefix(body[i:], []byte("<!--")) {
-			// A comment is text: servers write timings and build names into them.
+			// A comment is left out: no visitor sees it, and servers write into it what differs
+			// between two healthy stacks yet stays the same within a run, so that no run can learn
+			// it varies: a cached page's timing report, a cache key naming the database, a host.
 			j := bytes.Index(body[i+4:], []byte("-->"))
 			if j < 0 {
 				j = len(body) - i - 4
 			}
-			s.textRun(body[i+4:i+4+j], hide)
 			i += 4 + j + 3
 			continue
 		}
@@ -58,8 +59,37 @@ func (s *Scanner) scan(body []byte, hide *hiding) {
 		if j < 0 {
 			j = len(body) - i - 1
 		}
-		s.tag(body[i:i+j+1], hide)
+		t := body[i : i+j+1]
+		s.tag(t, hide)
 		i += j + 1
+		// A script's or a style's text is left out, as comments are: it is not what a visitor
+		// reads, and pages put there what differs between healthy stacks yet stays the same
+		// within a run (MediaWiki's parse report with its timings, build and cache ids).
+		for _, name := range rawTextTags {
+			if len(t) > len(name) && bytes.EqualFold(t[1:1+len(name)], name) && (t[1+len(name)] == '>' || isSpace(t[1+len(name)])) {
+				i += closingTag(body[i:], name)
+				break
+			}
+		}
+	}
+}
+
+// rawTextTags are the elements whose text the scanner leaves out.
+var rawTextTags = [][]byte{[]byte("script"), []byte("style")}
+
+// closingTag is the offset in b of the "</name" that ends a raw text element (any case), or
+// len(b) when there is none.
+func closingTag(b, name []byte) int {
+	for k := 0; ; {
+		j := bytes.Index(b[k:], []byte("</"))
+		if j < 0 {
+			return len(b)
+		}
+		k += j
+		if len(b)-k-2 >= len(name) && bytes.EqualFold(b[k+2:k+2+len(name)], name) {
+			return k
+		}
+		k += 2
 	}
 }
 

@@ -36,7 +36,7 @@ func contentTable(changes []stats.ContentChange, urls int) (table, string) {
 			"A status mix changes when a status's share moved beyond chance (Fisher's exact test, p < 0.01) by at least 1 %; " +
 			"a size when its mean moved beyond the requests' spread (Welch's t-test, p < 0.01) by at least 5 %."
 	case urls > 0:
-		return t, fmt.Sprintf("The %d URLs answer as the baseline did: the same status mix and size.", urls)
+		return t, fmt.Sprintf("The %d URLs answer as the baseline did: the same status mix, content and size.", urls)
 	}
 	return t, ""
 }

@@ -75,7 +75,7 @@ func TestContentTable(t *testing.T) {
 		t.Errorf("note %q", note)
 	}
 	rows, note = contentData(t, render(t, []stats.Report{results[0], results[0]}, Options{}))
-	if len(rows) != 0 || note != "The 12 URLs answer as the baseline did: the same status mix and size." {
+	if len(rows) != 0 || note != "The 12 URLs answer as the baseline did: the same status mix, content and size." {
 		t.Errorf("the same result twice: %v, %q", rows, note)
 	}
 }

@@ -127,7 +127,7 @@ func TestContentChanges(t *testing.T) {
 	if err := cmp.WriteMarkdown(&b); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "Content: the 4 URLs answer as the baseline did (status mix and size)") {
+	if !strings.Contains(b.String(), "Content: the 4 URLs answer as the baseline did (status mix, content and size)") {
 		t.Errorf("no change, markdown:\n%s", b.String())
 	}
 }

@@ -54,7 +54,7 @@ const contentOrder = "one line per URL, under the first of status, content and s
 func writeContent(b *strings.Builder, changes []ContentChange, urls int, against string, md bool) {
 	if len(changes) == 0 {
 		if urls > 0 {
-			fmt.Fprintf(b, "\nContent: the %d URLs answer as %s did (status mix and size)\n", urls, against)
+			fmt.Fprintf(b, "\nContent: the %d URLs answer as %s did (status mix, content and size)\n", urls, against)
 		}
 		return
 	}

@@ -85,7 +85,7 @@ func TestCompareContentSection(t *testing.T) {
 	broken := contentRun(t, site, dir, "new")
 
 	stdout, stderr, code := webload(t, nil, "compare", "--max-content-changes", "0", old, again)
-	if code != 0 || !strings.Contains(stdout, "Content: the 4 URLs answer as the baseline did (status mix and size)") ||
+	if code != 0 || !strings.Contains(stdout, "Content: the 4 URLs answer as the baseline did (status mix, content and size)") ||
 		!strings.Contains(stdout, "Content: no URL answers differently (allowed 0): ok") {
 		t.Errorf("the same stack twice: exit %d\n%s%s", code, stdout, stderr)
 	}
