@@ -19,7 +19,7 @@ func compareFlags() []cli.Flag {
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "`FORMAT` of the table: text, md (Markdown) or json"},
 		&cli.BoolFlag{Name: "per-url", Usage: "also list the URLs whose p95 changed most, both ways"},
 		&cli.StringFlag{Name: "max-regression", Usage: "fail (exit 1) when a figure gets significantly worse than the baseline by more than `LIMITS`, e.g. p95=10%,trate=5%; a change beyond the limit that the tests cannot decide exits 4"},
-		&cli.IntFlag{Name: "max-content-changes", Usage: "fail (exit 1) when more than `N` URLs answer differently from the baseline (or, with --history, from the run before): another status mix, content or size"},
+		&cli.IntFlag{Name: "max-content-changes", Usage: "fail (exit 1) when more than `N` URLs answer differently from the baseline (or, with --history, from the run before): another status mix, content or size; without it, changed URLs are listed but pass", DefaultText: "none"},
 		&cli.StringFlag{Name: "junit", Usage: "write the --max-regression and --max-content-changes verdicts as JUnit XML to `FILE`, one test case per changed URL"},
 		&cli.StringFlag{Name: "history", Usage: "compare the newest result in `DIR` (written by --history) with the median of the ones before"},
 		&cli.IntFlag{Name: "last", Value: 30, Usage: "with --history, use the last `N` results"},
