@@ -61,8 +61,8 @@ type bodySize struct {
 }
 
 // read reads resp's body to its end (or the cap) without keeping it, except the start of it in
-// b.page when keep is set, in a buffer held until release. A body that fails half way makes the whole request a failure, and
-// so does a compressed body that does not decode.
+// b.page when keep is set, in a buffer held until release. A body that fails half way makes the
+// whole request a failure, and so does a compressed body that does not decode.
 func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
 	b.page = b.page[:0]
 	stream := resp.BodyStream()
