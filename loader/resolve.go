@@ -271,7 +271,7 @@ func (r *routes) resolveMatch(addr string) int {
 }
 
 // UnusedRoutes are the entries of Resolve and then ConnectTo, as given, that none of hostports
-// (the URLs' host:port, see URLHostPort) is dialled by: a port mistyped in an entry (443 for
+// (the URLs' host:port, see urls.DialHostPort) is dialled by: a port mistyped in an entry (443 for
 // http URLs) would otherwise send the load to the name's real address without a word. Such an
 // entry may still serve redirects and resources on other hosts. With Proxy, Resolve entries
 // are left out: the proxy resolves the names.
@@ -332,19 +332,6 @@ func (r *routes) connects(hostport string, proxied bool) []string {
 	return dial
 }
 
-// URLHostPort is the host and port connections for u go to, the scheme's default port filled
-// in: the key of Config.Connects.
-func URLHostPort(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = "80"
-		if strings.EqualFold(u.Scheme, "https") {
-			port = "443"
-		}
-	}
-	return net.JoinHostPort(u.Hostname(), port)
-}
-
 // Routed is targets with each URL's host replaced by the one its connections go to (the
 // first address Connects gives), for looking the names up before a run (CheckHosts): a name
 // Resolve maps needs no lookup, and a ConnectTo host does. targets itself when nothing is
@@ -357,7 +344,7 @@ func (c *Config) Routed(targets []urls.Target) []urls.Target {
 	out := make([]urls.Target, 0, len(targets))
 	for _, t := range targets {
 		if u, err := url.Parse(t.URL); err == nil && u.Host != "" {
-			if to := r.connects(URLHostPort(u), c.Proxy != ""); to != nil {
+			if to := r.connects(urls.DialHostPort(u), c.Proxy != ""); to != nil {
 				u.Host = to[0]
 				t.URL = u.String()
 			}

@@ -94,7 +94,7 @@ func bannerRoutes(c *loader.Config, targets []urls.Target) string {
 	var hostports []string
 	shown := 0
 	for _, u := range targetHosts(targets) {
-		hp := loader.URLHostPort(u)
+		hp := urls.DialHostPort(u)
 		hostports = append(hostports, hp)
 		to := c.Connects(hp)
 		if to == nil {

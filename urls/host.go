@@ -114,6 +114,12 @@ func (s *HostSet) Has(u *url.URL) bool {
 // use, as URL lines do. ASCII is returned as written.
 func ASCIIHost(hostport string) (string, error) { return asciiHost(hostport) }
 
+// DialHostPort is the host and port connections for u go to, as written in u (not made
+// canonical), with the scheme's default port when u has none.
+func DialHostPort(u *url.URL) string {
+	return net.JoinHostPort(u.Hostname(), effectivePort(u.Scheme, u.Port()))
+}
+
 // hostKey is u's canonical host and port, the scheme's default when none is written.
 func hostKey(u *url.URL) string {
 	host, port := splitHostPort(u.Host)
