@@ -86,9 +86,10 @@ func (l *Loader) send(x *exchange, ti, user int) (Result, time.Duration) {
 
 // do sends the request prepared in x and describes it in *res, booked under target ti; it
 // returns when the request ended. When the run parses pages, the start of an HTML answer to
-// anything but a resource (kind) is kept in x.body.page, until the caller releases it. The result is written in place, not returned: do is on the stack under every
-// request's deepest call chain, and each byte of its callers' frames counts in every user's
-// stack (4 or 8 KiB, times the users).
+// anything but a resource (kind) is kept in x.body.page, until the caller releases it. The
+// result is written in place, not returned: do is on the stack under every request's deepest
+// call chain, and each byte of its callers' frames counts in every user's stack (4 or 8 KiB,
+// times the users).
 func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Duration {
 	// Offsets from the run's start read only the monotonic clock, half the cost of time.Now,
 	// which is a measurable share of the client's time at tens of thousands of requests per second.
