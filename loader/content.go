@@ -3,7 +3,6 @@ package loader
 import (
 	"encoding/base64"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,12 +23,12 @@ type learners struct {
 	scanners sync.Pool
 }
 
-// newLearners prepares the learners of the listed targets. cfg has been validated, so its
-// patterns compile.
-func newLearners(cfg *Config, targets []urls.Target) *learners {
+// newLearners prepares the learners of the listed targets, whose hosts (as written) are hosts.
+// cfg has been validated, so its patterns compile.
+func newLearners(cfg *Config, targets []urls.Target, hosts []string) *learners {
 	volatile, _ := content.CompileVolatile(cfg.Volatile)
 	opt := content.Options{Volatile: volatile, Keep: content.KeepFor(len(targets)), Secrets: secretValues(cfg, targets),
-		Hosts: siteHosts(targets)}
+		Hosts: hosts}
 	c := &learners{opt: opt, of: make([]atomic.Pointer[content.Learner], len(targets))}
 	c.scanners.New = func() any { return new(content.Scanner) }
 	return c
@@ -67,19 +66,6 @@ func secretValues(cfg *Config, targets []urls.Target) []string {
 	for _, list := range [][]urls.Target{targets, cfg.Login} {
 		for i := range list {
 			add(list[i].URL)
-		}
-	}
-	return out
-}
-
-// siteHosts lists the distinct hosts of the listed URLs, with their ports as written: the
-// address of the stack under test, which its pages' own links repeat (see content.Options).
-func siteHosts(targets []urls.Target) []string {
-	var out []string
-	for i := range targets {
-		u, err := url.Parse(targets[i].URL)
-		if err == nil && u.Host != "" && !slices.Contains(out, u.Host) {
-			out = append(out, u.Host)
 		}
 	}
 	return out

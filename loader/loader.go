@@ -140,7 +140,6 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 	if cfg.Parser {
 		l.parsed = newParseCache(l.findResources, maxParsedPages, maxParsedResources)
 	}
-	l.content = newLearners(&cfg, targets)
 	for _, h := range cfg.ResourceHosts {
 		l.resourceHosts.addName(h)
 	}
@@ -148,6 +147,8 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 	// share one template per method and content type, so a million lines do not cost a
 	// million 1.3 KB requests. A target with a body keeps a template of its own.
 	shared := map[string]*fasthttp.Request{}
+	var siteHosts []string // the URLs' hosts as written, for the content fingerprints
+	seenHost := map[string]bool{}
 	check := fasthttp.AcquireURI()
 	defer fasthttp.ReleaseURI(check)
 	for i, t := range l.Targets() {
@@ -172,8 +173,13 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		}
 		if i < len(targets) {
 			l.hosts.addURL(u)
+			if u.Host != "" && !seenHost[u.Host] {
+				seenHost[u.Host] = true
+				siteHosts = append(siteHosts, u.Host)
+			}
 		}
 	}
+	l.content = newLearners(&cfg, targets, siteHosts)
 	l.get = newGetTemplate(&cfg)
 	var err error
 	if cfg.HTTP2 {
