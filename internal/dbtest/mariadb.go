@@ -1,0 +1,78 @@
+package dbtest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// MariaDB starts a MariaDB server with the account User/Password and the database Database.
+// Its DSN is mysql://webload:…@127.0.0.1:PORT/.
+func MariaDB(t testing.TB) *Server {
+	t.Helper()
+	install := findBinary(t, "mariadb-server", "mariadb-install-db")
+	server := findBinary(t, "mariadb-server", "mariadbd", "/usr/sbin")
+	client := findBinary(t, "mariadb-client", "mariadb")
+
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	sock := filepath.Join(dir, "mysqld.sock")
+	logFile := filepath.Join(dir, "mysqld.log")
+	// --user=root lets the server run as root, which it otherwise refuses; as anybody else
+	// it is ignored.
+	if out, err := run(install, "--no-defaults", "--datadir="+data, "--user=root",
+		"--auth-root-authentication-method=socket", "--skip-test-db"); err != nil {
+		t.Fatalf("mariadb-install-db: %v\n%s", err, out)
+	}
+	port := freePort(t)
+	cmd := exec.Command(server, "--no-defaults", "--datadir="+data, "--socket="+sock,
+		"--pid-file="+filepath.Join(dir, "mysqld.pid"), "--log-error="+logFile, "--user=root",
+		"--bind-address=127.0.0.1", fmt.Sprintf("--port=%d", port), "--skip-name-resolve",
+		"--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M", "--performance-schema=OFF")
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting mariadbd: %v", err)
+	}
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	}
+	t.Cleanup(stop)
+	s := &Server{
+		Kind: "mysql",
+		Addr: fmt.Sprintf("127.0.0.1:%d", port),
+		DSN:  fmt.Sprintf("mysql://%s:%s@127.0.0.1:%d/", User, Password, port),
+		stop: stop,
+		admin: func(sql string) (string, error) {
+			return run(client, "--no-defaults", "--socket="+sock, "-uroot", "--batch", "--skip-column-names", "-e", sql)
+		},
+	}
+	waitFor(t, "mariadbd", logFile, func() error {
+		if _, err := os.Stat(sock); err != nil {
+			return err
+		}
+		_, err := s.admin("SELECT 1")
+		return err
+	})
+	for _, host := range []string{"127.0.0.1", "localhost"} {
+		s.Exec(t, fmt.Sprintf("CREATE USER '%s'@'%s' IDENTIFIED BY '%s'; GRANT ALL ON *.* TO '%s'@'%s'",
+			User, host, Password, User, host))
+	}
+	s.Exec(t, "CREATE DATABASE "+Database)
+	return s
+}
