@@ -172,6 +172,25 @@ func TestPostgresReader(t *testing.T) {
 		}
 	})
 
+	t.Run("an account without privileges reads the same", func(t *testing.T) {
+		calls.Exec(t, "CREATE ROLE watcher LOGIN PASSWORD 'watcher-pw'")
+		src := openPostgres(t, strings.Replace(calls.DSN, dbtest.User+":"+dbtest.Password, "watcher:watcher-pw", 1))
+		before := settle(t, src)
+		const n = 11
+		load(t, calls.DSN, func(c *pgx.Conn) {
+			for range n - 1 { // and load's last
+				pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT 1")
+			}
+			if got := pgSample(t, src).Connections; got != 1 {
+				t.Errorf("connections: %d, want the one client", got)
+			}
+		})
+		after := settle(t, src)
+		if got := after.Queries - before.Queries; got != n || after.QueriesSource != pgSourceCalls {
+			t.Errorf("queries: %d from %q, want %d from %q", got, after.QueriesSource, n, pgSourceCalls)
+		}
+	})
+
 	t.Run("a monitor sums up a run", func(t *testing.T) {
 		src := openPostgres(t, calls.DSN)
 		settle(t, src)
