@@ -175,8 +175,10 @@ func (p *postgresSource) exec(ctx context.Context, sql string) ([][]byte, error)
 	results, err := p.conn.PgConn().Exec(ctx, sql).ReadAll()
 	if err != nil {
 		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) {
-			// A failed statement is a rolled-back transaction, counted as one.
+		if errors.As(err, &pgErr) && pgErr.Severity == "ERROR" {
+			// A statement that failed is a rolled-back transaction, counted as one. A FATAL
+			// one ended the session instead, almost always while it was idle between
+			// readings (a terminated session, a server going down), with no transaction.
 			p.ownXacts++
 		}
 		return nil, err

@@ -57,6 +57,29 @@ func TestPostgresReader(t *testing.T) {
 		}
 	})
 
+	t.Run("a reading after a lost connection reconnects, the count still exact", func(t *testing.T) {
+		for _, tc := range []struct {
+			name string
+			s    *dbtest.Server
+		}{{"pg_stat_statements", calls}, {"transactions", xacts}} {
+			t.Run(tc.name, func(t *testing.T) {
+				src := openPostgres(t, tc.s.DSN)
+				before := settle(t, src)
+				load(t, tc.s.DSN, func(c *pgx.Conn) {
+					pgRun(t, c, pgx.QueryExecModeSimpleProtocol,
+						"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'webload'")
+				})
+				if _, err := src.Sample(context.Background()); err == nil {
+					t.Fatal("reading over the terminated connection succeeded")
+				}
+				after := settle(t, src)
+				if got := after.Queries - before.Queries; got != 2 {
+					t.Errorf("queries: %d, want the load's 2", got)
+				}
+			})
+		}
+	})
+
 	t.Run("a scan reads rows and buffers", func(t *testing.T) {
 		load(t, calls.DSN, func(c *pgx.Conn) {
 			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "CREATE TABLE scan AS SELECT g AS id, md5(g::text) AS v FROM generate_series(1, 20000) g")
