@@ -410,3 +410,36 @@ func deref(p *int64) any {
 	}
 	return *p
 }
+
+// BenchmarkPostgresSample measures one reading against a real server, and what the reading
+// itself adds to the figures it cannot tell apart from the site's.
+func BenchmarkPostgresSample(b *testing.B) {
+	s := dbtest.Postgres(b, dbtest.PostgresOptions{StatStatements: true})
+	target, err := ParseTarget(s.DSN)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, err := Open(target)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	ctx := context.Background()
+	first, err := src.Sample(ctx) // connects, and warms the session's catalogue cache
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var last Sample
+	for b.Loop() {
+		if last, err = src.Sample(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(float64(last.RowsRead-first.RowsRead)/n, "rows/reading")
+	b.ReportMetric(float64(last.BufferReads-first.BufferReads)/n, "buffer-reads/reading")
+	b.ReportMetric(float64(last.Queries-first.Queries), "own-queries-left")
+}
