@@ -59,6 +59,9 @@ type postgresSource struct {
 	major   int
 	// stmts is pg_stat_statements, schema-qualified, when it is readable; "" otherwise.
 	stmts string
+	// source is the counter Queries comes from, chosen at the first connection and kept:
+	// a count that moved from one counter to another mid-run would mean nothing.
+	source string
 	// flush is set when the source may call pg_stat_force_next_flush (PostgreSQL 15+).
 	flush bool
 
@@ -110,13 +113,13 @@ func (p *postgresSource) Sample(ctx context.Context) (Sample, error) {
 		return Sample{}, p.wrap("reading", err)
 	}
 	s := c.sample(at, p.version)
-	switch {
-	case p.stmts != "":
-		s.Queries, s.QueriesSource = c.calls-p.ownCalls, pgSourceCalls
-	case p.major >= 14:
-		s.Queries, s.QueriesSource = c.xacts-c.sessions-p.ownXacts, pgSourceStmXacts
+	switch s.QueriesSource = p.source; p.source {
+	case pgSourceCalls:
+		s.Queries = c.calls - p.ownCalls
+	case pgSourceStmXacts:
+		s.Queries = c.xacts - c.sessions - p.ownXacts
 	default:
-		s.Queries, s.QueriesSource = c.xacts-p.ownXacts, pgSourceXacts
+		s.Queries = c.xacts - p.ownXacts
 	}
 	// This reading's own statement and transaction are in the counters from now on: the
 	// server published them before it answered (with flush) or will soon (without).
@@ -150,7 +153,24 @@ func (p *postgresSource) connect(ctx context.Context) error {
 	}
 	p.ownXacts++
 	p.ownCalls++
-	p.stmts, p.flush = pr.stmts, pr.flush
+	p.flush = pr.flush
+	source := pgSourceXacts
+	switch {
+	case pr.stmts != "":
+		source = pgSourceCalls
+	case p.major >= 14:
+		source = pgSourceStmXacts
+	}
+	switch {
+	case p.source == "":
+		p.source = source
+	case p.source == pgSourceCalls && source != pgSourceCalls:
+		p.drop()
+		return errors.New("pg_stat_statements, which the first readings counted statements with, can no longer be read")
+	}
+	if p.source == pgSourceCalls {
+		p.stmts = pr.stmts
+	}
 	if p.flush {
 		// The probe's transaction would otherwise be published up to 10 s later, inside
 		// some reading or other; publishing it now makes the count exact from the first.

@@ -213,6 +213,35 @@ func TestPostgresReader(t *testing.T) {
 		}
 	})
 
+	t.Run("a source keeps the counter it started with", func(t *testing.T) {
+		// Queries from one counter, then another, would make a difference that means nothing.
+		withStatements := openPostgres(t, calls.DSN)
+		pgSample(t, withStatements)
+		calls.Exec(t, "DROP EXTENSION pg_stat_statements")
+		for range 2 { // the reading over the connection, then a new connection's
+			if _, err := withStatements.Sample(context.Background()); err == nil {
+				t.Fatal("reading without pg_stat_statements succeeded")
+			}
+		}
+		withoutStatements := openPostgres(t, calls.DSN)
+		pgSample(t, withoutStatements)
+		calls.Exec(t, "CREATE EXTENSION pg_stat_statements")
+		load(t, calls.DSN, func(c *pgx.Conn) {
+			pgRun(t, c, pgx.QueryExecModeSimpleProtocol,
+				"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'webload'")
+		})
+		for _, tc := range []struct {
+			name string
+			src  Source
+			want string
+		}{{"started with pg_stat_statements", withStatements, pgSourceCalls}, {"started without", withoutStatements, pgSourceStmXacts}} {
+			_, _ = tc.src.Sample(context.Background()) // over the terminated connection
+			if s := pgSample(t, tc.src); s.QueriesSource != tc.want {
+				t.Errorf("%s: queries from %q, want %q", tc.name, s.QueriesSource, tc.want)
+			}
+		}
+	})
+
 	t.Run("a monitor sums up a run", func(t *testing.T) {
 		src := openPostgres(t, calls.DSN)
 		settle(t, src)
