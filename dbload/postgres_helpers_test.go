@@ -2,7 +2,6 @@ package dbload
 
 import (
 	"context"
-	"net"
 	"testing"
 	"time"
 
@@ -115,18 +114,6 @@ func pgTry(c *pgx.Conn, sql string) error {
 	defer cancel()
 	_, err := c.Exec(ctx, sql, pgx.QueryExecModeSimpleProtocol)
 	return err
-}
-
-// closedPort is a loopback address nobody listens on.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	return addr
 }
 
 func deref(p *int64) any {
