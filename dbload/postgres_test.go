@@ -194,8 +194,9 @@ func TestPostgresReader(t *testing.T) {
 		}
 	})
 
-	t.Run("an account without privileges reads the same", func(t *testing.T) {
+	t.Run("an account without privileges, in read-only transactions, reads the same", func(t *testing.T) {
 		calls.Exec(t, "CREATE ROLE watcher LOGIN PASSWORD 'watcher-pw'")
+		calls.Exec(t, "ALTER ROLE watcher SET default_transaction_read_only = on")
 		src := openPostgres(t, strings.Replace(calls.DSN, dbtest.User+":"+dbtest.Password, "watcher:watcher-pw", 1))
 		before := settle(t, src)
 		const n = 11
