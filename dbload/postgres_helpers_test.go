@@ -45,11 +45,11 @@ func pgSample(t *testing.T, src Source) Sample {
 	return s
 }
 
-// settle reads src until no client is connected and two readings in a row agree, and returns
+// pgSettle reads src until no client is connected and two readings in a row agree, and returns
 // the last. A session publishes its last counts as it exits, just after it leaves
 // pg_stat_activity; the sessions the tests open themselves publish theirs before they close
-// (closeFlushed), and settling covers the others (psql's, in the set-up).
-func settle(t *testing.T, src Source) Sample {
+// (pgCloseFlushed), and settling covers the others (psql's, in the set-up).
+func pgSettle(t *testing.T, src Source) Sample {
 	t.Helper()
 	prev := pgSample(t, src)
 	for range 400 {
@@ -78,19 +78,19 @@ func pgConnect(t *testing.T, dsn string) *pgx.Conn {
 	return c
 }
 
-// load runs work on a client connection of its own and closes it with closeFlushed: the
+// pgLoad runs work on a client connection of its own and closes it with pgCloseFlushed: the
 // statements counted are work's and one more.
-func load(t *testing.T, dsn string, work func(*pgx.Conn)) {
+func pgLoad(t *testing.T, dsn string, work func(*pgx.Conn)) {
 	t.Helper()
 	c := pgConnect(t, dsn)
 	work(c)
-	closeFlushed(t, c)
+	pgCloseFlushed(t, c)
 }
 
-// closeFlushed has the server publish the session's counts (one statement) and closes it, so
+// pgCloseFlushed has the server publish the session's counts (one statement) and closes it, so
 // that the next reading holds all it did: a session that just exits publishes its counts a
 // moment after it leaves pg_stat_activity.
-func closeFlushed(t *testing.T, c *pgx.Conn) {
+func pgCloseFlushed(t *testing.T, c *pgx.Conn) {
 	t.Helper()
 	pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT pg_stat_force_next_flush()")
 	if err := c.Close(context.Background()); err != nil {
@@ -116,7 +116,7 @@ func pgTry(c *pgx.Conn, sql string) error {
 	return err
 }
 
-func deref(p *int64) any {
+func pgDeref(p *int64) any {
 	if p == nil {
 		return nil
 	}

@@ -38,14 +38,14 @@ func TestPostgresReader(t *testing.T) {
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				src := openPostgres(t, tc.s.DSN)
-				before := settle(t, src)
+				before := pgSettle(t, src)
 				const n = 37
-				load(t, tc.s.DSN, func(c *pgx.Conn) {
-					for i := range n - 1 { // and load's last
+				pgLoad(t, tc.s.DSN, func(c *pgx.Conn) {
+					for i := range n - 1 { // and pgLoad's last
 						pgRun(t, c, tc.mode, "SELECT $1::int", i)
 					}
 				})
-				after := settle(t, src)
+				after := pgSettle(t, src)
 				if got := after.Queries - before.Queries; got != n+tc.extra {
 					t.Errorf("queries: %d, want %d", got, n+tc.extra)
 				}
@@ -63,15 +63,15 @@ func TestPostgresReader(t *testing.T) {
 		}{{"pg_stat_statements", calls}, {"transactions", xacts}} {
 			t.Run(tc.name, func(t *testing.T) {
 				src := openPostgres(t, tc.s.DSN)
-				before := settle(t, src)
-				load(t, tc.s.DSN, func(c *pgx.Conn) {
+				before := pgSettle(t, src)
+				pgLoad(t, tc.s.DSN, func(c *pgx.Conn) {
 					pgRun(t, c, pgx.QueryExecModeSimpleProtocol,
 						"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'webload'")
 				})
 				if _, err := src.Sample(context.Background()); err == nil {
 					t.Fatal("reading over the terminated connection succeeded")
 				}
-				after := settle(t, src)
+				after := pgSettle(t, src)
 				if got := after.Queries - before.Queries; got != 2 {
 					t.Errorf("queries: %d, want the load's 2", got)
 				}
@@ -80,14 +80,14 @@ func TestPostgresReader(t *testing.T) {
 	})
 
 	t.Run("a scan reads rows and buffers", func(t *testing.T) {
-		load(t, calls.DSN, func(c *pgx.Conn) {
+		pgLoad(t, calls.DSN, func(c *pgx.Conn) {
 			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "CREATE TABLE scan AS SELECT g AS id, md5(g::text) AS v FROM generate_series(1, 20000) g")
 		})
 		pages, _ := strconv.ParseInt(calls.Exec(t, "SELECT pg_relation_size('scan') / current_setting('block_size')::int"), 10, 64)
 		src := openPostgres(t, calls.DSN)
-		before := settle(t, src)
-		load(t, calls.DSN, func(c *pgx.Conn) { pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT count(*) FROM scan") })
-		after := settle(t, src)
+		before := pgSettle(t, src)
+		pgLoad(t, calls.DSN, func(c *pgx.Conn) { pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT count(*) FROM scan") })
+		after := pgSettle(t, src)
 		rows, reads, misses := after.RowsRead-before.RowsRead, after.BufferReads-before.BufferReads, after.BufferMisses-before.BufferMisses
 		if rows < 20000 {
 			t.Errorf("rows read: %d, want at least the table's 20000", rows)
@@ -102,25 +102,25 @@ func TestPostgresReader(t *testing.T) {
 
 	t.Run("a sort bigger than work_mem writes temporary bytes", func(t *testing.T) {
 		src := openPostgres(t, calls.DSN)
-		before := settle(t, src)
-		load(t, calls.DSN, func(c *pgx.Conn) {
+		before := pgSettle(t, src)
+		pgLoad(t, calls.DSN, func(c *pgx.Conn) {
 			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SET work_mem = '64kB'")
 			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT count(*) FROM (SELECT g FROM generate_series(1, 200000) g ORDER BY g DESC) s")
 		})
-		after := settle(t, src)
+		after := pgSettle(t, src)
 		if after.TempBytes <= before.TempBytes || after.Has&HasTempBytes == 0 {
 			t.Errorf("temp bytes: %d then %d, want more", before.TempBytes, after.TempBytes)
 		}
 	})
 
-	load(t, calls.DSN, func(c *pgx.Conn) {
+	pgLoad(t, calls.DSN, func(c *pgx.Conn) {
 		pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "CREATE TABLE locked (id int PRIMARY KEY, v int)")
 		pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "INSERT INTO locked VALUES (1, 0), (2, 0)")
 	})
 
 	t.Run("a deadlock is counted once", func(t *testing.T) {
 		src := openPostgres(t, calls.DSN)
-		before := settle(t, src)
+		before := pgSettle(t, src)
 		a, b := pgConnect(t, calls.DSN), pgConnect(t, calls.DSN)
 		for _, c := range []struct {
 			conn *pgx.Conn
@@ -148,9 +148,9 @@ func TestPostgresReader(t *testing.T) {
 		}
 		for _, c := range []*pgx.Conn{a, b} {
 			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "ROLLBACK")
-			closeFlushed(t, c)
+			pgCloseFlushed(t, c)
 		}
-		after := settle(t, src)
+		after := pgSettle(t, src)
 		if got := after.Deadlocks - before.Deadlocks; got != 1 || after.Has&HasDeadlocks == 0 {
 			t.Errorf("deadlocks: %d, want 1", got)
 		}
@@ -185,7 +185,7 @@ func TestPostgresReader(t *testing.T) {
 
 	t.Run("connections are the clients', not the source's", func(t *testing.T) {
 		src := openPostgres(t, calls.DSN)
-		settle(t, src)
+		pgSettle(t, src)
 		for range 3 {
 			pgConnect(t, calls.DSN)
 		}
@@ -198,17 +198,17 @@ func TestPostgresReader(t *testing.T) {
 		calls.Exec(t, "CREATE ROLE watcher LOGIN PASSWORD 'watcher-pw'")
 		calls.Exec(t, "ALTER ROLE watcher SET default_transaction_read_only = on")
 		src := openPostgres(t, strings.Replace(calls.DSN, dbtest.User+":"+dbtest.Password, "watcher:watcher-pw", 1))
-		before := settle(t, src)
+		before := pgSettle(t, src)
 		const n = 11
-		load(t, calls.DSN, func(c *pgx.Conn) {
-			for range n - 1 { // and load's last
+		pgLoad(t, calls.DSN, func(c *pgx.Conn) {
+			for range n - 1 { // and pgLoad's last
 				pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT 1")
 			}
 			if got := pgSample(t, src).Connections; got != 1 {
 				t.Errorf("connections: %d, want the one client", got)
 			}
 		})
-		after := settle(t, src)
+		after := pgSettle(t, src)
 		if got := after.Queries - before.Queries; got != n || after.QueriesSource != pgSourceCalls {
 			t.Errorf("queries: %d from %q, want %d from %q", got, after.QueriesSource, n, pgSourceCalls)
 		}
@@ -227,7 +227,7 @@ func TestPostgresReader(t *testing.T) {
 		withoutStatements := openPostgres(t, calls.DSN)
 		pgSample(t, withoutStatements)
 		calls.Exec(t, "CREATE EXTENSION pg_stat_statements")
-		load(t, calls.DSN, func(c *pgx.Conn) {
+		pgLoad(t, calls.DSN, func(c *pgx.Conn) {
 			pgRun(t, c, pgx.QueryExecModeSimpleProtocol,
 				"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'webload'")
 		})
@@ -245,12 +245,12 @@ func TestPostgresReader(t *testing.T) {
 
 	t.Run("a monitor sums up a run", func(t *testing.T) {
 		src := openPostgres(t, calls.DSN)
-		settle(t, src)
+		pgSettle(t, src)
 		target, _ := ParseTarget(calls.DSN)
 		m := Start(context.Background(), src, target.String(), 20*time.Millisecond)
 		const n = 25
-		load(t, calls.DSN, func(c *pgx.Conn) {
-			for range n - 1 { // and load's last
+		pgLoad(t, calls.DSN, func(c *pgx.Conn) {
+			for range n - 1 { // and pgLoad's last
 				pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT count(*) FROM locked")
 			}
 		})
@@ -260,7 +260,7 @@ func TestPostgresReader(t *testing.T) {
 			t.Errorf("kind %q version %q", sum.Kind, sum.Version)
 		}
 		if sum.Queries == nil || *sum.Queries != n || sum.QueriesSource != pgSourceCalls {
-			t.Errorf("queries %v from %q, want %d from %q", deref(sum.Queries), sum.QueriesSource, n, pgSourceCalls)
+			t.Errorf("queries %v from %q, want %d from %q", pgDeref(sum.Queries), sum.QueriesSource, n, pgSourceCalls)
 		}
 		if sum.Failures != 0 || sum.Samples < 2 || len(sum.Series) != sum.Samples-1 {
 			t.Errorf("samples %d, failures %d (%s), series %d", sum.Samples, sum.Failures, sum.FirstError, len(sum.Series))
