@@ -140,8 +140,9 @@ func mysqldExporterSample(f exposition.Families) (Sample, error) {
 // VARIABLES, two information_schema SELECTs, SELECT @@query_response_time_stats) and closes it:
 // 9 Questions, whoever asked for the scrape. Subtracting 9 per scrape the exporter counted
 // (mysql_exporter_scrapes_total) removes Prometheus's scrapes of the same exporter too. The
-// collectors run side by side, so where SHOW GLOBAL STATUS falls in a scrape varies: a
-// difference between two readings is the site's statements give or take 5.
+// collectors run side by side, so SHOW GLOBAL STATUS is the 3rd to 8th statement of its scrape,
+// and the previous scrape's goodbye may not be counted yet when it runs: a difference between
+// two readings is the site's statements give or take 6.
 func mysqldExporterStatements(f exposition.Families) int64 {
 	if metricLabel(f, metricMySQLExporter, "version") != "0.14.0" ||
 		!strings.Contains(metricLabel(f, metricMySQLVersionInfo, "version"), "MariaDB") {

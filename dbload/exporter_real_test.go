@@ -129,7 +129,7 @@ func TestExporterRealDatabases(t *testing.T) {
 			sleep:  "SELECT SLEEP(4)",
 			has:    HasSlowQueries | HasRowsRead | HasBuffer | HasLockWaits | HasDeadlocks | HasTempDiskTables,
 			not:    HasTempBytes | HasLockWaitsNow,
-			client: 1, exporterMin: -5, exporterMax: 5, monitor: true,
+			client: 1, exporterMin: -6, exporterMax: 6, monitor: true,
 		},
 		{
 			name: "postgres",
