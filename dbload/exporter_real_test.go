@@ -66,7 +66,7 @@ func capturePage(t *testing.T, url, name string) {
 	if !*captureExporters {
 		return
 	}
-	resp, err := http.Get(url)
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).Get(url)
 	if err != nil {
 		t.Fatalf("capturing %s: %v", url, err)
 	}
