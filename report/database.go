@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/webload/webload/dbload"
@@ -17,6 +18,10 @@ func queriesPerSec(dbs []dbload.Summary, start time.Time, tl *timeline) series {
 	if start.IsZero() || len(tl.T) == 0 || !hasSeries(dbs) {
 		return nil
 	}
+	cursors := make([]rateCursor, len(dbs))
+	for k := range dbs {
+		cursors[k] = newRateCursor(dbs[k].Series, start)
+	}
 	out := make(series, len(tl.T))
 	for i, from := range tl.T {
 		out[i] = math.NaN()
@@ -24,8 +29,8 @@ func queriesPerSec(dbs []dbload.Summary, start time.Time, tl *timeline) series {
 			continue // a pause between the runs of a series
 		}
 		sum := 0.0
-		for k := range dbs {
-			v, ok := overlapRate(dbs[k].Series, start, from, from+tl.Step)
+		for k := range cursors {
+			v, ok := cursors[k].rate(from, from+tl.Step)
 			if !ok {
 				sum = math.NaN()
 				break
@@ -37,6 +42,23 @@ func queriesPerSec(dbs []dbload.Summary, start time.Time, tl *timeline) series {
 	return out
 }
 
+// rateCursor walks a database's intervals along the timeline, whose points come in time
+// order: each point looks only at the intervals from the first that ends after its start, so
+// an hour of readings on an hour of points costs one pass, not one per point.
+type rateCursor struct {
+	end, width, qps []float64 // each interval's end in seconds from the run's start, its width and rate
+	next            int       // the first interval that may still end after a point's start
+}
+
+func newRateCursor(points []dbload.Point, start time.Time) rateCursor {
+	points = slices.SortedStableFunc(slices.Values(points), func(a, b dbload.Point) int { return a.At.Compare(b.At) })
+	c := rateCursor{end: make([]float64, len(points)), width: make([]float64, len(points)), qps: make([]float64, len(points))}
+	for i, p := range points {
+		c.end[i], c.width[i], c.qps[i] = p.At.Sub(start).Seconds(), p.Seconds, p.QueriesPerSec
+	}
+	return c
+}
+
 func hasSeries(dbs []dbload.Summary) bool {
 	for i := range dbs {
 		if len(dbs[i].Series) > 0 {
@@ -46,14 +68,16 @@ func hasSeries(dbs []dbload.Summary) bool {
 	return false
 }
 
-// overlapRate is the mean rate of the points over [from, to), seconds from start, weighted by
-// how much of it each covers; ok is false when none covers any of it.
-func overlapRate(points []dbload.Point, start time.Time, from, to float64) (float64, bool) {
+// rate is the mean rate of the intervals over [from, to), seconds from the run's start, weighted
+// by how much of it each covers; ok is false when none covers any of it. from never goes back.
+func (c *rateCursor) rate(from, to float64) (float64, bool) {
+	for c.next < len(c.end) && c.end[c.next] <= from {
+		c.next++
+	}
 	var weighted, covered float64
-	for _, p := range points {
-		end := p.At.Sub(start).Seconds()
-		if o := min(end, to) - max(end-p.Seconds, from); o > 0 {
-			weighted += p.QueriesPerSec * o
+	for i := c.next; i < len(c.end) && c.end[i]-c.width[i] < to; i++ {
+		if o := min(c.end[i], to) - max(c.end[i]-c.width[i], from); o > 0 {
+			weighted += c.qps[i] * o
 			covered += o
 		}
 	}

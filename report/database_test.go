@@ -105,3 +105,21 @@ func TestDatabaseInPage(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkQueriesPerSec draws an hour's readings, one a second, on an hour's timeline of
+// one-second points: the longest a report holds undownsampled.
+func BenchmarkQueriesPerSec(b *testing.B) {
+	const n = 3600
+	var pts [][3]float64
+	tl := timeline{Step: 1}
+	for i := range n {
+		pts = append(pts, [3]float64{float64(i + 1), 1, float64(i % 100)})
+		tl.T = append(tl.T, float64(i))
+		tl.Requests = append(tl.Requests, 1)
+	}
+	dbs := []dbload.Summary{{Series: points(pts...)}}
+	b.ReportAllocs()
+	for b.Loop() {
+		queriesPerSec(dbs, dbStart, &tl)
+	}
+}
