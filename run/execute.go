@@ -137,6 +137,8 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 	if spec.Server != nil {
 		monitor = sysload.Start(ctx, spec.Server, spec.ServerSpec, spec.Interval)
 	}
+	databases := dbReaders(spec)
+	startDatabases(ctx, databases, spec.Interval, stderr)
 	// The loader books login steps after the URL list, so the statistics see its target list.
 	targets := l.Targets()
 	rec := stats.NewRecorder(targets, stats.Options{Interval: spec.Interval, RampEnd: spec.Config.Ramp})
@@ -170,10 +172,20 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 	close(finished)
 	stopProgress()
 	rep := rec.Report(outcome, spec.Info, spec.Outputs.Label)
+	// The final readings are taken side by side, so that their bounds do not add up.
+	var server sysload.Summary
+	var wg sync.WaitGroup
 	if monitor != nil {
-		server := monitor.Stop()
+		wg.Go(func() { server = monitor.Stop() })
+	}
+	dbs, exporterRead := stopDatabases(databases)
+	wg.Wait()
+	// A database exporter's page has no node figures: its server entry would read as a
+	// failure of every reading, when the page was read.
+	if monitor != nil && (server.Samples > 0 || !exporterRead) {
 		rep.Server = &server
 	}
+	attachDatabases(&rep, dbs)
 	if sh := rep.Run.Shard; sh != nil && !sh.PlannedStart.IsZero() {
 		s := *sh
 		s.StartOffset = rep.Run.StartedAt.Sub(s.PlannedStart).Seconds()

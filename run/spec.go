@@ -8,6 +8,7 @@ package run
 import (
 	"time"
 
+	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/sysload"
@@ -42,6 +43,11 @@ type Spec struct {
 	// ServerSpec is how it was named (a node exporter's URL, or "local"), for the result.
 	Server     sysload.Source
 	ServerSpec string
+	// Databases are read before, every Interval during and after each run (--db); the
+	// ServerSpec page too when it is an exporter's URL, for mysqld_exporter's and
+	// postgres_exporter's figures. A database that cannot be read costs a warning, never the
+	// run.
+	Databases []dbload.Target
 }
 
 // Outputs says what is printed and which files are written. Each file output names the flag

@@ -1,0 +1,126 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/webload/webload/dbload"
+	"github.com/webload/webload/stats"
+)
+
+// dbReader is one database read during a run.
+type dbReader struct {
+	target dbload.Target
+	// flag names the setting that asked for it, for the warning.
+	flag string
+	// exporter is the --server-metrics page read for database figures too: kept only when
+	// it had them.
+	exporter bool
+	mon      *dbload.Monitor
+	// startErr is why the first reading failed, or the reader could not even be made (then
+	// failed is its summary).
+	startErr error
+	failed   *dbload.Summary
+}
+
+// firstReading is a Source that keeps its first reading's error, which Monitor's Start takes
+// before it returns: the warning at start needs it.
+type firstReading struct {
+	dbload.Source
+	taken bool
+	err   error
+}
+
+func (f *firstReading) Sample(ctx context.Context) (dbload.Sample, error) {
+	s, err := f.Source.Sample(ctx)
+	if !f.taken {
+		f.taken, f.err = true, err
+	}
+	return s, err
+}
+
+// dbReaders lists what a run reads of its databases: each --db, and the --server-metrics
+// page when it is an exporter's URL, since a mysqld_exporter or postgres_exporter page serves
+// the same figures.
+func dbReaders(spec *Spec) []*dbReader {
+	var out []*dbReader
+	for _, t := range spec.Databases {
+		out = append(out, &dbReader{target: t, flag: "--db"})
+	}
+	if u, err := url.Parse(spec.ServerSpec); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		out = append(out, &dbReader{target: dbload.Target{URL: u}, flag: "--server-metrics", exporter: true})
+	}
+	return out
+}
+
+// startDatabases takes every database's first reading, all at once so that slow ones do not
+// add up, and warns on warn, one line each, of a --db that gave none: the run goes on.
+func startDatabases(ctx context.Context, readers []*dbReader, interval time.Duration, warn io.Writer) {
+	var wg sync.WaitGroup
+	for _, r := range readers {
+		wg.Go(func() { r.start(ctx, interval) })
+	}
+	wg.Wait()
+	for _, r := range readers {
+		if err := r.startErr; err != nil && !r.exporter {
+			fmt.Fprintf(warn, "webload: warning: %s %s: no reading (%s); the run goes on without its figures\n",
+				r.flag, r.target, dbload.Redacted(err.Error()))
+		}
+	}
+}
+
+func (r *dbReader) start(ctx context.Context, interval time.Duration) {
+	src, err := dbload.Open(r.target)
+	if err != nil {
+		r.startErr = err
+		r.failed = &dbload.Summary{Source: r.target.String(), Kind: r.target.Kind, Failures: 1, FirstError: dbload.Redacted(err.Error())}
+		return
+	}
+	first := &firstReading{Source: src}
+	r.mon = dbload.Start(ctx, first, r.target.String(), interval)
+	r.startErr = first.err
+}
+
+// stopDatabases takes every database's final reading, all at once, and returns their
+// summaries in the order of readers. An exporter page without database figures (a node
+// exporter's) is left out; exporterRead says whether the page had them.
+func stopDatabases(readers []*dbReader) (out []dbload.Summary, exporterRead bool) {
+	sums := make([]dbload.Summary, len(readers))
+	var wg sync.WaitGroup
+	for i, r := range readers {
+		if r.mon == nil {
+			sums[i] = *r.failed
+			continue
+		}
+		wg.Go(func() { sums[i] = r.mon.Stop() })
+	}
+	wg.Wait()
+	for i, s := range sums {
+		if readers[i].exporter {
+			if s.Samples == 0 {
+				continue
+			}
+			exporterRead = true
+		}
+		out = append(out, s)
+	}
+	return out, exporterRead
+}
+
+// attachDatabases puts the databases' figures in the result, per transaction of the run.
+func attachDatabases(rep *stats.Report, sums []dbload.Summary) {
+	if len(sums) == 0 {
+		return
+	}
+	for i := range sums {
+		sums[i].PerTransaction(rep.Transactions)
+	}
+	// Until stats keeps databases the figures are measured but not reported.
+	if r, ok := any(rep).(interface{ SetDatabases([]dbload.Summary) }); ok {
+		r.SetDatabases(sums)
+	}
+}
