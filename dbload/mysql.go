@@ -48,7 +48,7 @@ func newMySQL(t Target) (Source, error) {
 	}
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("reading mysql %s: %w", t, err)
+		return nil, fmt.Errorf("reading %s: %w", t, err)
 	}
 	db := sql.OpenDB(conn)
 	// One connection, kept between readings: the reader must not add to the load it measures.
@@ -63,27 +63,27 @@ func (m *mysqlSource) Sample(ctx context.Context) (Sample, error) {
 	if m.version == "" {
 		var v string
 		if err := m.queryRow(ctx, "SELECT VERSION()", &v); err != nil {
-			return Sample{}, m.wrap("reading the version", err)
+			return Sample{}, m.wrap("asking its version", err)
 		}
 		m.version = v
 	}
 	at := time.Now()
 	status, err := m.globalStatus(ctx)
 	if err != nil {
-		return Sample{}, m.wrap("reading SHOW GLOBAL STATUS", err)
+		return Sample{}, m.wrap("SHOW GLOBAL STATUS", err)
 	}
 	// Questions counts this reader's statements up to this one; any sent after it show in
 	// the next reading, as does sent by then.
 	own := m.sent
 	s, err := mysqlStatus(status)
 	if err != nil {
-		return Sample{}, m.wrap("reading SHOW GLOBAL STATUS", err)
+		return Sample{}, m.wrap("SHOW GLOBAL STATUS", err)
 	}
 	s.At, s.Version = at, m.version
 	s.Queries = max(0, s.Queries-own)
 	s.Connections = max(0, s.Connections-1) // this reader's own connection
 	if err := m.addDeadlocks(ctx, &s); err != nil {
-		return Sample{}, m.wrap("reading INNODB_METRICS", err)
+		return Sample{}, m.wrap("INNODB_METRICS", err)
 	}
 	return s, nil
 }
@@ -169,7 +169,7 @@ func (m *mysqlSource) wrap(what string, err error) error {
 	if m.password != "" && strings.Contains(err.Error(), m.password) {
 		err = errors.New(strings.ReplaceAll(err.Error(), m.password, "xxxxx"))
 	}
-	return fmt.Errorf("reading mysql %s: %s: %w", m.name, what, err)
+	return fmt.Errorf("reading %s: %s: %w", m.name, what, err)
 }
 
 // Close closes the connection.

@@ -43,7 +43,7 @@ func mysqlConfig(t Target) (*mysql.Config, error) {
 	}
 	db, err := url.PathUnescape(strings.TrimPrefix(u.EscapedPath(), "/"))
 	if err != nil || strings.Contains(db, "/") {
-		return nil, fmt.Errorf("reading mysql %s: the path must be a database name or empty", t)
+		return nil, fmt.Errorf("reading %s: the path must be a database name or empty", t)
 	}
 	cfg.DBName = db
 	cfg.Net, cfg.Addr = "tcp", u.Host
@@ -57,7 +57,7 @@ func mysqlConfig(t Target) (*mysql.Config, error) {
 			cfg.Net, cfg.Addr = "unix", v
 		case "tls":
 			if !mysqlTLS[strings.ToLower(v)] {
-				return nil, fmt.Errorf("reading mysql %s: tls=%q: want true, false, skip-verify or preferred", t, v)
+				return nil, fmt.Errorf("reading %s: tls=%q: want true, false, skip-verify or preferred", t, v)
 			}
 			cfg.TLSConfig = strings.ToLower(v)
 		case "password", "passwd":
@@ -69,11 +69,11 @@ func mysqlConfig(t Target) (*mysql.Config, error) {
 				cfg.User = v
 			}
 		default:
-			return nil, fmt.Errorf("reading mysql %s: unknown parameter %q (known: socket, tls, user, password)", t, key)
+			return nil, fmt.Errorf("reading %s: unknown parameter %q (known: socket, tls, user, password)", t, key)
 		}
 	}
 	if cfg.Addr == "" {
-		return nil, fmt.Errorf("reading mysql %s: no host or socket", t)
+		return nil, fmt.Errorf("reading %s: no host or socket", t)
 	}
 	return cfg, nil
 }

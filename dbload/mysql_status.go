@@ -62,11 +62,11 @@ func mysqlStatus(status map[string]string) (Sample, error) {
 func mysqlValue(status map[string]string, name string) (int64, error) {
 	raw, ok := status[name]
 	if !ok {
-		return 0, fmt.Errorf("reading mysql status: no %s", name)
+		return 0, fmt.Errorf("the status has no %s", name)
 	}
 	v, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
 	if err != nil || v < 0 {
-		return 0, fmt.Errorf("reading mysql status: %s is %q, not a count", name, raw)
+		return 0, fmt.Errorf("the status %s is %q, not a count", name, raw)
 	}
 	return v, nil
 }

@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
+	"net"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -233,6 +236,119 @@ func TestMySQLCounters(t *testing.T) {
 			t.Errorf("connections went up by %d, want 3", got)
 		}
 	})
+
+	t.Run("unix socket", func(t *testing.T) {
+		sock := s.Exec(t, "SELECT @@socket")
+		r := read(t, mysqlReader(t, fmt.Sprintf("mysql://%s:%s@localhost/?socket=%s", dbtest.User, dbtest.Password, url.QueryEscape(sock))))
+		if !strings.Contains(r.Version, "MariaDB") {
+			t.Errorf("version %q over %s", r.Version, sock)
+		}
+	})
+
+	t.Run("monitor", func(t *testing.T) {
+		target, err := ParseTarget(s.DSN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := Open(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		send(t, db, 1) // a site connection open before the run, as a site's pool is
+		m := Start(context.Background(), src, target.String(), 20*time.Millisecond)
+		send(t, db, 137)
+		// Long enough for a few readings during the run, so the series has a middle.
+		time.Sleep(80 * time.Millisecond)
+		sum := m.Stop()
+		if sum.Queries == nil || *sum.Queries != 137 {
+			t.Fatalf("queries %v, want 137 (%+v)", sum.Queries, sum)
+		}
+		if sum.Kind != KindMySQL || !strings.Contains(sum.Version, "MariaDB") || sum.QueriesSource != "Questions" {
+			t.Errorf("kind %q, version %q, source %q", sum.Kind, sum.Version, sum.QueriesSource)
+		}
+		if sum.QueriesPerSec <= 0 || sum.Failures != 0 || sum.Samples < 3 {
+			t.Errorf("queries/s %v, %d readings, %d failed", sum.QueriesPerSec, sum.Samples, sum.Failures)
+		}
+		if strings.Contains(sum.Source, dbtest.Password) {
+			t.Errorf("source %q shows the password", sum.Source)
+		}
+		if len(sum.Series) < 2 {
+			t.Fatalf("%d points, want one per interval", len(sum.Series))
+		}
+		var total float64
+		for _, p := range sum.Series {
+			total += p.QueriesPerSec * p.Seconds
+		}
+		if math.Round(total) != 137 {
+			t.Errorf("the series adds up to %v queries, want 137", total)
+		}
+		for _, f := range []*int64{sum.SlowQueries, sum.RowsRead, sum.LockWaits, sum.Deadlocks, sum.TempDiskTables} {
+			if f == nil {
+				t.Errorf("a MySQL figure is absent: %+v", sum)
+			}
+		}
+		if sum.BufferHitRatio == nil || sum.TempBytes != nil {
+			t.Errorf("buffer hit ratio %v, temp bytes %v", sum.BufferHitRatio, sum.TempBytes)
+		}
+	})
+}
+
+// A database that cannot be read fails the reading with an error that names it without the
+// password, and a Monitor of it reports failed readings and no figures.
+func TestMySQLFailures(t *testing.T) {
+	s := dbtest.MariaDB(t)
+	port := strings.TrimPrefix(s.Addr, "127.0.0.1:")
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedAddr := closed.Addr().String()
+	_ = closed.Close()
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	const wrong = "wr0ng-Pa55word"
+	for _, tc := range []struct{ name, dsn, secret string }{
+		{"wrong password", "mysql://webload:" + wrong + "@127.0.0.1:" + port + "/", wrong},
+		{"wrong password parameter", "mysql://webload@127.0.0.1:" + port + "/?password=" + wrong, wrong},
+		{"unknown database", "mysql://webload:" + dbtest.Password + "@127.0.0.1:" + port + "/nosuchdb", dbtest.Password},
+		{"closed port", "mysql://webload:" + dbtest.Password + "@" + closedAddr + "/", dbtest.Password},
+		// Accepts and never answers: the reading ends with its context.
+		{"silent server", "mysql://webload:" + dbtest.Password + "@" + silent.Addr().String() + "/", dbtest.Password},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := mysqlReader(t, tc.dsn)
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			_, err := src.Sample(ctx)
+			if err == nil {
+				t.Fatal("the reading succeeded")
+			}
+			if msg := err.Error(); strings.Contains(msg, tc.secret) || !strings.Contains(msg, "reading mysql://webload") {
+				t.Errorf("error %q: want the DSN without the password", msg)
+			}
+		})
+	}
+
+	src := mysqlReader(t, s.DSN)
+	read(t, src)
+	s.Stop()
+	if _, err := src.Sample(context.Background()); err == nil {
+		t.Fatal("a reading of a stopped server succeeded")
+	}
+	dead := mysqlReader(t, s.DSN)
+	sum := Start(context.Background(), dead, "dead", 0).Stop()
+	if sum.Samples != 0 || sum.Failures != 2 || sum.FirstError == "" {
+		t.Errorf("%d readings, %d failed (%q), want 0 and 2", sum.Samples, sum.Failures, sum.FirstError)
+	}
+	if sum.Queries != nil || sum.SlowQueries != nil || sum.BufferHitRatio != nil || len(sum.Series) != 0 {
+		t.Errorf("figures from a dead server: %+v", sum)
+	}
+	if strings.Contains(sum.FirstError, dbtest.Password) {
+		t.Errorf("first error %q shows the password", sum.FirstError)
+	}
 }
 
 // deadlock makes two transactions update the rows of webload.pair in opposite orders and
