@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-
-	"github.com/webload/webload/urls"
 )
 
 // Target is a database named by --db: a DSN (mysql://user:pass@host:3306/,
@@ -45,27 +43,57 @@ func (t Target) String() string {
 	return Redacted(t.URL.String())
 }
 
-// Redacted hides the password of a DSN, in its user information and in a password=
-// parameter, so that a DSN reaches no output with it.
+// Redacted hides the password of a DSN, in its user information and in a password= (or
+// passwd=) parameter, so that a DSN reaches no output with it. It works on the text as
+// written, not on a parse, so that a DSN too malformed to parse (the one an error message
+// quotes) is hidden too, and the rest keeps its order and escapes. Where a password's own
+// characters ('/', '?', '#', '&', '@') make the text ambiguous, it hides too much rather
+// than too little.
 func Redacted(raw string) string {
-	out := urls.Redacted(raw)
-	u, err := url.Parse(out)
-	if err != nil || u.RawQuery == "" {
-		return out
+	return redactUserinfo(redactParams(raw))
+}
+
+// redactParams hides the values of password parameters. A value runs to the next '&', so
+// that one holding a '?', '#' or ';' is hidden whole; a name starts after the last '?', so
+// that one behind a '?' of a password in the user information is found too.
+func redactParams(raw string) string {
+	q := strings.IndexByte(raw, '?')
+	if q < 0 {
+		return raw
 	}
-	q := u.Query()
-	changed := false
-	for k := range q {
-		if strings.EqualFold(k, "password") || strings.EqualFold(k, "passwd") {
-			q.Set(k, "xxxxx")
-			changed = true
+	pairs := strings.Split(raw[q+1:], "&")
+	for i, pair := range pairs {
+		eq := strings.IndexByte(pair, '=')
+		if eq < 0 {
+			continue
+		}
+		key := pair[strings.LastIndexByte(pair[:eq], '?')+1 : eq]
+		if k, err := url.QueryUnescape(key); err == nil {
+			key = k
+		}
+		if strings.EqualFold(key, "password") || strings.EqualFold(key, "passwd") {
+			pairs[i] = pair[:eq] + "=xxxxx"
 		}
 	}
-	if !changed {
-		return out
+	return raw[:q+1] + strings.Join(pairs, "&")
+}
+
+// redactUserinfo hides the password of the user information: from the first ':' after the
+// scheme to the last '@', whatever the password holds between them.
+func redactUserinfo(raw string) string {
+	start := 0
+	if i := strings.Index(raw, "://"); i >= 0 {
+		start = i + 3
 	}
-	u.RawQuery = q.Encode()
-	return u.String()
+	at := strings.LastIndexByte(raw[start:], '@')
+	if at < 0 {
+		return raw
+	}
+	colon := strings.IndexByte(raw[start:start+at], ':')
+	if colon < 0 {
+		return raw
+	}
+	return raw[:start+colon] + ":xxxxx" + raw[start+at:]
 }
 
 // Open returns the Source for t. It does not connect: the first Sample does, so that a

@@ -1,0 +1,397 @@
+package dbload
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/webload/webload/internal/dbtest"
+)
+
+// mysqlReader opens the reader for dsn, closed when the test ends.
+func mysqlReader(t *testing.T, dsn string) Source {
+	t.Helper()
+	target, err := ParseTarget(dsn)
+	if err != nil {
+		t.Fatalf("ParseTarget: %v", err)
+	}
+	src, err := Open(target)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { _ = src.Close() })
+	return src
+}
+
+// siteDB is the test's own client of the server, playing the site: the statements it sends
+// are the ones the reader must count.
+func siteDB(t *testing.T, dsn string) *sql.DB {
+	t.Helper()
+	target, err := ParseTarget(dsn)
+	if err != nil {
+		t.Fatalf("ParseTarget: %v", err)
+	}
+	cfg, err := mysqlConfig(target)
+	if err != nil {
+		t.Fatalf("mysqlConfig: %v", err)
+	}
+	cfg.DBName = dbtest.Database
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		t.Fatalf("NewConnector: %v", err)
+	}
+	db := sql.OpenDB(conn)
+	db.SetMaxIdleConns(8)
+	t.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+// read takes one reading and fails the test on error.
+func read(t *testing.T, src Source) Sample {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := src.Sample(ctx)
+	if err != nil {
+		t.Fatalf("Sample: %v", err)
+	}
+	return s
+}
+
+// send runs n statements on db, one round trip each.
+func send(t *testing.T, db *sql.DB, n int) {
+	t.Helper()
+	for i := range n {
+		if _, err := db.Exec("SELECT 1"); err != nil {
+			t.Fatalf("statement %d: %v", i, err)
+		}
+	}
+}
+
+// exec runs each statement on one connection of db, in order.
+func exec(t *testing.T, c *sql.Conn, stmts ...string) {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := c.ExecContext(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// conn takes one connection of db for the test.
+func conn(t *testing.T, db *sql.DB) *sql.Conn {
+	t.Helper()
+	c, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatalf("connecting: %v", err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// The counters read from a real MariaDB move by exactly what the test made the server do.
+// The subtests run one after another: the counters are the whole server's.
+func TestMySQLCounters(t *testing.T) {
+	s := dbtest.MariaDB(t)
+	src := mysqlReader(t, s.DSN)
+	db := siteDB(t, s.DSN)
+	s.Exec(t, "USE webload; CREATE TABLE webload.scan (id INT PRIMARY KEY, v INT) ENGINE=InnoDB;"+
+		"INSERT INTO webload.scan SELECT seq, seq FROM seq_1_to_500;"+
+		"CREATE TABLE webload.pair (id INT PRIMARY KEY, v INT) ENGINE=InnoDB;"+
+		"INSERT INTO webload.pair VALUES (1, 0), (2, 0);"+
+		"CREATE TABLE webload.notes (body TEXT);"+
+		"INSERT INTO webload.notes SELECT CONCAT('note ', seq % 7) FROM seq_1_to_50")
+
+	first := read(t, src)
+	t.Run("reading", func(t *testing.T) {
+		if first.Kind != KindMySQL || first.QueriesSource != "Questions" {
+			t.Errorf("kind %q, queries source %q", first.Kind, first.QueriesSource)
+		}
+		if !strings.Contains(first.Version, "MariaDB") {
+			t.Errorf("version %q, want MariaDB's", first.Version)
+		}
+		want := HasSlowQueries | HasRowsRead | HasBuffer | HasLockWaits | HasDeadlocks | HasTempDiskTables
+		if first.Has != want {
+			t.Errorf("Has %b, want %b", first.Has, want)
+		}
+	})
+
+	t.Run("queries exact, own statements left out", func(t *testing.T) {
+		send(t, db, 1) // the site's connection is open before the first reading
+		a := read(t, src)
+		send(t, db, 137)
+		b := read(t, src)
+		c := read(t, src)
+		d := read(t, src)
+		send(t, db, 25)
+		e := read(t, src)
+		for _, tc := range []struct {
+			name     string
+			from, to Sample
+			want     int64
+		}{
+			{"137 sent", a, b, 137},
+			{"nothing sent", b, c, 0},
+			{"nothing sent again", c, d, 0},
+			{"25 sent", d, e, 25},
+			{"over all readings", a, e, 162},
+		} {
+			if got := tc.to.Queries - tc.from.Queries; got != tc.want {
+				t.Errorf("%s: queries went up by %d, want %d", tc.name, got, tc.want)
+			}
+		}
+	})
+
+	t.Run("idle server: readings change no counter", func(t *testing.T) {
+		a := read(t, src)
+		b := read(t, src)
+		for name, d := range map[string]int64{
+			"queries":          b.Queries - a.Queries,
+			"slow queries":     b.SlowQueries - a.SlowQueries,
+			"rows read":        b.RowsRead - a.RowsRead,
+			"temp disk tables": b.TempDiskTables - a.TempDiskTables,
+			"connections":      b.Connections - a.Connections,
+		} {
+			if d != 0 {
+				t.Errorf("%s changed by %d", name, d)
+			}
+		}
+	})
+
+	t.Run("slow queries", func(t *testing.T) {
+		c := conn(t, db)
+		exec(t, c, "SET SESSION long_query_time = 0.05")
+		a := read(t, src)
+		exec(t, c, "SELECT SLEEP(0.1)", "SELECT SLEEP(0.1)", "SELECT 1")
+		b := read(t, src)
+		if got := b.SlowQueries - a.SlowQueries; got != 2 {
+			t.Errorf("slow queries went up by %d, want 2", got)
+		}
+	})
+
+	t.Run("rows read and buffer reads on a table scan", func(t *testing.T) {
+		a := read(t, src)
+		var n int
+		if err := db.QueryRow("SELECT COUNT(*) FROM scan WHERE v > 0").Scan(&n); err != nil || n != 500 {
+			t.Fatalf("scan: %d rows, %v", n, err)
+		}
+		b := read(t, src)
+		if got := b.RowsRead - a.RowsRead; got != 500 {
+			t.Errorf("rows read went up by %d, want 500", got)
+		}
+		if b.BufferReads <= a.BufferReads {
+			t.Errorf("buffer reads %d then %d, want more", a.BufferReads, b.BufferReads)
+		}
+	})
+
+	t.Run("deadlock and lock wait", func(t *testing.T) {
+		a := read(t, src)
+		deadlocks := deadlock(t, db)
+		b := read(t, src)
+		if deadlocks != 1 {
+			t.Fatalf("%d transactions lost to a deadlock, want 1", deadlocks)
+		}
+		if got := b.Deadlocks - a.Deadlocks; got != 1 {
+			t.Errorf("deadlocks went up by %d, want 1", got)
+		}
+		if b.LockWaits <= a.LockWaits {
+			t.Errorf("lock waits %d then %d, want more", a.LockWaits, b.LockWaits)
+		}
+	})
+
+	t.Run("temporary table on disk", func(t *testing.T) {
+		a := read(t, src)
+		// A TEXT column in a GROUP BY keeps MariaDB's temporary table off the MEMORY engine.
+		rows, err := db.Query("SELECT body, COUNT(*) FROM notes GROUP BY body")
+		if err != nil {
+			t.Fatalf("group by: %v", err)
+		}
+		_ = rows.Close()
+		b := read(t, src)
+		if got := b.TempDiskTables - a.TempDiskTables; got != 1 {
+			t.Errorf("temporary disk tables went up by %d, want 1", got)
+		}
+	})
+
+	t.Run("connections are the site's, not the reader's", func(t *testing.T) {
+		other := siteDB(t, s.DSN)
+		a := read(t, src)
+		for range 3 {
+			if err := conn(t, other).PingContext(context.Background()); err != nil {
+				t.Fatalf("ping: %v", err)
+			}
+		}
+		b := read(t, src)
+		if got := b.Connections - a.Connections; got != 3 {
+			t.Errorf("connections went up by %d, want 3", got)
+		}
+	})
+
+	t.Run("unix socket", func(t *testing.T) {
+		sock := s.Exec(t, "SELECT @@socket")
+		r := read(t, mysqlReader(t, fmt.Sprintf("mysql://%s:%s@localhost/?socket=%s", dbtest.User, dbtest.Password, url.QueryEscape(sock))))
+		if !strings.Contains(r.Version, "MariaDB") {
+			t.Errorf("version %q over %s", r.Version, sock)
+		}
+	})
+
+	t.Run("monitor", func(t *testing.T) {
+		target, err := ParseTarget(s.DSN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := Open(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		send(t, db, 1) // a site connection open before the run, as a site's pool is
+		m := Start(context.Background(), src, target.String(), 20*time.Millisecond)
+		send(t, db, 137)
+		// Long enough for a few readings during the run, so the series has a middle.
+		time.Sleep(80 * time.Millisecond)
+		sum := m.Stop()
+		if sum.Queries == nil || *sum.Queries != 137 {
+			t.Fatalf("queries %v, want 137 (%+v)", sum.Queries, sum)
+		}
+		if sum.Kind != KindMySQL || !strings.Contains(sum.Version, "MariaDB") || sum.QueriesSource != "Questions" {
+			t.Errorf("kind %q, version %q, source %q", sum.Kind, sum.Version, sum.QueriesSource)
+		}
+		if sum.QueriesPerSec <= 0 || sum.Failures != 0 || sum.Samples < 3 {
+			t.Errorf("queries/s %v, %d readings, %d failed", sum.QueriesPerSec, sum.Samples, sum.Failures)
+		}
+		if strings.Contains(sum.Source, dbtest.Password) {
+			t.Errorf("source %q shows the password", sum.Source)
+		}
+		if len(sum.Series) < 2 {
+			t.Fatalf("%d points, want one per interval", len(sum.Series))
+		}
+		var total float64
+		for _, p := range sum.Series {
+			total += p.QueriesPerSec * p.Seconds
+		}
+		if math.Round(total) != 137 {
+			t.Errorf("the series adds up to %v queries, want 137", total)
+		}
+		for _, f := range []*int64{sum.SlowQueries, sum.RowsRead, sum.LockWaits, sum.Deadlocks, sum.TempDiskTables} {
+			if f == nil {
+				t.Errorf("a MySQL figure is absent: %+v", sum)
+			}
+		}
+		if sum.BufferHitRatio == nil || sum.TempBytes != nil {
+			t.Errorf("buffer hit ratio %v, temp bytes %v", sum.BufferHitRatio, sum.TempBytes)
+		}
+	})
+}
+
+// A database that cannot be read fails the reading with an error that names it without the
+// password, and a Monitor of it reports failed readings and no figures.
+func TestMySQLFailures(t *testing.T) {
+	s := dbtest.MariaDB(t)
+	port := strings.TrimPrefix(s.Addr, "127.0.0.1:")
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedAddr := closed.Addr().String()
+	_ = closed.Close()
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	const wrong = "wr0ng-Pa55word"
+	for _, tc := range []struct{ name, dsn, secret string }{
+		{"wrong password", "mysql://webload:" + wrong + "@127.0.0.1:" + port + "/", wrong},
+		{"wrong password parameter", "mysql://webload@127.0.0.1:" + port + "/?password=" + wrong, wrong},
+		{"unknown database", "mysql://webload:" + dbtest.Password + "@127.0.0.1:" + port + "/nosuchdb", dbtest.Password},
+		{"closed port", "mysql://webload:" + dbtest.Password + "@" + closedAddr + "/", dbtest.Password},
+		// Accepts and never answers: the reading ends with its context.
+		{"silent server", "mysql://webload:" + dbtest.Password + "@" + silent.Addr().String() + "/", dbtest.Password},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := mysqlReader(t, tc.dsn)
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			_, err := src.Sample(ctx)
+			if err == nil {
+				t.Fatal("the reading succeeded")
+			}
+			if msg := err.Error(); strings.Contains(msg, tc.secret) || !strings.Contains(msg, "reading mysql://webload") {
+				t.Errorf("error %q: want the DSN without the password", msg)
+			}
+		})
+	}
+
+	src := mysqlReader(t, s.DSN)
+	read(t, src)
+	s.Stop()
+	if _, err := src.Sample(context.Background()); err == nil {
+		t.Fatal("a reading of a stopped server succeeded")
+	}
+	dead := mysqlReader(t, s.DSN)
+	sum := Start(context.Background(), dead, "dead", 0).Stop()
+	if sum.Samples != 0 || sum.Failures != 2 || sum.FirstError == "" {
+		t.Errorf("%d readings, %d failed (%q), want 0 and 2", sum.Samples, sum.Failures, sum.FirstError)
+	}
+	if sum.Queries != nil || sum.SlowQueries != nil || sum.BufferHitRatio != nil || len(sum.Series) != 0 {
+		t.Errorf("figures from a dead server: %+v", sum)
+	}
+	if strings.Contains(sum.FirstError, dbtest.Password) {
+		t.Errorf("first error %q shows the password", sum.FirstError)
+	}
+}
+
+// deadlock makes two transactions update the rows of webload.pair in opposite orders and
+// returns how many the server rolled back to break the cycle.
+func deadlock(t *testing.T, db *sql.DB) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var txs [2]*sql.Tx
+	for i := range txs {
+		c := conn(t, db)
+		exec(t, c, "SET SESSION innodb_lock_wait_timeout = 10")
+		tx, err := c.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatalf("begin: %v", err)
+		}
+		defer func() { _ = tx.Rollback() }()
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("UPDATE pair SET v = v + 1 WHERE id = %d", i+1)); err != nil {
+			t.Fatalf("first update: %v", err)
+		}
+		txs[i] = tx
+	}
+	// Each now wants the other's row; whichever asks second closes the cycle.
+	errs := make([]error, len(txs))
+	var wg sync.WaitGroup
+	for i, tx := range txs {
+		wg.Go(func() {
+			_, errs[i] = tx.ExecContext(ctx, fmt.Sprintf("UPDATE pair SET v = v + 1 WHERE id = %d", 2-i))
+			if errs[i] == nil {
+				errs[i] = tx.Commit()
+			}
+		})
+	}
+	wg.Wait()
+	n := 0
+	for _, err := range errs {
+		var me *mysql.MySQLError
+		switch {
+		case errors.As(err, &me) && me.Number == 1213:
+			n++
+		case err != nil:
+			t.Errorf("second update: %v", err)
+		}
+	}
+	return n
+}
