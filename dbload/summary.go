@@ -21,6 +21,9 @@ type Summary struct {
 	CountersReset bool `json:"counters_reset,omitempty"`
 	// Seconds is the time between the first and the last reading.
 	Seconds float64 `json:"seconds"`
+	// Note says how the figures were put together when they are not one run's own reading
+	// (MergeShards takes one shard's).
+	Note string `json:"note,omitempty"`
 
 	// Queries counts the statements the database ran for its clients during the run, the
 	// source's own readings left out; QueriesSource names the counter (Sample.QueriesSource).

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/webload/webload/dbload"
 )
 
 // ErrNothingToCombine is returned by Combine for an empty list.
@@ -46,6 +48,7 @@ func Combine(runs []Report) (Report, error) {
 	f.schedule = nil
 	f.users = seriesUsers(runs)
 	f.server = combineServer(runs)
+	f.databases = combineDatabases(runs, dbload.CombineSeries)
 	rows, err := urlRows(runs, a)
 	if err != nil {
 		return Report{}, fmt.Errorf("combine %w", err)

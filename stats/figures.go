@@ -1,6 +1,10 @@
 package stats
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/webload/webload/dbload"
+)
 
 // FigureKind says what a figure measures, which decides the units a gate's limit takes and how
 // a verdict shows values.
@@ -128,6 +132,27 @@ var figures = []Figure{
 		compare: compareView{key: "la", title: "LA", scale: 1, decimals: 2}},
 	{Name: "mem", Kind: FigureCount, unit: " MB", run: serverMem,
 		compare: compareView{key: "mem", title: "MEM", unit: "MB", scale: 1}},
+	// The database's figures (--db), over all its databases (see dbCount). For a given load,
+	// more statements per second is more work for the database, so lower is better, as for
+	// statements per transaction (the N+1 detector) and slow ones.
+	{Name: "qps", aliases: []string{"queries_per_sec"}, Kind: FigureRate, Summary: "Database queries (/s)",
+		unit: " queries/sec", run: dbQueriesPerSec,
+		compare: compareView{key: "qps", title: "QPS", unit: "/s", scale: 1, decimals: 1}},
+	{Name: "q/t", aliases: []string{"queries_per_transaction", "qt"}, Kind: FigureRate, Summary: "Database queries per transaction",
+		run:     dbPerTransaction(dbQueries),
+		compare: compareView{key: "q/t", title: "Q/T", scale: 1, decimals: 2}},
+	{Name: "slow", aliases: []string{"slow_queries"}, Kind: FigureCount, Summary: "Slow queries",
+		run:     dbCount(func(s *dbload.Summary) *int64 { return s.SlowQueries }),
+		compare: compareView{key: "slow", title: "Slow", scale: 1}},
+	{Name: "rows/t", aliases: []string{"rows_read_per_transaction", "rowst"}, Kind: FigureRate, Summary: "Rows read per transaction",
+		run:     dbPerTransaction(func(s *dbload.Summary) *int64 { return s.RowsRead }),
+		compare: compareView{key: "rows/t", title: "Rows/T", scale: 1, decimals: 1}},
+	{Name: "buffer_hit_ratio", aliases: []string{"hit_ratio"}, Kind: FigurePercent, HigherIsBetter: true, Summary: "Buffer hit ratio (%)",
+		run:     dbHitRatio,
+		compare: compareView{key: "hit", title: "Hit", unit: "%", scale: 1, decimals: 2}},
+	{Name: "deadlocks", Kind: FigureCount, Summary: "Deadlocks",
+		run:     dbCount(func(s *dbload.Summary) *int64 { return s.Deadlocks }),
+		compare: compareView{key: "deadlocks", title: "Deadlocks", scale: 1}},
 	{Name: "bytes", Kind: FigureCount, unit: " bytes",
 		url: urlFigure(func(u *URLStats) float64 { return float64(u.Bytes) })},
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/sysload"
 )
 
@@ -95,6 +96,11 @@ func TestGateAndLimitAgree(t *testing.T) {
 	base, worse := gateReport(), worseReport()
 	base.Server = &sysload.Summary{Samples: 3, MaxLoad1: 2, PeakMemUsedMB: 1000}
 	base.Label, worse.Label = "base", "worse"
+	// The database did more per transaction, more slowly, and read less from memory.
+	base.SetDatabases([]dbload.Summary{mysqlSummary(1000)})
+	bad := mysqlSummary(3000)
+	bad.SlowQueries, bad.BufferHitRatio, bad.Deadlocks = i64p(9), f64p(80), i64p(3)
+	worse.SetDatabases([]dbload.Summary{bad})
 	cmp, err := Compare([]Report{*base, *worse}, false)
 	if err != nil {
 		t.Fatal(err)

@@ -147,8 +147,9 @@ func (s *gateScanner) metric(onURL bool) (Figure, string, error) {
 	return m, written, nil
 }
 
+// isGateMetricRune takes '/' for the per-transaction figures (q/t, rows/t).
 func isGateMetricRune(r rune) bool {
-	return r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.')
+	return r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.' || r == '/')
 }
 
 // op reads an operator, longest first; a lone = means ==, as people write it.

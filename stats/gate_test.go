@@ -23,11 +23,17 @@ func parseCases() []parseCase {
 		return Gate{URL: url, Metric: metric, Op: op, Value: v}
 	}
 	allMetrics := "availability, error_rate, transactions, successful, failed, requests, elapsed, rtime, trate, " +
-		"throughput, concurrency, longest, shortest, p50, p90, p95, p99, p99.9, max, la, mem or bytes"
+		"throughput, concurrency, longest, shortest, p50, p90, p95, p99, p99.9, max, la, mem, qps, q/t, slow, rows/t, buffer_hit_ratio, deadlocks or bytes"
 	urlMetrics := "availability, error_rate, transactions, failed, rtime, p50, p95, p99, max or bytes"
 	return []parseCase{
 		// every metric and alias
 		{name: "availability", expr: "availability>=99.9", want: g("", "availability", ">=", 99.9)},
+		{name: "queries per transaction", expr: "q/t<20", want: g("", "q/t", "<", 20)},
+		{name: "queries per transaction alias", expr: "QT <= 4.5", want: g("", "q/t", "<=", 4.5)},
+		{name: "rows per transaction", expr: "rows/t<100", want: g("", "rows/t", "<", 100)},
+		{name: "slow queries", expr: "slow_queries==0", want: g("", "slow", "==", 0)},
+		{name: "hit ratio", expr: "buffer_hit_ratio>=99%", want: g("", "buffer_hit_ratio", ">=", 99)},
+		{name: "a slash alone is no metric", expr: "q/<1", col: 1, msg: `unknown metric "q/" (want ` + allMetrics + ")"},
 		{name: "availability percent", expr: "availability>=99.9%", want: g("", "availability", ">=", 99.9)},
 		{name: "error_rate", expr: "error_rate<1", want: g("", "error_rate", "<", 1)},
 		{name: "error_rate percent", expr: "error_rate < 0.5 %", want: g("", "error_rate", "<", 0.5)},

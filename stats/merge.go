@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/webload/webload/dbload"
 )
 
 // ErrNotShards is returned by Merge for results that are not all shards of one run.
@@ -66,6 +68,8 @@ func Merge(shards []Report) (Report, error) {
 	f.elapsed = end.Sub(start).Seconds()
 	f.users = poolUsers(shards)
 	f.server = combineServer(shards)
+	// The shards read the same database at the same time: one shard's reading is the run's.
+	f.databases = combineDatabases(shards, dbload.MergeShards)
 	rows, err := urlRows(shards, a)
 	if err != nil {
 		return Report{}, fmt.Errorf("merge: combine %w", err)

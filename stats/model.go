@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/content"
+	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/sysload"
 )
@@ -39,10 +40,12 @@ type model struct {
 	steady   *steadyFigures
 	schedule *scheduleFigures
 
-	label   string
-	run     RunInfo
-	server  *sysload.Summary
-	repeats []Report
+	label  string
+	run    RunInfo
+	server *sysload.Summary
+	// databases are the --db readings, one per database in --db order.
+	databases []dbload.Summary
+	repeats   []Report
 }
 
 // urlFigures are one URL's share. A URL's own figures leave its page's resources out; they are

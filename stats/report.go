@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/content"
+	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/sysload"
 )
 
@@ -76,6 +77,11 @@ type Report struct {
 	ServiceHistogram string `json:"service_histogram"`
 	// Server is the server's load during the run (--server-metrics); nil when not measured.
 	Server *sysload.Summary `json:"server,omitempty"`
+	// Database is what the database did during the run (--db) when one was read, and Databases
+	// when several were, in the order given; both are absent without --db, and in results saved
+	// before databases were read. SetDatabases sets them and DatabaseList reads either form.
+	Database  *dbload.Summary  `json:"database,omitempty"`
+	Databases []dbload.Summary `json:"databases,omitempty"`
 	// Pages has the page figures when users loaded pages like a browser (resources, redirects,
 	// logins); nil otherwise.
 	Pages *PageStats `json:"pages,omitempty"`

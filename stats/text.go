@@ -111,6 +111,7 @@ func writeExtras(b *strings.Builder, rep *Report) {
 		}
 		b.WriteString("\n")
 	}
+	writeDatabases(b, rep)
 	if st := rep.SteadyState; st != nil {
 		fmt.Fprintf(b, "Steady state:\t\t%12.2f trans/sec after the %.2f s ramp: %d transactions, %d failed, p50 %.3f ms, p99 %.3f ms\n",
 			st.TransactionRate, st.From, st.Transactions, st.Failed, st.Percentiles.P50*1000, st.Percentiles.P99*1000)

@@ -1,0 +1,299 @@
+package stats
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/dbload"
+)
+
+func i64p(v int64) *int64 { return &v }
+
+func f64p(v float64) *float64 { return &v }
+
+var dbStart = time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+
+// mysqlSummary is a MariaDB's reading of a 10 s run in which it ran q statements.
+func mysqlSummary(q int64) dbload.Summary {
+	return dbload.Summary{
+		Source: "mysql://webload:xxxxx@127.0.0.1:3306/", Kind: dbload.KindMySQL, Version: "10.11.6-MariaDB-0+deb12u1",
+		Samples: 3, Seconds: 10, Queries: i64p(q), QueriesSource: "Questions", QueriesPerSec: float64(q) / 10,
+		SlowQueries: i64p(2), RowsRead: i64p(q * 5), ConnectionsMax: 9, BufferHitRatio: f64p(99.5),
+		LockWaits: i64p(1), Deadlocks: i64p(0), TempDiskTables: i64p(4),
+		Series: []dbload.Point{
+			{At: dbStart.Add(5 * time.Second), Seconds: 5, QueriesPerSec: float64(q) / 10, SlowQueries: i64p(1), Connections: 9},
+			{At: dbStart.Add(10 * time.Second), Seconds: 5, QueriesPerSec: float64(q) / 10, SlowQueries: i64p(1), Connections: 8},
+		},
+	}
+}
+
+// postgresSummary is a PostgreSQL's reading without pg_stat_statements' slow calls.
+func postgresSummary(q int64) dbload.Summary {
+	return dbload.Summary{
+		Source: "postgres://webload:xxxxx@127.0.0.1:5432/webload?sslmode=disable", Kind: dbload.KindPostgres,
+		Version: "15.5 (Debian 15.5-0+deb12u1)", Samples: 3, Seconds: 10, Queries: i64p(q),
+		QueriesSource: "xact_commit+xact_rollback", QueriesPerSec: float64(q) / 10, RowsRead: i64p(q * 2),
+		ConnectionsMax: 4, BufferHitRatio: f64p(90), LockWaits: i64p(2), LockWaitsPeak: true, Deadlocks: i64p(1),
+		TempBytes: i64p(3 << 20),
+	}
+}
+
+func withDatabases(transactions int64, s ...dbload.Summary) Report {
+	r := Report{Transactions: transactions, Run: RunInfo{Version: "test", HistogramUnit: "us", StartedAt: dbStart}}
+	r.SetDatabases(s)
+	return r
+}
+
+// One database is the JSON's "database", several its "databases" in the order given, none
+// neither; both forms read back as they were written.
+func TestDatabasesJSON(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name       string
+		dbs        []dbload.Summary
+		key, other string
+	}{
+		{"none", nil, "", `"database`},
+		{"one", []dbload.Summary{mysqlSummary(1000)}, `"database": {`, `"databases"`},
+		{"two", []dbload.Summary{mysqlSummary(1000), postgresSummary(300)}, `"databases": [`, `"database":`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := withDatabases(100, tc.dbs...)
+			var b bytes.Buffer
+			if err := WriteJSON(&b, &r); err != nil {
+				t.Fatal(err)
+			}
+			if tc.key != "" && !strings.Contains(b.String(), tc.key) {
+				t.Errorf("no %s in\n%s", tc.key, b.String())
+			}
+			if strings.Contains(b.String(), tc.other) {
+				t.Errorf("%s in\n%s", tc.other, b.String())
+			}
+			var back Report
+			if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+				t.Fatal(err)
+			}
+			got := back.DatabaseList()
+			if len(got) != len(tc.dbs) {
+				t.Fatalf("read back %d databases, want %d", len(got), len(tc.dbs))
+			}
+			for i := range got {
+				if got[i].Source != tc.dbs[i].Source || *got[i].Queries != *tc.dbs[i].Queries {
+					t.Errorf("database %d read back as %+v", i, got[i])
+				}
+			}
+		})
+	}
+}
+
+// SetDatabases sets the per-transaction figures from the run's transactions.
+func TestSetDatabasesPerTransaction(t *testing.T) {
+	t.Parallel()
+	r := withDatabases(200, mysqlSummary(1000))
+	d := r.DatabaseList()[0]
+	if d.QueriesPerTransaction == nil || *d.QueriesPerTransaction != 5 || *d.RowsReadPerTransaction != 25 {
+		t.Errorf("per transaction: queries %v, rows %v; want 5, 25", d.QueriesPerTransaction, d.RowsReadPerTransaction)
+	}
+	none := withDatabases(0, mysqlSummary(1000))
+	if none.DatabaseList()[0].QueriesPerTransaction != nil {
+		t.Error("queries per transaction set for a run without transactions")
+	}
+}
+
+// The database figures of a run, over all its databases: counts summed, ratios recomputed, and
+// a figure some database did not measure is not measured.
+func TestDatabaseFigures(t *testing.T) {
+	t.Parallel()
+	two := withDatabases(100, mysqlSummary(1000), postgresSummary(300))
+	for _, tc := range []struct {
+		name   string
+		rep    Report
+		figure string
+		want   float64 // NaN: not measured
+	}{
+		{"qps", withDatabases(100, mysqlSummary(1000)), "qps", 100},
+		{"q/t", withDatabases(100, mysqlSummary(1000)), "q/t", 10},
+		{"q/t alias", withDatabases(100, mysqlSummary(1000)), "queries_per_transaction", 10},
+		{"qt alias", withDatabases(100, mysqlSummary(1000)), "qt", 10},
+		{"slow", withDatabases(100, mysqlSummary(1000)), "slow_queries", 2},
+		{"rows/t", withDatabases(100, mysqlSummary(1000)), "rows/t", 50},
+		{"hit ratio", withDatabases(100, mysqlSummary(1000)), "buffer_hit_ratio", 99.5},
+		{"deadlocks", withDatabases(100, mysqlSummary(1000)), "deadlocks", 0},
+		{"two qps", two, "qps", 130},
+		{"two q/t", two, "q/t", 13},
+		{"two rows/t", two, "rows/t", 56},
+		{"two hit ratio weighted by queries", two, "buffer_hit_ratio", (1000*99.5 + 300*90) / 1300},
+		{"two deadlocks", two, "deadlocks", 1},
+		{"two slow: postgres did not measure", two, "slow", math.NaN()},
+		{"no database", withDatabases(100), "q/t", math.NaN()},
+		{"no transactions", withDatabases(0, mysqlSummary(1000)), "q/t", math.NaN()},
+		{"counters reset", withDatabases(100, dbload.Summary{Kind: "mysql", Samples: 3, CountersReset: true}), "qps", math.NaN()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f, ok := LookupFigure(tc.figure)
+			if !ok {
+				t.Fatalf("no figure %q", tc.figure)
+			}
+			v, ok := f.Run(&tc.rep)
+			switch {
+			case math.IsNaN(tc.want) && ok:
+				t.Errorf("%s = %v, want not measured", tc.figure, v)
+			case !math.IsNaN(tc.want) && (!ok || math.Abs(v-tc.want) > 1e-9):
+				t.Errorf("%s = %v (measured %v), want %v", tc.figure, v, ok, tc.want)
+			}
+		})
+	}
+}
+
+// A gate on a database figure of a run without --db fails saying it was not measured, as la
+// and mem do without --server-metrics; with a database it holds or fails on the figure.
+func TestDatabaseGates(t *testing.T) {
+	t.Parallel()
+	with := withDatabases(100, mysqlSummary(1000))
+	without := withDatabases(100)
+	for _, tc := range []struct {
+		expr   string
+		rep    *Report
+		passed bool
+		text   string
+	}{
+		{"q/t<20", &with, true, "q/t = 10.00, allowed < 20: ok"},
+		{"q/t < 5", &with, false, "q/t = 10.00, allowed < 5: FAILED"},
+		{"qps<=100", &with, true, "qps = 100.00 queries/sec, allowed <= 100 queries/sec: ok"},
+		{"slow==0", &with, false, "slow = 2, allowed == 0: FAILED"},
+		{"buffer_hit_ratio>=99%", &with, true, "buffer_hit_ratio = 99.500 %, allowed >= 99 %: ok"},
+		{"q/t<20", &without, false, "q/t<20: q/t was not measured in this run: FAILED"},
+		{"la<2", &without, false, "la<2: la was not measured in this run: FAILED"},
+	} {
+		t.Run(tc.expr, func(t *testing.T) {
+			t.Parallel()
+			g, err := ParseGate(tc.expr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := CheckGates(tc.rep, []Gate{g})[0]
+			if v.Passed != tc.passed || !strings.Contains(v.Text, tc.text) {
+				t.Errorf("%s: passed %v, %q; want %v, containing %q", tc.expr, v.Passed, v.Text, tc.passed, tc.text)
+			}
+		})
+	}
+	if _, err := ParseGate("url:/x q/t<2"); err == nil {
+		t.Error("a database figure took a url: selector")
+	}
+}
+
+// The text report's Database block shows every figure measured, with its unit, and no other.
+func TestDatabaseText(t *testing.T) {
+	t.Parallel()
+	failing := postgresSummary(300)
+	failing.Failures, failing.FirstError = 2, "reading postgres: dial tcp 127.0.0.1:5432: connection refused"
+	dead := dbload.Summary{Source: "mysql://root:xxxxx@127.0.0.1:1/", Failures: 3,
+		FirstError: "reading mysql: dial tcp 127.0.0.1:1: connection refused"}
+	reset := mysqlSummary(10)
+	reset.Queries, reset.QueriesPerSec, reset.SlowQueries, reset.CountersReset = nil, 0, nil, true
+	for _, tc := range []struct {
+		name       string
+		rep        Report
+		want, omit []string
+	}{
+		{"mysql", withDatabases(200, mysqlSummary(1000)), []string{
+			"Database:\t\t       mysql 10.11.6-MariaDB-0+deb12u1\n",
+			"DB readings:\t\t           3 from mysql://webload:xxxxx@127.0.0.1:3306/ over 10.00 s, 0 failed\n",
+			"DB queries:\t\t        1000 (Questions), 100.00 queries/sec, 5.00 queries per transaction\n",
+			"DB slow queries:\t           2\n",
+			"DB rows read:\t\t        5000 rows, 25.00 rows per transaction\n",
+			"DB connections:\t\t           9 at most\n",
+			"DB buffer hit ratio:\t       99.50 %\n",
+			"DB lock waits:\t\t           1 row lock waits\n",
+			"DB deadlocks:\t\t           0\n",
+			"DB temp disk tables:\t           4 temporary tables written to disk\n",
+		}, []string{"Database 1", "temp files"}},
+		{"two", withDatabases(100, mysqlSummary(1000), failing), []string{
+			"Database 1 of 2:\t       mysql 10.11.6-MariaDB-0+deb12u1\n",
+			"Database 2 of 2:\t    postgres 15.5 (Debian 15.5-0+deb12u1)\n",
+			"DB readings:\t\t           3 from postgres://webload:xxxxx@127.0.0.1:5432/webload?sslmode=disable over 10.00 s, 2 failed (first: reading postgres: dial tcp 127.0.0.1:5432: connection refused)\n",
+			"DB queries:\t\t         300 (xact_commit+xact_rollback), 30.00 queries/sec, 3.00 queries per transaction\n",
+			"DB lock waits:\t\t           2 waiting at most, at one reading\n",
+			"DB temp files:\t\t        3.00 MB written\n",
+		}, nil},
+		{"dead", withDatabases(100, dead), []string{
+			"Database:\t\t           ? not read\n",
+			"DB readings:\t\t           0 from mysql://root:xxxxx@127.0.0.1:1/, 3 failed (first: reading mysql: dial tcp 127.0.0.1:1: connection refused)\n",
+			"DB figures:\t\t       none: it takes two readings, before and after the run\n",
+		}, []string{"DB queries", "DB connections"}},
+		{"counters reset", withDatabases(100, reset), []string{
+			"DB counters:\t\t       reset during the run (a restart, FLUSH STATUS or pg_stat_reset): their counts are left out\n",
+		}, []string{"DB queries", "DB slow"}},
+		{"no database", withDatabases(100), nil, []string{"Database", "DB "}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var b strings.Builder
+			if err := WriteText(&b, &tc.rep, TextOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			got := b.String()
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("no %q in\n%s", w, got)
+				}
+			}
+			for _, o := range tc.omit {
+				if strings.Contains(got, o) {
+					t.Errorf("%q in\n%s", o, got)
+				}
+			}
+		})
+	}
+}
+
+// A --repeat series adds its runs' database figures up and works out Q/T over all its
+// transactions; merged shards take one shard's reading, which already counted every shard's
+// statements, and work out Q/T over the merged transactions.
+func TestDatabasesCombineAndMerge(t *testing.T) {
+	t.Parallel()
+	with := func(name string, q int64, samples int) Report {
+		r := loadSaved(t, name)
+		s := mysqlSummary(q)
+		s.Samples = samples
+		r.SetDatabases([]dbload.Summary{s, postgresSummary(q / 10)})
+		return r
+	}
+	a, b := with("closed", 1000, 3), with("closed", 3000, 3)
+	series, err := Combine([]Report{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbs := series.DatabaseList()
+	if len(dbs) != 2 || *dbs[0].Queries != 4000 || *dbs[1].Queries != 400 || dbs[0].Seconds != 20 {
+		t.Fatalf("series databases %+v", dbs)
+	}
+	if want := 4000 / float64(series.Transactions); *dbs[0].QueriesPerTransaction != want {
+		t.Errorf("series Q/T %v, want %v", *dbs[0].QueriesPerTransaction, want)
+	}
+	if len(series.Repeats) != 2 || *series.Repeats[1].Databases[0].Queries != 3000 {
+		t.Errorf("the runs keep their own databases: %+v", series.Repeats[1].Databases)
+	}
+
+	s0, s1 := with("shard0", 1000, 3), with("shard1", 1100, 4)
+	merged, err := Merge([]Report{s1, s0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbs = merged.DatabaseList()
+	if len(dbs) != 2 || *dbs[0].Queries != 1100 || *dbs[1].Queries != 100 {
+		t.Fatalf("merged databases: queries %d and %d, want shard 1's 1100 and the first shard's 100", *dbs[0].Queries, *dbs[1].Queries)
+	}
+	if want := 1100 / float64(merged.Transactions); *dbs[0].QueriesPerTransaction != want || merged.Transactions == s1.Transactions {
+		t.Errorf("merged Q/T %v, want %v over the merged %d transactions", *dbs[0].QueriesPerTransaction, want, merged.Transactions)
+	}
+	if !strings.HasPrefix(dbs[0].Note, "read by shard 1/2 alone") || !strings.HasPrefix(dbs[1].Note, "read by shard 0/2 alone") {
+		t.Errorf("notes %q, %q", dbs[0].Note, dbs[1].Note)
+	}
+}
