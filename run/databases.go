@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/webload/webload/dbload"
-	"github.com/webload/webload/stats"
 )
 
 // dbReader is one database read during a run.
@@ -109,18 +108,4 @@ func stopDatabases(readers []*dbReader) (out []dbload.Summary, exporterRead bool
 		out = append(out, s)
 	}
 	return out, exporterRead
-}
-
-// attachDatabases puts the databases' figures in the result, per transaction of the run.
-func attachDatabases(rep *stats.Report, sums []dbload.Summary) {
-	if len(sums) == 0 {
-		return
-	}
-	for i := range sums {
-		sums[i].PerTransaction(rep.Transactions)
-	}
-	// Until stats keeps databases the figures are measured but not reported.
-	if r, ok := any(rep).(interface{ SetDatabases([]dbload.Summary) }); ok {
-		r.SetDatabases(sums)
-	}
 }

@@ -185,7 +185,7 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 	if monitor != nil && (server.Samples > 0 || !exporterRead) {
 		rep.Server = &server
 	}
-	attachDatabases(&rep, dbs)
+	rep.SetDatabases(dbs)
 	if sh := rep.Run.Shard; sh != nil && !sh.PlannedStart.IsZero() {
 		s := *sh
 		s.StartOffset = rep.Run.StartedAt.Sub(s.PlannedStart).Seconds()
