@@ -100,3 +100,52 @@ func TestDBQueriesPerRun(t *testing.T) {
 		})
 	}
 }
+
+// A --db nobody answers at warns once, on stderr, before the run, with the password hidden;
+// the run succeeds and its JSON keeps the database's entry with the failed readings and why.
+// --show-config shows the DSN with its password hidden too.
+func TestDBDeadDSNWarns(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	addr := closedAddr(t)
+	tests := []struct{ kind, dsn string }{
+		{"mysql", "mysql://webload:" + dbtest.Password + "@" + addr + "/"},
+		{"postgres", "postgres://webload:" + dbtest.Password + "@" + addr + "/webload?sslmode=disable"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.kind, func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(t.TempDir(), "run.json")
+			stdout, stderr, code := webload(t, nil, "-c", "2", "-r", "5", "--db", tc.dsn, "-o", out, site.URL+"/page")
+			if code != 0 {
+				t.Fatalf("exit %d, want 0\n%s%s", code, stdout, stderr)
+			}
+			shown := strings.Replace(tc.dsn, dbtest.Password, "xxxxx", 1)
+			warning := "webload: warning: --db " + shown + ": no reading ("
+			if n := strings.Count(stderr, "webload: warning:"); n != 1 || !strings.Contains(stderr, warning) ||
+				!strings.Contains(stderr, "); the run goes on without its figures\n") {
+				t.Errorf("want one warning %q…, got %d:\n%s", warning, n, stderr)
+			}
+			noPassword(t, "the run", stdout, stderr, readFile(t, out))
+			rep, err := stats.ReadJSON(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Transactions != 10 {
+				t.Errorf("%d transactions, want 10", rep.Transactions)
+			}
+			d := rep.Database
+			if d == nil {
+				t.Fatalf("no database in the JSON:\n%s", readFile(t, out))
+			}
+			if d.Source != shown || d.Samples != 0 || d.Failures < 1 || d.FirstError == "" || d.Queries != nil {
+				t.Errorf("database %+v, want %s with failed readings and no figures", *d, shown)
+			}
+			stdout, stderr, code = webload(t, nil, "--config", "--db", tc.dsn, site.URL+"/page")
+			if code != 0 || !strings.Contains(stdout, "db:") || !strings.Contains(stdout, shown) {
+				t.Errorf("--config: exit %d, want the line db: %s\n%s%s", code, shown, stdout, stderr)
+			}
+			noPassword(t, "--config", stdout, stderr)
+		})
+	}
+}
