@@ -149,3 +149,71 @@ func TestDBDeadDSNWarns(t *testing.T) {
 		})
 	}
 }
+
+// Two stacks on the same database, the old one's item page in two statements, the new one's
+// in the N+1 shape of lazy loading (1+5): compare shows both Q/T side by side, and a limit on
+// q/t's regression breaks, naming it.
+func TestDBCompareTwoStacks(t *testing.T) {
+	t.Parallel()
+	srv := dbtest.MariaDB(t)
+	dir := t.TempDir()
+	run := func(label string, opts dbsite.Options) string {
+		t.Helper()
+		opts.DSN = srv.DSN
+		site, err := dbsite.Start(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer site.Close()
+		out := filepath.Join(dir, label+".json")
+		stdout, stderr, code := webload(t, nil, "-q", "-c", "4", "-r", "25", "--label", label,
+			"--db", srv.DSN, "-o", out, site.URL()+"/item?id=2")
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", label, code, stdout, stderr)
+		}
+		noPassword(t, label, stdout, stderr, readFile(t, out))
+		return out
+	}
+	old := run("old", dbsite.Options{PerItem: 2})
+	nw := run("new", dbsite.Options{NPlusOne: true, Parts: 5})
+
+	stdout, stderr, code := webload(t, nil, "compare", old, nw)
+	if code != 0 {
+		t.Fatalf("compare: exit %d\n%s%s", code, stdout, stderr)
+	}
+	noPassword(t, "compare", stdout, stderr)
+	var header, oldRow, newRow string
+	for _, line := range strings.Split(stdout, "\n") {
+		switch f := strings.Fields(line); {
+		case strings.Contains(line, "Q/T"):
+			header = line
+		case len(f) > 0 && f[0] == "old":
+			oldRow = line
+		case len(f) > 0 && f[0] == "new":
+			newRow = line
+		}
+	}
+	if header == "" || !strings.Contains(header, "QPS") || !strings.Contains(header, "Slow") {
+		t.Fatalf("no QPS, Q/T and Slow columns:\n%s", stdout)
+	}
+	col := func(row string) string {
+		// The column's values are right-aligned under its header's end.
+		end := strings.Index(header, "Q/T") + len("Q/T")
+		if len(row) < end {
+			return ""
+		}
+		f := strings.Fields(row[:end])
+		return f[len(f)-1]
+	}
+	if got := col(oldRow); got != "2.00" {
+		t.Errorf("old Q/T %q, want 2.00:\n%s", got, stdout)
+	}
+	if got := col(newRow); got != "6.00" {
+		t.Errorf("new Q/T %q, want 6.00:\n%s", got, stdout)
+	}
+
+	stdout, stderr, code = webload(t, nil, "compare", "--max-regression", "q/t=10%", old, nw)
+	if code != 1 || !strings.Contains(stdout+stderr, "q/t") {
+		t.Errorf("--max-regression q/t=10%%: exit %d, want 1 naming q/t\n%s%s", code, stdout, stderr)
+	}
+}
