@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -14,6 +15,30 @@ import (
 // --max-regression limit may name any other figure of a run too; it is judged the same way.
 var columns = figuresNamed("elapsed", "rtime", "trate", "concurrency", "successful", "failed",
 	"p50", "p95", "p99", "la", "mem")
+
+// dbColumns follow columns in the table when a result compared measured them (--db): a
+// comparison of runs that read no database keeps the table it always had.
+var dbColumns = figuresNamed("qps", "q/t", "slow")
+
+// tableFigures are the columns of a table of results: columns, then the dbColumns some result
+// (or a run of its series) measured.
+func tableFigures(reports []Report) []Figure {
+	out := slices.Clone(columns)
+	for _, f := range dbColumns {
+		if slices.ContainsFunc(reports, func(r Report) bool { return measuredIn(&r, f) }) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// measuredIn tells whether r, or a run of its series, measured f.
+func measuredIn(r *Report, f Figure) bool {
+	if _, ok := f.Run(r); ok {
+		return true
+	}
+	return len(series(r, f)) > 0
+}
 
 // Verdicts on a change.
 const (
@@ -43,6 +68,8 @@ type Comparison struct {
 	// that a limit on a figure outside the table is judged as a column would be.
 	reports []Report
 	hists   []*hdr.Histogram
+	// figs are the columns' figures, in Columns' order.
+	figs []Figure
 }
 
 // ColumnInfo names a column and its unit.
@@ -102,7 +129,8 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 	if len(reports) < 2 {
 		return c, fmt.Errorf("compare needs at least two results (got %d)", len(reports))
 	}
-	for _, col := range columns {
+	c.figs = tableFigures(reports)
+	for _, col := range c.figs {
 		c.Columns = append(c.Columns, ColumnInfo{Name: col.compare.title, Key: col.compare.key, Unit: col.compare.unit})
 	}
 	base := &reports[0]
@@ -123,7 +151,7 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 			}
 			c.hists = append(c.hists, hist)
 		}
-		for _, col := range columns {
+		for _, col := range c.figs {
 			row.Cells = append(row.Cells, c.cell(i, col))
 		}
 		c.Rows = append(c.Rows, row)

@@ -61,7 +61,7 @@ func (c *Comparison) table() [][]string {
 		}
 		line := []string{label}
 		for i, cell := range r.Cells {
-			line = append(line, cellText(cell, columns[i].compare.decimals))
+			line = append(line, cellText(cell, columnFigure(c.Columns[i].Key).compare.decimals))
 		}
 		rows = append(rows, line)
 	}

@@ -297,3 +297,149 @@ func TestDatabasesCombineAndMerge(t *testing.T) {
 		t.Errorf("notes %q, %q", dbs[0].Note, dbs[1].Note)
 	}
 }
+
+// series is a --repeat series of the saved closed run, whose runs' database ran qs statements.
+func dbSeries(t *testing.T, label string, qs ...int64) Report {
+	t.Helper()
+	var runs []Report
+	for _, q := range qs {
+		r := loadSaved(t, "closed")
+		r.Label = label
+		r.SetDatabases([]dbload.Summary{mysqlSummary(q)})
+		runs = append(runs, r)
+	}
+	if len(runs) == 1 {
+		return runs[0]
+	}
+	s, err := Combine(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// compare shows QPS, Q/T and Slow after LA and MEM when a result compared measured them, judged
+// as the other figures of a run are, and --max-regression takes q/t.
+func TestCompareDatabaseColumns(t *testing.T) {
+	t.Parallel()
+	plain := loadSaved(t, "closed")
+	for _, tc := range []struct {
+		name     string
+		reports  []Report
+		columns  bool
+		cell     string // the candidate's Q/T cell
+		limit    string // --max-regression q/t=10%'s verdict, as it starts
+		passed   bool
+		baseline string // the baseline's Q/T cell
+	}{
+		{"neither", []Report{plain, plain}, false, "", "cand Q/T: not measured in both runs, not checked", true, ""},
+		{"baseline only", []Report{dbSeries(t, "base", 1000), plain}, true, "-", "cand Q/T: not measured in both runs", true, ""},
+		{"single runs", []Report{dbSeries(t, "base", 1000), dbSeries(t, "cand", 3000)}, true, "+200.0%?",
+			"cand Q/T 125.00 vs 41.67 (+200.0%, allowed 10.0% worse): FAILED (1 run, no noise estimate", false, "41.67"},
+		{"series", []Report{dbSeries(t, "base", 1000, 1010, 990), dbSeries(t, "cand", 2000, 2020, 1980)}, true, "+100.0%*",
+			"cand Q/T 83.33 vs 41.67 (+100.0%, allowed 10.0% worse): FAILED (significant", false, "41.67"},
+		{"series within the limit", []Report{dbSeries(t, "base", 1000, 1010, 990), dbSeries(t, "cand", 1040, 1000, 1020)}, true, "+2.0%~",
+			"cand Q/T 42.50 vs 41.67 (+2.0%, allowed 10.0% worse): ok", true, "41.67"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.reports[1].Label = "cand"
+			c, err := Compare(tc.reports, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var keys []string
+			for _, col := range c.Columns {
+				keys = append(keys, col.Key)
+			}
+			wantKeys := "etime rtime trate conc ok failed p50 p95 p99 la mem"
+			if tc.columns {
+				wantKeys += " qps q/t slow"
+			}
+			if got := strings.Join(keys, " "); got != wantKeys {
+				t.Fatalf("columns %s, want %s", got, wantKeys)
+			}
+			var text bytes.Buffer
+			if err := c.WriteText(&text); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(text.String(), "\n")
+			if head := strings.Join(strings.Fields(lines[0]), " "); tc.columns != strings.HasSuffix(head, "MEM (MB) QPS (/s) Q/T Slow") {
+				t.Errorf("header %q", lines[0])
+			}
+			if tc.columns {
+				cells := c.table()
+				qt := len(cells[0]) - 2
+				if got := cells[2][qt]; !strings.HasSuffix(got, tc.cell) {
+					t.Errorf("candidate's Q/T %q, want it to end %q", got, tc.cell)
+				}
+				if got := cells[1][qt]; tc.baseline != "" && got != tc.baseline {
+					t.Errorf("baseline's Q/T %q, want %q", got, tc.baseline)
+				}
+			}
+			limits, err := ParseLimits("q/t=10%")
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := c.CheckLimits(limits)[0]
+			if v.Passed != tc.passed || !strings.HasPrefix(v.Text, tc.limit) || v.Figure != "q/t" || v.Check != "cand: q/t" {
+				t.Errorf("limit: %+v; want passed %v, text starting %q", v, tc.passed, tc.limit)
+			}
+		})
+	}
+}
+
+// The trend follows the database's figures when a run measured them, a trend rule on q/t
+// judges the newest run, and its verdict goes to JUnit like any other.
+func TestTrendDatabaseRule(t *testing.T) {
+	t.Parallel()
+	var runs []Report
+	for _, q := range []int64{1000, 1010, 990, 1005, 2000} {
+		runs = append(runs, dbSeries(t, "nightly", q))
+	}
+	tr, err := NewTrend(runs, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, f := range tr.Figures {
+		keys = append(keys, f.Key)
+	}
+	if got := strings.Join(keys, " "); !strings.HasSuffix(got, "la mem qps q/t slow") {
+		t.Errorf("trend figures %s", got)
+	}
+	limits, err := ParseLimits("q/t=10%,slow=10%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tr.CheckLimits(limits)
+	if got[0].Passed || got[0].Figure != "q/t" || !strings.HasPrefix(got[0].Text, "newest Q/T 83.33 vs median 41.77 (+99.5%, allowed 10.0% worse): FAILED (significant") {
+		t.Errorf("q/t: %+v", got[0])
+	}
+	if !got[1].Passed {
+		t.Errorf("slow: %+v", got[1])
+	}
+	var text bytes.Buffer
+	if err := tr.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "\nQ/T ") {
+		t.Errorf("no Q/T line in the trend:\n%s", text.String())
+	}
+	var b strings.Builder
+	if err := WriteJUnit(&b, "webload history", got); err != nil {
+		t.Fatal(err)
+	}
+	checkJUnit(t, []byte(b.String()), "webload history", []string{"newest: q/t", "newest: slow"}, got)
+	// Without --db the trend keeps the table it had, and the rule is not checked.
+	plain, err := NewTrend([]Report{loadSaved(t, "closed"), loadSaved(t, "closed"), loadSaved(t, "closed")}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain.Figures) != len(columns) {
+		t.Errorf("%d trend lines without --db, want %d", len(plain.Figures), len(columns))
+	}
+	if v := plain.CheckLimits(limits)[0]; !v.Passed || v.Text != "newest Q/T: not measured, not checked" {
+		t.Errorf("q/t without --db: %+v", v)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -125,7 +126,7 @@ func NewTrend(runs []Report, minHistory int) (Trend, error) {
 		t.Note = fmt.Sprintf("not enough history: %d of %d results before the newest; it is shown, not judged", earlier, minHistory)
 	}
 	t.results = runs
-	for _, f := range columns {
+	for _, f := range tableFigures(runs) {
 		t.Figures = append(t.Figures, t.trendLine(f))
 	}
 	t.Notes = ServerNotes(runs, t.Runs)
@@ -277,7 +278,7 @@ func (t *Trend) WriteText(w io.Writer) error {
 		if len(t.Notes) > 0 && serverColumn(f.Key) {
 			name += localServerMark
 		}
-		dec := columns[columnIndex(f.Key)].compare.decimals
+		dec := columnFigure(f.Key).compare.decimals
 		switch {
 		case math.IsNaN(f.Newest):
 			fmt.Fprintf(&b, "%-10s  %s  %12s  %12s  %9s\n", name, sparkline(f.Values), "-", "-", "")
@@ -374,7 +375,7 @@ func (t *Trend) measuredBefore(f TrendLine) int {
 // line is the trend of a figure: the table's line when it has one, else one worked out the same
 // way from the runs.
 func (t *Trend) line(f Figure) TrendLine {
-	if i := columnIndex(f.compare.key); i >= 0 && i < len(t.Figures) {
+	if i := slices.IndexFunc(t.Figures, func(l TrendLine) bool { return l.Key == f.compare.key }); i >= 0 {
 		return t.Figures[i]
 	}
 	return t.trendLine(f)

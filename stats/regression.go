@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -128,7 +129,7 @@ func limitVerdict(label string, l Limit) Verdict {
 // limitCells are a candidate's cell of a figure and the baseline's: the table's when the figure
 // is a column, else judged the same way from the results the comparison kept.
 func (c *Comparison) limitCells(i int, row CompareRow, f Figure) (cell, base CompareCell) {
-	if j := columnIndex(f.compare.key); j >= 0 && j < len(row.Cells) && j < len(c.Rows[0].Cells) {
+	if j := c.columnIndex(f.compare.key); j >= 0 && j < len(row.Cells) && j < len(c.Rows[0].Cells) {
 		return row.Cells[j], c.Rows[0].Cells[j]
 	}
 	if i >= len(c.reports) || len(c.hists) != len(c.reports) {
@@ -139,13 +140,21 @@ func (c *Comparison) limitCells(i int, row CompareRow, f Figure) (cell, base Com
 
 // columnIndex finds a column of the table by its key (etime, p95, ...); -1 when the figure is
 // not shown there.
+func (c *Comparison) columnIndex(key string) int {
+	return slices.IndexFunc(c.Columns, func(col ColumnInfo) bool { return col.Key == key })
+}
+
+// columnIndex finds a column that every table has by its key; -1 when the figure is not one.
 func columnIndex(key string) int {
-	for i := range columns {
-		if columns[i].compare.key == key {
-			return i
-		}
+	return slices.IndexFunc(columns, func(f Figure) bool { return f.compare.key == key })
+}
+
+// columnFigure is the figure of a column of any table by its key.
+func columnFigure(key string) Figure {
+	if i := slices.IndexFunc(figures, func(f Figure) bool { return f.compare.key == key }); i >= 0 {
+		return figures[i]
 	}
-	return -1
+	return Figure{}
 }
 
 func unitSuffix(u string) string {

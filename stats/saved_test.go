@@ -12,7 +12,8 @@ import (
 // savedFixtures are results saved by an earlier release (testdata/saved/README.md says how they
 // were made). Whatever the code inside does, they must load, report, compare and merge to the
 // figures in testdata/saved/golden, which -update rewrites.
-var savedFixtures = []string{"closed", "repeat", "open", "browser", "shard0", "shard1", "open-shard0", "open-shard1"}
+var savedFixtures = []string{"closed", "repeat", "open", "browser", "shard0", "shard1", "open-shard0", "open-shard1",
+	"db-mysql", "db-two", "db-shard0", "db-shard1"}
 
 func loadSaved(t testing.TB, name string) Report {
 	t.Helper()
@@ -76,6 +77,8 @@ func TestSavedResultsCompare(t *testing.T) {
 		{"repeat-closed", "repeat", "closed"},
 		{"open-closed", "open", "closed"},
 		{"shard0-shard1", "shard0", "shard1"},
+		{"closed-db-mysql", "closed", "db-mysql"},
+		{"db-mysql-db-two", "db-mysql", "db-two"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -102,6 +105,7 @@ func TestSavedResultsMerge(t *testing.T) {
 		{"shards", []string{"shard0", "shard1"}},
 		{"shards-reversed", []string{"shard1", "shard0"}},
 		{"open-shards", []string{"open-shard0", "open-shard1"}},
+		{"db-shards", []string{"db-shard0", "db-shard1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
