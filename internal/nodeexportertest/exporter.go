@@ -20,8 +20,20 @@ const Binary = "/usr/bin/prometheus-node-exporter"
 // the exporter is not installed, and kills it when the test ends.
 func Start(t testing.TB) string {
 	t.Helper()
-	if _, err := os.Stat(Binary); err != nil {
-		t.Skipf("%s not found (%v); apt-get install prometheus-node-exporter enables this test", Binary, err)
+	return Run(t, Binary, "prometheus-node-exporter", nil, func(addr string) []string {
+		return []string{"--web.listen-address=" + addr, "--collector.disable-defaults",
+			"--collector.loadavg", "--collector.meminfo", "--collector.cpu"}
+	})
+}
+
+// Run starts any Prometheus exporter binary (from Debian package pkg) with the environment
+// variables env added and the arguments args gives for its listen address, and returns its
+// metrics URL once it answers. It skips the test when the binary is not installed, and kills
+// the exporter when the test ends.
+func Run(t testing.TB, binary, pkg string, env []string, args func(addr string) []string) string {
+	t.Helper()
+	if _, err := os.Stat(binary); err != nil {
+		t.Skipf("%s not found (%v); apt-get install %s enables this test", binary, err, pkg)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -31,7 +43,7 @@ func Start(t testing.TB) string {
 	l.Close()
 
 	// A file rather than a buffer: the exporter may still be writing when a failure reads it.
-	logs, err := os.Create(filepath.Join(t.TempDir(), "node-exporter.log"))
+	logs, err := os.Create(filepath.Join(t.TempDir(), "exporter.log"))
 	if err != nil {
 		t.Fatalf("creating exporter log: %v", err)
 	}
@@ -40,11 +52,11 @@ func Start(t testing.TB) string {
 		b, _ := os.ReadFile(logs.Name())
 		return string(b)
 	}
-	cmd := exec.Command(Binary, "--web.listen-address="+addr, "--collector.disable-defaults",
-		"--collector.loadavg", "--collector.meminfo", "--collector.cpu")
+	cmd := exec.Command(binary, args(addr)...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", Binary, err)
+		t.Fatalf("starting %s: %v", binary, err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -67,11 +79,11 @@ func Start(t testing.TB) string {
 		select {
 		case werr := <-exited:
 			exited <- werr // for the cleanup
-			t.Fatalf("node exporter exited (%v) before answering; output:\n%s", werr, output())
+			t.Fatalf("%s exited (%v) before answering; output:\n%s", binary, werr, output())
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("node exporter not answering on %s after 15s (last error: %v); output:\n%s", url, err, output())
+			t.Fatalf("%s not answering on %s after 15s (last error: %v); output:\n%s", binary, url, err, output())
 		}
 	}
 }

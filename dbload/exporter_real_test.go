@@ -1,0 +1,206 @@
+package dbload
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/internal/dbtest"
+	"github.com/webload/webload/internal/nodeexportertest"
+)
+
+var captureExporters = flag.Bool("capture-exporters", false, "rewrite testdata/exporter/*.prom from the real exporters")
+
+// openExporter opens the reader of an exporter's metrics URL.
+func openExporter(t *testing.T, url string) Source {
+	t.Helper()
+	target, err := ParseTarget(url)
+	if err != nil {
+		t.Fatalf("ParseTarget(%q): %v", url, err)
+	}
+	src, err := Open(target)
+	if err != nil {
+		t.Fatalf("Open(%q): %v", url, err)
+	}
+	t.Cleanup(func() { _ = src.Close() })
+	return src
+}
+
+func readOnce(t *testing.T, src Source) Sample {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	s, err := src.Sample(ctx)
+	if err != nil {
+		t.Fatalf("Sample: %v", err)
+	}
+	return s
+}
+
+// readUntil reads until ok accepts a reading, 40 times at most, and returns the last reading
+// and how many it took.
+func readUntil(t *testing.T, src Source, ok func(Sample) bool) (Sample, int) {
+	t.Helper()
+	var s Sample
+	n := 0
+	for n < 40 {
+		n++
+		if s = readOnce(t, src); ok(s) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return s, n
+}
+
+// capturePage saves the exporter's page as a fixture for the mapping tests, with -capture-exporters.
+func capturePage(t *testing.T, url, name string) {
+	t.Helper()
+	if !*captureExporters {
+		return
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("capturing %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("capturing %s: %v", url, err)
+	}
+	if strings.Contains(string(body), dbtest.Password) {
+		t.Fatalf("the exporter's page holds the password; not saving it")
+	}
+	if err := os.WriteFile(filepath.Join("testdata", "exporter", name), body, 0o644); err != nil {
+		t.Fatalf("saving %s: %v", name, err)
+	}
+}
+
+// statements returns n statements that each count once, as the kind counts queries: a SELECT
+// each for MySQL's Questions, a transaction each for PostgreSQL's xact_commit.
+func statements(kind string, n int) string {
+	one := "SELECT 1;"
+	if kind == KindPostgres {
+		one = "BEGIN; SELECT 1; COMMIT;"
+	}
+	return strings.Repeat(one, n)
+}
+
+// TestExporterRealDatabases reads MariaDB and PostgreSQL through Debian's mysqld_exporter and
+// postgres_exporter, so that a change in what the exporters publish fails here.
+func TestExporterRealDatabases(t *testing.T) {
+	t.Parallel()
+	const sent = 200
+	tests := []struct {
+		name     string
+		start    func(t *testing.T) (*dbtest.Server, string)
+		fixture  string
+		version  string
+		source   string
+		sleep    string
+		has, not Has
+		// client is what one run of the server's command-line client adds to the count
+		// besides its statements (measured: MariaDB counts the client's COM_QUIT, PostgreSQL
+		// the transaction of its connection's start).
+		client int64
+		// exporterMin and exporterMax bound what the exporter's own scrapes add to a
+		// difference between two readings, plus perScrape for each scrape the test asked for
+		// in between or just before; see the comments of the mappings.
+		exporterMin, exporterMax, perScrape int64
+	}{
+		{
+			name: "mariadb",
+			start: func(t *testing.T) (*dbtest.Server, string) {
+				s := dbtest.MariaDB(t)
+				return s, dbtest.MySQLExporter(t, s)
+			},
+			fixture: "mysqld_exporter-0.14-mariadb-10.11.prom", version: "MariaDB",
+			source: "mysql_global_status_questions-9*mysql_exporter_scrapes_total",
+			sleep:  "SELECT SLEEP(4)",
+			has:    HasSlowQueries | HasRowsRead | HasBuffer | HasLockWaits | HasDeadlocks | HasTempDiskTables,
+			not:    HasTempBytes | HasLockWaitsNow,
+			client: 1, exporterMin: -5, exporterMax: 5,
+		},
+		{
+			name: "postgres",
+			start: func(t *testing.T) (*dbtest.Server, string) {
+				s := dbtest.Postgres(t, dbtest.PostgresOptions{})
+				return s, dbtest.PostgresExporter(t, s)
+			},
+			fixture: "postgres_exporter-0.11-postgresql-15.prom", version: "(Debian",
+			source: "pg_stat_database_xact_commit+pg_stat_database_xact_rollback",
+			sleep:  "SELECT pg_sleep(4)",
+			has:    HasRowsRead | HasBuffer | HasDeadlocks | HasTempBytes,
+			not:    HasSlowQueries | HasLockWaits | HasLockWaitsNow | HasTempDiskTables,
+			client: 1, exporterMin: 0, exporterMax: 0, perScrape: 13,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			server, url := tc.start(t)
+			src := openExporter(t, url)
+
+			// A client's connection can outlive its command by a moment, and PostgreSQL
+			// publishes a session's counts as it ends: readings wait for both.
+			before, reads := readUntil(t, src, func(s Sample) bool { return s.Connections == 0 })
+			server.Exec(t, statements(server.Kind, sent))
+			after, readsAfter := readUntil(t, src, func(s Sample) bool {
+				return s.Queries-before.Queries >= sent && s.Connections == 0
+			})
+			// PostgreSQL publishes a session's counts up to 10 s late: the exporter's
+			// transactions of the scrapes before the first reading can show up too.
+			scrapes := int64(reads + readsAfter + 2)
+			capturePage(t, url, tc.fixture)
+
+			t.Logf("%s %s: queries %d -> %d (%d sent), connections %d", after.Kind, after.Version,
+				before.Queries, after.Queries, sent, after.Connections)
+			if after.Kind != server.Kind || !strings.Contains(after.Version, tc.version) {
+				t.Errorf("kind %q version %q, want %q and a version with %q", after.Kind, after.Version, server.Kind, tc.version)
+			}
+			if after.QueriesSource != tc.source {
+				t.Errorf("queries source %q, want %q", after.QueriesSource, tc.source)
+			}
+			extra := after.Queries - before.Queries - sent - tc.client
+			if most := tc.exporterMax + tc.perScrape*scrapes; extra < tc.exporterMin || extra > most {
+				t.Errorf("queries went from %d to %d: %d more than the %d sent, want %d to %d more",
+					before.Queries, after.Queries, extra, sent+int(tc.client), tc.exporterMin, most)
+			}
+			if after.Has&tc.has != tc.has || after.Has&tc.not != 0 {
+				t.Errorf("has %b, want %b and none of %b", after.Has, tc.has, tc.not)
+			}
+			if before.Connections != 0 || after.Connections != 0 {
+				t.Errorf("connections %d and %d with no client connected, want 0 (the exporter's own left out)",
+					before.Connections, after.Connections)
+			}
+
+			// Three clients held open by a sleeping statement each, while the reader polls
+			// until it sees them (bounded: the sleepers end after 4 s).
+			wait := server.Hold(t, 3, tc.sleep)
+			defer wait()
+			if held, _ := readUntil(t, src, func(s Sample) bool { return s.Connections == 3 }); held.Connections != 3 {
+				t.Errorf("connections never read 3 while three clients slept; last %d", held.Connections)
+			}
+		})
+	}
+}
+
+// TestExporterNodePage reads a real node exporter's page: not a database, which the CLI must be
+// able to tell from a failure.
+func TestExporterNodePage(t *testing.T) {
+	t.Parallel()
+	src := openExporter(t, nodeexportertest.Start(t))
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	_, err := src.Sample(ctx)
+	if !errors.Is(err, ErrNoDatabaseMetrics) {
+		t.Fatalf("Sample of a node exporter: %v, want ErrNoDatabaseMetrics", err)
+	}
+}
