@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -187,33 +188,26 @@ func TestDBCompareTwoStacks(t *testing.T) {
 		switch f := strings.Fields(line); {
 		case strings.Contains(line, "Q/T"):
 			header = line
-		case len(f) > 0 && f[0] == "old":
+		case len(f) > 0 && f[0] == "old" && oldRow == "":
 			oldRow = line
-		case len(f) > 0 && f[0] == "new":
+		case len(f) > 0 && f[0] == "new" && newRow == "": // the table's, not the content's
 			newRow = line
 		}
 	}
 	if header == "" || !strings.Contains(header, "QPS") || !strings.Contains(header, "Slow") {
 		t.Fatalf("no QPS, Q/T and Slow columns:\n%s", stdout)
 	}
-	col := func(row string) string {
-		// The column's values are right-aligned under its header's end.
-		end := strings.Index(header, "Q/T") + len("Q/T")
-		if len(row) < end {
-			return ""
-		}
-		f := strings.Fields(row[:end])
-		return f[len(f)-1]
+	// Q/T comes before Slow, the last column: the old row ends "2.00  0", the new one's is
+	// three times as many, +200%.
+	if !regexp.MustCompile(`\s2\.00\s+0$`).MatchString(strings.TrimSpace(oldRow)) {
+		t.Errorf("old row %q: want Q/T 2.00 and Slow 0 at its end", oldRow)
 	}
-	if got := col(oldRow); got != "2.00" {
-		t.Errorf("old Q/T %q, want 2.00:\n%s", got, stdout)
-	}
-	if got := col(newRow); got != "6.00" {
-		t.Errorf("new Q/T %q, want 6.00:\n%s", got, stdout)
+	if !strings.Contains(newRow, " 6.00 +200.0%") {
+		t.Errorf("new row %q: want Q/T 6.00 +200.0%%", newRow)
 	}
 
 	stdout, stderr, code = webload(t, nil, "compare", "--max-regression", "q/t=10%", old, nw)
-	if code != 1 || !strings.Contains(stdout+stderr, "q/t") {
+	if code != 1 || !strings.Contains(stdout+stderr, "new Q/T 6.00 vs 2.00 (+200.0%, allowed 10.0% worse): FAILED") {
 		t.Errorf("--max-regression q/t=10%%: exit %d, want 1 naming q/t\n%s%s", code, stdout, stderr)
 	}
 }
