@@ -10,6 +10,7 @@ import (
 
 	"github.com/webload/webload/internal/dbsite"
 	"github.com/webload/webload/internal/dbtest"
+	"github.com/webload/webload/internal/nodeexportertest"
 	"github.com/webload/webload/stats"
 )
 
@@ -209,5 +210,73 @@ func TestDBCompareTwoStacks(t *testing.T) {
 	stdout, stderr, code = webload(t, nil, "compare", "--max-regression", "q/t=10%", old, nw)
 	if code != 1 || !strings.Contains(stdout+stderr, "new Q/T 6.00 vs 2.00 (+200.0%, allowed 10.0% worse): FAILED") {
 		t.Errorf("--max-regression q/t=10%%: exit %d, want 1 naming q/t\n%s%s", code, stdout, stderr)
+	}
+}
+
+// --server-metrics reads the database's figures from a mysqld_exporter page, which has no
+// node figures: the result has the database and no server entry full of failed readings. A
+// node exporter's page, which has no database figures, gives the server's load and no
+// database.
+func TestDBServerMetricsExporter(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		page   func(t *testing.T) (url string, site *dbsite.Site)
+		server bool
+		kind   string
+	}{
+		{"mysqld_exporter", func(t *testing.T) (string, *dbsite.Site) {
+			srv := dbtest.MariaDB(t)
+			return dbtest.MySQLExporter(t, srv), startDBSite(t, dbsite.Options{DSN: srv.DSN, PerItem: 2})
+		}, false, "mysql"},
+		{"node exporter", func(t *testing.T) (string, *dbsite.Site) {
+			return nodeexportertest.Start(t), nil
+		}, true, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			page, site := tc.page(t)
+			target := newCounter(t, 0, 200).URL + "/page"
+			if site != nil {
+				target = site.URL() + "/item?id=1"
+			}
+			out := filepath.Join(t.TempDir(), "run.json")
+			stdout, stderr, code := webload(t, nil, "-q", "-c", "4", "-r", "25", "--interval", "200ms",
+				"--server-metrics", page, "-o", out, target)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+			}
+			if strings.Contains(stderr, "warning") {
+				t.Errorf("a warning for an exporter's page:\n%s", stderr)
+			}
+			rep, err := stats.ReadJSON(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rep.Server != nil; got != tc.server {
+				t.Errorf("server entry %+v, want one: %v", rep.Server, tc.server)
+			}
+			if rep.Server != nil && (rep.Server.Samples < 2 || rep.Server.Failures != 0) {
+				t.Errorf("server %+v, want its readings all taken", *rep.Server)
+			}
+			d := rep.Database
+			if tc.kind == "" {
+				if d != nil || len(rep.Databases) > 0 {
+					t.Errorf("a database from a node exporter's page: %+v", d)
+				}
+				return
+			}
+			if d == nil || d.Kind != tc.kind || d.Samples < 2 || d.Failures != 0 || d.Queries == nil {
+				t.Fatalf("database %+v, want %s read from the page", d, tc.kind)
+			}
+			// The reader leaves out the exporter's statements by its count of scrapes; both the
+			// server's and the database's reader scrape the page, so one scrape's statements
+			// (9 on MariaDB) may fall on either side of a reading.
+			if sent := site.Statements(); *d.Queries < sent-20 || *d.Queries > sent+20 {
+				t.Errorf("%d queries, want the %d the site sent, give or take two scrapes' own", *d.Queries, sent)
+			}
+			t.Logf("%d queries from %s for the site's %d statements", *d.Queries, d.QueriesSource, site.Statements())
+		})
 	}
 }
