@@ -1,8 +1,233 @@
 package dbload
 
-import "errors"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
 
-// newPostgres is written in its own change; until then the kind reports that it cannot be read.
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Bounds on the source's own work, so that a database that hangs costs a failed reading, not a
+// stuck monitor.
+const (
+	pgConnectTimeout = 5 * time.Second
+	pgReadTimeout    = 10 * time.Second
+	// pgCancelGrace is how long a reading in flight may go on once its caller cancels it: a
+	// statement cut off has often run on the server all the same, and the source could then
+	// no longer tell whether the counters hold it. Readings take milliseconds; only a
+	// database that hangs is cut off.
+	pgCancelGrace = 2 * time.Second
+)
+
+// The counter Queries comes from. A new session runs one transaction of its own as it starts
+// (reading the catalogues), which is no statement of the client's: from PostgreSQL 14 on,
+// pg_stat_database counts sessions, and they are taken out.
+const (
+	pgSourceCalls    = "pg_stat_statements.calls"
+	pgSourceXacts    = "xact_commit+xact_rollback"
+	pgSourceStmXacts = "xact_commit+xact_rollback-sessions"
+)
+
+// postgresSource reads a PostgreSQL server's statistics views over one connection of its own,
+// opened at the first Sample and again after a failure. It is used by one goroutine at a time
+// (Monitor's sampling loop), so it needs no lock.
+//
+// Each reading is one statement in one transaction (sampleSQL). The statements and transactions
+// the source sent itself are counted (ownCalls, ownXacts) and taken out of Queries, which is
+// exact on PostgreSQL 15 and later: there the source asks the server to publish its own
+// counts as each reading ends (pg_stat_force_next_flush), so it knows which of them a reading
+// holds.
+type postgresSource struct {
+	cfg *pgx.ConnConfig
+	// name is the DSN with the password hidden; secret the password, removed from any
+	// message that might echo it.
+	name, secret string
+
+	conn *pgx.Conn
+	// What the probe learnt about the connection.
+	version string
+	major   int
+	// stmts is pg_stat_statements, schema-qualified, when it is readable; "" otherwise.
+	stmts string
+	// flush is set when the source may call pg_stat_force_next_flush (PostgreSQL 15+).
+	flush bool
+
+	// ownXacts and ownCalls count the transactions and pg_stat_statements calls this source
+	// caused that the server's counters already hold.
+	ownXacts, ownCalls int64
+}
+
+// newPostgres prepares a reader of t; it does not connect.
 func newPostgres(t Target) (Source, error) {
-	return nil, errors.New("reading postgres: not built yet")
+	p := &postgresSource{name: t.String(), secret: password(t)}
+	cfg, err := pgx.ParseConfig(t.URL.String())
+	if err != nil {
+		return nil, p.wrap("parsing", err)
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = pgConnectTimeout
+	}
+	if cfg.RuntimeParams == nil {
+		cfg.RuntimeParams = map[string]string{}
+	}
+	if cfg.RuntimeParams["application_name"] == "" {
+		// So that a DBA looking at pg_stat_activity knows the extra session.
+		cfg.RuntimeParams["application_name"] = "webload"
+	}
+	p.cfg = cfg
+	return p, nil
+}
+
+// Sample reads the counters, connecting first when there is no connection; after any failure
+// the connection is dropped and the next Sample opens a new one.
+func (p *postgresSource) Sample(ctx context.Context) (Sample, error) {
+	ctx, cancel := graceful(ctx)
+	defer cancel()
+	if p.conn == nil {
+		if err := p.connect(ctx); err != nil {
+			return Sample{}, p.wrap("connecting to", err)
+		}
+	}
+	at := time.Now()
+	row, err := p.exec(ctx, sampleSQL(p.major, p.stmts, p.flush))
+	if err != nil {
+		p.drop()
+		return Sample{}, p.wrap("reading", err)
+	}
+	c, err := parseCounters(row)
+	if err != nil {
+		p.drop()
+		return Sample{}, p.wrap("reading", err)
+	}
+	s := c.sample(at, p.version)
+	switch {
+	case p.stmts != "":
+		s.Queries, s.QueriesSource = c.calls-p.ownCalls, pgSourceCalls
+	case p.major >= 14:
+		s.Queries, s.QueriesSource = c.xacts-c.sessions-p.ownXacts, pgSourceStmXacts
+	default:
+		s.Queries, s.QueriesSource = c.xacts-p.ownXacts, pgSourceXacts
+	}
+	// This reading's own statement and transaction are in the counters from now on: the
+	// server published them before it answered (with flush) or will soon (without).
+	p.ownXacts++
+	p.ownCalls++
+	return s, nil
+}
+
+// connect opens the connection and probes what it can read.
+func (p *postgresSource) connect(ctx context.Context) error {
+	conn, err := pgx.ConnectConfig(ctx, p.cfg)
+	if err != nil {
+		return err
+	}
+	p.conn = conn
+	p.version = conn.PgConn().ParameterStatus("server_version")
+	p.major = majorVersion(p.version)
+	if p.major < 14 {
+		// The start-up transaction, published before the server answers (see pgSourceStmXacts).
+		p.ownXacts++
+	}
+	row, err := p.exec(ctx, probeSQL(p.major))
+	if err != nil {
+		p.drop()
+		return err
+	}
+	pr, err := parseProbe(row, p.major)
+	if err != nil {
+		p.drop()
+		return err
+	}
+	p.ownXacts++
+	p.ownCalls++
+	p.stmts, p.flush = pr.stmts, pr.flush
+	if p.flush {
+		// The probe's transaction would otherwise be published up to 10 s later, inside
+		// some reading or other; publishing it now makes the count exact from the first.
+		if _, err := p.exec(ctx, "SELECT pg_stat_force_next_flush()"); err != nil {
+			p.drop()
+			return err
+		}
+		p.ownXacts++
+		p.ownCalls++
+	}
+	return nil
+}
+
+// graceful is ctx bounded by pgReadTimeout, whose cancellation takes effect pgCancelGrace late.
+func graceful(ctx context.Context) (context.Context, context.CancelFunc) {
+	inner, cancel := context.WithTimeout(context.WithoutCancel(ctx), pgReadTimeout)
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(pgCancelGrace, cancel) })
+	return inner, func() {
+		stop()
+		cancel()
+	}
+}
+
+// exec runs one statement over the simple protocol, which sends it in one round trip and one
+// transaction (the extended protocol would add a transaction for the Parse), and returns its
+// one row as text.
+func (p *postgresSource) exec(ctx context.Context, sql string) ([][]byte, error) {
+	results, err := p.conn.PgConn().Exec(ctx, sql).ReadAll()
+	if err != nil {
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) {
+			// A failed statement is a rolled-back transaction, counted as one.
+			p.ownXacts++
+		}
+		return nil, err
+	}
+	if len(results) != 1 || len(results[0].Rows) != 1 {
+		return nil, fmt.Errorf("statement returned %d results, want one row", len(results))
+	}
+	return results[0].Rows[0], nil
+}
+
+// drop closes the connection after a failure; the next Sample opens another.
+func (p *postgresSource) drop() {
+	if p.conn == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = p.conn.Close(ctx) // the connection is being abandoned; its close error tells nothing
+	p.conn = nil
+}
+
+// Close closes the connection, if any.
+func (p *postgresSource) Close() error {
+	p.drop()
+	return nil
+}
+
+// wrap says what was being done to which database, and removes the password from the
+// driver's message in case it echoes it.
+func (p *postgresSource) wrap(doing string, err error) error {
+	msg := fmt.Sprintf("%s postgres %s: %v", doing, p.name, err)
+	if p.secret != "" {
+		msg = strings.ReplaceAll(msg, p.secret, "xxxxx")
+	}
+	return &redactedError{msg: msg, err: err}
+}
+
+// redactedError shows a message with the password removed and still unwraps to the driver's
+// error, for errors.Is and errors.As.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// password is t's password, from the user information or a password parameter.
+func password(t Target) string {
+	if pw, ok := t.URL.User.Password(); ok {
+		return pw
+	}
+	return t.URL.Query().Get("password")
 }

@@ -1,0 +1,143 @@
+package dbload
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// probeSQL asks, once per connection, whether pg_stat_statements can be read (its schema, and
+// whether it tracks anything), and on PostgreSQL 15+ whether the source may make the server
+// publish its statistics at once, and sets the session to read them fresh (not a snapshot
+// kept for the transaction; each reading is its own transaction anyway).
+func probeSQL(major int) string {
+	const common = `SELECT (SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pg_stat_statements'),
+       current_setting('pg_stat_statements.track', true)`
+	if major < 15 {
+		return common
+	}
+	return common + `,
+       has_function_privilege('pg_stat_force_next_flush()', 'execute'),
+       set_config('stats_fetch_consistency', 'none', false)`
+}
+
+// probe is what probeSQL learnt.
+type probe struct {
+	// stmts is pg_stat_statements, schema-qualified, or "" when it cannot be read: not
+	// installed in this database, not loaded (shared_preload_libraries), or tracking nothing.
+	stmts string
+	flush bool
+}
+
+// parseProbe reads probeSQL's row.
+func parseProbe(row [][]byte, major int) (probe, error) {
+	want := 2
+	if major >= 15 {
+		want = 4
+	}
+	if len(row) != want {
+		return probe{}, fmt.Errorf("probe returned %d columns, want %d", len(row), want)
+	}
+	var p probe
+	// A NULL column comes back as nil: no extension, or its library is not loaded so the
+	// setting does not exist.
+	if schema, track := row[0], string(row[1]); schema != nil && (track == "top" || track == "all") {
+		p.stmts = string(schema) + ".pg_stat_statements"
+	}
+	if major >= 15 {
+		p.flush = string(row[2]) == "t"
+	}
+	return p, nil
+}
+
+// sampleSQL reads every counter in one statement. The database figures are summed over all
+// databases, since the site may use another than the DSN's. Connections are client sessions
+// (not PostgreSQL's own workers), this one left out. Sessions (PostgreSQL 14+) are counted
+// because each runs one transaction of its own as it starts.
+func sampleSQL(major int, stmts string, flush bool) string {
+	calls, sessions := "0", "0"
+	if stmts != "" {
+		calls = "(SELECT coalesce(sum(calls), 0)::bigint FROM " + stmts + ")"
+	}
+	if major >= 14 {
+		sessions = "coalesce(sum(sessions), 0)::bigint"
+	}
+	var b strings.Builder
+	b.WriteString(`SELECT coalesce(sum(xact_commit + xact_rollback), 0)::bigint,
+       coalesce(sum(tup_returned + tup_fetched), 0)::bigint,
+       coalesce(sum(blks_hit + blks_read), 0)::bigint,
+       coalesce(sum(blks_read), 0)::bigint,
+       coalesce(sum(deadlocks), 0)::bigint,
+       coalesce(sum(temp_bytes), 0)::bigint,
+       (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()),
+       (SELECT count(*) FROM pg_locks WHERE NOT granted),
+       `)
+	b.WriteString(calls + ",\n       " + sessions)
+	if flush {
+		// Publishes this reading's own transaction as it ends, so that the next reading
+		// holds it for certain.
+		b.WriteString(",\n       pg_stat_force_next_flush()")
+	}
+	b.WriteString("\nFROM pg_stat_database")
+	return b.String()
+}
+
+// counters are sampleSQL's columns.
+type counters struct {
+	xacts, rowsRead, bufferReads, bufferMisses, deadlocks, tempBytes int64
+	connections, lockWaits, calls, sessions                          int64
+}
+
+// countersColumns is how many of sampleSQL's columns are counters; a last one, when present,
+// is the flush's empty result.
+const countersColumns = 10
+
+// parseCounters reads sampleSQL's row: whole numbers in text, none negative.
+func parseCounters(row [][]byte) (counters, error) {
+	if len(row) != countersColumns && len(row) != countersColumns+1 {
+		return counters{}, fmt.Errorf("reading returned %d columns, want %d", len(row), countersColumns)
+	}
+	var c counters
+	fields := []*int64{&c.xacts, &c.rowsRead, &c.bufferReads, &c.bufferMisses, &c.deadlocks,
+		&c.tempBytes, &c.connections, &c.lockWaits, &c.calls, &c.sessions}
+	for i, f := range fields {
+		n, err := strconv.ParseInt(string(row[i]), 10, 64)
+		if err != nil || n < 0 {
+			return counters{}, fmt.Errorf("column %d: %q is not a count", i+1, row[i])
+		}
+		*f = n
+	}
+	return c, nil
+}
+
+// sample is the reading the counters make; the caller sets Queries from the right counter.
+func (c counters) sample(at time.Time, version string) Sample {
+	return Sample{
+		At:           at,
+		Kind:         KindPostgres,
+		Version:      version,
+		Has:          HasRowsRead | HasBuffer | HasDeadlocks | HasTempBytes | HasLockWaitsNow,
+		RowsRead:     c.rowsRead,
+		BufferReads:  c.bufferReads,
+		BufferMisses: c.bufferMisses,
+		LockWaits:    c.lockWaits,
+		Deadlocks:    c.deadlocks,
+		TempBytes:    c.tempBytes,
+		Connections:  c.connections,
+	}
+}
+
+// majorVersion is the major release of a server_version ("15.5 (Debian 15.5-0+deb12u1)" is
+// 15, "9.6.24" is 9, "17beta1" is 17), or 0 when it does not start with a number.
+func majorVersion(v string) int {
+	end := 0
+	for end < len(v) && end < 6 && v[end] >= '0' && v[end] <= '9' {
+		end++
+	}
+	n, err := strconv.Atoi(v[:end])
+	if err != nil {
+		return 0
+	}
+	return n
+}

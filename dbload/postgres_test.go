@@ -1,0 +1,370 @@
+package dbload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/webload/webload/internal/dbtest"
+)
+
+// The reader against real PostgreSQL servers, one with pg_stat_statements and one without. The
+// subtests share the servers and run in order, since each counts what the server did.
+func TestPostgresReader(t *testing.T) {
+	calls := pgServer(t, true)
+	xacts := pgServer(t, false)
+
+	t.Run("queries are the statements sent, the source's own left out", func(t *testing.T) {
+		for _, tc := range []struct {
+			name   string
+			s      *dbtest.Server
+			mode   pgx.QueryExecMode
+			source string
+			// extra is what the counter adds to the statements sent.
+			extra int64
+		}{
+			{"pg_stat_statements, simple protocol", calls, pgx.QueryExecModeSimpleProtocol, pgSourceCalls, 0},
+			{"pg_stat_statements, prepared", calls, pgx.QueryExecModeCacheStatement, pgSourceCalls, 0},
+			{"transactions, simple protocol", xacts, pgx.QueryExecModeSimpleProtocol, pgSourceStmXacts, 0},
+			// The statement is prepared once, on a round trip that is a transaction of its own.
+			{"transactions, prepared", xacts, pgx.QueryExecModeCacheStatement, pgSourceStmXacts, 1},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				src := openPostgres(t, tc.s.DSN)
+				before := settle(t, src)
+				const n = 37
+				load(t, tc.s.DSN, func(c *pgx.Conn) {
+					for i := range n - 1 { // and load's last
+						pgRun(t, c, tc.mode, "SELECT $1::int", i)
+					}
+				})
+				after := settle(t, src)
+				if got := after.Queries - before.Queries; got != n+tc.extra {
+					t.Errorf("queries: %d, want %d", got, n+tc.extra)
+				}
+				if after.QueriesSource != tc.source || after.Kind != KindPostgres {
+					t.Errorf("source %q kind %q, want %q %q", after.QueriesSource, after.Kind, tc.source, KindPostgres)
+				}
+			})
+		}
+	})
+
+	t.Run("a scan reads rows and buffers", func(t *testing.T) {
+		load(t, calls.DSN, func(c *pgx.Conn) {
+			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "CREATE TABLE scan AS SELECT g AS id, md5(g::text) AS v FROM generate_series(1, 20000) g")
+		})
+		pages, _ := strconv.ParseInt(calls.Exec(t, "SELECT pg_relation_size('scan') / current_setting('block_size')::int"), 10, 64)
+		src := openPostgres(t, calls.DSN)
+		before := settle(t, src)
+		load(t, calls.DSN, func(c *pgx.Conn) { pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT count(*) FROM scan") })
+		after := settle(t, src)
+		rows, reads, misses := after.RowsRead-before.RowsRead, after.BufferReads-before.BufferReads, after.BufferMisses-before.BufferMisses
+		if rows < 20000 {
+			t.Errorf("rows read: %d, want at least the table's 20000", rows)
+		}
+		if reads < pages || misses < 0 || misses > reads {
+			t.Errorf("buffer reads %d, misses %d; want at least the table's %d pages, misses within reads", reads, misses, pages)
+		}
+		if want := HasRowsRead | HasBuffer; after.Has&want != want {
+			t.Errorf("has %b, want %b", after.Has, want)
+		}
+	})
+
+	t.Run("a sort bigger than work_mem writes temporary bytes", func(t *testing.T) {
+		src := openPostgres(t, calls.DSN)
+		before := settle(t, src)
+		load(t, calls.DSN, func(c *pgx.Conn) {
+			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SET work_mem = '64kB'")
+			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT count(*) FROM (SELECT g FROM generate_series(1, 200000) g ORDER BY g DESC) s")
+		})
+		after := settle(t, src)
+		if after.TempBytes <= before.TempBytes || after.Has&HasTempBytes == 0 {
+			t.Errorf("temp bytes: %d then %d, want more", before.TempBytes, after.TempBytes)
+		}
+	})
+
+	load(t, calls.DSN, func(c *pgx.Conn) {
+		pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "CREATE TABLE locked (id int PRIMARY KEY, v int)")
+		pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "INSERT INTO locked VALUES (1, 0), (2, 0)")
+	})
+
+	t.Run("a deadlock is counted once", func(t *testing.T) {
+		src := openPostgres(t, calls.DSN)
+		before := settle(t, src)
+		a, b := pgConnect(t, calls.DSN), pgConnect(t, calls.DSN)
+		for _, c := range []struct {
+			conn *pgx.Conn
+			id   int
+		}{{a, 1}, {b, 2}} {
+			pgRun(t, c.conn, pgx.QueryExecModeSimpleProtocol, "BEGIN")
+			pgRun(t, c.conn, pgx.QueryExecModeSimpleProtocol, "UPDATE locked SET v = v + 1 WHERE id = $1", c.id)
+		}
+		// Each now wants the other's row; PostgreSQL ends one after deadlock_timeout.
+		errA := make(chan error, 1)
+		go func() { errA <- pgTry(a, "UPDATE locked SET v = v + 1 WHERE id = 2") }()
+		errB := pgTry(b, "UPDATE locked SET v = v + 1 WHERE id = 1")
+		errs := []error{<-errA, errB}
+		victims := 0
+		for _, err := range errs {
+			var pgErr *pgconn.PgError
+			if errors.As(err, &pgErr) && pgErr.Code == "40P01" {
+				victims++
+			} else if err != nil {
+				t.Fatalf("update: %v", err)
+			}
+		}
+		if victims != 1 {
+			t.Fatalf("deadlock victims: %d (%v), want 1", victims, errs)
+		}
+		for _, c := range []*pgx.Conn{a, b} {
+			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "ROLLBACK")
+			closeFlushed(t, c)
+		}
+		after := settle(t, src)
+		if got := after.Deadlocks - before.Deadlocks; got != 1 || after.Has&HasDeadlocks == 0 {
+			t.Errorf("deadlocks: %d, want 1", got)
+		}
+	})
+
+	t.Run("a session waiting for a row lock shows at the reading", func(t *testing.T) {
+		src := openPostgres(t, calls.DSN)
+		holder, waiter := pgConnect(t, calls.DSN), pgConnect(t, calls.DSN)
+		pgRun(t, holder, pgx.QueryExecModeSimpleProtocol, "BEGIN")
+		pgRun(t, holder, pgx.QueryExecModeSimpleProtocol, "SELECT v FROM locked WHERE id = 1 FOR UPDATE")
+		waited := make(chan error, 1)
+		go func() { waited <- pgTry(waiter, "UPDATE locked SET v = 0 WHERE id = 1") }()
+		var seen Sample
+		for range 400 {
+			seen = pgSample(t, src)
+			if seen.LockWaits > 0 {
+				break
+			}
+			time.Sleep(25 * time.Millisecond)
+		}
+		pgRun(t, holder, pgx.QueryExecModeSimpleProtocol, "ROLLBACK")
+		if err := <-waited; err != nil {
+			t.Fatalf("waiting update: %v", err)
+		}
+		if seen.LockWaits != 1 || seen.Has&HasLockWaitsNow == 0 {
+			t.Errorf("lock waits while one session waits: %d (has %b), want 1 as a gauge", seen.LockWaits, seen.Has)
+		}
+		if now := pgSample(t, src); now.LockWaits != 0 {
+			t.Errorf("lock waits once released: %d, want 0", now.LockWaits)
+		}
+	})
+
+	t.Run("connections are the clients', not the source's", func(t *testing.T) {
+		src := openPostgres(t, calls.DSN)
+		settle(t, src)
+		for range 3 {
+			pgConnect(t, calls.DSN)
+		}
+		if got := pgSample(t, src).Connections; got != 3 {
+			t.Errorf("connections: %d, want the 3 clients", got)
+		}
+	})
+
+	t.Run("a monitor sums up a run", func(t *testing.T) {
+		src := openPostgres(t, calls.DSN)
+		settle(t, src)
+		target, _ := ParseTarget(calls.DSN)
+		m := Start(context.Background(), src, target.String(), 20*time.Millisecond)
+		const n = 25
+		load(t, calls.DSN, func(c *pgx.Conn) {
+			for range n - 1 { // and load's last
+				pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT count(*) FROM locked")
+			}
+		})
+		// pg_stat_statements counts a statement as it ends: the count needs no settling.
+		sum := m.Stop()
+		if sum.Kind != KindPostgres || !regexp.MustCompile(`^\d+\.\d+`).MatchString(sum.Version) {
+			t.Errorf("kind %q version %q", sum.Kind, sum.Version)
+		}
+		if sum.Queries == nil || *sum.Queries != n || sum.QueriesSource != pgSourceCalls {
+			t.Errorf("queries %v from %q, want %d from %q", deref(sum.Queries), sum.QueriesSource, n, pgSourceCalls)
+		}
+		if sum.Failures != 0 || sum.Samples < 2 || len(sum.Series) != sum.Samples-1 {
+			t.Errorf("samples %d, failures %d (%s), series %d", sum.Samples, sum.Failures, sum.FirstError, len(sum.Series))
+		}
+		if sum.RowsRead == nil || *sum.RowsRead < n*2 || sum.BufferHitRatio == nil || sum.Deadlocks == nil ||
+			sum.TempBytes == nil || sum.LockWaits == nil || !sum.LockWaitsPeak {
+			t.Errorf("figures missing: %+v", sum)
+		}
+		if sum.SlowQueries != nil || sum.TempDiskTables != nil {
+			t.Errorf("figures PostgreSQL does not measure are present: %+v", sum)
+		}
+	})
+
+	// Last, as one case stops a server.
+	t.Run("a database that cannot be read fails readings, never showing the password", func(t *testing.T) {
+		closed := closedPort(t)
+		for _, tc := range []struct {
+			name   string
+			dsn    string
+			before func(t *testing.T, src Source)
+		}{
+			{"wrong password", strings.Replace(calls.DSN, dbtest.Password, "wrong-"+dbtest.Password, 1), nil},
+			{"closed port", fmt.Sprintf("postgres://%s:%s@%s/%s?sslmode=disable", dbtest.User, dbtest.Password, closed, dbtest.Database), nil},
+			{"server stopped", xacts.DSN, func(t *testing.T, src Source) {
+				pgSample(t, src)
+				xacts.Stop()
+			}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				src := openPostgres(t, tc.dsn)
+				if tc.before != nil {
+					tc.before(t, src)
+				}
+				_, err := src.Sample(context.Background())
+				if err == nil {
+					t.Fatal("reading succeeded")
+				}
+				if msg := err.Error(); strings.Contains(msg, dbtest.Password) || !strings.Contains(msg, "postgres") {
+					t.Errorf("error %q: want it to name postgres and hide the password", msg)
+				}
+				target, _ := ParseTarget(tc.dsn)
+				sum := Start(context.Background(), src, target.String(), 0).Stop()
+				if sum.Samples != 0 || sum.Failures != 2 || sum.Queries != nil || sum.FirstError == "" {
+					t.Errorf("summary %+v: want two failures and no figures", sum)
+				}
+				if strings.Contains(sum.FirstError+sum.Source, dbtest.Password) {
+					t.Errorf("summary shows the password: %q %q", sum.Source, sum.FirstError)
+				}
+			})
+		}
+	})
+}
+
+// pgServer starts PostgreSQL for these tests, with autovacuum off (its workers' transactions
+// would land in the counts at random) and deadlocks found after 100 ms rather than 1 s.
+func pgServer(t *testing.T, statements bool) *dbtest.Server {
+	t.Helper()
+	s := dbtest.Postgres(t, dbtest.PostgresOptions{StatStatements: statements})
+	s.Exec(t, "ALTER SYSTEM SET autovacuum = off")
+	s.Exec(t, "ALTER SYSTEM SET deadlock_timeout = '100ms'")
+	s.Exec(t, "SELECT pg_reload_conf()")
+	return s
+}
+
+// openPostgres opens a source on dsn, closed when the test ends.
+func openPostgres(t *testing.T, dsn string) Source {
+	t.Helper()
+	target, err := ParseTarget(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := Open(target)
+	if err != nil {
+		t.Fatalf("opening %s: %v", target, err)
+	}
+	t.Cleanup(func() { _ = src.Close() })
+	return src
+}
+
+// pgSample reads src, failing the test on error.
+func pgSample(t *testing.T, src Source) Sample {
+	t.Helper()
+	s, err := src.Sample(context.Background())
+	if err != nil {
+		t.Fatalf("sample: %v", err)
+	}
+	return s
+}
+
+// settle reads src until no client is connected and two readings in a row agree, and returns
+// the last. A session publishes its last counts as it exits, just after it leaves
+// pg_stat_activity; the sessions the tests open themselves publish theirs before they close
+// (closeFlushed), and settling covers the others (psql's, in the set-up).
+func settle(t *testing.T, src Source) Sample {
+	t.Helper()
+	prev := pgSample(t, src)
+	for range 400 {
+		time.Sleep(25 * time.Millisecond)
+		s := pgSample(t, src)
+		if s.Connections == 0 && prev.Connections == 0 && s.Queries == prev.Queries &&
+			s.Deadlocks == prev.Deadlocks && s.TempBytes == prev.TempBytes {
+			return s
+		}
+		prev = s
+	}
+	t.Fatal("clients still connected or counters still moving after 10 s")
+	return Sample{}
+}
+
+// pgConnect opens a client connection, closed when the test ends.
+func pgConnect(t *testing.T, dsn string) *pgx.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatalf("connecting: %v", err)
+	}
+	t.Cleanup(func() { _ = c.Close(context.Background()) })
+	return c
+}
+
+// load runs work on a client connection of its own and closes it with closeFlushed: the
+// statements counted are work's and one more.
+func load(t *testing.T, dsn string, work func(*pgx.Conn)) {
+	t.Helper()
+	c := pgConnect(t, dsn)
+	work(c)
+	closeFlushed(t, c)
+}
+
+// closeFlushed has the server publish the session's counts (one statement) and closes it, so
+// that the next reading holds all it did: a session that just exits publishes its counts a
+// moment after it leaves pg_stat_activity.
+func closeFlushed(t *testing.T, c *pgx.Conn) {
+	t.Helper()
+	pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT pg_stat_force_next_flush()")
+	if err := c.Close(context.Background()); err != nil {
+		t.Fatalf("closing a client connection: %v", err)
+	}
+}
+
+// pgRun runs one statement, failing the test on error.
+func pgRun(t *testing.T, c *pgx.Conn, mode pgx.QueryExecMode, sql string, args ...any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.Exec(ctx, sql, append([]any{mode}, args...)...); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// pgTry runs one statement and returns its error.
+func pgTry(c *pgx.Conn, sql string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := c.Exec(ctx, sql, pgx.QueryExecModeSimpleProtocol)
+	return err
+}
+
+// closedPort is a loopback address nobody listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	return addr
+}
+
+func deref(p *int64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
