@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,9 +68,21 @@ func startDatabases(ctx context.Context, readers []*dbReader, interval time.Dura
 	for _, r := range readers {
 		if err := r.startErr; err != nil && !r.exporter {
 			fmt.Fprintf(warn, "webload: warning: %s %s: no reading (%s); the run goes on without its figures\n",
-				r.flag, r.target, dbload.Redacted(err.Error()))
+				r.flag, r.target, oneLine(dbload.Redacted(err.Error())))
 		}
 	}
+}
+
+// oneLine joins the lines of an error message with "; ": a driver's message may have a line
+// per address or per try (pgx's does), and a warning is one line.
+func oneLine(msg string) string {
+	var parts []string
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (r *dbReader) start(ctx context.Context, interval time.Duration) {
