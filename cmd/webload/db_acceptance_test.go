@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/webload/webload/internal/dbsite"
@@ -285,5 +289,61 @@ func TestDBServerMetricsExporter(t *testing.T) {
 			}
 			t.Logf("%d queries from %s for the site's %d statements", *d.Queries, d.QueriesSource, site.Statements())
 		})
+	}
+}
+
+// silentAddr is a loopback address that accepts connections and never answers, as a database
+// behind a dead link does; the connections close when the test ends.
+func silentAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	})
+	return ln.Addr().String()
+}
+
+// Ctrl-C stops a run whose database never answers, as it stops any other: the readings are
+// bounded, so the partial report is written and the database's entry says what failed.
+func TestDBSignalWithASilentDatabase(t *testing.T) {
+	t.Parallel()
+	site := slowSite(t)
+	out := filepath.Join(t.TempDir(), "partial.json")
+	dsn := "mysql://webload:" + dbtest.Password + "@" + silentAddr(t) + "/"
+	cmd := exec.Command(os.Args[0], "-c", "2", "-t", "1H", "--timeout", "5", "--db", dsn, "-o", out, site.url)
+	stdout, stderr := startWebload(t, cmd)
+	site.waitForHits(t, 4)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	wantPartialReport(t, cmd, out, 130, stdout, stderr)
+	noPassword(t, "the run", stdout.String(), stderr.String(), readFile(t, out))
+	rep, err := stats.ReadJSON(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := rep.Database; d == nil || d.Samples != 0 || d.Failures < 2 || d.FirstError == "" {
+		t.Errorf("database %+v, want the before and after readings failed", d)
 	}
 }
