@@ -21,9 +21,12 @@ const (
 	deadlocksNone                          // neither: the figure stays absent
 )
 
-// mysqlDeadlockMetric reads MySQL's own deadlock counter, which it keeps only in
-// INNODB_METRICS and only while that counter is enabled (it is by default from 8.0).
-const mysqlDeadlockMetric = "SELECT `COUNT` FROM information_schema.INNODB_METRICS WHERE NAME = 'lock_deadlocks' AND STATUS = 'enabled'"
+// mysqlDeadlockMetric reads MySQL's own deadlock count, which it keeps only in
+// INNODB_METRICS and only while that counter is enabled (it is by default from 8.0). A
+// counter that is on has no TIME_DISABLED, in MySQL and MariaDB alike (whose column for the
+// state is named differently).
+const mysqlDeadlockMetric = "SELECT `COUNT` FROM information_schema.INNODB_METRICS " +
+	"WHERE NAME = 'lock_deadlocks' AND TIME_ENABLED IS NOT NULL AND TIME_DISABLED IS NULL"
 
 // mysqlSource reads MySQL, MariaDB and Percona Server through SHOW GLOBAL STATUS, which every
 // server since 5.0.2 answers without performance_schema or any privilege. It is used by one

@@ -209,6 +209,45 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
+	t.Run("deadlocks as MySQL keeps them, in INNODB_METRICS", func(t *testing.T) {
+		// MariaDB keeps both: a reader made to take the metric must agree with the status.
+		metric := mysqlReader(t, s.DSN).(*mysqlSource)
+		metric.deadlocks = deadlocksMetric
+		a := read(t, metric)
+		send(t, db, 137)
+		if deadlock(t, db) != 1 {
+			t.Fatal("no deadlock")
+		}
+		b, status := read(t, metric), read(t, src)
+		if a.Has&HasDeadlocks == 0 || b.Deadlocks-a.Deadlocks != 1 || b.Deadlocks != status.Deadlocks {
+			t.Errorf("metric deadlocks %d then %d (has %t), status %d", a.Deadlocks, b.Deadlocks, a.Has&HasDeadlocks != 0, status.Deadlocks)
+		}
+		// deadlock sends 10 statements of its own.
+		if got := b.Queries - a.Queries; got != 137+10 {
+			t.Errorf("queries went up by %d, want 147", got)
+		}
+
+		for _, tc := range []struct {
+			name    string
+			monitor string
+			want    deadlockSource
+		}{
+			{"counter on: read from the metric", "innodb_monitor_enable", deadlocksMetric},
+			{"counter off: absent", "innodb_monitor_disable", deadlocksNone},
+		} {
+			s.Exec(t, "SET GLOBAL "+tc.monitor+" = 'lock_deadlocks'")
+			r := mysqlReader(t, s.DSN).(*mysqlSource)
+			var got Sample // a status without Innodb_deadlocks
+			if err := r.addDeadlocks(context.Background(), &got); err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if r.deadlocks != tc.want || (got.Has&HasDeadlocks != 0) != (tc.want == deadlocksMetric) {
+				t.Errorf("%s: source %d, has deadlocks %t", tc.name, r.deadlocks, got.Has&HasDeadlocks != 0)
+			}
+		}
+		s.Exec(t, "SET GLOBAL innodb_monitor_enable = 'lock_deadlocks'")
+	})
+
 	t.Run("temporary table on disk", func(t *testing.T) {
 		a := read(t, src)
 		// A TEXT column in a GROUP BY keeps MariaDB's temporary table off the MEMORY engine.
@@ -256,7 +295,11 @@ func TestMySQLCounters(t *testing.T) {
 		}
 		send(t, db, 1) // a site connection open before the run, as a site's pool is
 		m := Start(context.Background(), src, target.String(), 20*time.Millisecond)
-		send(t, db, 137)
+		send(t, db, 136)
+		var n int // and a table scan, for the buffer pool
+		if err := db.QueryRow("SELECT COUNT(*) FROM scan WHERE v > 0").Scan(&n); err != nil {
+			t.Fatalf("scan: %v", err)
+		}
 		// Long enough for a few readings during the run, so the series has a middle.
 		time.Sleep(80 * time.Millisecond)
 		sum := m.Stop()
