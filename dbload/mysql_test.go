@@ -276,6 +276,25 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
+	t.Run("connection killed: the next reading reconnects, counts stay exact", func(t *testing.T) {
+		r := mysqlReader(t, s.DSN).(*mysqlSource)
+		var id int64
+		if err := r.queryRow(context.Background(), "SELECT CONNECTION_ID()", &id); err != nil {
+			t.Fatal(err)
+		}
+		s.Exec(t, fmt.Sprintf("KILL CONNECTION %d", id))
+		a := read(t, r)
+		send(t, db, 137)
+		b := read(t, r)
+		var now int64
+		if err := r.queryRow(context.Background(), "SELECT CONNECTION_ID()", &now); err != nil || now == id {
+			t.Fatalf("connection %d, was %d (%v): want a new one", now, id, err)
+		}
+		if got := b.Queries - a.Queries; got != 137 {
+			t.Errorf("queries went up by %d, want 137", got)
+		}
+	})
+
 	t.Run("unix socket", func(t *testing.T) {
 		sock := s.Exec(t, "SELECT @@socket")
 		r := read(t, mysqlReader(t, fmt.Sprintf("mysql://%s:%s@localhost/?socket=%s", dbtest.User, dbtest.Password, url.QueryEscape(sock))))
