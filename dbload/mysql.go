@@ -21,9 +21,12 @@ const (
 	deadlocksNone                          // neither: the figure stays absent
 )
 
-// mysqlDeadlockMetric reads MySQL's own deadlock counter, which it keeps only in
-// INNODB_METRICS and only while that counter is enabled (it is by default from 8.0).
-const mysqlDeadlockMetric = "SELECT `COUNT` FROM information_schema.INNODB_METRICS WHERE NAME = 'lock_deadlocks' AND STATUS = 'enabled'"
+// mysqlDeadlockMetric reads MySQL's own deadlock count, which it keeps only in
+// INNODB_METRICS and only while that counter is enabled (it is by default from 8.0). A
+// counter that is on has no TIME_DISABLED, in MySQL and MariaDB alike (whose column for the
+// state is named differently).
+const mysqlDeadlockMetric = "SELECT `COUNT` FROM information_schema.INNODB_METRICS " +
+	"WHERE NAME = 'lock_deadlocks' AND TIME_ENABLED IS NOT NULL AND TIME_DISABLED IS NULL"
 
 // mysqlSource reads MySQL, MariaDB and Percona Server through SHOW GLOBAL STATUS, which every
 // server since 5.0.2 answers without performance_schema or any privilege. It is used by one
@@ -72,8 +75,8 @@ func (m *mysqlSource) Sample(ctx context.Context) (Sample, error) {
 	if err != nil {
 		return Sample{}, m.wrap("SHOW GLOBAL STATUS", err)
 	}
-	// Questions counts this reader's statements up to this one; any sent after it show in
-	// the next reading, as does sent by then.
+	// Taken here: a statement this reader sends after the status (INNODB_METRICS) is in the
+	// next reading's Questions, and in sent by then.
 	own := m.sent
 	s, err := mysqlStatus(status)
 	if err != nil {
@@ -92,15 +95,22 @@ func (m *mysqlSource) Sample(ctx context.Context) (Sample, error) {
 // INNODB_METRICS, when the first reading found that counter enabled.
 func (m *mysqlSource) addDeadlocks(ctx context.Context, s *Sample) error {
 	if m.deadlocks == deadlocksUnknown {
-		m.deadlocks = deadlocksNone
-		switch {
-		case s.Has&HasDeadlocks != 0:
+		if s.Has&HasDeadlocks != 0 {
 			m.deadlocks = deadlocksStatus
-		case m.queryRow(ctx, mysqlDeadlockMetric, &s.Deadlocks) == nil:
-			// Tried once: a server without the table (before 5.6) or the counter disabled
-			// answers with an error or no row, and the figure stays absent.
+			return nil
+		}
+		err := m.queryRow(ctx, mysqlDeadlockMetric, &s.Deadlocks)
+		var serverErr *mysql.MySQLError
+		switch {
+		case err == nil:
 			m.deadlocks = deadlocksMetric
 			s.Has |= HasDeadlocks
+		case errors.Is(err, sql.ErrNoRows) || errors.As(err, &serverErr):
+			// The server said no for good: no such table (before 5.6) or the counter is
+			// off. The figure stays absent.
+			m.deadlocks = deadlocksNone
+		default:
+			return err // the connection failed: ask again on the next reading
 		}
 		return nil
 	}

@@ -68,6 +68,22 @@ func read(t *testing.T, src Source) Sample {
 	return s
 }
 
+// settle waits, a bounded number of times, until two readings in a row show the same
+// statement count and connections.
+func settle(t *testing.T, src Source) {
+	t.Helper()
+	prev := read(t, src)
+	for range 200 {
+		time.Sleep(5 * time.Millisecond)
+		s := read(t, src)
+		if s.Queries == prev.Queries && s.Connections == prev.Connections {
+			return
+		}
+		prev = s
+	}
+	t.Fatal("the server's counts never stood still")
+}
+
 // send runs n statements on db, one round trip each.
 func send(t *testing.T, db *sql.DB, n int) {
 	t.Helper()
@@ -112,6 +128,14 @@ func TestMySQLCounters(t *testing.T) {
 		"CREATE TABLE webload.notes (body TEXT);"+
 		"INSERT INTO webload.notes SELECT CONCAT('note ', seq % 7) FROM seq_1_to_50")
 
+	// Each step starts on a server at rest: a connection an earlier step closed says goodbye
+	// (COM_QUIT, which Questions counts) a moment after its Close returned.
+	step := func(name string, f func(t *testing.T)) {
+		t.Run(name, func(t *testing.T) {
+			settle(t, src)
+			f(t)
+		})
+	}
 	first := read(t, src)
 	t.Run("reading", func(t *testing.T) {
 		if first.Kind != KindMySQL || first.QueriesSource != "Questions" {
@@ -126,7 +150,7 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
-	t.Run("queries exact, own statements left out", func(t *testing.T) {
+	step("queries exact, own statements left out", func(t *testing.T) {
 		send(t, db, 1) // the site's connection is open before the first reading
 		a := read(t, src)
 		send(t, db, 137)
@@ -152,7 +176,7 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
-	t.Run("idle server: readings change no counter", func(t *testing.T) {
+	step("idle server: readings change no counter", func(t *testing.T) {
 		a := read(t, src)
 		b := read(t, src)
 		for name, d := range map[string]int64{
@@ -168,7 +192,7 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
-	t.Run("slow queries", func(t *testing.T) {
+	step("slow queries", func(t *testing.T) {
 		c := conn(t, db)
 		exec(t, c, "SET SESSION long_query_time = 0.05")
 		a := read(t, src)
@@ -179,7 +203,7 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
-	t.Run("rows read and buffer reads on a table scan", func(t *testing.T) {
+	step("rows read and buffer reads on a table scan", func(t *testing.T) {
 		a := read(t, src)
 		var n int
 		if err := db.QueryRow("SELECT COUNT(*) FROM scan WHERE v > 0").Scan(&n); err != nil || n != 500 {
@@ -194,7 +218,7 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
-	t.Run("deadlock and lock wait", func(t *testing.T) {
+	step("deadlock and lock wait", func(t *testing.T) {
 		a := read(t, src)
 		deadlocks := deadlock(t, db)
 		b := read(t, src)
@@ -209,7 +233,46 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
-	t.Run("temporary table on disk", func(t *testing.T) {
+	step("deadlocks as MySQL keeps them, in INNODB_METRICS", func(t *testing.T) {
+		// MariaDB keeps both: a reader made to take the metric must agree with the status.
+		metric := mysqlReader(t, s.DSN).(*mysqlSource)
+		metric.deadlocks = deadlocksMetric
+		a := read(t, metric)
+		send(t, db, 137)
+		if deadlock(t, db) != 1 {
+			t.Fatal("no deadlock")
+		}
+		b, status := read(t, metric), read(t, src)
+		if a.Has&HasDeadlocks == 0 || b.Deadlocks-a.Deadlocks != 1 || b.Deadlocks != status.Deadlocks {
+			t.Errorf("metric deadlocks %d then %d (has %t), status %d", a.Deadlocks, b.Deadlocks, a.Has&HasDeadlocks != 0, status.Deadlocks)
+		}
+		// deadlock sends 10 statements of its own.
+		if got := b.Queries - a.Queries; got != 137+10 {
+			t.Errorf("queries went up by %d, want 147", got)
+		}
+
+		for _, tc := range []struct {
+			name    string
+			monitor string
+			want    deadlockSource
+		}{
+			{"counter on: read from the metric", "innodb_monitor_enable", deadlocksMetric},
+			{"counter off: absent", "innodb_monitor_disable", deadlocksNone},
+		} {
+			s.Exec(t, "SET GLOBAL "+tc.monitor+" = 'lock_deadlocks'")
+			r := mysqlReader(t, s.DSN).(*mysqlSource)
+			var got Sample // a status without Innodb_deadlocks
+			if err := r.addDeadlocks(context.Background(), &got); err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if r.deadlocks != tc.want || (got.Has&HasDeadlocks != 0) != (tc.want == deadlocksMetric) {
+				t.Errorf("%s: source %d, has deadlocks %t", tc.name, r.deadlocks, got.Has&HasDeadlocks != 0)
+			}
+		}
+		s.Exec(t, "SET GLOBAL innodb_monitor_enable = 'lock_deadlocks'")
+	})
+
+	step("temporary table on disk", func(t *testing.T) {
 		a := read(t, src)
 		// A TEXT column in a GROUP BY keeps MariaDB's temporary table off the MEMORY engine.
 		rows, err := db.Query("SELECT body, COUNT(*) FROM notes GROUP BY body")
@@ -223,7 +286,7 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
-	t.Run("connections are the site's, not the reader's", func(t *testing.T) {
+	step("connections are the site's, not the reader's", func(t *testing.T) {
 		other := siteDB(t, s.DSN)
 		a := read(t, src)
 		for range 3 {
@@ -237,7 +300,26 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
-	t.Run("unix socket", func(t *testing.T) {
+	step("connection killed: the next reading reconnects, counts stay exact", func(t *testing.T) {
+		r := mysqlReader(t, s.DSN).(*mysqlSource)
+		var id int64
+		if err := r.queryRow(context.Background(), "SELECT CONNECTION_ID()", &id); err != nil {
+			t.Fatal(err)
+		}
+		s.Exec(t, fmt.Sprintf("KILL CONNECTION %d", id))
+		a := read(t, r)
+		send(t, db, 137)
+		b := read(t, r)
+		var now int64
+		if err := r.queryRow(context.Background(), "SELECT CONNECTION_ID()", &now); err != nil || now == id {
+			t.Fatalf("connection %d, was %d (%v): want a new one", now, id, err)
+		}
+		if got := b.Queries - a.Queries; got != 137 {
+			t.Errorf("queries went up by %d, want 137", got)
+		}
+	})
+
+	step("unix socket", func(t *testing.T) {
 		sock := s.Exec(t, "SELECT @@socket")
 		r := read(t, mysqlReader(t, fmt.Sprintf("mysql://%s:%s@localhost/?socket=%s", dbtest.User, dbtest.Password, url.QueryEscape(sock))))
 		if !strings.Contains(r.Version, "MariaDB") {
@@ -245,7 +327,7 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
-	t.Run("monitor", func(t *testing.T) {
+	step("monitor", func(t *testing.T) {
 		target, err := ParseTarget(s.DSN)
 		if err != nil {
 			t.Fatal(err)
@@ -256,7 +338,11 @@ func TestMySQLCounters(t *testing.T) {
 		}
 		send(t, db, 1) // a site connection open before the run, as a site's pool is
 		m := Start(context.Background(), src, target.String(), 20*time.Millisecond)
-		send(t, db, 137)
+		send(t, db, 136)
+		var n int // and a table scan, for the buffer pool
+		if err := db.QueryRow("SELECT COUNT(*) FROM scan WHERE v > 0").Scan(&n); err != nil {
+			t.Fatalf("scan: %v", err)
+		}
 		// Long enough for a few readings during the run, so the series has a middle.
 		time.Sleep(80 * time.Millisecond)
 		sum := m.Stop()
