@@ -48,16 +48,19 @@ type Sample struct {
 	// ("10.11.6-MariaDB-0+deb12u1", "15.5 (Debian 15.5-0+deb12u1)").
 	Kind, Version string
 	// QueriesSource names the counter Queries comes from: "Questions" (MySQL),
-	// "xact_commit+xact_rollback" (PostgreSQL without pg_stat_statements) or
-	// "pg_stat_statements.calls"; an exporter's reading says which metric.
+	// "pg_stat_statements.calls", or without pg_stat_statements
+	// "xact_commit+xact_rollback-sessions" (PostgreSQL 14+: each session's start-up
+	// transaction left out) or "xact_commit+xact_rollback"; an exporter's reading says which
+	// metric. Transactions count a statement prepared on a round trip of its own twice.
 	QueriesSource string
 	// Queries counts the statements clients sent, less the ones this source sent itself to
 	// take its readings, so that a run's count is the site's alone.
 	Queries int64
 	// Has says which of the optional counters below were read.
 	Has Has
-	// SlowQueries: MySQL Slow_queries (long_query_time); PostgreSQL, with pg_stat_statements,
-	// calls of statements whose mean time is over the threshold the source was given.
+	// SlowQueries: MySQL Slow_queries (long_query_time). PostgreSQL keeps no count of slow
+	// statements (pg_stat_statements keeps a mean per statement, not a count of slow calls),
+	// so there it is not measured.
 	SlowQueries int64
 	// RowsRead: MySQL Innodb_rows_read; PostgreSQL tup_returned + tup_fetched.
 	RowsRead int64

@@ -37,10 +37,16 @@ const (
 // (Monitor's sampling loop), so it needs no lock.
 //
 // Each reading is one statement in one transaction (sampleSQL). The statements and transactions
-// the source sent itself are counted (ownCalls, ownXacts) and taken out of Queries, which is
-// exact on PostgreSQL 15 and later: there the source asks the server to publish its own
-// counts as each reading ends (pg_stat_force_next_flush), so it knows which of them a reading
-// holds.
+// the source sent itself are counted (ownCalls, ownXacts) and taken out of Queries. With
+// pg_stat_statements that is exact, as it counts a statement when it ends. Transactions are
+// exact from PostgreSQL 15 on, where the source has the server publish its own counts as each
+// reading ends (pg_stat_force_next_flush), so it knows which of them a reading holds.
+//
+// What the site's sessions did reaches pg_stat_database late: a session publishes its counts
+// when it closes, or at most once a second as it works and up to 10 s later once idle. A pool
+// that keeps its connections open can leave the last seconds of a run out of the final
+// reading; pg_stat_statements has no such delay. The source's own reading adds a few rows
+// (one per database) and buffer reads to RowsRead and BufferReads, which it cannot tell apart.
 type postgresSource struct {
 	cfg *pgx.ConnConfig
 	// name is the DSN with the password hidden; secret the password, removed from any
@@ -175,8 +181,10 @@ func (p *postgresSource) exec(ctx context.Context, sql string) ([][]byte, error)
 	results, err := p.conn.PgConn().Exec(ctx, sql).ReadAll()
 	if err != nil {
 		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) {
-			// A failed statement is a rolled-back transaction, counted as one.
+		if errors.As(err, &pgErr) && pgErr.Severity == "ERROR" {
+			// A statement that failed is a rolled-back transaction, counted as one. A FATAL
+			// one ended the session instead, almost always while it was idle between
+			// readings (a terminated session, a server going down), with no transaction.
 			p.ownXacts++
 		}
 		return nil, err

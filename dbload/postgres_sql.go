@@ -53,7 +53,9 @@ func parseProbe(row [][]byte, major int) (probe, error) {
 
 // sampleSQL reads every counter in one statement. The database figures are summed over all
 // databases, since the site may use another than the DSN's. Connections are client sessions
-// (not PostgreSQL's own workers), this one left out. Sessions (PostgreSQL 14+) are counted
+// (not PostgreSQL's own workers), this one left out; an account without pg_read_all_stats
+// sees no backend_type for other accounts' sessions, and there a client is a session with a
+// database and a user (PostgreSQL's workers lack one or the other). Sessions (PostgreSQL 14+) are counted
 // because each runs one transaction of its own as it starts.
 func sampleSQL(major int, stmts string, flush bool) string {
 	calls, sessions := "0", "0"
@@ -70,7 +72,8 @@ func sampleSQL(major int, stmts string, flush bool) string {
        coalesce(sum(blks_read), 0)::bigint,
        coalesce(sum(deadlocks), 0)::bigint,
        coalesce(sum(temp_bytes), 0)::bigint,
-       (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()),
+       (SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND (backend_type = 'client backend'
+           OR backend_type IS NULL AND datid IS NOT NULL AND usesysid IS NOT NULL)),
        (SELECT count(*) FROM pg_locks WHERE NOT granted),
        `)
 	b.WriteString(calls + ",\n       " + sessions)

@@ -7,6 +7,37 @@ import (
 	"testing"
 )
 
+// Open checks the DSN and does not connect: a database that is down costs failed readings.
+func TestOpenPostgres(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, dsn string
+		err       bool
+	}{
+		{"nobody listening", "postgres://u:pw-secret@127.0.0.1:1/db?sslmode=disable", false},
+		{"socket folder", "postgres:///db?host=/nonexistent&user=u&password=pw-secret", false},
+		{"unknown sslmode", "postgres://u:pw-secret@127.0.0.1:1/db?sslmode=bogus", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			target, err := ParseTarget(tc.dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := Open(target)
+			if (err != nil) != tc.err {
+				t.Fatalf("error %v, want one: %v", err, tc.err)
+			}
+			if err != nil && strings.Contains(err.Error(), "pw-secret") {
+				t.Errorf("error shows the password: %v", err)
+			}
+			if src != nil {
+				_ = src.Close()
+			}
+		})
+	}
+}
+
 func TestMajorVersion(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

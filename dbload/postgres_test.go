@@ -57,6 +57,29 @@ func TestPostgresReader(t *testing.T) {
 		}
 	})
 
+	t.Run("a reading after a lost connection reconnects, the count still exact", func(t *testing.T) {
+		for _, tc := range []struct {
+			name string
+			s    *dbtest.Server
+		}{{"pg_stat_statements", calls}, {"transactions", xacts}} {
+			t.Run(tc.name, func(t *testing.T) {
+				src := openPostgres(t, tc.s.DSN)
+				before := settle(t, src)
+				load(t, tc.s.DSN, func(c *pgx.Conn) {
+					pgRun(t, c, pgx.QueryExecModeSimpleProtocol,
+						"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'webload'")
+				})
+				if _, err := src.Sample(context.Background()); err == nil {
+					t.Fatal("reading over the terminated connection succeeded")
+				}
+				after := settle(t, src)
+				if got := after.Queries - before.Queries; got != 2 {
+					t.Errorf("queries: %d, want the load's 2", got)
+				}
+			})
+		}
+	})
+
 	t.Run("a scan reads rows and buffers", func(t *testing.T) {
 		load(t, calls.DSN, func(c *pgx.Conn) {
 			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "CREATE TABLE scan AS SELECT g AS id, md5(g::text) AS v FROM generate_series(1, 20000) g")
@@ -169,6 +192,25 @@ func TestPostgresReader(t *testing.T) {
 		}
 		if got := pgSample(t, src).Connections; got != 3 {
 			t.Errorf("connections: %d, want the 3 clients", got)
+		}
+	})
+
+	t.Run("an account without privileges reads the same", func(t *testing.T) {
+		calls.Exec(t, "CREATE ROLE watcher LOGIN PASSWORD 'watcher-pw'")
+		src := openPostgres(t, strings.Replace(calls.DSN, dbtest.User+":"+dbtest.Password, "watcher:watcher-pw", 1))
+		before := settle(t, src)
+		const n = 11
+		load(t, calls.DSN, func(c *pgx.Conn) {
+			for range n - 1 { // and load's last
+				pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT 1")
+			}
+			if got := pgSample(t, src).Connections; got != 1 {
+				t.Errorf("connections: %d, want the one client", got)
+			}
+		})
+		after := settle(t, src)
+		if got := after.Queries - before.Queries; got != n || after.QueriesSource != pgSourceCalls {
+			t.Errorf("queries: %d from %q, want %d from %q", got, after.QueriesSource, n, pgSourceCalls)
 		}
 	})
 
@@ -367,4 +409,37 @@ func deref(p *int64) any {
 		return nil
 	}
 	return *p
+}
+
+// BenchmarkPostgresSample measures one reading against a real server, and what the reading
+// itself adds to the figures it cannot tell apart from the site's.
+func BenchmarkPostgresSample(b *testing.B) {
+	s := dbtest.Postgres(b, dbtest.PostgresOptions{StatStatements: true})
+	target, err := ParseTarget(s.DSN)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, err := Open(target)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	ctx := context.Background()
+	first, err := src.Sample(ctx) // connects, and warms the session's catalogue cache
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var last Sample
+	for b.Loop() {
+		if last, err = src.Sample(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(float64(last.RowsRead-first.RowsRead)/n, "rows/reading")
+	b.ReportMetric(float64(last.BufferReads-first.BufferReads)/n, "buffer-reads/reading")
+	b.ReportMetric(float64(last.Queries-first.Queries), "own-queries-left")
 }
