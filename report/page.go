@@ -57,6 +57,7 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 		if err != nil {
 			return p, &ResultError{Index: i, Label: labels[i], Err: fmt.Errorf("timeline: %w", err)}
 		}
+		tl.Queries = queriesPerSec(r.DatabaseList(), r.Run.StartedAt, &tl)
 		p.Runs = append(p.Runs, runPage{
 			Label:    labels[i],
 			About:    about(r),

@@ -32,6 +32,7 @@ type decodedPage struct {
 			T        []*float64 `json:"t"`
 			P99      []*float64 `json:"p99"`
 			Requests []*float64 `json:"requests"`
+			Queries  []*float64 `json:"queries"`
 		} `json:"timeline"`
 		URLs    decodedTable `json:"urls"`
 		URLNote string       `json:"url_note"`

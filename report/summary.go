@@ -131,6 +131,13 @@ var summaryRows = []figureRow{
 	pages("Resources", countOf, func(p *stats.PageStats) float64 { return float64(p.Resources) }),
 	pages("Failed resources", countOf, func(p *stats.PageStats) float64 { return float64(p.ResourceFailures) }),
 	pages("Redirects", countOf, func(p *stats.PageStats) float64 { return float64(p.Redirects) }),
+	// The database's figures (--db), shown when a result measured them.
+	listed("qps"),
+	listed("q/t"),
+	listed("slow"),
+	listed("rows/t"),
+	listed("buffer_hit_ratio"),
+	listed("deadlocks"),
 }
 
 func withIfAny(row figureRow) figureRow {

@@ -49,6 +49,8 @@ type timeline struct {
 	// Requests and Failures are per second: requests that ended, and those that failed.
 	Requests series `json:"requests"`
 	Failures series `json:"failures"`
+	// Queries are the statements per second of the run's databases (--db), absent without.
+	Queries series `json:"queries,omitempty"`
 }
 
 // errBadInterval says a report with a timeline gives no interval to place it by.

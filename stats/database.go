@@ -8,11 +8,15 @@ import (
 
 // SetDatabases attaches what the databases read with --db did during the run, one summary per
 // --db in the order given, and sets their per-transaction figures from the run's transactions
-// (set those before). With none, the report has no database.
+// (set those before), with any password in a source or error hidden. With none, the report has
+// no database.
 func (r *Report) SetDatabases(s []dbload.Summary) {
 	r.Database, r.Databases = nil, nil
 	s = slices.Clone(s)
 	for i := range s {
+		// The readers hide passwords already; a summary made some other way must not leak one
+		// into the result, which is saved, shared and reported.
+		s[i].Source, s[i].FirstError = dbload.Redacted(s[i].Source), dbload.Redacted(s[i].FirstError)
 		s[i].QueriesPerTransaction, s[i].RowsReadPerTransaction = nil, nil
 		s[i].PerTransaction(r.Transactions)
 	}

@@ -443,3 +443,28 @@ func TestTrendDatabaseRule(t *testing.T) {
 		t.Errorf("q/t without --db: %+v", v)
 	}
 }
+
+// A password in a database's source or error never reaches the result or its report, however
+// the summary was made.
+func TestDatabasePasswordHidden(t *testing.T) {
+	t.Parallel()
+	s := mysqlSummary(100)
+	s.Source = "mysql://root:s3cret-pw@127.0.0.1:3306/?password=s3cret-pw"
+	s.Failures, s.FirstError = 1, `reading mysql://root:s3cret-pw@127.0.0.1:3306/: timeout`
+	r := withDatabases(10, s, postgresSummary(10))
+	var text, js strings.Builder
+	if err := WriteText(&text, &r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&js, &r); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"text": text.String(), "JSON": js.String()} {
+		if strings.Contains(out, "s3cret") {
+			t.Errorf("the password is in the %s:\n%s", name, out)
+		}
+		if !strings.Contains(out, "root:xxxxx@127.0.0.1:3306") {
+			t.Errorf("the %s does not name the database:\n%s", name, out)
+		}
+	}
+}

@@ -33,7 +33,7 @@ func FuzzReadReport(f *testing.F) {
 		}
 		_ = r.Check()
 		if c, err := Compare([]Report{r, r}, true); err == nil {
-			_ = c.CheckLimits([]Limit{{Key: "p95", Max: 0.1}})
+			_ = c.CheckLimits([]Limit{{Key: "p95", Max: 0.1}, {Key: "q/t", Max: 0.1}})
 			var w bytes.Buffer
 			_ = c.WriteText(&w)
 			_ = json.NewEncoder(&w).Encode(c)
@@ -42,7 +42,9 @@ func FuzzReadReport(f *testing.F) {
 			var w bytes.Buffer
 			_ = WriteText(&w, &comb, TextOptions{PerURL: true})
 		}
-		gates := []string{"p95<1s", "availability>=99", "url:/ p99<2s"}
+		var w bytes.Buffer
+		_ = WriteText(&w, &r, TextOptions{})
+		gates := []string{"p95<1s", "availability>=99", "url:/ p99<2s", "q/t<20", "buffer_hit_ratio>90"}
 		for _, g := range gates {
 			if gate, err := ParseGate(g); err == nil {
 				_ = CheckGates(&r, []Gate{gate})

@@ -283,6 +283,19 @@
         note += " The " + tl.runs + " runs of the series are drawn where they ran; the pauses between them " +
           "are gaps, where nothing was measured.";
       }
+      const lines = [tl.t, tl.p50, tl.p90, tl.p99, tl.max, tl.requests, tl.failures];
+      const rates = [
+        { label: "requests/s", scale: "rate", stroke: "#1f77b4", dash: [6, 4], value: (u, v) => rate(v) },
+        { label: "failures/s", scale: "rate", stroke: "#9467bd", fill: "rgba(148, 103, 189, 0.15)", value: (u, v) => rate(v) },
+      ];
+      if (tl.queries) {
+        // The database's statements per second (--db), on the requests' axis: a page that
+        // costs more statements shows as this line rising above the request rate.
+        note += " db queries/s is the database's statement rate, from its own counters" +
+          " (all the databases together when several were read).";
+        lines.push(tl.queries);
+        rates.push({ label: "db queries/s", scale: "rate", stroke: "#8c564b", width: 1.5, value: (u, v) => rate(v) });
+      }
       box.append(el("p", { className: "note" }, note));
       addChart(box, {
         height: 320,
@@ -303,10 +316,8 @@
           { label: "p90", scale: "ms", stroke: "#ff7f0e", width: 1.5, value: (u, v) => ms(v) },
           { label: "p99", scale: "ms", stroke: "#d62728", width: 1.5, value: (u, v) => ms(v) },
           { label: "max", scale: "ms", stroke: "#7f7f7f", show: false, value: (u, v) => ms(v) },
-          { label: "requests/s", scale: "rate", stroke: "#1f77b4", dash: [6, 4], value: (u, v) => rate(v) },
-          { label: "failures/s", scale: "rate", stroke: "#9467bd", fill: "rgba(148, 103, 189, 0.15)", value: (u, v) => rate(v) },
-        ],
-      }, [tl.t, tl.p50, tl.p90, tl.p99, tl.max, tl.requests, tl.failures]);
+        ].concat(rates),
+      }, lines);
     });
   }
 
