@@ -57,8 +57,8 @@ func (s *exporterSource) Close() error {
 	return nil
 }
 
-// sampleFromExposition builds a Sample from an exporter's page, whose metric prefix decides the
-// kind: mysql_ (mysqld_exporter) or pg_ (postgres_exporter).
+// sampleFromExposition builds a Sample from an exporter's page, whose families decide the kind:
+// mysql_up or Questions for mysqld_exporter, pg_up or xact_commit for postgres_exporter.
 func sampleFromExposition(fams exposition.Families) (Sample, error) {
 	switch {
 	case fams[metricMySQLUp] != nil || fams[metricMySQLQuestions] != nil:

@@ -114,6 +114,9 @@ func TestExporterRealDatabases(t *testing.T) {
 		// difference between two readings, plus perScrape for each scrape the test asked for
 		// in between or just before; see the comments of the mappings.
 		exporterMin, exporterMax, perScrape int64
+		// monitor runs a Monitor over the exporter too, where the count is exact enough to
+		// check a Summary (PostgreSQL's late counts would make it a race).
+		monitor bool
 	}{
 		{
 			name: "mariadb",
@@ -126,7 +129,7 @@ func TestExporterRealDatabases(t *testing.T) {
 			sleep:  "SELECT SLEEP(4)",
 			has:    HasSlowQueries | HasRowsRead | HasBuffer | HasLockWaits | HasDeadlocks | HasTempDiskTables,
 			not:    HasTempBytes | HasLockWaitsNow,
-			client: 1, exporterMin: -5, exporterMax: 5,
+			client: 1, exporterMin: -5, exporterMax: 5, monitor: true,
 		},
 		{
 			name: "postgres",
@@ -179,6 +182,19 @@ func TestExporterRealDatabases(t *testing.T) {
 			if before.Connections != 0 || after.Connections != 0 {
 				t.Errorf("connections %d and %d with no client connected, want 0 (the exporter's own left out)",
 					before.Connections, after.Connections)
+			}
+
+			if tc.monitor {
+				m := Start(t.Context(), openExporter(t, url), "exporter", 0)
+				server.Exec(t, statements(server.Kind, sent))
+				sum := m.Stop()
+				if sum.Samples != 2 || sum.Kind != server.Kind || sum.Queries == nil {
+					t.Fatalf("monitor summary %+v, want two readings of a %s with a query count", sum, server.Kind)
+				}
+				if extra := *sum.Queries - sent - tc.client; extra < tc.exporterMin || extra > tc.exporterMax {
+					t.Errorf("monitor counted %d queries, want %d%+d to %d%+d", *sum.Queries, sent+tc.client,
+						tc.exporterMin, sent+tc.client, tc.exporterMax)
+				}
 			}
 
 			// Three clients held open by a sleeping statement each, while the reader polls
