@@ -58,15 +58,17 @@ func dbReaders(spec *Spec) []*dbReader {
 }
 
 // startDatabases takes every database's first reading, all at once so that slow ones do not
-// add up, and warns on warn, one line each, of a --db that gave none: the run goes on.
-func startDatabases(ctx context.Context, readers []*dbReader, interval time.Duration, warn io.Writer) {
+// add up, and warns on warn, one line each, of a --db that gave none: the run goes on. warned
+// holds the databases warned of in earlier runs of a series, which are not warned of again.
+func startDatabases(ctx context.Context, readers []*dbReader, interval time.Duration, warn io.Writer, warned map[string]bool) {
 	var wg sync.WaitGroup
 	for _, r := range readers {
 		wg.Go(func() { r.start(ctx, interval) })
 	}
 	wg.Wait()
 	for _, r := range readers {
-		if err := r.startErr; err != nil && !r.exporter {
+		if err := r.startErr; err != nil && !r.exporter && !warned[r.target.String()] {
+			warned[r.target.String()] = true
 			fmt.Fprintf(warn, "webload: warning: %s %s: no reading (%s); the run goes on without its figures\n",
 				r.flag, r.target, oneLine(dbload.Redacted(err.Error())))
 		}

@@ -53,6 +53,7 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	repeat := max(spec.Repeat, 1)
 	var runs []stats.Report
 	interrupted, aborted := false, false
+	dbWarned := map[string]bool{} // a database that cannot be read is warned of once a series
 	for i := range repeat {
 		if i > 0 && !pauseBetweenRuns(ctx, spec.RepeatPause) {
 			interrupted = true
@@ -64,7 +65,7 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 				return stats.Report{}, err
 			}
 		}
-		rep, stop, err := runOnce(ctx, &spec, live, stdout, stderr, terminal, talk)
+		rep, stop, err := runOnce(ctx, &spec, live, stdout, stderr, terminal, talk, dbWarned)
 		if err != nil {
 			live.close()
 			return stats.Report{}, err
@@ -121,9 +122,9 @@ func noResponse(rep *stats.Report) int64 {
 	return n
 }
 
-// runOnce makes one run: the loader, its statistics, and the progress line, server monitor
-// and live outputs around it.
-func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr, terminal io.Writer, talk bool) (stats.Report, loader.StopReason, error) {
+// runOnce makes one run: the loader, its statistics, and the progress line, server monitor,
+// database readers and live outputs around it. dbWarned is the series' databases warned of.
+func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr, terminal io.Writer, talk bool, dbWarned map[string]bool) (stats.Report, loader.StopReason, error) {
 	cfg := spec.Config
 	// -v shows each redirect hop and resource by its own method and URL.
 	cfg.NameRequests = spec.Outputs.Verbose
@@ -138,7 +139,7 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 		monitor = sysload.Start(ctx, spec.Server, spec.ServerSpec, spec.Interval)
 	}
 	databases := dbReaders(spec)
-	startDatabases(ctx, databases, spec.Interval, stderr)
+	startDatabases(ctx, databases, spec.Interval, stderr, dbWarned)
 	// The loader books login steps after the URL list, so the statistics see its target list.
 	targets := l.Targets()
 	rec := stats.NewRecorder(targets, stats.Options{Interval: spec.Interval, RampEnd: spec.Config.Ramp})

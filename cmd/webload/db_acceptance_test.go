@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -107,24 +108,29 @@ func TestDBQueriesPerRun(t *testing.T) {
 	}
 }
 
-// A --db nobody answers at warns once, on stderr, before the run, with the password hidden;
-// the run succeeds and its JSON keeps the database's entry with the failed readings and why.
-// --show-config shows the DSN with its password hidden too.
+// A --db nobody answers at warns once, on stderr, before the run, with the password hidden
+// (once for a --repeat series too); the run succeeds and its JSON keeps the database's entry
+// with the failed readings and why. --show-config shows the DSN with its password hidden too.
 func TestDBDeadDSNWarns(t *testing.T) {
 	t.Parallel()
 	site := newCounter(t, 0, 200)
 	addr := closedAddr(t)
-	tests := []struct{ name, dsn string }{
-		{"mysql", "mysql://webload:" + dbtest.Password + "@" + addr + "/"},
-		{"postgres", "postgres://webload:" + dbtest.Password + "@" + addr + "/webload?sslmode=disable"},
+	tests := []struct {
+		name, dsn string
+		repeat    int
+	}{
+		{"mysql", "mysql://webload:" + dbtest.Password + "@" + addr + "/", 1},
+		{"mysql, a series of two runs", "mysql://webload:" + dbtest.Password + "@" + addr + "/", 2},
+		{"postgres", "postgres://webload:" + dbtest.Password + "@" + addr + "/webload?sslmode=disable", 1},
 		// Trying TLS and then plain, pgx's error has a line per try.
-		{"postgres, TLS preferred", "postgres://webload:" + dbtest.Password + "@" + addr + "/webload"},
+		{"postgres, TLS preferred", "postgres://webload:" + dbtest.Password + "@" + addr + "/webload", 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			out := filepath.Join(t.TempDir(), "run.json")
-			stdout, stderr, code := webload(t, nil, "-c", "2", "-r", "5", "--db", tc.dsn, "-o", out, site.URL+"/page")
+			stdout, stderr, code := webload(t, nil, "-c", "2", "-r", "5", "--repeat", strconv.Itoa(tc.repeat), "--repeat-pause", "0",
+				"--db", tc.dsn, "-o", out, site.URL+"/page")
 			if code != 0 {
 				t.Fatalf("exit %d, want 0\n%s%s", code, stdout, stderr)
 			}
@@ -144,14 +150,14 @@ func TestDBDeadDSNWarns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Transactions != 10 {
-				t.Errorf("%d transactions, want 10", rep.Transactions)
+			if want := int64(10 * tc.repeat); rep.Transactions != want {
+				t.Errorf("%d transactions, want %d", rep.Transactions, want)
 			}
 			d := rep.Database
 			if d == nil {
 				t.Fatalf("no database in the JSON:\n%s", readFile(t, out))
 			}
-			if d.Source != shown || d.Samples != 0 || d.Failures < 1 || d.FirstError == "" || d.Queries != nil {
+			if d.Source != shown || d.Samples != 0 || d.Failures < 2*tc.repeat || d.FirstError == "" || d.Queries != nil {
 				t.Errorf("database %+v, want %s with failed readings and no figures", *d, shown)
 			}
 			stdout, stderr, code = webload(t, nil, "--config", "--db", tc.dsn, site.URL+"/page")
