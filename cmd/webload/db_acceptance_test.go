@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/internal/dbsite"
 	"github.com/webload/webload/internal/dbtest"
 	"github.com/webload/webload/internal/nodeexportertest"
@@ -59,51 +61,99 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
+// dbRun runs webload with args (the target last) and returns its result, read back from -o,
+// and its text report; the database's password must show in neither, nor on stderr.
+func dbRun(t *testing.T, args ...string) (stats.Report, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "run.json")
+	args = append([]string{"--interval", "200ms", "-o", out}, args...)
+	stdout, stderr, code := webload(t, nil, args...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	noPassword(t, "the run", stdout, stderr, readFile(t, out))
+	rep, err := stats.ReadJSON(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, stdout
+}
+
+// wantQueries checks one database's entry: read without failure, and the statements sent
+// counted exactly, per transaction too.
+func wantQueries(t *testing.T, d *dbload.Summary, kind string, sent, transactions int64) {
+	t.Helper()
+	if d == nil {
+		t.Fatal("no database in the result")
+	}
+	if d.Kind != kind || d.Failures != 0 || d.Samples < 2 {
+		t.Errorf("database %s, %d readings, %d failed (%s), want %s", d.Kind, d.Samples, d.Failures, d.FirstError, kind)
+	}
+	if d.Queries == nil || *d.Queries != sent {
+		t.Errorf("%s: queries %v (%s), want the %d sent", kind, d.Queries, d.QueriesSource, sent)
+	}
+	want := float64(sent) / float64(transactions)
+	if q := d.QueriesPerTransaction; q == nil || *q != want {
+		t.Errorf("%s: queries per transaction %v, want %g", kind, q, want)
+	}
+}
+
 // A run with --db against each real database counts exactly the statements the site's pages
 // sent, 100 pages of K statements, and reports them per transaction, in the JSON and in the
-// text's Database block; the password shows in no output.
+// text's Database block; with both databases in one run, each has its own entry, in --db
+// order. The password shows in no output.
 func TestDBQueriesPerRun(t *testing.T) {
 	t.Parallel()
-	const perItem = 3
-	for _, db := range dbServers {
-		t.Run(db.name, func(t *testing.T) {
-			t.Parallel()
-			srv := db.start(t)
-			site := startDBSite(t, dbsite.Options{DSN: srv.DSN, PerItem: perItem})
-			out := filepath.Join(t.TempDir(), "run.json")
-			stdout, stderr, code := webload(t, nil, "-c", "4", "-r", "25", "--interval", "200ms",
-				"--db", srv.DSN, "-o", out, site.URL()+"/item?id=3")
-			if code != 0 {
-				t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	type stack struct {
+		srv     *dbtest.Server
+		site    *dbsite.Site
+		perItem int64
+	}
+	var stacks []stack
+	for i, db := range dbServers {
+		srv := db.start(t)
+		perItem := 2 + i // 2 on MariaDB, 3 on PostgreSQL: each count is the database's own
+		stacks = append(stacks, stack{srv, startDBSite(t, dbsite.Options{DSN: srv.DSN, PerItem: perItem}), int64(perItem)})
+	}
+	for _, s := range stacks {
+		t.Run(s.srv.Kind, func(t *testing.T) {
+			before := s.site.Statements()
+			rep, text := dbRun(t, "-c", "4", "-r", "25", "--db", s.srv.DSN, s.site.URL()+"/item?id=3")
+			if sent := s.site.Statements() - before; sent != 100*s.perItem {
+				t.Fatalf("the site ran %d statements, want %d", sent, 100*s.perItem)
 			}
-			noPassword(t, "the run", stdout, stderr, readFile(t, out))
-			rep, err := stats.ReadJSON(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := rep.Database
-			if d == nil {
-				t.Fatalf("no database in the JSON:\n%s", readFile(t, out))
-			}
-			if d.Kind != srv.Kind || d.Failures != 0 || d.Samples < 2 {
-				t.Errorf("database %s, %d readings, %d failed (%s)", d.Kind, d.Samples, d.Failures, d.FirstError)
-			}
-			if sent := site.Statements(); sent != 100*perItem {
-				t.Fatalf("the site ran %d statements, want %d", sent, 100*perItem)
-			}
-			if d.Queries == nil || *d.Queries != 100*perItem {
-				t.Errorf("queries %v (%s), want %d", d.Queries, d.QueriesSource, 100*perItem)
-			}
-			if q := d.QueriesPerTransaction; q == nil || *q != perItem {
-				t.Errorf("queries per transaction %v, want %d", q, perItem)
-			}
-			for _, want := range []string{"Database:", "DB queries:", "queries per transaction", srv.Kind} {
-				if !strings.Contains(stdout, want) {
-					t.Errorf("the text report has no %q:\n%s", want, stdout)
+			wantQueries(t, rep.Database, s.srv.Kind, 100*s.perItem, 100)
+			for _, want := range []string{"Database:", "DB queries:", "queries per transaction", s.srv.Kind} {
+				if !strings.Contains(text, want) {
+					t.Errorf("the text report has no %q:\n%s", want, text)
 				}
 			}
 		})
 	}
+	t.Run("both in one run", func(t *testing.T) {
+		// Each user goes down the list in turn: 20 pages of each site.
+		list := filepath.Join(t.TempDir(), "urls.txt")
+		var lines string
+		args := []string{"-c", "2", "-r", "20", "-f", list}
+		for _, s := range stacks {
+			lines += s.site.URL() + "/item?id=1\n"
+			args = append(args, "--db", s.srv.DSN)
+		}
+		if err := os.WriteFile(list, []byte(lines), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rep, text := dbRun(t, args...)
+		dbs := rep.Databases
+		if rep.Database != nil || len(dbs) != len(stacks) {
+			t.Fatalf("database %v and %d databases, want %d databases", rep.Database, len(dbs), len(stacks))
+		}
+		for i, s := range stacks {
+			wantQueries(t, &dbs[i], s.srv.Kind, 20*s.perItem, 40)
+			if title := fmt.Sprintf("Database %d of %d:", i+1, len(stacks)); !strings.Contains(text, title) {
+				t.Errorf("the text report has no %q:\n%s", title, text)
+			}
+		}
+	})
 }
 
 // A --db nobody answers at warns once, on stderr, before the run, with the password hidden
