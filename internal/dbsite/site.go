@@ -29,8 +29,9 @@ type Options struct {
 	// PerItem is how many statements /item runs (default 1): the item, then its parts in one
 	// statement, repeated to make up the count.
 	PerItem int
-	// NPlusOne makes /item read its parts one statement each, after one that lists them:
-	// 1+Parts statements, PerItem ignored.
+	// NPlusOne makes /item read its parts one statement each, after one that reads the item
+	// and lists them: 1+Parts statements, PerItem ignored. The page is the same as with
+	// PerItem 2: a stack that went N+1 answers alike and only its database shows it.
 	NPlusOne bool
 }
 

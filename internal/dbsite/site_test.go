@@ -158,3 +158,26 @@ func atoi(t *testing.T, s string) int64 {
 	}
 	return n
 }
+
+// TestNPlusOneAnswersAlike: the N+1 shape serves the page the two-statement shape does, as a
+// stack whose ORM went lazy does; only the statements differ.
+func TestNPlusOneAnswersAlike(t *testing.T) {
+	t.Parallel()
+	s := dbtest.MariaDB(t)
+	page := func(opts Options) string {
+		opts.DSN = s.DSN
+		site, err := Start(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer site.Close()
+		return get(t, site.URL()+"/item?id=7")
+	}
+	two, lazy := page(Options{PerItem: 2}), page(Options{NPlusOne: true})
+	if two != lazy {
+		t.Errorf("the pages differ:\n%s\n%s", two, lazy)
+	}
+	if !strings.Contains(two, "item 7") || !strings.Contains(two, "part 3 of item 7") {
+		t.Errorf("the page does not show the item and its parts:\n%s", two)
+	}
+}
