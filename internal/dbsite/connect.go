@@ -64,13 +64,13 @@ func openDB(dsn string) (*sql.DB, func(string) string, error) {
 func dollarPlaceholders(q string) string {
 	var b strings.Builder
 	n := 0
-	for _, r := range q {
-		if r == '?' {
+	for i := range len(q) {
+		if q[i] == '?' {
 			n++
 			fmt.Fprintf(&b, "$%d", n)
 			continue
 		}
-		b.WriteRune(r)
+		b.WriteByte(q[i])
 	}
 	return b.String()
 }
