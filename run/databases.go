@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -27,20 +28,22 @@ type dbReader struct {
 	failed   *dbload.Summary
 }
 
-// firstReading is a Source that keeps its first reading's error, which Monitor's Start takes
-// before it returns: the warning at start needs it.
+// firstReading is a Source whose first reading was taken before Monitor's Start (to tell
+// whether the run warns, or an exporter's page is a database's at all): Start takes that one,
+// then the Source's own.
 type firstReading struct {
 	dbload.Source
-	taken bool
-	err   error
+	first  dbload.Sample
+	err    error
+	served bool
 }
 
 func (f *firstReading) Sample(ctx context.Context) (dbload.Sample, error) {
-	s, err := f.Source.Sample(ctx)
-	if !f.taken {
-		f.taken, f.err = true, err
+	if !f.served {
+		f.served = true
+		return f.first, f.err
 	}
-	return s, err
+	return f.Source.Sample(ctx)
 }
 
 // dbReaders lists what a run reads of its databases: each --db, and the --server-metrics
@@ -95,8 +98,15 @@ func (r *dbReader) start(ctx context.Context, interval time.Duration) {
 		return
 	}
 	first := &firstReading{Source: src}
-	r.mon = dbload.Start(ctx, first, r.target.String(), interval)
+	first.first, first.err = src.Sample(ctx)
 	r.startErr = first.err
+	if r.exporter && errors.Is(first.err, dbload.ErrNoDatabaseMetrics) {
+		// A node exporter's page: reading it again for a database would only add to the
+		// load of the server under test.
+		_ = src.Close()
+		return
+	}
+	r.mon = dbload.Start(ctx, first, r.target.String(), interval)
 }
 
 // stopDatabases takes every database's final reading, all at once, and returns their
@@ -106,9 +116,12 @@ func stopDatabases(readers []*dbReader) (out []dbload.Summary, exporterRead bool
 	sums := make([]dbload.Summary, len(readers))
 	var wg sync.WaitGroup
 	for i, r := range readers {
-		if r.mon == nil {
+		switch {
+		case r.failed != nil:
 			sums[i] = *r.failed
 			continue
+		case r.mon == nil:
+			continue // an exporter's page without a database's figures: Samples 0, dropped
 		}
 		wg.Go(func() { sums[i] = r.mon.Stop() })
 	}

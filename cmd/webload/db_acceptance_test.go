@@ -3,12 +3,17 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -305,7 +310,20 @@ func TestDBServerMetricsExporter(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			page, site := tc.page(t)
+			upstream, site := tc.page(t)
+			// Count the page's scrapes on their way.
+			var scrapes atomic.Int64
+			u, err := url.Parse(upstream)
+			if err != nil {
+				t.Fatal(err)
+			}
+			proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+			front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				scrapes.Add(1)
+				proxy.ServeHTTP(w, r)
+			}))
+			t.Cleanup(front.Close)
+			page := front.URL + u.RequestURI()
 			target := newCounter(t, 0, 200).URL + "/page"
 			if site != nil {
 				target = site.URL() + "/item?id=1"
@@ -333,6 +351,12 @@ func TestDBServerMetricsExporter(t *testing.T) {
 			if tc.kind == "" {
 				if d != nil || len(rep.Databases) > 0 {
 					t.Errorf("a database from a node exporter's page: %+v", d)
+				}
+				// One look tells the page has no database's figures: it is not read for
+				// them again, adding to the server's load.
+				if want := int64(rep.Server.Samples+rep.Server.Failures) + 1; scrapes.Load() != want {
+					t.Errorf("the page was scraped %d times, want %d: the server's readings and one look for a database",
+						scrapes.Load(), want)
 				}
 				return
 			}
