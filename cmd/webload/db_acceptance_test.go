@@ -67,21 +67,24 @@ func readFile(t *testing.T, path string) string {
 }
 
 // dbRun runs webload with args (the target last) and returns its result, read back from -o,
-// and its text report; the database's password must show in neither, nor on stderr.
-func dbRun(t *testing.T, args ...string) (stats.Report, string) {
+// its text report and its HTML report; the database's password must show in none, nor on
+// stderr.
+func dbRun(t *testing.T, args ...string) (rep stats.Report, text, html string) {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "run.json")
-	args = append([]string{"--interval", "200ms", "-o", out}, args...)
+	dir := t.TempDir()
+	out, page := filepath.Join(dir, "run.json"), filepath.Join(dir, "run.html")
+	args = append([]string{"--interval", "200ms", "-o", out, "--html", page}, args...)
 	stdout, stderr, code := webload(t, nil, args...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	noPassword(t, "the run", stdout, stderr, readFile(t, out))
+	html = readFile(t, page)
+	noPassword(t, "the run", stdout, stderr, readFile(t, out), html)
 	rep, err := stats.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rep, stdout
+	return rep, stdout, html
 }
 
 // wantQueries checks one database's entry: read without failure, and the statements sent
@@ -123,7 +126,7 @@ func TestDBQueriesPerRun(t *testing.T) {
 	for _, s := range stacks {
 		t.Run(s.srv.Kind, func(t *testing.T) {
 			before := s.site.Statements()
-			rep, text := dbRun(t, "-c", "4", "-r", "25", "--db", s.srv.DSN, s.site.URL()+"/item?id=3")
+			rep, text, html := dbRun(t, "-c", "4", "-r", "25", "--db", s.srv.DSN, s.site.URL()+"/item?id=3")
 			if sent := s.site.Statements() - before; sent != 100*s.perItem {
 				t.Fatalf("the site ran %d statements, want %d", sent, 100*s.perItem)
 			}
@@ -132,6 +135,10 @@ func TestDBQueriesPerRun(t *testing.T) {
 				if !strings.Contains(text, want) {
 					t.Errorf("the text report has no %q:\n%s", want, text)
 				}
+			}
+			// The HTML report's timeline carries the queries/s beside the request rate.
+			if !strings.Contains(html, `"queries":`) {
+				t.Errorf("the HTML report's timeline has no queries")
 			}
 		})
 	}
@@ -147,7 +154,7 @@ func TestDBQueriesPerRun(t *testing.T) {
 		if err := os.WriteFile(list, []byte(lines), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rep, text := dbRun(t, args...)
+		rep, text, _ := dbRun(t, args...)
 		dbs := rep.Databases
 		if rep.Database != nil || len(dbs) != len(stacks) {
 			t.Fatalf("database %v and %d databases, want %d databases", rep.Database, len(dbs), len(stacks))
