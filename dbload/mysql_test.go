@@ -18,14 +18,20 @@ import (
 	"github.com/webload/webload/internal/dbtest"
 )
 
-// mysqlReader opens the reader for dsn, closed when the test ends.
-func mysqlReader(t *testing.T, dsn string) Source {
+// mustTarget parses a DSN the test wrote.
+func mustTarget(t *testing.T, dsn string) Target {
 	t.Helper()
 	target, err := ParseTarget(dsn)
 	if err != nil {
-		t.Fatalf("ParseTarget: %v", err)
+		t.Fatalf("ParseTarget(%q): %v", Redacted(dsn), err)
 	}
-	src, err := Open(target)
+	return target
+}
+
+// mysqlReader opens the reader for dsn, closed when the test ends.
+func mysqlReader(t *testing.T, dsn string) Source {
+	t.Helper()
+	src, err := Open(mustTarget(t, dsn))
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -37,11 +43,7 @@ func mysqlReader(t *testing.T, dsn string) Source {
 // are the ones the reader must count.
 func siteDB(t *testing.T, dsn string) *sql.DB {
 	t.Helper()
-	target, err := ParseTarget(dsn)
-	if err != nil {
-		t.Fatalf("ParseTarget: %v", err)
-	}
-	cfg, err := mysqlConfig(target)
+	cfg, err := mysqlConfig(mustTarget(t, dsn))
 	if err != nil {
 		t.Fatalf("mysqlConfig: %v", err)
 	}
@@ -328,10 +330,7 @@ func TestMySQLCounters(t *testing.T) {
 	})
 
 	step("monitor", func(t *testing.T) {
-		target, err := ParseTarget(s.DSN)
-		if err != nil {
-			t.Fatal(err)
-		}
+		target := mustTarget(t, s.DSN)
 		src, err := Open(target)
 		if err != nil {
 			t.Fatal(err)
