@@ -70,9 +70,9 @@ func read(t *testing.T, src Source) Sample {
 	return s
 }
 
-// settle waits, a bounded number of times, until two readings in a row show the same
+// waitAtRest waits, a bounded number of times, until two readings in a row show the same
 // statement count and connections.
-func settle(t *testing.T, src Source) {
+func waitAtRest(t *testing.T, src Source) {
 	t.Helper()
 	prev := read(t, src)
 	for range 200 {
@@ -134,7 +134,7 @@ func TestMySQLCounters(t *testing.T) {
 	// (COM_QUIT, which Questions counts) a moment after its Close returned.
 	step := func(name string, f func(t *testing.T)) {
 		t.Run(name, func(t *testing.T) {
-			settle(t, src)
+			waitAtRest(t, src)
 			f(t)
 		})
 	}
