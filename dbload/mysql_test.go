@@ -321,11 +321,19 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
-	step("unix socket", func(t *testing.T) {
+	step("other ways in", func(t *testing.T) {
 		sock := s.Exec(t, "SELECT @@socket")
-		r := read(t, mysqlReader(t, fmt.Sprintf("mysql://%s:%s@localhost/?socket=%s", dbtest.User, dbtest.Password, url.QueryEscape(sock))))
-		if !strings.Contains(r.Version, "MariaDB") {
-			t.Errorf("version %q over %s", r.Version, sock)
+		port := strings.TrimPrefix(s.Addr, "127.0.0.1:")
+		for _, tc := range []struct{ name, dsn string }{
+			{"unix socket", fmt.Sprintf("mysql://%s:%s@localhost/?socket=%s", dbtest.User, dbtest.Password, url.QueryEscape(sock))},
+			{"password parameter, database, mariadb scheme", fmt.Sprintf("mariadb://%s@127.0.0.1:%s/%s?password=%s", dbtest.User, port, dbtest.Database, dbtest.Password)},
+			// The test server has no certificate: preferred falls back to plain text.
+			{"tls preferred", s.DSN + "?tls=preferred"},
+		} {
+			r := read(t, mysqlReader(t, tc.dsn))
+			if !strings.Contains(r.Version, "MariaDB") {
+				t.Errorf("%s: version %q", tc.name, r.Version)
+			}
 		}
 	})
 
@@ -399,6 +407,7 @@ func TestMySQLFailures(t *testing.T) {
 		{"wrong password", "mysql://webload:" + wrong + "@127.0.0.1:" + port + "/", wrong},
 		{"wrong password parameter", "mysql://webload@127.0.0.1:" + port + "/?password=" + wrong, wrong},
 		{"unknown database", "mysql://webload:" + dbtest.Password + "@127.0.0.1:" + port + "/nosuchdb", dbtest.Password},
+		{"tls the server does not offer", "mysql://webload:" + dbtest.Password + "@127.0.0.1:" + port + "/?tls=true", dbtest.Password},
 		{"closed port", "mysql://webload:" + dbtest.Password + "@" + closedAddr + "/", dbtest.Password},
 		// Accepts and never answers: the reading ends with its context.
 		{"silent server", "mysql://webload:" + dbtest.Password + "@" + silent.Addr().String() + "/", dbtest.Password},
