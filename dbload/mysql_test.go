@@ -18,14 +18,20 @@ import (
 	"github.com/webload/webload/internal/dbtest"
 )
 
-// mysqlReader opens the reader for dsn, closed when the test ends.
-func mysqlReader(t *testing.T, dsn string) Source {
+// mustTarget parses a DSN the test wrote.
+func mustTarget(t *testing.T, dsn string) Target {
 	t.Helper()
 	target, err := ParseTarget(dsn)
 	if err != nil {
-		t.Fatalf("ParseTarget: %v", err)
+		t.Fatalf("ParseTarget(%q): %v", Redacted(dsn), err)
 	}
-	src, err := Open(target)
+	return target
+}
+
+// mysqlReader opens the reader for dsn, closed when the test ends.
+func mysqlReader(t *testing.T, dsn string) Source {
+	t.Helper()
+	src, err := Open(mustTarget(t, dsn))
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -37,11 +43,7 @@ func mysqlReader(t *testing.T, dsn string) Source {
 // are the ones the reader must count.
 func siteDB(t *testing.T, dsn string) *sql.DB {
 	t.Helper()
-	target, err := ParseTarget(dsn)
-	if err != nil {
-		t.Fatalf("ParseTarget: %v", err)
-	}
-	cfg, err := mysqlConfig(target)
+	cfg, err := mysqlConfig(mustTarget(t, dsn))
 	if err != nil {
 		t.Fatalf("mysqlConfig: %v", err)
 	}
@@ -68,9 +70,9 @@ func read(t *testing.T, src Source) Sample {
 	return s
 }
 
-// settle waits, a bounded number of times, until two readings in a row show the same
+// waitAtRest waits, a bounded number of times, until two readings in a row show the same
 // statement count and connections.
-func settle(t *testing.T, src Source) {
+func waitAtRest(t *testing.T, src Source) {
 	t.Helper()
 	prev := read(t, src)
 	for range 200 {
@@ -132,7 +134,7 @@ func TestMySQLCounters(t *testing.T) {
 	// (COM_QUIT, which Questions counts) a moment after its Close returned.
 	step := func(name string, f func(t *testing.T)) {
 		t.Run(name, func(t *testing.T) {
-			settle(t, src)
+			waitAtRest(t, src)
 			f(t)
 		})
 	}
@@ -319,19 +321,24 @@ func TestMySQLCounters(t *testing.T) {
 		}
 	})
 
-	step("unix socket", func(t *testing.T) {
+	step("other ways in", func(t *testing.T) {
 		sock := s.Exec(t, "SELECT @@socket")
-		r := read(t, mysqlReader(t, fmt.Sprintf("mysql://%s:%s@localhost/?socket=%s", dbtest.User, dbtest.Password, url.QueryEscape(sock))))
-		if !strings.Contains(r.Version, "MariaDB") {
-			t.Errorf("version %q over %s", r.Version, sock)
+		port := strings.TrimPrefix(s.Addr, "127.0.0.1:")
+		for _, tc := range []struct{ name, dsn string }{
+			{"unix socket", fmt.Sprintf("mysql://%s:%s@localhost/?socket=%s", dbtest.User, dbtest.Password, url.QueryEscape(sock))},
+			{"password parameter, database, mariadb scheme", fmt.Sprintf("mariadb://%s@127.0.0.1:%s/%s?password=%s", dbtest.User, port, dbtest.Database, dbtest.Password)},
+			// The test server has no certificate: preferred falls back to plain text.
+			{"tls preferred", s.DSN + "?tls=preferred"},
+		} {
+			r := read(t, mysqlReader(t, tc.dsn))
+			if !strings.Contains(r.Version, "MariaDB") {
+				t.Errorf("%s: version %q", tc.name, r.Version)
+			}
 		}
 	})
 
 	step("monitor", func(t *testing.T) {
-		target, err := ParseTarget(s.DSN)
-		if err != nil {
-			t.Fatal(err)
-		}
+		target := mustTarget(t, s.DSN)
 		src, err := Open(target)
 		if err != nil {
 			t.Fatal(err)
@@ -400,6 +407,7 @@ func TestMySQLFailures(t *testing.T) {
 		{"wrong password", "mysql://webload:" + wrong + "@127.0.0.1:" + port + "/", wrong},
 		{"wrong password parameter", "mysql://webload@127.0.0.1:" + port + "/?password=" + wrong, wrong},
 		{"unknown database", "mysql://webload:" + dbtest.Password + "@127.0.0.1:" + port + "/nosuchdb", dbtest.Password},
+		{"tls the server does not offer", "mysql://webload:" + dbtest.Password + "@127.0.0.1:" + port + "/?tls=true", dbtest.Password},
 		{"closed port", "mysql://webload:" + dbtest.Password + "@" + closedAddr + "/", dbtest.Password},
 		// Accepts and never answers: the reading ends with its context.
 		{"silent server", "mysql://webload:" + dbtest.Password + "@" + silent.Addr().String() + "/", dbtest.Password},

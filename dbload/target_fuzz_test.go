@@ -8,7 +8,7 @@ import (
 
 // ParseTarget and the MySQL reader's configuration never panic on any --db value, and a
 // password written into a DSN, in its user information or as a parameter, reaches neither
-// Redacted, nor Target.String, nor an error.
+// Redacted (of the DSN or of a message quoting it), nor Target.String, nor an error.
 func FuzzParseTarget(f *testing.F) {
 	for _, seed := range [][2]string{
 		{"127.0.0.1:3306/", "s3cret"},
@@ -54,7 +54,12 @@ func check(t *testing.T, raw, password string) {
 			t.Fatalf("%s of %q shows the password %q: %q", what, raw, password, s)
 		}
 	}
-	shown("Redacted", Redacted(raw), password)
+	shown("redactDSN", redactDSN(raw), password)
+	if !strings.ContainsAny(raw, dsnEnds) {
+		// In a message, a DSN ends at a blank or a quote; within it, nothing shows.
+		shown("Redacted", Redacted(raw), password)
+		shown("Redacted message", Redacted(`reading "`+raw+`": failed`), password)
+	}
 	target, err := ParseTarget(raw)
 	if err != nil {
 		// The error quotes the DSN, escapes and all.

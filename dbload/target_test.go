@@ -25,6 +25,8 @@ func TestParseTarget(t *testing.T) {
 		{"no host", "mysql://webload:s3cret@/", "", "", true},
 		{"unknown scheme", "ftp://webload:s3cret@db/", "", "", true},
 		{"not a URL", "mysql://webload:s3cret@db:port/", "", "", true},
+		{"blank in the password", "mysql://webload:s3cret and more@db/", "", "", true},
+		{"quote in the password", `mysql://webload:s3"cret@db/`, "", "", true},
 		{"no scheme", "webload:s3cret@db", "", "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,6 +74,13 @@ func TestRedacted(t *testing.T) {
 		{"question mark in the password and a parameter", "mysql://u:s3?cret@h/?password=s3?cret", "mysql://u:xxxxx@h/?password=xxxxx"},
 		{"at sign after the host hides too much", "mysql://u:s3cret@h/?user=a@b", "mysql://u:xxxxx@b"},
 		{"empty parameters", "mysql://u@h/?&&password&", "mysql://u@h/?&&password&"},
+		// Messages: a DSN ends at a blank or a quote, and the words around it stay as they are.
+		{"error message", "reading mysql://webload:s3cret@127.0.0.1:3306/: asking its version: Error 1045 (28000): Access denied for user 'webload'@'127.0.0.1' (using password: YES)",
+			"reading mysql://webload:xxxxx@127.0.0.1:3306/: asking its version: Error 1045 (28000): Access denied for user 'webload'@'127.0.0.1' (using password: YES)"},
+		{"quoted DSN with a parameter", `parsing database "mysql://u@h/?password=s3cret": no host`, `parsing database "mysql://u@h/?password=xxxxx": no host`},
+		{"parameter after a blank", "mysql://u@h/ x?password=s3cret&tls=true", "mysql://u@h/ x?password=xxxxx&tls=true"},
+		{"two DSNs", "mysql://a:s3cret@h/ and postgres://b:s3cret@h/db", "mysql://a:xxxxx@h/ and postgres://b:xxxxx@h/db"},
+		{"no DSN", "error: user 'a'@'b' denied", "error: user 'a'@'b' denied"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
