@@ -36,7 +36,7 @@ const (
 // opened at the first Sample and again after a failure. It is used by one goroutine at a time
 // (Monitor's sampling loop), so it needs no lock.
 //
-// Each reading is one statement in one transaction (sampleSQL). The statements and transactions
+// Each reading is one statement in one transaction (pgSampleSQL). The statements and transactions
 // the source sent itself are counted (ownCalls, ownXacts) and taken out of Queries. With
 // pg_stat_statements that is exact, as it counts a statement when it ends. Transactions are
 // exact from PostgreSQL 15 on, where the source has the server publish its own counts as each
@@ -59,6 +59,9 @@ type postgresSource struct {
 	major   int
 	// stmts is pg_stat_statements, schema-qualified, when it is readable; "" otherwise.
 	stmts string
+	// source is the counter Queries comes from, chosen at the first connection and kept:
+	// a count that moved from one counter to another mid-run would mean nothing.
+	source string
 	// flush is set when the source may call pg_stat_force_next_flush (PostgreSQL 15+).
 	flush bool
 
@@ -69,7 +72,7 @@ type postgresSource struct {
 
 // newPostgres prepares a reader of t; it does not connect.
 func newPostgres(t Target) (Source, error) {
-	p := &postgresSource{name: t.String(), secret: password(t)}
+	p := &postgresSource{name: t.String(), secret: pgPassword(t)}
 	cfg, err := pgx.ParseConfig(t.URL.String())
 	if err != nil {
 		return nil, p.wrap("parsing", err)
@@ -91,7 +94,7 @@ func newPostgres(t Target) (Source, error) {
 // Sample reads the counters, connecting first when there is no connection; after any failure
 // the connection is dropped and the next Sample opens a new one.
 func (p *postgresSource) Sample(ctx context.Context) (Sample, error) {
-	ctx, cancel := graceful(ctx)
+	ctx, cancel := pgGraceful(ctx)
 	defer cancel()
 	if p.conn == nil {
 		if err := p.connect(ctx); err != nil {
@@ -99,24 +102,24 @@ func (p *postgresSource) Sample(ctx context.Context) (Sample, error) {
 		}
 	}
 	at := time.Now()
-	row, err := p.exec(ctx, sampleSQL(p.major, p.stmts, p.flush))
+	row, err := p.exec(ctx, pgSampleSQL(p.major, p.stmts, p.flush))
 	if err != nil {
 		p.drop()
 		return Sample{}, p.wrap("reading", err)
 	}
-	c, err := parseCounters(row)
+	c, err := parsePgCounters(row)
 	if err != nil {
 		p.drop()
 		return Sample{}, p.wrap("reading", err)
 	}
 	s := c.sample(at, p.version)
-	switch {
-	case p.stmts != "":
-		s.Queries, s.QueriesSource = c.calls-p.ownCalls, pgSourceCalls
-	case p.major >= 14:
-		s.Queries, s.QueriesSource = c.xacts-c.sessions-p.ownXacts, pgSourceStmXacts
+	switch s.QueriesSource = p.source; p.source {
+	case pgSourceCalls:
+		s.Queries = c.calls - p.ownCalls
+	case pgSourceStmXacts:
+		s.Queries = c.xacts - c.sessions - p.ownXacts
 	default:
-		s.Queries, s.QueriesSource = c.xacts-p.ownXacts, pgSourceXacts
+		s.Queries = c.xacts - p.ownXacts
 	}
 	// This reading's own statement and transaction are in the counters from now on: the
 	// server published them before it answered (with flush) or will soon (without).
@@ -133,24 +136,41 @@ func (p *postgresSource) connect(ctx context.Context) error {
 	}
 	p.conn = conn
 	p.version = conn.PgConn().ParameterStatus("server_version")
-	p.major = majorVersion(p.version)
+	p.major = pgMajorVersion(p.version)
 	if p.major < 14 {
 		// The start-up transaction, published before the server answers (see pgSourceStmXacts).
 		p.ownXacts++
 	}
-	row, err := p.exec(ctx, probeSQL(p.major))
+	row, err := p.exec(ctx, pgProbeSQL(p.major))
 	if err != nil {
 		p.drop()
 		return err
 	}
-	pr, err := parseProbe(row, p.major)
+	pr, err := parsePgProbe(row, p.major)
 	if err != nil {
 		p.drop()
 		return err
 	}
 	p.ownXacts++
 	p.ownCalls++
-	p.stmts, p.flush = pr.stmts, pr.flush
+	p.flush = pr.flush
+	source := pgSourceXacts
+	switch {
+	case pr.stmts != "":
+		source = pgSourceCalls
+	case p.major >= 14:
+		source = pgSourceStmXacts
+	}
+	switch {
+	case p.source == "":
+		p.source = source
+	case p.source == pgSourceCalls && source != pgSourceCalls:
+		p.drop()
+		return errors.New("pg_stat_statements, which the first readings counted statements with, can no longer be read")
+	}
+	if p.source == pgSourceCalls {
+		p.stmts = pr.stmts
+	}
 	if p.flush {
 		// The probe's transaction would otherwise be published up to 10 s later, inside
 		// some reading or other; publishing it now makes the count exact from the first.
@@ -164,8 +184,8 @@ func (p *postgresSource) connect(ctx context.Context) error {
 	return nil
 }
 
-// graceful is ctx bounded by pgReadTimeout, whose cancellation takes effect pgCancelGrace late.
-func graceful(ctx context.Context) (context.Context, context.CancelFunc) {
+// pgGraceful is ctx bounded by pgReadTimeout, whose cancellation takes effect pgCancelGrace late.
+func pgGraceful(ctx context.Context) (context.Context, context.CancelFunc) {
 	inner, cancel := context.WithTimeout(context.WithoutCancel(ctx), pgReadTimeout)
 	stop := context.AfterFunc(ctx, func() { time.AfterFunc(pgCancelGrace, cancel) })
 	return inner, func() {
@@ -219,21 +239,21 @@ func (p *postgresSource) wrap(doing string, err error) error {
 	if p.secret != "" {
 		msg = strings.ReplaceAll(msg, p.secret, "xxxxx")
 	}
-	return &redactedError{msg: msg, err: err}
+	return &pgRedactedError{msg: msg, err: err}
 }
 
-// redactedError shows a message with the password removed and still unwraps to the driver's
+// pgRedactedError shows a message with the password removed and still unwraps to the driver's
 // error, for errors.Is and errors.As.
-type redactedError struct {
+type pgRedactedError struct {
 	msg string
 	err error
 }
 
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
+func (e *pgRedactedError) Error() string { return e.msg }
+func (e *pgRedactedError) Unwrap() error { return e.err }
 
-// password is t's password, from the user information or a password parameter.
-func password(t Target) string {
+// pgPassword is t's password, from the user information or a password parameter.
+func pgPassword(t Target) string {
 	if pw, ok := t.URL.User.Password(); ok {
 		return pw
 	}

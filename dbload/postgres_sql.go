@@ -7,11 +7,11 @@ import (
 	"time"
 )
 
-// probeSQL asks, once per connection, whether pg_stat_statements can be read (its schema, and
+// pgProbeSQL asks, once per connection, whether pg_stat_statements can be read (its schema, and
 // whether it tracks anything), and on PostgreSQL 15+ whether the source may make the server
 // publish its statistics at once, and sets the session to read them fresh (not a snapshot
 // kept for the transaction; each reading is its own transaction anyway).
-func probeSQL(major int) string {
+func pgProbeSQL(major int) string {
 	const common = `SELECT (SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pg_stat_statements'),
        current_setting('pg_stat_statements.track', true)`
 	if major < 15 {
@@ -22,24 +22,24 @@ func probeSQL(major int) string {
        set_config('stats_fetch_consistency', 'none', false)`
 }
 
-// probe is what probeSQL learnt.
-type probe struct {
+// pgProbe is what pgProbeSQL learnt.
+type pgProbe struct {
 	// stmts is pg_stat_statements, schema-qualified, or "" when it cannot be read: not
 	// installed in this database, not loaded (shared_preload_libraries), or tracking nothing.
 	stmts string
 	flush bool
 }
 
-// parseProbe reads probeSQL's row.
-func parseProbe(row [][]byte, major int) (probe, error) {
+// parsePgProbe reads pgProbeSQL's row.
+func parsePgProbe(row [][]byte, major int) (pgProbe, error) {
 	want := 2
 	if major >= 15 {
 		want = 4
 	}
 	if len(row) != want {
-		return probe{}, fmt.Errorf("probe returned %d columns, want %d", len(row), want)
+		return pgProbe{}, fmt.Errorf("probe returned %d columns, want %d", len(row), want)
 	}
-	var p probe
+	var p pgProbe
 	// A NULL column comes back as nil: no extension, or its library is not loaded so the
 	// setting does not exist.
 	if schema, track := row[0], string(row[1]); schema != nil && (track == "top" || track == "all") {
@@ -51,13 +51,13 @@ func parseProbe(row [][]byte, major int) (probe, error) {
 	return p, nil
 }
 
-// sampleSQL reads every counter in one statement. The database figures are summed over all
+// pgSampleSQL reads every counter in one statement. The database figures are summed over all
 // databases, since the site may use another than the DSN's. Connections are client sessions
 // (not PostgreSQL's own workers), this one left out; an account without pg_read_all_stats
 // sees no backend_type for other accounts' sessions, and there a client is a session with a
 // database and a user (PostgreSQL's workers lack one or the other). Sessions (PostgreSQL 14+) are counted
 // because each runs one transaction of its own as it starts.
-func sampleSQL(major int, stmts string, flush bool) string {
+func pgSampleSQL(major int, stmts string, flush bool) string {
 	calls, sessions := "0", "0"
 	if stmts != "" {
 		calls = "(SELECT coalesce(sum(calls), 0)::bigint FROM " + stmts + ")"
@@ -86,28 +86,28 @@ func sampleSQL(major int, stmts string, flush bool) string {
 	return b.String()
 }
 
-// counters are sampleSQL's columns.
-type counters struct {
+// pgCounters are pgSampleSQL's columns.
+type pgCounters struct {
 	xacts, rowsRead, bufferReads, bufferMisses, deadlocks, tempBytes int64
 	connections, lockWaits, calls, sessions                          int64
 }
 
-// countersColumns is how many of sampleSQL's columns are counters; a last one, when present,
+// pgCountersColumns is how many of pgSampleSQL's columns are counters; a last one, when present,
 // is the flush's empty result.
-const countersColumns = 10
+const pgCountersColumns = 10
 
-// parseCounters reads sampleSQL's row: whole numbers in text, none negative.
-func parseCounters(row [][]byte) (counters, error) {
-	if len(row) != countersColumns && len(row) != countersColumns+1 {
-		return counters{}, fmt.Errorf("reading returned %d columns, want %d", len(row), countersColumns)
+// parsePgCounters reads pgSampleSQL's row: whole numbers in text, none negative.
+func parsePgCounters(row [][]byte) (pgCounters, error) {
+	if len(row) != pgCountersColumns && len(row) != pgCountersColumns+1 {
+		return pgCounters{}, fmt.Errorf("reading returned %d columns, want %d", len(row), pgCountersColumns)
 	}
-	var c counters
+	var c pgCounters
 	fields := []*int64{&c.xacts, &c.rowsRead, &c.bufferReads, &c.bufferMisses, &c.deadlocks,
 		&c.tempBytes, &c.connections, &c.lockWaits, &c.calls, &c.sessions}
 	for i, f := range fields {
 		n, err := strconv.ParseInt(string(row[i]), 10, 64)
 		if err != nil || n < 0 {
-			return counters{}, fmt.Errorf("column %d: %q is not a count", i+1, row[i])
+			return pgCounters{}, fmt.Errorf("column %d: %q is not a count", i+1, row[i])
 		}
 		*f = n
 	}
@@ -115,7 +115,7 @@ func parseCounters(row [][]byte) (counters, error) {
 }
 
 // sample is the reading the counters make; the caller sets Queries from the right counter.
-func (c counters) sample(at time.Time, version string) Sample {
+func (c pgCounters) sample(at time.Time, version string) Sample {
 	return Sample{
 		At:           at,
 		Kind:         KindPostgres,
@@ -131,9 +131,9 @@ func (c counters) sample(at time.Time, version string) Sample {
 	}
 }
 
-// majorVersion is the major release of a server_version ("15.5 (Debian 15.5-0+deb12u1)" is
+// pgMajorVersion is the major release of a server_version ("15.5 (Debian 15.5-0+deb12u1)" is
 // 15, "9.6.24" is 9, "17beta1" is 17), or 0 when it does not start with a number.
-func majorVersion(v string) int {
+func pgMajorVersion(v string) int {
 	end := 0
 	for end < len(v) && end < 6 && v[end] >= '0' && v[end] <= '9' {
 		end++

@@ -38,7 +38,7 @@ func TestOpenPostgres(t *testing.T) {
 	}
 }
 
-func TestMajorVersion(t *testing.T) {
+func TestPgMajorVersion(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		in   string
@@ -52,25 +52,25 @@ func TestMajorVersion(t *testing.T) {
 		{"PostgreSQL 15", 0},
 		{"99999999999999999999", 999999},
 	} {
-		if got := majorVersion(tc.in); got != tc.want {
-			t.Errorf("majorVersion(%q) = %d, want %d", tc.in, got, tc.want)
+		if got := pgMajorVersion(tc.in); got != tc.want {
+			t.Errorf("pgMajorVersion(%q) = %d, want %d", tc.in, got, tc.want)
 		}
 	}
 }
 
-func TestParseCounters(t *testing.T) {
+func TestPgCounters(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		row  string
-		want counters
+		want pgCounters
 		err  bool
 	}{
 		{name: "every column", row: "1\t2\t3\t4\t5\t6\t7\t8\t9\t10",
-			want: counters{xacts: 1, rowsRead: 2, bufferReads: 3, bufferMisses: 4, deadlocks: 5, tempBytes: 6,
+			want: pgCounters{xacts: 1, rowsRead: 2, bufferReads: 3, bufferMisses: 4, deadlocks: 5, tempBytes: 6,
 				connections: 7, lockWaits: 8, calls: 9, sessions: 10}},
 		{name: "with the flush's empty column", row: "1\t2\t3\t4\t5\t6\t7\t8\t9\t10\t",
-			want: counters{xacts: 1, rowsRead: 2, bufferReads: 3, bufferMisses: 4, deadlocks: 5, tempBytes: 6,
+			want: pgCounters{xacts: 1, rowsRead: 2, bufferReads: 3, bufferMisses: 4, deadlocks: 5, tempBytes: 6,
 				connections: 7, lockWaits: 8, calls: 9, sessions: 10}},
 		{name: "a column short", row: "1\t2\t3\t4\t5\t6\t7\t8\t9", err: true},
 		{name: "negative", row: "1\t2\t3\t4\t5\t6\t7\t-8\t9\t10", err: true},
@@ -79,7 +79,7 @@ func TestParseCounters(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := parseCounters(splitRow(tc.row))
+			got, err := parsePgCounters(pgRow(tc.row))
 			if (err != nil) != tc.err || got != tc.want {
 				t.Errorf("got %+v, %v; want %+v, error %v", got, err, tc.want, tc.err)
 			}
@@ -87,28 +87,28 @@ func TestParseCounters(t *testing.T) {
 	}
 }
 
-func TestParseProbe(t *testing.T) {
+func TestPgProbe(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		row   [][]byte
 		major int
-		want  probe
+		want  pgProbe
 		err   bool
 	}{
 		{"statements tracked", [][]byte{[]byte("public"), []byte("top"), []byte("t"), nil}, 15,
-			probe{stmts: "public.pg_stat_statements", flush: true}, false},
+			pgProbe{stmts: "public.pg_stat_statements", flush: true}, false},
 		{"all statements, quoted schema", [][]byte{[]byte(`"Odd Schema"`), []byte("all"), []byte("f"), nil}, 16,
-			probe{stmts: `"Odd Schema".pg_stat_statements`}, false},
-		{"tracking nothing", [][]byte{[]byte("public"), []byte("none"), []byte("t"), nil}, 15, probe{flush: true}, false},
-		{"extension without its library", [][]byte{[]byte("public"), nil, []byte("t"), nil}, 15, probe{flush: true}, false},
-		{"no extension", [][]byte{nil, []byte("top"), []byte("t"), nil}, 15, probe{flush: true}, false},
-		{"before 15", [][]byte{[]byte("public"), []byte("top")}, 13, probe{stmts: "public.pg_stat_statements"}, false},
-		{"columns missing", [][]byte{[]byte("public"), []byte("top")}, 15, probe{}, true},
+			pgProbe{stmts: `"Odd Schema".pg_stat_statements`}, false},
+		{"tracking nothing", [][]byte{[]byte("public"), []byte("none"), []byte("t"), nil}, 15, pgProbe{flush: true}, false},
+		{"extension without its library", [][]byte{[]byte("public"), nil, []byte("t"), nil}, 15, pgProbe{flush: true}, false},
+		{"no extension", [][]byte{nil, []byte("top"), []byte("t"), nil}, 15, pgProbe{flush: true}, false},
+		{"before 15", [][]byte{[]byte("public"), []byte("top")}, 13, pgProbe{stmts: "public.pg_stat_statements"}, false},
+		{"columns missing", [][]byte{[]byte("public"), []byte("top")}, 15, pgProbe{}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := parseProbe(tc.row, tc.major)
+			got, err := parsePgProbe(tc.row, tc.major)
 			if (err != nil) != tc.err || got != tc.want {
 				t.Errorf("got %+v, %v; want %+v, error %v", got, err, tc.want, tc.err)
 			}
@@ -117,8 +117,8 @@ func TestParseProbe(t *testing.T) {
 }
 
 // The reading asks for pg_stat_statements, sessions and the flush only where they exist, and
-// always returns the columns parseCounters reads.
-func TestSampleSQL(t *testing.T) {
+// always returns the columns parsePgCounters reads.
+func TestPgSampleSQL(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		major       int
@@ -131,7 +131,7 @@ func TestSampleSQL(t *testing.T) {
 		{14, "", false, []string{"sum(sessions)"}, []string{"pg_stat_statements", "pg_stat_force_next_flush"}},
 		{13, "", false, nil, []string{"sessions", "pg_stat_statements", "pg_stat_force_next_flush"}},
 	} {
-		sql := sampleSQL(tc.major, tc.stmts, tc.flush)
+		sql := pgSampleSQL(tc.major, tc.stmts, tc.flush)
 		for _, s := range tc.has {
 			if !strings.Contains(sql, s) {
 				t.Errorf("PostgreSQL %d: %q lacks %q", tc.major, sql, s)
@@ -142,26 +142,26 @@ func TestSampleSQL(t *testing.T) {
 				t.Errorf("PostgreSQL %d: %q has %q", tc.major, sql, s)
 			}
 		}
-		if cols := strings.Count(sql[:strings.Index(sql, "\nFROM pg_stat_database")], ",\n") + 1; cols != countersColumns+boolInt(tc.flush) {
-			t.Errorf("PostgreSQL %d: %d columns, want %d", tc.major, cols, countersColumns+boolInt(tc.flush))
+		if cols := strings.Count(sql[:strings.Index(sql, "\nFROM pg_stat_database")], ",\n") + 1; cols != pgCountersColumns+pgBoolInt(tc.flush) {
+			t.Errorf("PostgreSQL %d: %d columns, want %d", tc.major, cols, pgCountersColumns+pgBoolInt(tc.flush))
 		}
 	}
 }
 
-func boolInt(b bool) int {
+func pgBoolInt(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-// FuzzParseCounters: any row either parses into the counts its columns hold or is refused.
-func FuzzParseCounters(f *testing.F) {
+// FuzzPgCounters: any row either parses into the counts its columns hold or is refused.
+func FuzzPgCounters(f *testing.F) {
 	f.Add("1\t2\t3\t4\t5\t6\t7\t8\t9\t10")
 	f.Add("0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t")
 	f.Fuzz(func(t *testing.T, raw string) {
-		row := splitRow(raw)
-		c, err := parseCounters(row)
+		row := pgRow(raw)
+		c, err := parsePgCounters(row)
 		if err != nil {
 			return
 		}
@@ -176,22 +176,22 @@ func FuzzParseCounters(f *testing.F) {
 	})
 }
 
-// FuzzMajorVersion: the major release is the number a version starts with, or 0.
-func FuzzMajorVersion(f *testing.F) {
+// FuzzPgMajorVersion: the major release is the number a version starts with, or 0.
+func FuzzPgMajorVersion(f *testing.F) {
 	f.Add("15.5 (Debian 15.5-0+deb12u1)")
 	f.Add("17beta1")
 	f.Fuzz(func(t *testing.T, v string) {
-		n := majorVersion(v)
+		n := pgMajorVersion(v)
 		if n < 0 || n > 999999 {
-			t.Fatalf("majorVersion(%q) = %d", v, n)
+			t.Fatalf("pgMajorVersion(%q) = %d", v, n)
 		}
 		if n > 0 && !strings.HasPrefix(strings.TrimLeft(v, "0"), strconv.Itoa(n)) {
-			t.Fatalf("majorVersion(%q) = %d, not its leading number", v, n)
+			t.Fatalf("pgMajorVersion(%q) = %d, not its leading number", v, n)
 		}
 	})
 }
 
-// splitRow makes a row of text columns from tab-separated text.
-func splitRow(s string) [][]byte {
+// pgRow makes a row of text columns from tab-separated text.
+func pgRow(s string) [][]byte {
 	return bytes.Split([]byte(s), []byte("\t"))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"regexp"
 	"strconv"
 	"strings"
@@ -39,14 +38,14 @@ func TestPostgresReader(t *testing.T) {
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				src := openPostgres(t, tc.s.DSN)
-				before := settle(t, src)
+				before := pgSettle(t, src)
 				const n = 37
-				load(t, tc.s.DSN, func(c *pgx.Conn) {
-					for i := range n - 1 { // and load's last
+				pgLoad(t, tc.s.DSN, func(c *pgx.Conn) {
+					for i := range n - 1 { // and pgLoad's last
 						pgRun(t, c, tc.mode, "SELECT $1::int", i)
 					}
 				})
-				after := settle(t, src)
+				after := pgSettle(t, src)
 				if got := after.Queries - before.Queries; got != n+tc.extra {
 					t.Errorf("queries: %d, want %d", got, n+tc.extra)
 				}
@@ -64,15 +63,15 @@ func TestPostgresReader(t *testing.T) {
 		}{{"pg_stat_statements", calls}, {"transactions", xacts}} {
 			t.Run(tc.name, func(t *testing.T) {
 				src := openPostgres(t, tc.s.DSN)
-				before := settle(t, src)
-				load(t, tc.s.DSN, func(c *pgx.Conn) {
+				before := pgSettle(t, src)
+				pgLoad(t, tc.s.DSN, func(c *pgx.Conn) {
 					pgRun(t, c, pgx.QueryExecModeSimpleProtocol,
 						"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'webload'")
 				})
 				if _, err := src.Sample(context.Background()); err == nil {
 					t.Fatal("reading over the terminated connection succeeded")
 				}
-				after := settle(t, src)
+				after := pgSettle(t, src)
 				if got := after.Queries - before.Queries; got != 2 {
 					t.Errorf("queries: %d, want the load's 2", got)
 				}
@@ -81,14 +80,14 @@ func TestPostgresReader(t *testing.T) {
 	})
 
 	t.Run("a scan reads rows and buffers", func(t *testing.T) {
-		load(t, calls.DSN, func(c *pgx.Conn) {
+		pgLoad(t, calls.DSN, func(c *pgx.Conn) {
 			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "CREATE TABLE scan AS SELECT g AS id, md5(g::text) AS v FROM generate_series(1, 20000) g")
 		})
 		pages, _ := strconv.ParseInt(calls.Exec(t, "SELECT pg_relation_size('scan') / current_setting('block_size')::int"), 10, 64)
 		src := openPostgres(t, calls.DSN)
-		before := settle(t, src)
-		load(t, calls.DSN, func(c *pgx.Conn) { pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT count(*) FROM scan") })
-		after := settle(t, src)
+		before := pgSettle(t, src)
+		pgLoad(t, calls.DSN, func(c *pgx.Conn) { pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT count(*) FROM scan") })
+		after := pgSettle(t, src)
 		rows, reads, misses := after.RowsRead-before.RowsRead, after.BufferReads-before.BufferReads, after.BufferMisses-before.BufferMisses
 		if rows < 20000 {
 			t.Errorf("rows read: %d, want at least the table's 20000", rows)
@@ -103,25 +102,25 @@ func TestPostgresReader(t *testing.T) {
 
 	t.Run("a sort bigger than work_mem writes temporary bytes", func(t *testing.T) {
 		src := openPostgres(t, calls.DSN)
-		before := settle(t, src)
-		load(t, calls.DSN, func(c *pgx.Conn) {
+		before := pgSettle(t, src)
+		pgLoad(t, calls.DSN, func(c *pgx.Conn) {
 			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SET work_mem = '64kB'")
 			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT count(*) FROM (SELECT g FROM generate_series(1, 200000) g ORDER BY g DESC) s")
 		})
-		after := settle(t, src)
+		after := pgSettle(t, src)
 		if after.TempBytes <= before.TempBytes || after.Has&HasTempBytes == 0 {
 			t.Errorf("temp bytes: %d then %d, want more", before.TempBytes, after.TempBytes)
 		}
 	})
 
-	load(t, calls.DSN, func(c *pgx.Conn) {
+	pgLoad(t, calls.DSN, func(c *pgx.Conn) {
 		pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "CREATE TABLE locked (id int PRIMARY KEY, v int)")
 		pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "INSERT INTO locked VALUES (1, 0), (2, 0)")
 	})
 
 	t.Run("a deadlock is counted once", func(t *testing.T) {
 		src := openPostgres(t, calls.DSN)
-		before := settle(t, src)
+		before := pgSettle(t, src)
 		a, b := pgConnect(t, calls.DSN), pgConnect(t, calls.DSN)
 		for _, c := range []struct {
 			conn *pgx.Conn
@@ -149,9 +148,9 @@ func TestPostgresReader(t *testing.T) {
 		}
 		for _, c := range []*pgx.Conn{a, b} {
 			pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "ROLLBACK")
-			closeFlushed(t, c)
+			pgCloseFlushed(t, c)
 		}
-		after := settle(t, src)
+		after := pgSettle(t, src)
 		if got := after.Deadlocks - before.Deadlocks; got != 1 || after.Has&HasDeadlocks == 0 {
 			t.Errorf("deadlocks: %d, want 1", got)
 		}
@@ -186,7 +185,7 @@ func TestPostgresReader(t *testing.T) {
 
 	t.Run("connections are the clients', not the source's", func(t *testing.T) {
 		src := openPostgres(t, calls.DSN)
-		settle(t, src)
+		pgSettle(t, src)
 		for range 3 {
 			pgConnect(t, calls.DSN)
 		}
@@ -195,33 +194,63 @@ func TestPostgresReader(t *testing.T) {
 		}
 	})
 
-	t.Run("an account without privileges reads the same", func(t *testing.T) {
+	t.Run("an account without privileges, in read-only transactions, reads the same", func(t *testing.T) {
 		calls.Exec(t, "CREATE ROLE watcher LOGIN PASSWORD 'watcher-pw'")
+		calls.Exec(t, "ALTER ROLE watcher SET default_transaction_read_only = on")
 		src := openPostgres(t, strings.Replace(calls.DSN, dbtest.User+":"+dbtest.Password, "watcher:watcher-pw", 1))
-		before := settle(t, src)
+		before := pgSettle(t, src)
 		const n = 11
-		load(t, calls.DSN, func(c *pgx.Conn) {
-			for range n - 1 { // and load's last
+		pgLoad(t, calls.DSN, func(c *pgx.Conn) {
+			for range n - 1 { // and pgLoad's last
 				pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT 1")
 			}
 			if got := pgSample(t, src).Connections; got != 1 {
 				t.Errorf("connections: %d, want the one client", got)
 			}
 		})
-		after := settle(t, src)
+		after := pgSettle(t, src)
 		if got := after.Queries - before.Queries; got != n || after.QueriesSource != pgSourceCalls {
 			t.Errorf("queries: %d from %q, want %d from %q", got, after.QueriesSource, n, pgSourceCalls)
 		}
 	})
 
+	t.Run("a source keeps the counter it started with", func(t *testing.T) {
+		// Queries from one counter, then another, would make a difference that means nothing.
+		withStatements := openPostgres(t, calls.DSN)
+		pgSample(t, withStatements)
+		calls.Exec(t, "DROP EXTENSION pg_stat_statements")
+		for range 2 { // the reading over the connection, then a new connection's
+			if _, err := withStatements.Sample(context.Background()); err == nil {
+				t.Fatal("reading without pg_stat_statements succeeded")
+			}
+		}
+		withoutStatements := openPostgres(t, calls.DSN)
+		pgSample(t, withoutStatements)
+		calls.Exec(t, "CREATE EXTENSION pg_stat_statements")
+		pgLoad(t, calls.DSN, func(c *pgx.Conn) {
+			pgRun(t, c, pgx.QueryExecModeSimpleProtocol,
+				"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'webload'")
+		})
+		for _, tc := range []struct {
+			name string
+			src  Source
+			want string
+		}{{"started with pg_stat_statements", withStatements, pgSourceCalls}, {"started without", withoutStatements, pgSourceStmXacts}} {
+			_, _ = tc.src.Sample(context.Background()) // over the terminated connection
+			if s := pgSample(t, tc.src); s.QueriesSource != tc.want {
+				t.Errorf("%s: queries from %q, want %q", tc.name, s.QueriesSource, tc.want)
+			}
+		}
+	})
+
 	t.Run("a monitor sums up a run", func(t *testing.T) {
 		src := openPostgres(t, calls.DSN)
-		settle(t, src)
+		pgSettle(t, src)
 		target, _ := ParseTarget(calls.DSN)
 		m := Start(context.Background(), src, target.String(), 20*time.Millisecond)
 		const n = 25
-		load(t, calls.DSN, func(c *pgx.Conn) {
-			for range n - 1 { // and load's last
+		pgLoad(t, calls.DSN, func(c *pgx.Conn) {
+			for range n - 1 { // and pgLoad's last
 				pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT count(*) FROM locked")
 			}
 		})
@@ -231,7 +260,7 @@ func TestPostgresReader(t *testing.T) {
 			t.Errorf("kind %q version %q", sum.Kind, sum.Version)
 		}
 		if sum.Queries == nil || *sum.Queries != n || sum.QueriesSource != pgSourceCalls {
-			t.Errorf("queries %v from %q, want %d from %q", deref(sum.Queries), sum.QueriesSource, n, pgSourceCalls)
+			t.Errorf("queries %v from %q, want %d from %q", pgDeref(sum.Queries), sum.QueriesSource, n, pgSourceCalls)
 		}
 		if sum.Failures != 0 || sum.Samples < 2 || len(sum.Series) != sum.Samples-1 {
 			t.Errorf("samples %d, failures %d (%s), series %d", sum.Samples, sum.Failures, sum.FirstError, len(sum.Series))
@@ -247,7 +276,7 @@ func TestPostgresReader(t *testing.T) {
 
 	// Last, as one case stops a server.
 	t.Run("a database that cannot be read fails readings, never showing the password", func(t *testing.T) {
-		closed := closedPort(t)
+		const closed = "127.0.0.1:1" // a port below 1024 that nothing serves here
 		for _, tc := range []struct {
 			name   string
 			dsn    string
@@ -283,132 +312,6 @@ func TestPostgresReader(t *testing.T) {
 			})
 		}
 	})
-}
-
-// pgServer starts PostgreSQL for these tests, with autovacuum off (its workers' transactions
-// would land in the counts at random) and deadlocks found after 100 ms rather than 1 s.
-func pgServer(t *testing.T, statements bool) *dbtest.Server {
-	t.Helper()
-	s := dbtest.Postgres(t, dbtest.PostgresOptions{StatStatements: statements})
-	s.Exec(t, "ALTER SYSTEM SET autovacuum = off")
-	s.Exec(t, "ALTER SYSTEM SET deadlock_timeout = '100ms'")
-	s.Exec(t, "SELECT pg_reload_conf()")
-	return s
-}
-
-// openPostgres opens a source on dsn, closed when the test ends.
-func openPostgres(t *testing.T, dsn string) Source {
-	t.Helper()
-	target, err := ParseTarget(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := Open(target)
-	if err != nil {
-		t.Fatalf("opening %s: %v", target, err)
-	}
-	t.Cleanup(func() { _ = src.Close() })
-	return src
-}
-
-// pgSample reads src, failing the test on error.
-func pgSample(t *testing.T, src Source) Sample {
-	t.Helper()
-	s, err := src.Sample(context.Background())
-	if err != nil {
-		t.Fatalf("sample: %v", err)
-	}
-	return s
-}
-
-// settle reads src until no client is connected and two readings in a row agree, and returns
-// the last. A session publishes its last counts as it exits, just after it leaves
-// pg_stat_activity; the sessions the tests open themselves publish theirs before they close
-// (closeFlushed), and settling covers the others (psql's, in the set-up).
-func settle(t *testing.T, src Source) Sample {
-	t.Helper()
-	prev := pgSample(t, src)
-	for range 400 {
-		time.Sleep(25 * time.Millisecond)
-		s := pgSample(t, src)
-		if s.Connections == 0 && prev.Connections == 0 && s.Queries == prev.Queries &&
-			s.Deadlocks == prev.Deadlocks && s.TempBytes == prev.TempBytes {
-			return s
-		}
-		prev = s
-	}
-	t.Fatal("clients still connected or counters still moving after 10 s")
-	return Sample{}
-}
-
-// pgConnect opens a client connection, closed when the test ends.
-func pgConnect(t *testing.T, dsn string) *pgx.Conn {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatalf("connecting: %v", err)
-	}
-	t.Cleanup(func() { _ = c.Close(context.Background()) })
-	return c
-}
-
-// load runs work on a client connection of its own and closes it with closeFlushed: the
-// statements counted are work's and one more.
-func load(t *testing.T, dsn string, work func(*pgx.Conn)) {
-	t.Helper()
-	c := pgConnect(t, dsn)
-	work(c)
-	closeFlushed(t, c)
-}
-
-// closeFlushed has the server publish the session's counts (one statement) and closes it, so
-// that the next reading holds all it did: a session that just exits publishes its counts a
-// moment after it leaves pg_stat_activity.
-func closeFlushed(t *testing.T, c *pgx.Conn) {
-	t.Helper()
-	pgRun(t, c, pgx.QueryExecModeSimpleProtocol, "SELECT pg_stat_force_next_flush()")
-	if err := c.Close(context.Background()); err != nil {
-		t.Fatalf("closing a client connection: %v", err)
-	}
-}
-
-// pgRun runs one statement, failing the test on error.
-func pgRun(t *testing.T, c *pgx.Conn, mode pgx.QueryExecMode, sql string, args ...any) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := c.Exec(ctx, sql, append([]any{mode}, args...)...); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-}
-
-// pgTry runs one statement and returns its error.
-func pgTry(c *pgx.Conn, sql string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, err := c.Exec(ctx, sql, pgx.QueryExecModeSimpleProtocol)
-	return err
-}
-
-// closedPort is a loopback address nobody listens on.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	return addr
-}
-
-func deref(p *int64) any {
-	if p == nil {
-		return nil
-	}
-	return *p
 }
 
 // BenchmarkPostgresSample measures one reading against a real server, and what the reading
