@@ -10,13 +10,16 @@ import "fmt"
 // is absent: a sum over some of the runs would pass for the whole series'. The per-transaction
 // figures are left for PerTransaction with the series' transactions. runs is not empty.
 func CombineSeries(runs []Summary) Summary {
-	first := &runs[0]
-	out := Summary{Source: first.Source, Kind: first.Kind, Version: first.Version, QueriesSource: first.QueriesSource}
+	out := Summary{Source: runs[0].Source}
 	sums := counts{}
 	var hitSum, hitWeight, timeHit float64
 	hitKnown, peaks, peakRuns := true, int64(0), 0
 	for i := range runs {
 		s := &runs[i]
+		if out.Kind == "" {
+			// A run that could not read the database does not know what it is.
+			out.Kind, out.Version, out.QueriesSource = s.Kind, s.Version, s.QueriesSource
+		}
 		out.Samples += s.Samples
 		out.Failures += s.Failures
 		if out.FirstError == "" {

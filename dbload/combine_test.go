@@ -51,6 +51,7 @@ func TestCombineSeriesPartial(t *testing.T) {
 		name  string
 		edit  func(s *Summary)
 		check func(t *testing.T, s Summary)
+		first bool // edit the first run, not the second
 	}{
 		{"queries reset", func(s *Summary) { s.Queries, s.QueriesPerSec, s.CountersReset = nil, 0, true }, func(t *testing.T, s Summary) {
 			if s.Queries != nil || s.QueriesPerSec != 0 || !s.CountersReset {
@@ -60,28 +61,38 @@ func TestCombineSeriesPartial(t *testing.T) {
 			if want := (10*90 + 20*98) / 30.0; s.BufferHitRatio == nil || *s.BufferHitRatio != want {
 				t.Errorf("hit ratio %v, want %v", s.BufferHitRatio, want)
 			}
-		}},
+		}, false},
 		{"slow not measured", func(s *Summary) { s.SlowQueries = nil }, func(t *testing.T, s Summary) {
 			if s.SlowQueries != nil || s.Queries == nil || *s.Queries != 400 {
 				t.Errorf("slow %v, queries %v; want absent, 400", s.SlowQueries, s.Queries)
 			}
-		}},
+		}, false},
+		{"a run not read", func(s *Summary) { *s = Summary{Source: s.Source, Failures: 3, FirstError: "reading mysql: refused"} }, func(t *testing.T, s Summary) {
+			// The series names the database as the runs that read it do, and has no counts.
+			if s.Kind != KindMySQL || s.Version == "" || s.QueriesSource != "Questions" || s.Queries != nil || s.Failures != 3 {
+				t.Errorf("kind %q, version %q, source %q, queries %v, failures %d", s.Kind, s.Version, s.QueriesSource, s.Queries, s.Failures)
+			}
+		}, true},
 		{"no hit ratio", func(s *Summary) { s.BufferHitRatio = nil }, func(t *testing.T, s Summary) {
 			if s.BufferHitRatio != nil {
 				t.Errorf("hit ratio %v, want absent", *s.BufferHitRatio)
 			}
-		}},
+		}, false},
 		{"lock peaks", func(s *Summary) { s.LockWaits, s.LockWaitsPeak = i64(5), true }, func(t *testing.T, s Summary) {
 			// A peak of one run and a count of another do not add up: the series has neither.
 			if s.LockWaits != nil {
 				t.Errorf("lock waits %v, want absent", *s.LockWaits)
 			}
-		}},
+		}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			a, b := run(100, 10, 4, 90, t0), run(300, 20, 7, 98, t0.Add(time.Minute))
-			tc.edit(&b)
+			if tc.first {
+				tc.edit(&a)
+			} else {
+				tc.edit(&b)
+			}
 			tc.check(t, CombineSeries([]Summary{a, b}))
 		})
 	}
