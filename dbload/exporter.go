@@ -87,14 +87,11 @@ func mysqldExporterSample(f exposition.Families) (Sample, error) {
 	if up, ok := metricSum(f, metricMySQLUp, nil); ok && up == 0 {
 		return Sample{}, errors.New("mysqld_exporter cannot read the database (mysql_up is 0)")
 	}
-	questions, err := metricNeed(f, metricMySQLQuestions)
+	need, err := metricNeed(f, metricMySQLQuestions, metricMySQLThreads)
 	if err != nil {
 		return Sample{}, err
 	}
-	threads, err := metricNeed(f, metricMySQLThreads)
-	if err != nil {
-		return Sample{}, err
-	}
+	questions, threads := need[0], need[1]
 	s := Sample{
 		Kind:          KindMySQL,
 		Version:       metricLabel(f, metricMySQLVersionInfo, "version"),
@@ -143,8 +140,9 @@ func mysqldExporterSample(f exposition.Families) (Sample, error) {
 // VARIABLES, two information_schema SELECTs, SELECT @@query_response_time_stats) and closes it:
 // 9 Questions, whoever asked for the scrape. Subtracting 9 per scrape the exporter counted
 // (mysql_exporter_scrapes_total) removes Prometheus's scrapes of the same exporter too. The
-// collectors run side by side, so where SHOW GLOBAL STATUS falls in a scrape varies: a
-// difference between two readings is the site's statements give or take 5.
+// collectors run side by side, so SHOW GLOBAL STATUS is the 3rd to 8th statement of its scrape,
+// and the previous scrape's goodbye may not be counted yet when it runs: a difference between
+// two readings is the site's statements give or take 6.
 func mysqldExporterStatements(f exposition.Families) int64 {
 	if metricLabel(f, metricMySQLExporter, "version") != "0.14.0" ||
 		!strings.Contains(metricLabel(f, metricMySQLVersionInfo, "version"), "MariaDB") {
@@ -166,11 +164,11 @@ func mysqldExporterStatements(f exposition.Families) int64 {
 // The postgres_exporter metrics a Sample is read from; pg_stat_database's are one series per
 // database, summed.
 const (
-	metricPgUp          = "pg_up"
-	metricPgXactCommit  = "pg_stat_database_xact_commit"
-	metricPgXactRollbck = "pg_stat_database_xact_rollback"
-	metricPgBackends    = "pg_stat_database_numbackends"
-	metricPgCalls       = "pg_stat_statements_calls"
+	metricPgUp           = "pg_up"
+	metricPgXactCommit   = "pg_stat_database_xact_commit"
+	metricPgXactRollback = "pg_stat_database_xact_rollback"
+	metricPgBackends     = "pg_stat_database_numbackends"
+	metricPgCalls        = "pg_stat_statements_calls"
 )
 
 // postgresExporterSample maps postgres_exporter's page. Transactions and backends are
@@ -189,22 +187,15 @@ func postgresExporterSample(f exposition.Families) (Sample, error) {
 	if n := metricServers(f, metricPgXactCommit); n > 1 {
 		return Sample{}, fmt.Errorf("postgres_exporter reads %d servers; one database per exporter URL, please", n)
 	}
-	commits, err := metricNeed(f, metricPgXactCommit)
+	need, err := metricNeed(f, metricPgXactCommit, metricPgXactRollback, metricPgBackends)
 	if err != nil {
 		return Sample{}, err
 	}
-	rollbacks, err := metricNeed(f, metricPgXactRollbck)
-	if err != nil {
-		return Sample{}, err
-	}
-	backends, err := metricNeed(f, metricPgBackends)
-	if err != nil {
-		return Sample{}, err
-	}
+	commits, rollbacks, backends := need[0], need[1], need[2]
 	s := Sample{
 		Kind:          KindPostgres,
 		Version:       postgresExporterVersion(f),
-		QueriesSource: metricPgXactCommit + "+" + metricPgXactRollbck,
+		QueriesSource: metricPgXactCommit + "+" + metricPgXactRollback,
 		Queries:       commits + rollbacks,
 		Connections:   max(0, backends-postgresExporterConnections(f)),
 	}
@@ -281,13 +272,18 @@ func metricSum(f exposition.Families, name string, keep func(*dto.Metric) bool) 
 	return int64(math.Round(total)), true
 }
 
-// metricNeed is metricSum of a family without which there is no Sample.
-func metricNeed(f exposition.Families, name string) (int64, error) {
-	v, ok := metricSum(f, name, nil)
-	if !ok {
-		return 0, fmt.Errorf("metric %s missing from exposition, or not a number", name)
+// metricNeed is metricSum of each of the families without which there is no Sample, in the
+// order named.
+func metricNeed(f exposition.Families, names ...string) ([]int64, error) {
+	vals := make([]int64, len(names))
+	for i, name := range names {
+		v, ok := metricSum(f, name, nil)
+		if !ok {
+			return nil, fmt.Errorf("metric %s missing from exposition, or not a number", name)
+		}
+		vals[i] = v
 	}
-	return v, nil
+	return vals, nil
 }
 
 // metricLabel is the value of label on the first series of family name, or "".

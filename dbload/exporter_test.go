@@ -3,7 +3,6 @@ package dbload
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -244,22 +243,6 @@ func TestExporterMapping(t *testing.T) {
 	}
 }
 
-// newLoopbackServer starts a real HTTP server on 127.0.0.1, so that no test traffic can leave
-// the machine.
-func newLoopbackServer(t *testing.T, h http.Handler) *httptest.Server {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listening on loopback: %v", err)
-	}
-	srv := httptest.NewUnstartedServer(h)
-	srv.Listener.Close()
-	srv.Listener = l
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 // TestExporterScrape reads pages over HTTP: what a reading says of the page and of failures,
 // and that an exporter URL's password reaches no error.
 func TestExporterScrape(t *testing.T) {
@@ -291,7 +274,8 @@ func TestExporterScrape(t *testing.T) {
 			t.Parallel()
 			// A channel, not a variable: the handler runs on the server's goroutine.
 			accept := make(chan string, 1)
-			srv := newLoopbackServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// httptest listens on 127.0.0.1.
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				select {
 				case accept <- r.Header.Get("Accept"):
 				default:
@@ -302,6 +286,7 @@ func TestExporterScrape(t *testing.T) {
 				}
 				_, _ = w.Write([]byte(tc.body))
 			}))
+			t.Cleanup(srv.Close)
 			url := strings.Replace(srv.URL, "http://", "http://monitor:"+secret+"@", 1) + "/metrics"
 			if tc.dead {
 				srv.Close()
