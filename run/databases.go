@@ -28,23 +28,38 @@ type dbReader struct {
 	failed   *dbload.Summary
 }
 
-// firstReading is a Source whose first reading was taken before Monitor's Start (to tell
-// whether the run warns, or an exporter's page is a database's at all): Start takes that one,
-// then the Source's own.
-type firstReading struct {
-	dbload.Source
-	first  dbload.Sample
+// firstReading replays a reading taken before a monitor starts (to tell whether the run
+// warns, or what an exporter's page holds), as the monitor's own first one, then reads anew.
+type firstReading[S any] struct {
+	read   func(context.Context) (S, error)
+	first  S
 	err    error
 	served bool
 }
 
-func (f *firstReading) Sample(ctx context.Context) (dbload.Sample, error) {
+// takeFirst takes the first reading of read now.
+func takeFirst[S any](ctx context.Context, read func(context.Context) (S, error)) *firstReading[S] {
+	f := &firstReading[S]{read: read}
+	f.first, f.err = read(ctx)
+	return f
+}
+
+// Sample is the reading taken already, then read's.
+func (f *firstReading[S]) Sample(ctx context.Context) (S, error) {
 	if !f.served {
 		f.served = true
 		return f.first, f.err
 	}
-	return f.Source.Sample(ctx)
+	return f.read(ctx)
 }
+
+// dbFirst is a database Source with its first reading taken.
+type dbFirst struct {
+	*firstReading[dbload.Sample]
+	src dbload.Source
+}
+
+func (d dbFirst) Close() error { return d.src.Close() }
 
 // dbReaders lists what a run reads of its databases: each --db, and the --server-metrics
 // page when it is an exporter's URL, since a mysqld_exporter or postgres_exporter page serves
@@ -97,8 +112,7 @@ func (r *dbReader) start(ctx context.Context, interval time.Duration) {
 		r.failed = &dbload.Summary{Source: r.target.String(), Kind: r.target.Kind, Failures: 1, FirstError: dbload.Redacted(err.Error())}
 		return
 	}
-	first := &firstReading{Source: src}
-	first.first, first.err = src.Sample(ctx)
+	first := takeFirst(ctx, src.Sample)
 	r.startErr = first.err
 	if r.exporter && errors.Is(first.err, dbload.ErrNoDatabaseMetrics) {
 		// A node exporter's page: reading it again for a database would only add to the
@@ -106,13 +120,23 @@ func (r *dbReader) start(ctx context.Context, interval time.Duration) {
 		_ = src.Close()
 		return
 	}
-	r.mon = dbload.Start(ctx, first, r.target.String(), interval)
+	r.mon = dbload.Start(ctx, dbFirst{first, src}, r.target.String(), interval)
+}
+
+// exporterIsDatabase says whether the --server-metrics page gave a database's reading.
+func exporterIsDatabase(readers []*dbReader) bool {
+	for _, r := range readers {
+		if r.exporter && r.mon != nil && r.startErr == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // stopDatabases takes every database's final reading, all at once, and returns their
 // summaries in the order of readers. An exporter page without database figures (a node
-// exporter's) is left out; exporterRead says whether the page had them.
-func stopDatabases(readers []*dbReader) (out []dbload.Summary, exporterRead bool) {
+// exporter's) is left out.
+func stopDatabases(readers []*dbReader) []dbload.Summary {
 	sums := make([]dbload.Summary, len(readers))
 	var wg sync.WaitGroup
 	for i, r := range readers {
@@ -126,14 +150,12 @@ func stopDatabases(readers []*dbReader) (out []dbload.Summary, exporterRead bool
 		wg.Go(func() { sums[i] = r.mon.Stop() })
 	}
 	wg.Wait()
+	var out []dbload.Summary
 	for i, s := range sums {
-		if readers[i].exporter {
-			if s.Samples == 0 {
-				continue
-			}
-			exporterRead = true
+		if readers[i].exporter && s.Samples == 0 {
+			continue
 		}
 		out = append(out, s)
 	}
-	return out, exporterRead
+	return out
 }

@@ -132,14 +132,11 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 	if err != nil {
 		return stats.Report{}, 0, SettingError{err}
 	}
-	// The monitor takes its first sample now, which may take a while: before the sinks take
-	// the run's start time.
-	var monitor *sysload.Monitor
-	if spec.Server != nil {
-		monitor = sysload.Start(ctx, spec.Server, spec.ServerSpec, spec.Interval)
-	}
+	// The monitors take their first samples now, which may take a while: before the sinks
+	// take the run's start time.
 	databases := dbReaders(spec)
 	startDatabases(ctx, databases, spec.Interval, stderr, dbWarned)
+	monitor := startServer(ctx, spec, exporterIsDatabase(databases))
 	// The loader books login steps after the URL list, so the statistics see its target list.
 	targets := l.Targets()
 	rec := stats.NewRecorder(targets, stats.Options{Interval: spec.Interval, RampEnd: spec.Config.Ramp})
@@ -179,11 +176,9 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 	if monitor != nil {
 		wg.Go(func() { server = monitor.Stop() })
 	}
-	dbs, exporterRead := stopDatabases(databases)
+	dbs := stopDatabases(databases)
 	wg.Wait()
-	// A database exporter's page has no node figures: its server entry would read as a
-	// failure of every reading, when the page was read.
-	if monitor != nil && (server.Samples > 0 || !exporterRead) {
+	if monitor != nil {
 		rep.Server = &server
 	}
 	rep.SetDatabases(dbs)
@@ -193,6 +188,21 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 		rep.Run.Shard = &s
 	}
 	return rep, outcome.Stop, nil
+}
+
+// startServer starts reading the server's load, if the spec asks for it. When the
+// --server-metrics page is a database exporter's (pageIsDatabase), it is read for the server
+// only if it has node figures too: otherwise the server's entry would be all failed readings of
+// a page that was read, and its scrapes would add to the database's own count.
+func startServer(ctx context.Context, spec *Spec, pageIsDatabase bool) *sysload.Monitor {
+	if spec.Server == nil {
+		return nil
+	}
+	first := takeFirst(ctx, spec.Server.Sample)
+	if pageIsDatabase && first.err != nil {
+		return nil
+	}
+	return sysload.Start(ctx, first, spec.ServerSpec, spec.Interval)
 }
 
 // pauseBetweenRuns lets the server settle between the runs of a series; false means the run was
