@@ -1,9 +1,9 @@
 // Package run makes a load test from its description to its result: the runs of a series
 // (Spec.Repeat) with a pause between them, the chain of sinks around each (statistics, verbose
 // lines, live CSV and Prometheus outputs, the progress line), the server's load and the
-// databases' counters read beside it, the outputs
-// written at the end and the history kept for later comparisons. It takes plain values and
-// knows no command line: the CLI and the demo describe a run as a Spec and call Execute.
+// databases' counters read beside it, the outputs written at the end and the history kept for
+// later comparisons. It takes plain values and knows no command line: the CLI and the demo
+// describe a run as a Spec and call Execute.
 package run
 
 import (
