@@ -23,7 +23,7 @@ func optionFlags(o *runOptions) []cli.Flag {
 		&cli.StringFlag{Name: "rate", Destination: &o.rate, Category: catLoad, Usage: "open model: start `R` requests per second (or R/1m, R/10s) on a fixed schedule, whatever the server does; -r is then the total"},
 		&cli.IntFlag{Name: "max-users", Destination: &o.maxUsers, Value: def.MaxUsers, Category: catLoad, Usage: "open model: at most `N` requests in flight; later ones wait and the wait counts"},
 		&cli.StringFlag{Name: "ramp", Destination: &o.ramp, Category: catLoad, Usage: "start users evenly (or raise the rate linearly) over `DURATION`, e.g. 30s"},
-		&cli.StringFlag{Name: "interval", Destination: &o.interval, Value: "1s", Category: catOutput, Usage: "width of the timeline's buckets in the JSON, `DURATION`"},
+		&cli.StringFlag{Name: "interval", Destination: &o.interval, Value: "1s", Category: catOutput, Usage: "width of the timeline's buckets in the JSON, `DURATION`; also how often --server-metrics and --db are read"},
 		&cli.StringFlag{Name: "delay", Aliases: []string{"d"}, Destination: &o.delay, Category: catLoad, Usage: "each user pauses a random 0..`SECS` after each request"},
 		&cli.BoolFlag{Name: "benchmark", Aliases: []string{"b"}, Destination: &o.benchmark, Category: catLoad, Usage: "no pauses between requests (overrides -d)"},
 		&cli.StringFlag{Name: "timeout", Destination: &o.timeout, Value: strconv.FormatFloat(def.Timeout.Seconds(), 'f', -1, 64), Category: catLoad, Usage: "bound on each whole request, body and its decoding included: `SECS` or a duration such as 500ms"},
