@@ -489,3 +489,27 @@ func deadlock(t *testing.T, db *sql.DB) int {
 	}
 	return n
 }
+
+// One reading of a real MariaDB: SHOW GLOBAL STATUS's few hundred rows, parsed.
+func BenchmarkMySQLSample(b *testing.B) {
+	s := dbtest.MariaDB(b)
+	target, err := ParseTarget(s.DSN)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, err := Open(target)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	ctx := context.Background()
+	if _, err := src.Sample(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := src.Sample(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
