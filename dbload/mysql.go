@@ -29,7 +29,7 @@ const mysqlDeadlockMetric = "SELECT `COUNT` FROM information_schema.INNODB_METRI
 	"WHERE NAME = 'lock_deadlocks' AND TIME_ENABLED IS NOT NULL AND TIME_DISABLED IS NULL"
 
 // mysqlSource reads MySQL, MariaDB and Percona Server through SHOW GLOBAL STATUS, which every
-// server since 5.0.2 answers without performance_schema or any privilege. It is used by one
+// server since 5.0.2 answers without performance_schema, to any account (USAGE is enough). It is used by one
 // goroutine at a time (the Monitor's), so its counts need no lock.
 type mysqlSource struct {
 	db       *sql.DB
@@ -106,8 +106,9 @@ func (m *mysqlSource) addDeadlocks(ctx context.Context, s *Sample) error {
 			m.deadlocks = deadlocksMetric
 			s.Has |= HasDeadlocks
 		case errors.Is(err, sql.ErrNoRows) || errors.As(err, &serverErr):
-			// The server said no for good: no such table (before 5.6) or the counter is
-			// off. The figure stays absent.
+			// The server said no for good: no such table (before 5.6), an account without
+			// the PROCESS privilege that INNODB_METRICS asks for, or the counter is off.
+			// The figure stays absent.
 			m.deadlocks = deadlocksNone
 		default:
 			return err // the connection failed: ask again on the next reading
