@@ -324,15 +324,17 @@ func TestMySQLCounters(t *testing.T) {
 	step("other ways in", func(t *testing.T) {
 		sock := s.Exec(t, "SELECT @@socket")
 		port := strings.TrimPrefix(s.Addr, "127.0.0.1:")
+		s.Exec(t, "CREATE USER 'watcher'@'127.0.0.1' IDENTIFIED BY 'w4tcher-pass'")
 		for _, tc := range []struct{ name, dsn string }{
 			{"unix socket", fmt.Sprintf("mysql://%s:%s@localhost/?socket=%s", dbtest.User, dbtest.Password, url.QueryEscape(sock))},
 			{"password parameter, database, mariadb scheme", fmt.Sprintf("mariadb://%s@127.0.0.1:%s/%s?password=%s", dbtest.User, port, dbtest.Database, dbtest.Password)},
 			// The test server has no certificate: preferred falls back to plain text.
 			{"tls preferred", s.DSN + "?tls=preferred"},
+			{"an account without privileges", "mysql://watcher:w4tcher-pass@127.0.0.1:" + port + "/"},
 		} {
 			r := read(t, mysqlReader(t, tc.dsn))
-			if !strings.Contains(r.Version, "MariaDB") {
-				t.Errorf("%s: version %q", tc.name, r.Version)
+			if !strings.Contains(r.Version, "MariaDB") || r.Has != first.Has {
+				t.Errorf("%s: version %q, has %b, want %b", tc.name, r.Version, r.Has, first.Has)
 			}
 		}
 	})
