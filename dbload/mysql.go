@@ -40,6 +40,9 @@ type mysqlSource struct {
 	// up to the latest SHOW GLOBAL STATUS: the reading's Queries leave them out.
 	sent      int64
 	deadlocks deadlockSource
+	// questions and uptime are the server's Questions and Uptime at the last reading: either
+	// going back means a restart (or a fail-over), which counts from zero again.
+	questions, uptime int64
 }
 
 // newMySQL prepares the reader without connecting: database/sql connects on the first
@@ -83,12 +86,28 @@ func (m *mysqlSource) Sample(ctx context.Context) (Sample, error) {
 		return Sample{}, m.wrap("SHOW GLOBAL STATUS", err)
 	}
 	s.At, s.Version = at, m.version
+	if m.restarted(s.Queries, status) {
+		// The new server has counted one statement of this reader's: this status.
+		own, m.sent = 1, 1
+	}
 	s.Queries = max(0, s.Queries-own)
 	s.Connections = max(0, s.Connections-1) // this reader's own connection
 	if err := m.addDeadlocks(ctx, &s); err != nil {
 		return Sample{}, m.wrap("INNODB_METRICS", err)
 	}
 	return s, nil
+}
+
+// restarted says whether the server's counters started again since the last reading, given
+// this reading's Questions and status.
+func (m *mysqlSource) restarted(questions int64, status map[string]string) bool {
+	uptime, err := mysqlValue(status, "uptime")
+	if err != nil {
+		uptime = m.uptime // not told: no sign either way
+	}
+	again := m.questions > 0 && (questions < m.questions || uptime < m.uptime)
+	m.questions, m.uptime = questions, uptime
+	return again
 }
 
 // addDeadlocks completes a reading whose status has no Innodb_deadlocks (MySQL) from

@@ -59,8 +59,9 @@ func mysqlStatus(status map[string]string) (Sample, error) {
 	return s, nil
 }
 
-// mysqlPlain are the status variables mysqlStatus reads besides mysqlCounters.
-var mysqlPlain = []string{"questions", "threads_connected", "innodb_buffer_pool_read_requests", "innodb_buffer_pool_reads"}
+// mysqlPlain are the status variables a reading takes besides mysqlCounters (Uptime tells a
+// restart).
+var mysqlPlain = []string{"questions", "threads_connected", "innodb_buffer_pool_read_requests", "innodb_buffer_pool_reads", "uptime"}
 
 // mysqlWanted says whether mysqlStatus reads the status variable name, and under which key
 // (lower case); the other rows, some five hundred, are dropped without a copy.

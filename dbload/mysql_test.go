@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/url"
@@ -445,6 +446,87 @@ func TestMySQLFailures(t *testing.T) {
 	if strings.Contains(sum.FirstError, dbtest.Password) {
 		t.Errorf("first error %q shows the password", sum.FirstError)
 	}
+}
+
+// A server that restarts (here: fails over to another, fresh one behind the same address)
+// starts its counters again; the reader's readings of it count exactly from then on, however
+// many statements the reader had sent to the old one.
+func TestMySQLServerRestart(t *testing.T) {
+	old, fresh := dbtest.MariaDB(t), dbtest.MariaDB(t)
+	proxy := newSwitchProxy(t, old.Addr)
+	r := mysqlReader(t, "mysql://"+dbtest.User+":"+dbtest.Password+"@"+proxy.addr()+"/")
+	// More readings than the fresh server will have counted statements when it takes over.
+	for range 300 {
+		read(t, r)
+	}
+	send(t, siteDB(t, old.DSN), 50) // and more site statements than the fresh one will have
+	a := read(t, r)
+	proxy.switchTo(fresh.Addr)
+	b := read(t, r)
+	if !strings.Contains(b.Version, "MariaDB") || b.Queries >= a.Queries {
+		t.Fatalf("queries %d then %d across the restart, want fewer", a.Queries, b.Queries)
+	}
+	send(t, siteDB(t, fresh.DSN), 137)
+	c := read(t, r)
+	if got := c.Queries - b.Queries; got != 137 {
+		t.Errorf("queries went up by %d after the restart, want 137", got)
+	}
+}
+
+// switchProxy forwards loopback connections to a backend the test can change; a change drops
+// the connections open through it, as a restart does.
+type switchProxy struct {
+	ln      net.Listener
+	mu      sync.Mutex
+	backend string
+	conns   []net.Conn
+}
+
+func newSwitchProxy(t *testing.T, backend string) *switchProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &switchProxy{ln: ln, backend: backend}
+	go p.serve()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		p.switchTo("")
+	})
+	return p
+}
+
+func (p *switchProxy) addr() string { return p.ln.Addr().String() }
+
+func (p *switchProxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return // closed by the cleanup
+		}
+		p.mu.Lock()
+		b, err := net.Dial("tcp", p.backend)
+		if err != nil {
+			p.mu.Unlock()
+			_ = c.Close()
+			continue
+		}
+		p.conns = append(p.conns, c, b)
+		p.mu.Unlock()
+		go func() { _, _ = io.Copy(b, c); _ = b.Close() }()
+		go func() { _, _ = io.Copy(c, b); _ = c.Close() }()
+	}
+}
+
+// switchTo sends new connections to backend and closes the open ones.
+func (p *switchProxy) switchTo(backend string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		_ = c.Close()
+	}
+	p.conns, p.backend = nil, backend
 }
 
 // deadlock makes two transactions update the rows of webload.pair in opposite orders and
