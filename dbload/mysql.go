@@ -67,8 +67,8 @@ func newMySQL(t Target) (Source, error) {
 // STATUS, one round trip each (two on MySQL, whose deadlocks are in INNODB_METRICS).
 func (m *mysqlSource) Sample(ctx context.Context) (Sample, error) {
 	if m.version == "" {
-		var v string
-		if err := m.queryRow(ctx, "SELECT VERSION()", &v); err != nil {
+		v, err := m.serverVersion(ctx)
+		if err != nil {
 			return Sample{}, m.wrap("asking its version", err)
 		}
 		m.version = v
@@ -96,6 +96,28 @@ func (m *mysqlSource) Sample(ctx context.Context) (Sample, error) {
 		return Sample{}, m.wrap("INNODB_METRICS", err)
 	}
 	return s, nil
+}
+
+// serverVersion is VERSION() with the server's comment, which alone tells Percona Server
+// ("8.0.35-27 (Percona Server (GPL), Release '27', …)") from MySQL ("8.0.35 (MySQL
+// Community Server - GPL)"), in one statement.
+func (m *mysqlSource) serverVersion(ctx context.Context) (string, error) {
+	rows, err := m.query(ctx, "SELECT VERSION(), @@version_comment")
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var v, comment sql.NullString
+	if !rows.Next() {
+		return "", errors.Join(sql.ErrNoRows, rows.Err())
+	}
+	if err := rows.Scan(&v, &comment); err != nil {
+		return "", err
+	}
+	if c := strings.TrimSpace(comment.String); c != "" {
+		return v.String + " (" + c + ")", nil
+	}
+	return v.String, nil
 }
 
 // restarted says whether the server's counters started again since the last reading, given

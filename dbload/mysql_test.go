@@ -144,8 +144,9 @@ func TestMySQLCounters(t *testing.T) {
 		if first.Kind != KindMySQL || first.QueriesSource != "Questions" {
 			t.Errorf("kind %q, queries source %q", first.Kind, first.QueriesSource)
 		}
-		if !strings.Contains(first.Version, "MariaDB") {
-			t.Errorf("version %q, want MariaDB's", first.Version)
+		// The comment is what tells Percona Server from MySQL.
+		if want := s.Exec(t, "SELECT CONCAT(VERSION(), ' (', @@version_comment, ')')"); first.Version != want || !strings.Contains(want, "MariaDB") {
+			t.Errorf("version %q, want %q", first.Version, want)
 		}
 		want := HasSlowQueries | HasRowsRead | HasBuffer | HasLockWaits | HasDeadlocks | HasTempDiskTables
 		if first.Has != want {
