@@ -29,7 +29,7 @@ const mysqlDeadlockMetric = "SELECT `COUNT` FROM information_schema.INNODB_METRI
 	"WHERE NAME = 'lock_deadlocks' AND TIME_ENABLED IS NOT NULL AND TIME_DISABLED IS NULL"
 
 // mysqlSource reads MySQL, MariaDB and Percona Server through SHOW GLOBAL STATUS, which every
-// server since 5.0.2 answers without performance_schema or any privilege. It is used by one
+// server since 5.0.2 answers without performance_schema, to any account (USAGE is enough). It is used by one
 // goroutine at a time (the Monitor's), so its counts need no lock.
 type mysqlSource struct {
 	db       *sql.DB
@@ -40,6 +40,9 @@ type mysqlSource struct {
 	// up to the latest SHOW GLOBAL STATUS: the reading's Queries leave them out.
 	sent      int64
 	deadlocks deadlockSource
+	// questions and uptime are the server's Questions and Uptime at the last reading: either
+	// going back means a restart (or a fail-over), which counts from zero again.
+	questions, uptime int64
 }
 
 // newMySQL prepares the reader without connecting: database/sql connects on the first
@@ -64,8 +67,8 @@ func newMySQL(t Target) (Source, error) {
 // STATUS, one round trip each (two on MySQL, whose deadlocks are in INNODB_METRICS).
 func (m *mysqlSource) Sample(ctx context.Context) (Sample, error) {
 	if m.version == "" {
-		var v string
-		if err := m.queryRow(ctx, "SELECT VERSION()", &v); err != nil {
+		v, err := m.serverVersion(ctx)
+		if err != nil {
 			return Sample{}, m.wrap("asking its version", err)
 		}
 		m.version = v
@@ -83,12 +86,50 @@ func (m *mysqlSource) Sample(ctx context.Context) (Sample, error) {
 		return Sample{}, m.wrap("SHOW GLOBAL STATUS", err)
 	}
 	s.At, s.Version = at, m.version
+	if m.restarted(s.Queries, status) {
+		// The new server has counted one statement of this reader's: this status.
+		own, m.sent = 1, 1
+	}
 	s.Queries = max(0, s.Queries-own)
 	s.Connections = max(0, s.Connections-1) // this reader's own connection
 	if err := m.addDeadlocks(ctx, &s); err != nil {
 		return Sample{}, m.wrap("INNODB_METRICS", err)
 	}
 	return s, nil
+}
+
+// serverVersion is VERSION() with the server's comment, which alone tells Percona Server
+// ("8.0.35-27 (Percona Server (GPL), Release '27', …)") from MySQL ("8.0.35 (MySQL
+// Community Server - GPL)"), in one statement.
+func (m *mysqlSource) serverVersion(ctx context.Context) (string, error) {
+	rows, err := m.query(ctx, "SELECT VERSION(), @@version_comment")
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var v, comment sql.NullString
+	if !rows.Next() {
+		return "", errors.Join(sql.ErrNoRows, rows.Err())
+	}
+	if err := rows.Scan(&v, &comment); err != nil {
+		return "", err
+	}
+	if c := strings.TrimSpace(comment.String); c != "" {
+		return v.String + " (" + c + ")", nil
+	}
+	return v.String, nil
+}
+
+// restarted says whether the server's counters started again since the last reading, given
+// this reading's Questions and status.
+func (m *mysqlSource) restarted(questions int64, status map[string]string) bool {
+	uptime, err := mysqlValue(status, "uptime")
+	if err != nil {
+		uptime = m.uptime // not told: no sign either way
+	}
+	again := m.questions > 0 && (questions < m.questions || uptime < m.uptime)
+	m.questions, m.uptime = questions, uptime
+	return again
 }
 
 // addDeadlocks completes a reading whose status has no Innodb_deadlocks (MySQL) from
@@ -106,8 +147,9 @@ func (m *mysqlSource) addDeadlocks(ctx context.Context, s *Sample) error {
 			m.deadlocks = deadlocksMetric
 			s.Has |= HasDeadlocks
 		case errors.Is(err, sql.ErrNoRows) || errors.As(err, &serverErr):
-			// The server said no for good: no such table (before 5.6) or the counter is
-			// off. The figure stays absent.
+			// The server said no for good: no such table (before 5.6), an account without
+			// the PROCESS privilege that INNODB_METRICS asks for, or the counter is off.
+			// The figure stays absent.
 			m.deadlocks = deadlocksNone
 		default:
 			return err // the connection failed: ask again on the next reading
@@ -124,20 +166,23 @@ func (m *mysqlSource) addDeadlocks(ctx context.Context, s *Sample) error {
 	return nil
 }
 
-// globalStatus runs SHOW GLOBAL STATUS and returns its rows by lower-case name.
+// globalStatus runs SHOW GLOBAL STATUS and returns the rows a reading uses, by lower-case
+// name. The others (some five hundred) are read as raw bytes and dropped without a copy.
 func (m *mysqlSource) globalStatus(ctx context.Context) (map[string]string, error) {
 	rows, err := m.query(ctx, "SHOW GLOBAL STATUS")
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	status := make(map[string]string, 512)
-	var name, value sql.NullString
+	status := make(map[string]string, 16)
+	var name, value sql.RawBytes
 	for rows.Next() {
 		if err := rows.Scan(&name, &value); err != nil {
 			return nil, err
 		}
-		status[strings.ToLower(name.String)] = value.String
+		if key, ok := mysqlWanted(name); ok {
+			status[key] = string(value)
+		}
 	}
 	return status, rows.Err()
 }

@@ -1,6 +1,7 @@
 package dbload
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -56,6 +57,28 @@ func mysqlStatus(status map[string]string) (Sample, error) {
 		s.Has |= HasBuffer
 	}
 	return s, nil
+}
+
+// mysqlPlain are the status variables a reading takes besides mysqlCounters (Uptime tells a
+// restart).
+var mysqlPlain = []string{"questions", "threads_connected", "innodb_buffer_pool_read_requests", "innodb_buffer_pool_reads", "uptime"}
+
+// mysqlWanted says whether mysqlStatus reads the status variable name, and under which key
+// (lower case); the other rows, some five hundred, are dropped without a copy.
+func mysqlWanted(name []byte) (string, bool) {
+	for _, n := range mysqlPlain {
+		if bytes.EqualFold(name, []byte(n)) {
+			return n, true
+		}
+	}
+	for _, c := range mysqlCounters {
+		for _, n := range c.names {
+			if bytes.EqualFold(name, []byte(n)) {
+				return n, true
+			}
+		}
+	}
+	return "", false
 }
 
 // mysqlValue reads one counter: a whole number, never negative.

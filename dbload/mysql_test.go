@@ -2,120 +2,15 @@ package dbload
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"math"
-	"net"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
 	"github.com/webload/webload/internal/dbtest"
 )
-
-// mustTarget parses a DSN the test wrote.
-func mustTarget(t *testing.T, dsn string) Target {
-	t.Helper()
-	target, err := ParseTarget(dsn)
-	if err != nil {
-		t.Fatalf("ParseTarget(%q): %v", Redacted(dsn), err)
-	}
-	return target
-}
-
-// mysqlReader opens the reader for dsn, closed when the test ends.
-func mysqlReader(t *testing.T, dsn string) Source {
-	t.Helper()
-	src, err := Open(mustTarget(t, dsn))
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() { _ = src.Close() })
-	return src
-}
-
-// siteDB is the test's own client of the server, playing the site: the statements it sends
-// are the ones the reader must count.
-func siteDB(t *testing.T, dsn string) *sql.DB {
-	t.Helper()
-	cfg, err := mysqlConfig(mustTarget(t, dsn))
-	if err != nil {
-		t.Fatalf("mysqlConfig: %v", err)
-	}
-	cfg.DBName = dbtest.Database
-	conn, err := mysql.NewConnector(cfg)
-	if err != nil {
-		t.Fatalf("NewConnector: %v", err)
-	}
-	db := sql.OpenDB(conn)
-	db.SetMaxIdleConns(8)
-	t.Cleanup(func() { _ = db.Close() })
-	return db
-}
-
-// read takes one reading and fails the test on error.
-func read(t *testing.T, src Source) Sample {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	s, err := src.Sample(ctx)
-	if err != nil {
-		t.Fatalf("Sample: %v", err)
-	}
-	return s
-}
-
-// waitAtRest waits, a bounded number of times, until two readings in a row show the same
-// statement count and connections.
-func waitAtRest(t *testing.T, src Source) {
-	t.Helper()
-	prev := read(t, src)
-	for range 200 {
-		time.Sleep(5 * time.Millisecond)
-		s := read(t, src)
-		if s.Queries == prev.Queries && s.Connections == prev.Connections {
-			return
-		}
-		prev = s
-	}
-	t.Fatal("the server's counts never stood still")
-}
-
-// send runs n statements on db, one round trip each.
-func send(t *testing.T, db *sql.DB, n int) {
-	t.Helper()
-	for i := range n {
-		if _, err := db.Exec("SELECT 1"); err != nil {
-			t.Fatalf("statement %d: %v", i, err)
-		}
-	}
-}
-
-// exec runs each statement on one connection of db, in order.
-func exec(t *testing.T, c *sql.Conn, stmts ...string) {
-	t.Helper()
-	for _, q := range stmts {
-		if _, err := c.ExecContext(context.Background(), q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-}
-
-// conn takes one connection of db for the test.
-func conn(t *testing.T, db *sql.DB) *sql.Conn {
-	t.Helper()
-	c, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatalf("connecting: %v", err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
-}
 
 // The counters read from a real MariaDB move by exactly what the test made the server do.
 // The subtests run one after another: the counters are the whole server's.
@@ -143,8 +38,9 @@ func TestMySQLCounters(t *testing.T) {
 		if first.Kind != KindMySQL || first.QueriesSource != "Questions" {
 			t.Errorf("kind %q, queries source %q", first.Kind, first.QueriesSource)
 		}
-		if !strings.Contains(first.Version, "MariaDB") {
-			t.Errorf("version %q, want MariaDB's", first.Version)
+		// The comment is what tells Percona Server from MySQL.
+		if want := s.Exec(t, "SELECT CONCAT(VERSION(), ' (', @@version_comment, ')')"); first.Version != want || !strings.Contains(want, "MariaDB") {
+			t.Errorf("version %q, want %q", first.Version, want)
 		}
 		want := HasSlowQueries | HasRowsRead | HasBuffer | HasLockWaits | HasDeadlocks | HasTempDiskTables
 		if first.Has != want {
@@ -324,15 +220,17 @@ func TestMySQLCounters(t *testing.T) {
 	step("other ways in", func(t *testing.T) {
 		sock := s.Exec(t, "SELECT @@socket")
 		port := strings.TrimPrefix(s.Addr, "127.0.0.1:")
+		s.Exec(t, "CREATE USER 'watcher'@'127.0.0.1' IDENTIFIED BY 'w4tcher-pass'")
 		for _, tc := range []struct{ name, dsn string }{
 			{"unix socket", fmt.Sprintf("mysql://%s:%s@localhost/?socket=%s", dbtest.User, dbtest.Password, url.QueryEscape(sock))},
 			{"password parameter, database, mariadb scheme", fmt.Sprintf("mariadb://%s@127.0.0.1:%s/%s?password=%s", dbtest.User, port, dbtest.Database, dbtest.Password)},
 			// The test server has no certificate: preferred falls back to plain text.
 			{"tls preferred", s.DSN + "?tls=preferred"},
+			{"an account without privileges", "mysql://watcher:w4tcher-pass@127.0.0.1:" + port + "/"},
 		} {
 			r := read(t, mysqlReader(t, tc.dsn))
-			if !strings.Contains(r.Version, "MariaDB") {
-				t.Errorf("%s: version %q", tc.name, r.Version)
+			if !strings.Contains(r.Version, "MariaDB") || r.Has != first.Has {
+				t.Errorf("%s: version %q, has %b, want %b", tc.name, r.Version, r.Has, first.Has)
 			}
 		}
 	})
@@ -386,106 +284,26 @@ func TestMySQLCounters(t *testing.T) {
 	})
 }
 
-// A database that cannot be read fails the reading with an error that names it without the
-// password, and a Monitor of it reports failed readings and no figures.
-func TestMySQLFailures(t *testing.T) {
-	s := dbtest.MariaDB(t)
-	port := strings.TrimPrefix(s.Addr, "127.0.0.1:")
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
+// One reading of a real MariaDB: SHOW GLOBAL STATUS's few hundred rows, parsed.
+func BenchmarkMySQLSample(b *testing.B) {
+	s := dbtest.MariaDB(b)
+	target, err := ParseTarget(s.DSN)
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
-	closedAddr := closed.Addr().String()
-	_ = closed.Close()
-	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	src, err := Open(target)
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
-	defer silent.Close()
-	const wrong = "wr0ng-Pa55word"
-	for _, tc := range []struct{ name, dsn, secret string }{
-		{"wrong password", "mysql://webload:" + wrong + "@127.0.0.1:" + port + "/", wrong},
-		{"wrong password parameter", "mysql://webload@127.0.0.1:" + port + "/?password=" + wrong, wrong},
-		{"unknown database", "mysql://webload:" + dbtest.Password + "@127.0.0.1:" + port + "/nosuchdb", dbtest.Password},
-		{"tls the server does not offer", "mysql://webload:" + dbtest.Password + "@127.0.0.1:" + port + "/?tls=true", dbtest.Password},
-		{"closed port", "mysql://webload:" + dbtest.Password + "@" + closedAddr + "/", dbtest.Password},
-		// Accepts and never answers: the reading ends with its context.
-		{"silent server", "mysql://webload:" + dbtest.Password + "@" + silent.Addr().String() + "/", dbtest.Password},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			src := mysqlReader(t, tc.dsn)
-			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-			defer cancel()
-			_, err := src.Sample(ctx)
-			if err == nil {
-				t.Fatal("the reading succeeded")
-			}
-			if msg := err.Error(); strings.Contains(msg, tc.secret) || !strings.Contains(msg, "reading mysql://webload") {
-				t.Errorf("error %q: want the DSN without the password", msg)
-			}
-		})
+	defer src.Close()
+	ctx := context.Background()
+	if _, err := src.Sample(ctx); err != nil {
+		b.Fatal(err)
 	}
-
-	src := mysqlReader(t, s.DSN)
-	read(t, src)
-	s.Stop()
-	if _, err := src.Sample(context.Background()); err == nil {
-		t.Fatal("a reading of a stopped server succeeded")
-	}
-	dead := mysqlReader(t, s.DSN)
-	sum := Start(context.Background(), dead, "dead", 0).Stop()
-	if sum.Samples != 0 || sum.Failures != 2 || sum.FirstError == "" {
-		t.Errorf("%d readings, %d failed (%q), want 0 and 2", sum.Samples, sum.Failures, sum.FirstError)
-	}
-	if sum.Queries != nil || sum.SlowQueries != nil || sum.BufferHitRatio != nil || len(sum.Series) != 0 {
-		t.Errorf("figures from a dead server: %+v", sum)
-	}
-	if strings.Contains(sum.FirstError, dbtest.Password) {
-		t.Errorf("first error %q shows the password", sum.FirstError)
-	}
-}
-
-// deadlock makes two transactions update the rows of webload.pair in opposite orders and
-// returns how many the server rolled back to break the cycle.
-func deadlock(t *testing.T, db *sql.DB) int {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var txs [2]*sql.Tx
-	for i := range txs {
-		c := conn(t, db)
-		exec(t, c, "SET SESSION innodb_lock_wait_timeout = 10")
-		tx, err := c.BeginTx(ctx, nil)
-		if err != nil {
-			t.Fatalf("begin: %v", err)
-		}
-		defer func() { _ = tx.Rollback() }()
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("UPDATE pair SET v = v + 1 WHERE id = %d", i+1)); err != nil {
-			t.Fatalf("first update: %v", err)
-		}
-		txs[i] = tx
-	}
-	// Each now wants the other's row; whichever asks second closes the cycle.
-	errs := make([]error, len(txs))
-	var wg sync.WaitGroup
-	for i, tx := range txs {
-		wg.Go(func() {
-			_, errs[i] = tx.ExecContext(ctx, fmt.Sprintf("UPDATE pair SET v = v + 1 WHERE id = %d", 2-i))
-			if errs[i] == nil {
-				errs[i] = tx.Commit()
-			}
-		})
-	}
-	wg.Wait()
-	n := 0
-	for _, err := range errs {
-		var me *mysql.MySQLError
-		switch {
-		case errors.As(err, &me) && me.Number == 1213:
-			n++
-		case err != nil:
-			t.Errorf("second update: %v", err)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := src.Sample(ctx); err != nil {
+			b.Fatal(err)
 		}
 	}
-	return n
 }
