@@ -6,8 +6,14 @@
 #
 # urls.txt uses $(SITE) for the host (see urls.txt in this folder); the script points it at
 # each stack in turn. A list with production names instead runs against each stack by address
-# with --resolve (see the README). With node exporters on the servers, LA and MEM are filled in
-# as well.
+# with --resolve (see the README). With node exporters on the servers (OLD_METRICS,
+# NEW_METRICS), LA and MEM are filled in as well. With each stack's database (DB_OLD, DB_NEW: a
+# read-only account is enough), the table gets the database's side: QPS, Q/T (queries per
+# transaction, where an N+1 query pattern shows) and Slow, and the verdict fails a stack that
+# needs 10% more queries per page. The password is hidden in every output.
+#
+#   DB_OLD=mysql://monitor:pass@10.0.0.1:3306/ DB_NEW=mysql://monitor:pass@10.0.0.2:3306/ \
+#   OLD=http://10.0.0.1 NEW=http://10.0.0.2 ./migration-acceptance.sh urls.txt
 set -euo pipefail
 URLS=${1:-urls.txt}
 OLD=${OLD:?set OLD to the old stack, e.g. http://10.0.0.1}
@@ -18,16 +24,20 @@ CHECK=${CHECK:-'status<400 && body!~"(?i)database (query )?error"'}
 LOAD=(-b -c 20 -r 50 -f "$URLS" --repeat 3 --repeat-pause "$PAUSE" --check "$CHECK")
 
 SITE=$OLD webload "${LOAD[@]}" --label "MySQL 5.1 (old)" -o old.json \
-  ${OLD_METRICS:+--server-metrics "$OLD_METRICS"}
+  ${OLD_METRICS:+--server-metrics "$OLD_METRICS"} ${DB_OLD:+--db "$DB_OLD"}
 # A broken gate (exit 1) still leaves new.json for the comparison below.
 gate=0
 SITE=$NEW webload "${LOAD[@]}" --label "Percona 5.6 (new)" -o new.json \
-  ${NEW_METRICS:+--server-metrics "$NEW_METRICS"} \
+  ${NEW_METRICS:+--server-metrics "$NEW_METRICS"} ${DB_NEW:+--db "$DB_NEW"} \
   --assert 'availability>=99.9' --assert 'failed==0' || gate=$?
 
 # The table for the ticket, and the verdict: significant regressions and any page that answers
 # differently (its status mix, content or size) fail (exit 1).
 webload compare --format md --per-url old.json new.json > comparison.md
-webload compare --max-regression 'p95=10%,rtime=10%,trate=5%' --max-content-changes 0 \
+LIMITS='p95=10%,rtime=10%,trate=5%'
+if [[ -n ${DB_OLD:-} && -n ${DB_NEW:-} ]]; then
+  LIMITS+=',q/t=10%'
+fi
+webload compare --max-regression "$LIMITS" --max-content-changes 0 \
   --junit acceptance.xml old.json new.json
 exit "$gate"

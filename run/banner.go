@@ -37,8 +37,21 @@ func banner(s *Spec) string {
 	if len(s.Targets) == 1 {
 		noun = "URL"
 	}
-	return fmt.Sprintf("** webload %s\n** %s, %s, over %d %s%s\n%sLoading... Ctrl-C stops and reports what was measured.\n",
-		s.Info.Version, who, plan, len(s.Targets), noun, bannerHosts(s.Targets), bannerRoutes(c, s.Targets))
+	return fmt.Sprintf("** webload %s\n** %s, %s, over %d %s%s\n%s%sLoading... Ctrl-C stops and reports what was measured.\n",
+		s.Info.Version, who, plan, len(s.Targets), noun, bannerHosts(s.Targets), bannerRoutes(c, s.Targets), bannerDatabases(s))
+}
+
+// bannerDatabases names the databases the run reads (--db), passwords hidden, and when.
+func bannerDatabases(s *Spec) string {
+	when := "before and after the run"
+	if s.Interval > 0 {
+		when = fmt.Sprintf("before, every %v during and after the run", s.Interval)
+	}
+	var b strings.Builder
+	for _, t := range s.Databases {
+		fmt.Fprintf(&b, "** reading the database %s %s\n", t, when)
+	}
+	return b.String()
 }
 
 // bannerHostsShown is how many hosts the banner names before it counts the rest.

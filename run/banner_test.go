@@ -3,7 +3,9 @@ package run
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
@@ -83,6 +85,53 @@ func TestBannerSaysWhereConnectionsGo(t *testing.T) {
 			routes, _, _ := strings.Cut(rest, "Loading...")
 			if routes != tt.want {
 				t.Errorf("banner:\n%s\nwant between the plan and Loading:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestBannerNamesTheDatabases: the banner says which databases the run reads, and how often,
+// with their passwords hidden.
+func TestBannerNamesTheDatabases(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		dsns     []string
+		interval time.Duration
+		want     []string
+	}{
+		{"none", nil, time.Second, nil},
+		{"one, every second", []string{"mysql://webload:s3cret-word@127.0.0.1:3306/"}, time.Second,
+			[]string{"** reading the database mysql://webload:xxxxx@127.0.0.1:3306/ before, every 1s during and after the run\n"}},
+		{"two, password parameter", []string{"mysql://db1:3306/", "postgres://h:5432/shop?user=u&password=s3cret-word"}, 500 * time.Millisecond,
+			[]string{"** reading the database mysql://db1:3306/ before, every 500ms during and after the run\n",
+				"** reading the database postgres://h:5432/shop?user=u&password=xxxxx before, every 500ms during and after the run\n"}},
+		{"no interval", []string{"postgres://h/shop"}, 0,
+			[]string{"** reading the database postgres://h/shop before and after the run\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := Spec{Config: loader.Config{Users: 1, Reps: 1}, Interval: tt.interval,
+				Targets: []urls.Target{{Method: "GET", URL: "http://127.0.0.1:8101/"}}}
+			for _, d := range tt.dsns {
+				target, err := dbload.ParseTarget(d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.Databases = append(s.Databases, target)
+			}
+			got := banner(&s)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("banner:\n%s\nwant the line %q", got, w)
+				}
+			}
+			if n := strings.Count(got, "database"); n != len(tt.want) {
+				t.Errorf("banner names %d databases, want %d:\n%s", n, len(tt.want), got)
+			}
+			if strings.Contains(got, "s3cret-word") {
+				t.Errorf("the password shows:\n%s", got)
 			}
 		})
 	}

@@ -53,6 +53,7 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	repeat := max(spec.Repeat, 1)
 	var runs []stats.Report
 	interrupted, aborted := false, false
+	dbWarned := map[string]bool{} // a database that cannot be read is warned of once a series
 	for i := range repeat {
 		if i > 0 && !pauseBetweenRuns(ctx, spec.RepeatPause) {
 			interrupted = true
@@ -64,7 +65,7 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 				return stats.Report{}, err
 			}
 		}
-		rep, stop, err := runOnce(ctx, &spec, live, stdout, stderr, terminal, talk)
+		rep, stop, err := runOnce(ctx, &spec, live, stdout, stderr, terminal, talk, dbWarned)
 		if err != nil {
 			live.close()
 			return stats.Report{}, err
@@ -121,9 +122,9 @@ func noResponse(rep *stats.Report) int64 {
 	return n
 }
 
-// runOnce makes one run: the loader, its statistics, and the progress line, server monitor
-// and live outputs around it.
-func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr, terminal io.Writer, talk bool) (stats.Report, loader.StopReason, error) {
+// runOnce makes one run: the loader, its statistics, and the progress line, server monitor,
+// database readers and live outputs around it. dbWarned is the series' databases warned of.
+func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr, terminal io.Writer, talk bool, dbWarned map[string]bool) (stats.Report, loader.StopReason, error) {
 	cfg := spec.Config
 	// -v shows each redirect hop and resource by its own method and URL.
 	cfg.NameRequests = spec.Outputs.Verbose
@@ -131,12 +132,11 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 	if err != nil {
 		return stats.Report{}, 0, SettingError{err}
 	}
-	// The monitor takes its first sample now, which may take a while: before the sinks take
-	// the run's start time.
-	var monitor *sysload.Monitor
-	if spec.Server != nil {
-		monitor = sysload.Start(ctx, spec.Server, spec.ServerSpec, spec.Interval)
-	}
+	// The monitors take their first samples now, which may take a while: before the sinks
+	// take the run's start time.
+	databases := dbReaders(spec)
+	startDatabases(ctx, databases, spec.Interval, stderr, dbWarned)
+	monitor := startServer(ctx, spec, exporterIsDatabase(databases))
 	// The loader books login steps after the URL list, so the statistics see its target list.
 	targets := l.Targets()
 	rec := stats.NewRecorder(targets, stats.Options{Interval: spec.Interval, RampEnd: spec.Config.Ramp})
@@ -170,16 +170,39 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 	close(finished)
 	stopProgress()
 	rep := rec.Report(outcome, spec.Info, spec.Outputs.Label)
+	// The final readings are taken side by side, so that their bounds do not add up.
+	var server sysload.Summary
+	var wg sync.WaitGroup
 	if monitor != nil {
-		server := monitor.Stop()
+		wg.Go(func() { server = monitor.Stop() })
+	}
+	dbs := stopDatabases(databases)
+	wg.Wait()
+	if monitor != nil {
 		rep.Server = &server
 	}
+	rep.SetDatabases(dbs)
 	if sh := rep.Run.Shard; sh != nil && !sh.PlannedStart.IsZero() {
 		s := *sh
 		s.StartOffset = rep.Run.StartedAt.Sub(s.PlannedStart).Seconds()
 		rep.Run.Shard = &s
 	}
 	return rep, outcome.Stop, nil
+}
+
+// startServer starts reading the server's load, if the spec asks for it. When the
+// --server-metrics page is a database exporter's (pageIsDatabase), it is read for the server
+// only if it has node figures too: otherwise the server's entry would be all failed readings of
+// a page that was read, and its scrapes would add to the database's own count.
+func startServer(ctx context.Context, spec *Spec, pageIsDatabase bool) *sysload.Monitor {
+	if spec.Server == nil {
+		return nil
+	}
+	first := takeFirst(ctx, spec.Server.Sample)
+	if pageIsDatabase && first.err != nil {
+		return nil
+	}
+	return sysload.Start(ctx, first, spec.ServerSpec, spec.Interval)
 }
 
 // pauseBetweenRuns lets the server settle between the runs of a series; false means the run was

@@ -1,13 +1,15 @@
 // Package run makes a load test from its description to its result: the runs of a series
 // (Spec.Repeat) with a pause between them, the chain of sinks around each (statistics, verbose
-// lines, live CSV and Prometheus outputs, the progress line), the server's load, the outputs
-// written at the end and the history kept for later comparisons. It takes plain values and
-// knows no command line: the CLI and the demo describe a run as a Spec and call Execute.
+// lines, live CSV and Prometheus outputs, the progress line), the server's load and the
+// databases' counters read beside it, the outputs written at the end and the history kept for
+// later comparisons. It takes plain values and knows no command line: the CLI and the demo
+// describe a run as a Spec and call Execute.
 package run
 
 import (
 	"time"
 
+	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/sysload"
@@ -42,6 +44,11 @@ type Spec struct {
 	// ServerSpec is how it was named (a node exporter's URL, or "local"), for the result.
 	Server     sysload.Source
 	ServerSpec string
+	// Databases are read before, every Interval during and after each run (--db); the
+	// ServerSpec page too when it is an exporter's URL, for mysqld_exporter's and
+	// postgres_exporter's figures. A database that cannot be read costs a warning, never the
+	// run.
+	Databases []dbload.Target
 }
 
 // Outputs says what is printed and which files are written. Each file output names the flag

@@ -28,6 +28,7 @@ type runOptions struct {
 	// Output
 	output, html, log, mark, hdrLog, csv, label, serverMetrics, siegeFormat, promListen, interval string
 	verbose, quiet, jsonOutput, perURL                                                            bool
+	db                                                                                            cli.StringSlice
 
 	// Gates and comparison
 	assert, checks cli.StringSlice

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/siegerc"
 	"github.com/webload/webload/urls"
@@ -63,7 +64,8 @@ func effectiveConfig(c flagValues, flags []cli.Flag, rc []siegerc.Setting) strin
 }
 
 // redactSecret hides credentials in a flag's value: the value of secret headers, the password
-// of "user:password", the data of a login request and the password of any URL.
+// of "user:password", the data of a login request, the password of any URL and a database
+// DSN's password= parameter.
 func redactSecret(flag, value string) string {
 	switch flag {
 	case "header":
@@ -74,6 +76,8 @@ func redactSecret(flag, value string) string {
 		if name, _, ok := strings.Cut(value, ":"); ok {
 			return name + ":***"
 		}
+	case "db":
+		return dbload.Redacted(value) // a password= parameter too
 	case "login":
 		if f := strings.Fields(value); len(f) > 2 && isMethod(f[1]) && !strings.HasPrefix(f[2], "<") {
 			value = f[0] + " " + f[1] + " ***"

@@ -68,6 +68,9 @@ func TestEffectiveConfigRedaction(t *testing.T) {
 		{"login", "http://h/login POST </srv/login.json", "http://h/login POST </srv/login.json"},
 		{"login", "http://u:p@h/login", "http://u:xxxxx@h/login"},
 		{"server-metrics", "http://a:b@host:9100/metrics", "http://a:xxxxx@host:9100/metrics"},
+		{"db", "mysql://webload:s3cret@127.0.0.1:3306/", "mysql://webload:xxxxx@127.0.0.1:3306/"},
+		{"db", "postgres://127.0.0.1:5432/shop?user=webload&password=s3cret&sslmode=disable", "postgres://127.0.0.1:5432/shop?user=webload&password=xxxxx&sslmode=disable"},
+		{"db", "postgres://webload@127.0.0.1:5432/shop", "postgres://webload@127.0.0.1:5432/shop"},
 		{"file", "urls.txt", "urls.txt"},
 	}
 	for _, tc := range tests {

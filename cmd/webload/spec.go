@@ -11,6 +11,7 @@ import (
 
 	"github.com/webload/webload/check"
 	"github.com/webload/webload/content"
+	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
@@ -202,8 +203,8 @@ func outputsFromFlags(o *runOptions, p *problems) run.Outputs {
 	return out
 }
 
-// checksFromFlags reads what surrounds the load: the timeline, repeats, gates, history and server
-// metrics.
+// checksFromFlags reads what surrounds the load: the timeline, repeats, gates, history, server
+// metrics and databases.
 func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, p *problems) {
 	var err error
 	if s.Interval, err = parseSeconds(o.interval); err != nil || s.Interval < time.Millisecond {
@@ -233,6 +234,14 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, p *problems) {
 			p.addf("server-metrics", "--server-metrics: %w", err)
 		}
 		s.ServerSpec = spec
+	}
+	for _, raw := range o.db.Value() {
+		t, err := dbload.ParseTarget(raw)
+		if err != nil {
+			p.addValue("db", raw, fmt.Errorf("--db: %w", err))
+			continue
+		}
+		s.Databases = append(s.Databases, t)
 	}
 }
 

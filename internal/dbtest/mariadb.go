@@ -23,13 +23,14 @@ func MariaDB(t testing.TB) *Server {
 	sock := filepath.Join(dir, "mysqld.sock")
 	logFile := filepath.Join(dir, "mysqld.log")
 	// --user=root lets the server run as root, which it otherwise refuses; as anybody else
-	// it is ignored.
-	if out, err := run(install, "--no-defaults", "--datadir="+data, "--user=root",
+	// it is ignored. --tmpdir keeps the temporary tables of servers started at the same time
+	// apart: in a shared /tmp their names can collide and fail the install.
+	if out, err := run(install, "--no-defaults", "--datadir="+data, "--tmpdir="+dir, "--user=root",
 		"--auth-root-authentication-method=socket", "--skip-test-db"); err != nil {
 		t.Fatalf("mariadb-install-db: %v\n%s", err, out)
 	}
 	port := freePort(t)
-	cmd := exec.Command(server, "--no-defaults", "--datadir="+data, "--socket="+sock,
+	cmd := exec.Command(server, "--no-defaults", "--datadir="+data, "--tmpdir="+dir, "--socket="+sock,
 		"--pid-file="+filepath.Join(dir, "mysqld.pid"), "--log-error="+logFile, "--user=root",
 		"--bind-address=127.0.0.1", fmt.Sprintf("--port=%d", port), "--skip-name-resolve",
 		"--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M", "--performance-schema=OFF")

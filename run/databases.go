@@ -1,0 +1,161 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/webload/webload/dbload"
+)
+
+// dbReader is one database read during a run.
+type dbReader struct {
+	target dbload.Target
+	// flag names the setting that asked for it, for the warning.
+	flag string
+	// exporter is the --server-metrics page read for database figures too: kept only when
+	// it had them.
+	exporter bool
+	mon      *dbload.Monitor
+	// startErr is why the first reading failed, or the reader could not even be made (then
+	// failed is its summary).
+	startErr error
+	failed   *dbload.Summary
+}
+
+// firstReading replays a reading taken before a monitor starts (to tell whether the run
+// warns, or what an exporter's page holds), as the monitor's own first one, then reads anew.
+type firstReading[S any] struct {
+	read   func(context.Context) (S, error)
+	first  S
+	err    error
+	served bool
+}
+
+// takeFirst takes the first reading of read now.
+func takeFirst[S any](ctx context.Context, read func(context.Context) (S, error)) *firstReading[S] {
+	f := &firstReading[S]{read: read}
+	f.first, f.err = read(ctx)
+	return f
+}
+
+// Sample is the reading taken already, then read's.
+func (f *firstReading[S]) Sample(ctx context.Context) (S, error) {
+	if !f.served {
+		f.served = true
+		return f.first, f.err
+	}
+	return f.read(ctx)
+}
+
+// dbFirst is a database Source with its first reading taken.
+type dbFirst struct {
+	*firstReading[dbload.Sample]
+	src dbload.Source
+}
+
+func (d dbFirst) Close() error { return d.src.Close() }
+
+// dbReaders lists what a run reads of its databases: each --db, and the --server-metrics
+// page when it is an exporter's URL, since a mysqld_exporter or postgres_exporter page serves
+// the same figures.
+func dbReaders(spec *Spec) []*dbReader {
+	var out []*dbReader
+	for _, t := range spec.Databases {
+		out = append(out, &dbReader{target: t, flag: "--db"})
+	}
+	if u, err := url.Parse(spec.ServerSpec); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		out = append(out, &dbReader{target: dbload.Target{URL: u}, flag: "--server-metrics", exporter: true})
+	}
+	return out
+}
+
+// startDatabases takes every database's first reading, all at once so that slow ones do not
+// add up, and warns on warn, one line each, of a --db that gave none: the run goes on. warned
+// holds the databases warned of in earlier runs of a series, which are not warned of again.
+func startDatabases(ctx context.Context, readers []*dbReader, interval time.Duration, warn io.Writer, warned map[string]bool) {
+	var wg sync.WaitGroup
+	for _, r := range readers {
+		wg.Go(func() { r.start(ctx, interval) })
+	}
+	wg.Wait()
+	for _, r := range readers {
+		if err := r.startErr; err != nil && !r.exporter && !warned[r.target.String()] {
+			warned[r.target.String()] = true
+			fmt.Fprintf(warn, "webload: warning: %s %s: no reading (%s); the run goes on without its figures\n",
+				r.flag, r.target, oneLine(dbload.Redacted(err.Error())))
+		}
+	}
+}
+
+// oneLine joins the lines of an error message with "; ": a driver's message may have a line
+// per address or per try (pgx's does), and a warning is one line.
+func oneLine(msg string) string {
+	var parts []string
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (r *dbReader) start(ctx context.Context, interval time.Duration) {
+	src, err := dbload.Open(r.target)
+	if err != nil {
+		r.startErr = err
+		r.failed = &dbload.Summary{Source: r.target.String(), Kind: r.target.Kind, Failures: 1, FirstError: dbload.Redacted(err.Error())}
+		return
+	}
+	first := takeFirst(ctx, src.Sample)
+	r.startErr = first.err
+	if r.exporter && errors.Is(first.err, dbload.ErrNoDatabaseMetrics) {
+		// A node exporter's page: reading it again for a database would only add to the
+		// load of the server under test.
+		_ = src.Close()
+		return
+	}
+	r.mon = dbload.Start(ctx, dbFirst{first, src}, r.target.String(), interval)
+}
+
+// exporterIsDatabase says whether the --server-metrics page gave a database's reading.
+func exporterIsDatabase(readers []*dbReader) bool {
+	for _, r := range readers {
+		if r.exporter && r.mon != nil && r.startErr == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// stopDatabases takes every database's final reading, all at once, and returns their
+// summaries in the order of readers. An exporter page without database figures (a node
+// exporter's) is left out.
+func stopDatabases(readers []*dbReader) []dbload.Summary {
+	sums := make([]dbload.Summary, len(readers))
+	var wg sync.WaitGroup
+	for i, r := range readers {
+		switch {
+		case r.failed != nil:
+			sums[i] = *r.failed
+			continue
+		case r.mon == nil:
+			continue // an exporter's page without a database's figures: Samples 0, dropped
+		}
+		wg.Go(func() { sums[i] = r.mon.Stop() })
+	}
+	wg.Wait()
+	var out []dbload.Summary
+	for i, s := range sums {
+		if readers[i].exporter && s.Samples == 0 {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
