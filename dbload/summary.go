@@ -94,7 +94,7 @@ type accumulator struct {
 func (a *accumulator) add(s Sample, err error) {
 	if err != nil {
 		if a.sum.Failures == 0 {
-			a.sum.FirstError = Redacted(err.Error())
+			a.sum.FirstError = Message(err)
 		}
 		a.sum.Failures++
 		return

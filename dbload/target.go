@@ -173,3 +173,16 @@ func Open(t Target) (Source, error) {
 		return newExporter(t)
 	}
 }
+
+// Message is an error's text for a report or a warning: its password hidden, and on one line,
+// the lines joined with "; ". A driver's message may have a line per address or per try
+// (pgx's does), and a report's line or a warning is one line.
+func Message(err error) string {
+	var parts []string
+	for _, l := range strings.Split(Redacted(err.Error()), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
+}

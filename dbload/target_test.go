@@ -1,6 +1,7 @@
 package dbload
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -88,5 +89,21 @@ func TestRedacted(t *testing.T) {
 				t.Errorf("Redacted(%q) = %q, want %q", tc.raw, got, tc.want)
 			}
 		})
+	}
+}
+
+// A driver's message of several lines (pgx's has one per try) is one line in a report or a
+// warning, with the password hidden on every line.
+func TestMessage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"dial tcp 127.0.0.1:1: connection refused", "dial tcp 127.0.0.1:1: connection refused"},
+		{"failed to connect to `user=webload database=x`:\n\t127.0.0.1:5432 (127.0.0.1): tls error\n\t127.0.0.1:5432 (127.0.0.1): server error\n",
+			"failed to connect to `user=webload database=x`:; 127.0.0.1:5432 (127.0.0.1): tls error; 127.0.0.1:5432 (127.0.0.1): server error"},
+		{"reading postgres://u:hunter2@h/db:\n  refused", "reading postgres://u:xxxxx@h/db:; refused"},
+	} {
+		if got := Message(errors.New(tc.in)); got != tc.want {
+			t.Errorf("Message(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -88,28 +87,16 @@ func startDatabases(ctx context.Context, readers []*dbReader, interval time.Dura
 		if err := r.startErr; err != nil && !r.exporter && !warned[r.target.String()] {
 			warned[r.target.String()] = true
 			fmt.Fprintf(warn, "webload: warning: %s %s: no reading (%s); the run goes on without its figures\n",
-				r.flag, r.target, oneLine(dbload.Redacted(err.Error())))
+				r.flag, r.target, dbload.Message(err))
 		}
 	}
-}
-
-// oneLine joins the lines of an error message with "; ": a driver's message may have a line
-// per address or per try (pgx's does), and a warning is one line.
-func oneLine(msg string) string {
-	var parts []string
-	for _, l := range strings.Split(msg, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			parts = append(parts, l)
-		}
-	}
-	return strings.Join(parts, "; ")
 }
 
 func (r *dbReader) start(ctx context.Context, interval time.Duration) {
 	src, err := dbload.Open(r.target)
 	if err != nil {
 		r.startErr = err
-		r.failed = &dbload.Summary{Source: r.target.String(), Kind: r.target.Kind, Failures: 1, FirstError: dbload.Redacted(err.Error())}
+		r.failed = &dbload.Summary{Source: r.target.String(), Kind: r.target.Kind, Failures: 1, FirstError: dbload.Message(err)}
 		return
 	}
 	first := takeFirst(ctx, src.Sample)

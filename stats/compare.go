@@ -168,6 +168,7 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 			"RTime and the percentile columns are judged by tests on the two latency distributions alone, the others not at all (marked ?)")
 	}
 	c.noteLocalServer()
+	c.noteQueriesSources()
 	return c, nil
 }
 

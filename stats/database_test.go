@@ -468,3 +468,46 @@ func TestDatabasePasswordHidden(t *testing.T) {
 		}
 	}
 }
+
+// compare says when QPS and Q/T of the results came from different counters (statements on
+// MySQL, transactions on PostgreSQL without pg_stat_statements), and says nothing when they
+// came from the same one.
+func TestCompareNotesQueriesSources(t *testing.T) {
+	t.Parallel()
+	withDB := func(label string, s dbload.Summary) Report {
+		r := loadSaved(t, "closed")
+		r.Label = label
+		r.SetDatabases([]dbload.Summary{s})
+		return r
+	}
+	statements := postgresSummary(900)
+	statements.QueriesSource = "pg_stat_statements.calls"
+	for _, tc := range []struct {
+		name string
+		cand dbload.Summary
+		want string // the note, "" for none
+	}{
+		{"same counter", mysqlSummary(1100), ""},
+		{"statements against statements", statements, ""},
+		{"transactions against statements", postgresSummary(900),
+			"QPS and Q/T count different things: mariadb counts statements (Questions), pg counts transactions " +
+				"(xact_commit+xact_rollback); install pg_stat_statements on PostgreSQL to count its statements"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := Compare([]Report{withDB("mariadb", mysqlSummary(1000)), withDB("pg", tc.cand)}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			for _, n := range c.Notes {
+				if strings.HasPrefix(n, "QPS and Q/T") {
+					got = n
+				}
+			}
+			if got != tc.want {
+				t.Errorf("note %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,56 @@
+package stats
+
+import (
+	"fmt"
+	"strings"
+)
+
+// noteQueriesSources says when the compared results counted their databases' queries in
+// different units: MySQL's Questions and pg_stat_statements count statements, PostgreSQL's
+// xact_commit counts transactions, so QPS and Q/T side by side would read as a change that is
+// only a change of unit.
+func (c *Comparison) noteQueriesSources() {
+	var parts []string
+	units := map[string]bool{}
+	for i := range c.reports {
+		unit, src := queriesUnit(&c.reports[i])
+		if unit == "" {
+			continue
+		}
+		units[unit] = true
+		parts = append(parts, fmt.Sprintf("%s counts %s (%s)", c.Rows[i].Label, unit, src))
+	}
+	if len(units) < 2 {
+		return
+	}
+	c.Notes = append(c.Notes, "QPS and Q/T count different things: "+strings.Join(parts, ", ")+
+		"; install pg_stat_statements on PostgreSQL to count its statements")
+}
+
+// queriesUnit says what a result's database queries count, "statements", "transactions" or
+// "statements and transactions" with several databases, and the counters they came from; ""
+// when it read no database.
+func queriesUnit(r *Report) (unit, sources string) {
+	var srcs []string
+	statements, transactions := false, false
+	for _, d := range r.DatabaseList() {
+		if d.QueriesSource == "" {
+			continue
+		}
+		srcs = append(srcs, d.QueriesSource)
+		if strings.Contains(d.QueriesSource, "xact_commit") {
+			transactions = true
+		} else {
+			statements = true
+		}
+	}
+	switch {
+	case statements && transactions:
+		unit = "statements and transactions"
+	case statements:
+		unit = "statements"
+	case transactions:
+		unit = "transactions"
+	}
+	return unit, strings.Join(srcs, " + ")
+}
