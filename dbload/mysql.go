@@ -66,6 +66,8 @@ func newMySQL(t Target) (Source, error) {
 // Sample reads the server's counters: its version on the first reading, then SHOW GLOBAL
 // STATUS, one round trip each (two on MySQL, whose deadlocks are in INNODB_METRICS).
 func (m *mysqlSource) Sample(ctx context.Context) (Sample, error) {
+	ctx, cancel := graceful(ctx)
+	defer cancel()
 	if m.version == "" {
 		v, err := m.serverVersion(ctx)
 		if err != nil {

@@ -15,12 +15,6 @@ import (
 // stuck monitor.
 const (
 	pgConnectTimeout = 5 * time.Second
-	pgReadTimeout    = 10 * time.Second
-	// pgCancelGrace is how long a reading in flight may go on once its caller cancels it: a
-	// statement cut off has often run on the server all the same, and the source could then
-	// no longer tell whether the counters hold it. Readings take milliseconds; only a
-	// database that hangs is cut off.
-	pgCancelGrace = 2 * time.Second
 )
 
 // The counter Queries comes from. A new session runs one transaction of its own as it starts
@@ -94,7 +88,7 @@ func newPostgres(t Target) (Source, error) {
 // Sample reads the counters, connecting first when there is no connection; after any failure
 // the connection is dropped and the next Sample opens a new one.
 func (p *postgresSource) Sample(ctx context.Context) (Sample, error) {
-	ctx, cancel := pgGraceful(ctx)
+	ctx, cancel := graceful(ctx)
 	defer cancel()
 	if p.conn == nil {
 		if err := p.connect(ctx); err != nil {
@@ -182,16 +176,6 @@ func (p *postgresSource) connect(ctx context.Context) error {
 		p.ownCalls++
 	}
 	return nil
-}
-
-// pgGraceful is ctx bounded by pgReadTimeout, whose cancellation takes effect pgCancelGrace late.
-func pgGraceful(ctx context.Context) (context.Context, context.CancelFunc) {
-	inner, cancel := context.WithTimeout(context.WithoutCancel(ctx), pgReadTimeout)
-	stop := context.AfterFunc(ctx, func() { time.AfterFunc(pgCancelGrace, cancel) })
-	return inner, func() {
-		stop()
-		cancel()
-	}
 }
 
 // exec runs one statement over the simple protocol, which sends it in one round trip and one
