@@ -361,7 +361,7 @@ func TestDBServerMetricsExporter(t *testing.T) {
 				}
 				// One look tells the page has no database's figures: it is not read for
 				// them again, adding to the server's load.
-				if want := int64(rep.Server.Samples+rep.Server.Failures) + 1; scrapes.Load() != want {
+				if want := int64(rep.Server.Samples+rep.Server.Failures) + 1; !scrapedAbout(scrapes.Load(), want) {
 					t.Errorf("the page was scraped %d times, want %d: the server's readings and one look for a database",
 						scrapes.Load(), want)
 				}
@@ -372,7 +372,7 @@ func TestDBServerMetricsExporter(t *testing.T) {
 			}
 			// Without node figures on the page, the server's load is not read from it: one look
 			// at start, then the database's readings alone.
-			if want := int64(d.Samples+d.Failures) + 1; scrapes.Load() != want {
+			if want := int64(d.Samples+d.Failures) + 1; !scrapedAbout(scrapes.Load(), want) {
 				t.Errorf("the page was scraped %d times, want %d: the database's readings and one look for the server's load",
 					scrapes.Load(), want)
 			}
@@ -413,4 +413,11 @@ func TestDBSignalWithASilentDatabase(t *testing.T) {
 	if d := rep.Database; d == nil || d.Samples != 0 || d.Failures < 2 || d.FirstError == "" {
 		t.Errorf("database %+v, want the before and after readings failed", d)
 	}
+}
+
+// scrapedAbout tells whether an exporter's page was scraped want times, or once more: a
+// periodic reading in flight when the run ends is abandoned, neither a reading nor a failure,
+// although its request reached the page.
+func scrapedAbout(got, want int64) bool {
+	return got == want || got == want+1
 }
