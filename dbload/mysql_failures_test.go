@@ -37,7 +37,7 @@ func TestMySQLFailures(t *testing.T) {
 		{"silent server", "mysql://webload:" + dbtest.Password + "@" + silent.Addr().String() + "/", dbtest.Password},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			src := mysqlReader(t, tc.dsn)
+			src := openReader(t, tc.dsn)
 			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 			defer cancel()
 			_, err := src.Sample(ctx)
@@ -50,13 +50,13 @@ func TestMySQLFailures(t *testing.T) {
 		})
 	}
 
-	src := mysqlReader(t, s.DSN)
+	src := openReader(t, s.DSN)
 	read(t, src)
 	s.Stop()
 	if _, err := src.Sample(context.Background()); err == nil {
 		t.Fatal("a reading of a stopped server succeeded")
 	}
-	dead := mysqlReader(t, s.DSN)
+	dead := openReader(t, s.DSN)
 	sum := Start(context.Background(), dead, "dead", 0).Stop()
 	if sum.Samples != 0 || sum.Failures != 2 || sum.FirstError == "" {
 		t.Errorf("%d readings, %d failed (%q), want 0 and 2", sum.Samples, sum.Failures, sum.FirstError)
@@ -75,7 +75,7 @@ func TestMySQLFailures(t *testing.T) {
 func TestMySQLServerRestart(t *testing.T) {
 	old, fresh := dbtest.MariaDB(t), dbtest.MariaDB(t)
 	proxy := newSwitchProxy(t, old.Addr)
-	r := mysqlReader(t, "mysql://"+dbtest.User+":"+dbtest.Password+"@"+proxy.addr()+"/")
+	r := openReader(t, "mysql://"+dbtest.User+":"+dbtest.Password+"@"+proxy.addr()+"/")
 	// More readings than the fresh server will have counted statements when it takes over.
 	for range 300 {
 		read(t, r)

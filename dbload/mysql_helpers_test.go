@@ -17,7 +17,7 @@ import (
 )
 
 // mustTarget parses a DSN the test wrote.
-func mustTarget(t *testing.T, dsn string) Target {
+func mustTarget(t testing.TB, dsn string) Target {
 	t.Helper()
 	target, err := ParseTarget(dsn)
 	if err != nil {
@@ -26,8 +26,8 @@ func mustTarget(t *testing.T, dsn string) Target {
 	return target
 }
 
-// mysqlReader opens the reader for dsn, closed when the test ends.
-func mysqlReader(t *testing.T, dsn string) Source {
+// openReader opens the reader for dsn, closed when the test ends.
+func openReader(t testing.TB, dsn string) Source {
 	t.Helper()
 	src, err := Open(mustTarget(t, dsn))
 	if err != nil {

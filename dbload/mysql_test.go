@@ -16,7 +16,7 @@ import (
 // The subtests run one after another: the counters are the whole server's.
 func TestMySQLCounters(t *testing.T) {
 	s := dbtest.MariaDB(t)
-	src := mysqlReader(t, s.DSN)
+	src := openReader(t, s.DSN)
 	db := siteDB(t, s.DSN)
 	s.Exec(t, "USE webload; CREATE TABLE webload.scan (id INT PRIMARY KEY, v INT) ENGINE=InnoDB;"+
 		"INSERT INTO webload.scan SELECT seq, seq FROM seq_1_to_500;"+
@@ -133,7 +133,7 @@ func TestMySQLCounters(t *testing.T) {
 
 	step("deadlocks as MySQL keeps them, in INNODB_METRICS", func(t *testing.T) {
 		// MariaDB keeps both: a reader made to take the metric must agree with the status.
-		metric := mysqlReader(t, s.DSN).(*mysqlSource)
+		metric := openReader(t, s.DSN).(*mysqlSource)
 		metric.deadlocks = deadlocksMetric
 		a := read(t, metric)
 		send(t, db, 137)
@@ -158,7 +158,7 @@ func TestMySQLCounters(t *testing.T) {
 			{"counter off: absent", "innodb_monitor_disable", deadlocksNone},
 		} {
 			s.Exec(t, "SET GLOBAL "+tc.monitor+" = 'lock_deadlocks'")
-			r := mysqlReader(t, s.DSN).(*mysqlSource)
+			r := openReader(t, s.DSN).(*mysqlSource)
 			var got Sample // a status without Innodb_deadlocks
 			if err := r.addDeadlocks(context.Background(), &got); err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
@@ -199,7 +199,7 @@ func TestMySQLCounters(t *testing.T) {
 	})
 
 	step("connection killed: the next reading reconnects, counts stay exact", func(t *testing.T) {
-		r := mysqlReader(t, s.DSN).(*mysqlSource)
+		r := openReader(t, s.DSN).(*mysqlSource)
 		var id int64
 		if err := r.queryRow(context.Background(), "SELECT CONNECTION_ID()", &id); err != nil {
 			t.Fatal(err)
@@ -228,7 +228,7 @@ func TestMySQLCounters(t *testing.T) {
 			{"tls preferred", s.DSN + "?tls=preferred"},
 			{"an account without privileges", "mysql://watcher:w4tcher-pass@127.0.0.1:" + port + "/"},
 		} {
-			r := read(t, mysqlReader(t, tc.dsn))
+			r := read(t, openReader(t, tc.dsn))
 			if !strings.Contains(r.Version, "MariaDB") || r.Has != first.Has {
 				t.Errorf("%s: version %q, has %b, want %b", tc.name, r.Version, r.Has, first.Has)
 			}
@@ -287,15 +287,7 @@ func TestMySQLCounters(t *testing.T) {
 // One reading of a real MariaDB: SHOW GLOBAL STATUS's few hundred rows, parsed.
 func BenchmarkMySQLSample(b *testing.B) {
 	s := dbtest.MariaDB(b)
-	target, err := ParseTarget(s.DSN)
-	if err != nil {
-		b.Fatal(err)
-	}
-	src, err := Open(target)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer src.Close()
+	src := openReader(b, s.DSN)
 	ctx := context.Background()
 	if _, err := src.Sample(ctx); err != nil {
 		b.Fatal(err)

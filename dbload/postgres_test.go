@@ -318,15 +318,7 @@ func TestPostgresReader(t *testing.T) {
 // itself adds to the figures it cannot tell apart from the site's.
 func BenchmarkPostgresSample(b *testing.B) {
 	s := dbtest.Postgres(b, dbtest.PostgresOptions{StatStatements: true})
-	target, err := ParseTarget(s.DSN)
-	if err != nil {
-		b.Fatal(err)
-	}
-	src, err := Open(target)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer src.Close()
+	src := openReader(b, s.DSN)
 	ctx := context.Background()
 	first, err := src.Sample(ctx) // connects, and warms the session's catalogue cache
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -103,4 +104,23 @@ func waitFor(t testing.TB, what string, logFile string, ready func() error) {
 func run(name string, args ...string) (string, error) {
 	out, err := exec.Command(name, args...).CombinedOutput()
 	return string(out), err
+}
+
+// stopper returns the function that stops a server started as cmd: sig asks it to shut down,
+// and a server still running 30 s later is killed. Later calls do nothing.
+func stopper(cmd *exec.Cmd, sig os.Signal) func() {
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			_ = cmd.Process.Signal(sig)
+			done := make(chan struct{})
+			go func() { _ = cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				_ = cmd.Process.Kill()
+				<-done
+			}
+		})
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // MariaDB starts a MariaDB server with the account User/Password and the database Database.
@@ -37,22 +36,7 @@ func MariaDB(t testing.TB) *Server {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting mariadbd: %v", err)
 	}
-	stopped := false
-	stop := func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	}
+	stop := stopper(cmd, syscall.SIGTERM)
 	t.Cleanup(stop)
 	s := &Server{
 		Kind: "mysql",

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // PostgresOptions vary the server a test gets.
@@ -83,23 +82,8 @@ func Postgres(t testing.TB, opts PostgresOptions) *Server {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting postgres: %v", err)
 	}
-	stopped := false
-	stop := func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		// SIGINT is PostgreSQL's fast shutdown: sessions are ended, nothing is waited for.
-		_ = cmd.Process.Signal(syscall.SIGINT)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	}
+	// SIGINT is PostgreSQL's fast shutdown: sessions are ended, nothing is waited for.
+	stop := stopper(cmd, syscall.SIGINT)
 	t.Cleanup(stop)
 	s := &Server{
 		Kind: "postgres",
