@@ -62,13 +62,10 @@ func TestMySQLConfigRefuses(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			target, err := ParseTarget(tc.dsn)
-			if err != nil {
-				t.Fatalf("ParseTarget: %v", err)
-			}
-			_, err = Open(target)
+			// Refused at start, as bad input, not at the first reading.
+			_, err := ParseTarget(tc.dsn)
 			if err == nil {
-				t.Fatalf("Open(%q) succeeded", tc.dsn)
+				t.Fatalf("ParseTarget(%q) succeeded", tc.dsn)
 			}
 			if msg := err.Error(); !strings.Contains(msg, tc.says) || strings.Contains(msg, "s3cret") {
 				t.Errorf("error %q: want it to say %q, without the password", msg, tc.says)

@@ -36,7 +36,24 @@ func ParseTarget(raw string) (Target, error) {
 	if u.Host == "" && u.Query().Get("socket") == "" && u.Query().Get("host") == "" {
 		return Target{}, fmt.Errorf("parsing database %q: no host", redactDSN(raw))
 	}
+	// What the kind's reader would refuse (an unknown parameter, a bad sslmode) is bad input
+	// like the rest, refused at start rather than warned of once the run is under way.
+	if err := t.check(); err != nil {
+		return Target{}, err
+	}
 	return t, nil
+}
+
+// check builds the reader's settings from the DSN, without connecting.
+func (t Target) check() error {
+	var err error
+	switch t.Kind {
+	case KindMySQL:
+		_, err = mysqlConfig(t)
+	case KindPostgres:
+		_, err = newPostgres(t)
+	}
+	return err
 }
 
 // String is the DSN with its password hidden, for reports, logs and messages.

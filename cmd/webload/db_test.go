@@ -15,6 +15,9 @@ func TestDBFlagRejectsBadDSN(t *testing.T) {
 		{"no host", "mysql://webload:s3cret-word@/", `--db: parsing database "mysql://webload:xxxxx@/": no host`},
 		{"not a URL", "postgres://webload:s3cret-word@127.0.0.1:port/db", `--db: parsing database "postgres://webload:xxxxx@127.0.0.1:port/db": not a URL`},
 		{"password parameter", "mysql:///?password=s3cret-word", `--db: parsing database "mysql:///?password=xxxxx": no host`},
+		{"a parameter the MySQL reader refuses", "mysql://webload:s3cret-word@127.0.0.1:3306/?foo=bar", `--db: reading mysql://webload:xxxxx@127.0.0.1:3306/?foo=bar: unknown parameter "foo"`},
+		{"a bad MySQL tls", "mysql://webload:s3cret-word@127.0.0.1:3306/?tls=maybe", `tls="maybe": want true, false, skip-verify or preferred`},
+		{"a bad PostgreSQL sslmode", "postgres://webload:s3cret-word@127.0.0.1:5432/db?sslmode=bogus", `sslmode is invalid`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
