@@ -1,7 +1,6 @@
 package report
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,8 +16,7 @@ func openLargeReport(t *testing.T, html []byte) {
 	if _, err := browsertest.Find(); err != nil {
 		t.Skipf("browser test skipped: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx := browsertest.Context(t)
 	path := filepath.Join(t.TempDir(), "report.html")
 	if err := os.WriteFile(path, html, 0o644); err != nil {
 		t.Fatal(err)

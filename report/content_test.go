@@ -1,7 +1,6 @@
 package report
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/webload/webload/content"
 	"github.com/webload/webload/internal/browsertest"
@@ -104,8 +102,7 @@ func TestContentTableInBrowser(t *testing.T) {
 	if _, err := browsertest.Find(); err != nil {
 		t.Skipf("browser test skipped: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx := browsertest.Context(t)
 	results := brokenResults(t)
 	html := render(t, results, Options{})
 	path := filepath.Join(t.TempDir(), "content.html")

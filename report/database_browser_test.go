@@ -1,13 +1,11 @@
 package report
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/internal/browsertest"
@@ -21,8 +19,7 @@ func TestDatabaseLineInBrowser(t *testing.T) {
 	if _, err := browsertest.Find(); err != nil {
 		t.Skipf("browser test skipped: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx := browsertest.Context(t)
 	with := small("with", 1)
 	with.Run.StartedAt = dbStart
 	q := int64(1000)

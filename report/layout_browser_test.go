@@ -1,14 +1,12 @@
 package report
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/webload/webload/internal/browsertest"
 	"github.com/webload/webload/stats"
@@ -93,8 +91,7 @@ func TestTablesFitTheScreen(t *testing.T) {
 	if _, err := browsertest.Find(); err != nil {
 		t.Skipf("browser test skipped: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx := browsertest.Context(t)
 	html := render(t, wideResults(t), Options{})
 	path := filepath.Join(t.TempDir(), "wide.html")
 	if err := os.WriteFile(path, html, 0o644); err != nil {
@@ -188,8 +185,7 @@ func TestPauseIsAGapInBrowser(t *testing.T) {
 	if _, err := browsertest.Find(); err != nil {
 		t.Skipf("browser test skipped: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx := browsertest.Context(t)
 	path := filepath.Join(t.TempDir(), "series.html")
 	if err := os.WriteFile(path, render(t, []stats.Report{series2(t, 10, 0, 20)}, Options{}), 0o644); err != nil {
 		t.Fatal(err)

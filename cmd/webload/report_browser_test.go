@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -40,8 +39,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	if _, err := browsertest.Find(); err != nil {
 		t.Skipf("browser test skipped: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx := browsertest.Context(t)
 	// /page/N answers with (N+1) KB, so the URLs' bytes differ and sorting them shows; the sort
 	// is checked on these sizes, which the test controls, not on measured times. Each of the 6
 	// users walks the 6 URLs once (-r 6), so every URL has 6 hits; 400 ms per answer makes the

@@ -24,6 +24,19 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// Bound is how long a browser test may take before it gives up: a bound against a browser that
+// hangs, not a measure of speed, so it is generous. Under -race, with the other packages'
+// tests and several Chromiums on two cores, a page of four results measured at three widths
+// has taken over a minute.
+const Bound = 3 * time.Minute
+
+// Context returns a context bounded by Bound, cancelled when the test ends.
+func Context(tb testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), Bound)
+	tb.Cleanup(cancel)
+	return ctx
+}
+
 // Find returns the path of Chromium, or an error saying how to get it: $WEBLOAD_CHROMIUM when
 // set, else the first of the names Chromium goes by that is on the PATH.
 func Find() (string, error) {

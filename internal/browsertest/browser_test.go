@@ -1,13 +1,11 @@
 package browsertest
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestRecordsWhatThePageDid checks the checker: a page that throws, logs an error and asks the
@@ -17,8 +15,7 @@ func TestRecordsWhatThePageDid(t *testing.T) {
 	if _, err := Find(); err != nil {
 		t.Skipf("browser test skipped: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx := Context(t)
 	path := filepath.Join(t.TempDir(), "bad.html")
 	bad := `<!DOCTYPE html><title>bad</title><body>
 <img src="http://example.invalid/pixel.png">
