@@ -136,6 +136,11 @@ func decodeSegments(enc string) ([]Segment, error) {
 		spans = append(spans, span{text.Len(), text.Len() + len(t)})
 		text.Write(t)
 	}
+	if len(spans) == 0 {
+		// A list of no segments is no list: the profile saves without one, and must load as
+		// that again.
+		return nil, nil
+	}
 	all := text.String()
 	segs = make([]Segment, len(spans))
 	for i, sp := range spans {
