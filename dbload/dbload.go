@@ -62,7 +62,8 @@ type Sample struct {
 	// statements (pg_stat_statements keeps a mean per statement, not a count of slow calls),
 	// so there it is not measured.
 	SlowQueries int64
-	// RowsRead: MySQL Innodb_rows_read; PostgreSQL tup_returned + tup_fetched.
+	// RowsRead: MySQL Innodb_rows_read (MariaDB 10.6+ has only Rows_read, all engines);
+	// PostgreSQL tup_returned + tup_fetched.
 	RowsRead int64
 	// BufferReads are logical reads of the buffer cache (InnoDB read requests, PostgreSQL
 	// blks_hit + blks_read); BufferMisses the ones that had to go to storage.
