@@ -424,3 +424,44 @@ func TestDBSignalWithASilentDatabase(t *testing.T) {
 func scrapedAbout(got, want int64) bool {
 	return got == want || got == want+1
 }
+
+// --db takes an exporter's page as well as a DSN, for a database the load machine cannot reach:
+// a mysqld_exporter page gives the database's figures, its own statements left out; a page
+// without database metrics (a node exporter's) is a warning, and the run goes on.
+func TestDBExporterAsDSN(t *testing.T) {
+	t.Parallel()
+	t.Run("mysqld_exporter", func(t *testing.T) {
+		t.Parallel()
+		srv := dbtest.MariaDB(t)
+		page := dbtest.MySQLExporter(t, srv)
+		site := startDBSite(t, dbsite.Options{DSN: srv.DSN, PerItem: 2})
+		rep, text, _ := dbRun(t, "-c", "4", "-r", "25", "--db", page, site.URL()+"/item?id=3")
+		d := rep.Database
+		if d == nil || d.Kind != "mysql" || d.Samples < 2 || d.Failures != 0 || d.Queries == nil {
+			t.Fatalf("database %+v, want MariaDB read from its exporter", d)
+		}
+		if !strings.HasPrefix(d.QueriesSource, "mysql_global_status_questions") || d.Source != page {
+			t.Errorf("queries from %q, source %q, want the exporter's questions from %s", d.QueriesSource, d.Source, page)
+		}
+		// The exporter's own 9 statements a scrape are left out; a scrape's goodbye may land
+		// after the reading, and a scrape the run's end abandoned may stop short of its 9.
+		if sent := site.Statements(); *d.Queries < sent-15 || *d.Queries > sent+15 {
+			t.Errorf("%d queries, want the %d the site sent, give or take 15", *d.Queries, sent)
+		}
+		if !strings.Contains(text, "DB queries:") {
+			t.Errorf("no Database block:\n%s", text)
+		}
+	})
+	t.Run("node exporter", func(t *testing.T) {
+		t.Parallel()
+		site := newCounter(t, 0, 200)
+		page := nodeexportertest.Start(t)
+		stdout, stderr, code := webload(t, nil, "-c", "1", "-r", "2", "--db", page, site.URL+"/")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+		}
+		if !strings.Contains(stderr, "webload: warning: --db "+page+": no reading (") || !strings.Contains(stderr, "the run goes on") {
+			t.Errorf("stderr does not warn of the page without database figures:\n%s", stderr)
+		}
+	})
+}
