@@ -16,8 +16,7 @@ type Monitor struct {
 	// that goroutine has exited: ownership passes along, so no lock is needed.
 	acc accumulator
 
-	stopOnce sync.Once
-	result   Summary
+	closeOnce sync.Once
 }
 
 // Start takes the first reading at once, before the load, then one every interval until
@@ -32,12 +31,11 @@ func Start(ctx context.Context, src Source, name string, interval time.Duration)
 }
 
 // Stop takes the final reading, closes the source and returns the summary. Later calls
-// return the first call's summary.
+// return the same summary without reading again.
 func (m *Monitor) Stop() Summary {
-	m.stopOnce.Do(func() {
-		m.loop.Stop()
+	m.loop.Stop() // once it returns, nothing adds to acc any more
+	m.closeOnce.Do(func() {
 		_ = m.src.Close() // the readings are taken; a failed close loses nothing
-		m.result = m.acc.summary()
 	})
-	return m.result
+	return m.acc.summary()
 }

@@ -2,7 +2,6 @@ package sysload
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/webload/webload/internal/sampling"
@@ -14,9 +13,6 @@ type Monitor struct {
 	// acc is written by Start, then only by the sampling goroutine, then only by Stop once
 	// that goroutine has exited: ownership passes along, so no lock is needed.
 	acc accumulator
-
-	stopOnce sync.Once
-	result   Summary
 }
 
 // Start takes the first sample at once (synchronously, so the "before" reading precedes the
@@ -35,9 +31,6 @@ func Start(ctx context.Context, src Source, spec string, interval time.Duration)
 // reading in progress to be abandoned, not finished, so it returns promptly. It is safe to
 // call more than once: later calls return the first call's summary without sampling again.
 func (m *Monitor) Stop() Summary {
-	m.stopOnce.Do(func() {
-		m.loop.Stop()
-		m.result = m.acc.summary()
-	})
-	return m.result
+	m.loop.Stop() // once it returns, nothing adds to acc any more
+	return m.acc.summary()
 }

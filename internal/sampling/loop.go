@@ -63,8 +63,8 @@ func (l *Loop[S]) loop(ctx context.Context, interval time.Duration) {
 }
 
 // Stop takes the final reading and stops the goroutine. It waits for a reading in progress to
-// be abandoned, not finished, so it returns promptly. Later calls do nothing: the caller
-// keeps what the first one produced.
+// be abandoned, not finished, so it returns promptly. Later calls wait for the first to finish
+// and read nothing more: once any call returns, add has had its last reading.
 func (l *Loop[S]) Stop() {
 	l.stopOnce.Do(func() {
 		l.cancel()
