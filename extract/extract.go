@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/andybalholm/cascadia"
 	"github.com/tidwall/gjson"
-	"golang.org/x/net/html"
 )
 
 // MaxBody is how much of a body a rule reads, in bytes: a login form or a JSON answer has its
@@ -66,16 +64,18 @@ func (r Rule) Extract(resp Response) (string, error) {
 	}
 	var v string
 	var why string
-	switch r.kind {
-	case kindRegex:
+	switch {
+	case r.kind == kindRegex:
 		v, why = r.regexValue(body)
-	case kindCSS:
+	case r.kind == kindCSS && r.scan:
+		v, why = r.scanAttr(body)
+	case r.kind == kindCSS:
 		v, why = r.cssValue(body)
-	case kindJSON:
+	case r.kind == kindJSON:
 		v, why = r.jsonValue(body)
-	case kindHeader:
+	case r.kind == kindHeader:
 		v, why = r.headerValue(resp.Header)
-	case kindCookie:
+	case r.kind == kindCookie:
 		v, why = r.cookieValue(resp.Header)
 	default:
 		why = "no rule"
@@ -103,41 +103,6 @@ func (r Rule) regexValue(body []byte) (string, string) {
 		return "", "group 1 took no part in the match"
 	}
 	return string(body[m[g]:m[g+1]]), ""
-}
-
-// cssValue parses the body as HTML, as a browser would (so entities are decoded), and reads
-// the first element the selector matches.
-func (r Rule) cssValue(body []byte) (string, string) {
-	doc, err := html.Parse(bytes.NewReader(body))
-	if err != nil {
-		return "", "the body is not HTML"
-	}
-	n := cascadia.Query(doc, r.sel)
-	if n == nil {
-		return "", "no match"
-	}
-	if r.attr == "" {
-		var b strings.Builder
-		appendText(&b, n)
-		return strings.TrimSpace(b.String()), ""
-	}
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == r.attr {
-			return a.Val, ""
-		}
-	}
-	return "", "the element has no " + r.attr + " attribute"
-}
-
-// appendText writes the text inside n, as textContent does.
-func appendText(b *strings.Builder, n *html.Node) {
-	if n.Type == html.TextNode {
-		b.WriteString(n.Data)
-		return
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		appendText(b, c)
-	}
 }
 
 // jsonValue reads a gjson path. Strings come unquoted and unescaped; numbers, booleans,

@@ -47,6 +47,8 @@ type Rule struct {
 	arg      string // the regex, JSON path, header name or cookie name
 	selector string // the css selector as written
 	attr     string // the css attribute, lower case; "" for the element's text
+	scan     bool   // css: the selector and attribute can be found by tokens, without a tree
+	tag      string // css with scan: the element name the selector starts with, "" for any
 	re       *regexp.Regexp
 	sel      cascadia.SelectorGroup
 }
@@ -172,6 +174,10 @@ func (p *scanner) css(r *Rule, arg string) error {
 	r.selector, r.sel, r.attr = selector, sel, strings.ToLower(attr)
 	if r.attr == textAttr {
 		r.attr = ""
+	}
+	r.scan = r.attr != "" && compound(selector)
+	if r.scan {
+		r.tag = leadingTag(selector)
 	}
 	return nil
 }
