@@ -71,7 +71,9 @@ func (e *Error) Error() string { return fmt.Sprintf("col %d: %s", e.Col, e.Msg) 
 //	header:NAME           the header's first value
 //	cookie:NAME           the value of the cookie NAME that the response sets (Set-Cookie)
 //
-// NAME is a variable name as a URL file's $(NAME) accepts: letters, digits and '_'. A problem
+// A regex reads the body's bytes as they are (an HTML entity such as &amp; stays); css reads the
+// page as a browser does, entities decoded. NAME is a variable name as a URL file's $(NAME)
+// accepts: letters, digits and '_'. A problem
 // is an *Error naming its column in s, so a caller can point into its own line.
 func Parse(s string) (Rule, error) {
 	p := scanner{s: s}
