@@ -73,8 +73,8 @@ func (e *Error) Error() string { return fmt.Sprintf("col %d: %s", e.Col, e.Msg) 
 //
 // A regex reads the body's bytes as they are (an HTML entity such as &amp; stays); css reads the
 // page as a browser does, entities decoded. NAME is a variable name as a URL file's $(NAME)
-// accepts: letters, digits and '_'. A problem
-// is an *Error naming its column in s, so a caller can point into its own line.
+// accepts: letters, digits and '_'. A problem is an *Error naming its column in s, so a caller
+// can point into its own line.
 func Parse(s string) (Rule, error) {
 	p := scanner{s: s}
 	p.blanks()
@@ -94,7 +94,7 @@ func Parse(s string) (Rule, error) {
 	srcStart := p.pos
 	label, _, found := strings.Cut(p.s[p.pos:], ":")
 	k, known := sources[label]
-	if !found || !known || strings.ContainsAny(label, " \t") {
+	if !found || !known {
 		w, _, _ := strings.Cut(label, " ")
 		return Rule{}, p.fail("unknown source %q: %s", w, wantSource)
 	}
