@@ -92,6 +92,8 @@ func TestExtract(t *testing.T) {
 		{"wordpress redirect", wordpress, "to css:input[name=redirect_to] value", "http://127.0.0.1/wp-admin/"},
 		{"wordpress text decoded and trimmed", wordpress, "who css:#greeting b text", "Ann & Bob"},
 		{"wordpress first of many", wordpress, "first css:input[type=hidden] name", "redirect_to"},
+		{"rails csrf meta in the head", `<html><head><meta name="csrf-param" content="authenticity_token"><meta name="csrf-token" content="Zx9/a+b==">`, "t css:meta[name=csrf-token] content", "Zx9/a+b=="},
+		{"django csrf field", `<form method="post"><input type="hidden" name="csrfmiddlewaretoken" value="k3Y"></form>`, "t css:input[name=csrfmiddlewaretoken] value", "k3Y"},
 		{"regex whole match", wordpress, `n regex:a1b2c\w+`, "a1b2c3d4e5"},
 		{"json string", jsonBody, "t json:login.token", `abc+\`},
 		{"json big number kept as written", jsonBody, "id json:items.1.id", "12345678901234567890"},
