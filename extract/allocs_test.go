@@ -37,10 +37,7 @@ func TestExtractAllocs(t *testing.T) {
 		{`v regex:value="(\w+)"`, 2},
 	}
 	for _, tt := range tests {
-		r, err := Parse(tt.rule)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := mustParse(t, tt.rule)
 		if _, err := r.Extract(resp); err != nil {
 			t.Fatal(err)
 		}

@@ -40,10 +40,7 @@ func BenchmarkExtract(b *testing.B) {
 	}
 	for _, tt := range tests {
 		b.Run(tt.name, func(b *testing.B) {
-			r, err := Parse(tt.rule)
-			if err != nil {
-				b.Fatal(err)
-			}
+			r := mustParse(b, tt.rule)
 			resp := Response{Body: tt.body, Header: header}
 			if _, err := r.Extract(resp); err != nil {
 				b.Fatal(err)

@@ -108,10 +108,7 @@ func TestExtract(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := Parse(tt.rule)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := mustParse(t, tt.rule)
 			got, err := r.Extract(fetch(t, tt.body, header))
 			if err != nil || got != tt.want {
 				t.Errorf("%s = %q, %v; want %q", tt.rule, got, err, tt.want)
@@ -143,10 +140,7 @@ func TestExtractMisses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := Parse(tt.rule)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := mustParse(t, tt.rule)
 			got, err := r.Extract(fetch(t, tt.body, header))
 			if err == nil || err.Error() != tt.want {
 				t.Fatalf("%s = %q, %v; want the error %q", tt.rule, got, err, tt.want)
@@ -168,10 +162,7 @@ func TestExtractMisses(t *testing.T) {
 func TestExtractWithoutHeader(t *testing.T) {
 	t.Parallel()
 	for _, rule := range []string{"t header:X", "t cookie:sid"} {
-		r, err := Parse(rule)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := mustParse(t, rule)
 		if _, err := r.Extract(Response{Body: []byte("x")}); !errors.Is(err, ErrMissing) {
 			t.Errorf("%s on a response without a header = %v, want a miss", rule, err)
 		}
@@ -196,16 +187,13 @@ func TestExtractReadsAtMostMaxBody(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := Parse(tt.rule)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := mustParse(t, tt.rule)
 			inside := append([]byte(tt.value), pad...)
 			if got, err := r.Extract(Response{Body: inside}); err != nil || got != "abc" {
 				t.Errorf("value at the start = %q, %v; want abc", got, err)
 			}
 			beyond := append(append([]byte{}, pad...), tt.value...)
-			_, err = r.Extract(Response{Body: beyond})
+			_, err := r.Extract(Response{Body: beyond})
 			if err == nil || !strings.Contains(err.Error(), "in the first 2 MiB") {
 				t.Errorf("value beyond MaxBody = %v, want a miss that names the bound", err)
 			}
@@ -218,10 +206,7 @@ func TestExtractReadsAtMostMaxBody(t *testing.T) {
 func TestExtractCopiesValue(t *testing.T) {
 	t.Parallel()
 	for _, rule := range []string{"t regex:v=(\\w+)", "t json:v", "t css:#v value"} {
-		r, err := Parse(rule)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := mustParse(t, rule)
 		body := []byte(`{"v":"abc"} v=abc <b id="v" value="abc">`)
 		got, err := r.Extract(Response{Body: body})
 		if err != nil {

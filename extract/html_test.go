@@ -44,10 +44,7 @@ func TestScanAgreesWithTree(t *testing.T) {
 	for _, page := range []string{"mediawiki-login.html", "wordpress-login.html"} {
 		body := []byte(readPage(t, page))
 		for _, s := range rules {
-			r, err := Parse(s)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := mustParse(t, s)
 			if !r.scan {
 				t.Fatalf("%s does not take the tokenizing path", s)
 			}

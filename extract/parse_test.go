@@ -57,10 +57,7 @@ func TestParseParts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := Parse(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := mustParse(t, tt.in)
 			if r.Name() != tt.varName || r.attr != tt.attr || r.arg != tt.arg || r.selector != tt.sel {
 				t.Errorf("Parse(%q) = name %q attr %q arg %q selector %q, want %q %q %q %q",
 					tt.in, r.Name(), r.attr, r.arg, r.selector, tt.varName, tt.attr, tt.arg, tt.sel)
@@ -120,12 +117,19 @@ func TestNeedsBody(t *testing.T) {
 		"t cookie:sid":   false,
 		"t regex:(a)(b)": true,
 	} {
-		r, err := Parse(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := mustParse(t, in)
 		if r.NeedsBody() != want {
 			t.Errorf("Parse(%q).NeedsBody() = %v, want %v", in, r.NeedsBody(), want)
 		}
 	}
+}
+
+// mustParse parses a rule a test relies on.
+func mustParse(t testing.TB, s string) Rule {
+	t.Helper()
+	r, err := Parse(s)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", s, err)
+	}
+	return r
 }
