@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/webload/webload/check"
+	"github.com/webload/webload/extract"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
@@ -27,5 +28,21 @@ func TestChecksChangeTheFingerprint(t *testing.T) {
 	}
 	if fingerprint(cfg, plain, false) != oldFingerprint(cfg, plain) {
 		t.Error("without checks the fingerprint should not change")
+	}
+}
+
+// A URL's extraction rules change what fails (a miss is a failure), so runs with other rules
+// are other tests; without rules the fingerprint is what it always was.
+func TestExtractsChangeTheFingerprint(t *testing.T) {
+	t.Parallel()
+	r, err := extract.Parse("token css:input[name=wpLoginToken] value")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := []urls.Target{{Method: "GET", URL: "http://h/"}}
+	own := []urls.Target{{Method: "GET", URL: "http://h/", Extracts: []extract.Rule{r}}}
+	cfg := loader.Config{Users: 1, Reps: 1}
+	if fingerprint(cfg, own, false) == fingerprint(cfg, plain, false) {
+		t.Error("a URL's extraction rules should change the fingerprint")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/check"
+	"github.com/webload/webload/extract"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
@@ -36,6 +37,8 @@ func fingerprint(cfg loader.Config, targets []urls.Target, seedGiven bool) strin
 		Weight                   float64
 		// A URL's checks change what fails; none leaves the fingerprints of older runs as they were.
 		Checks []check.Expr `json:",omitempty"`
+		// So do its extraction rules: a value the response lacks fails the request.
+		Extracts []extract.Rule `json:",omitempty"`
 	}
 	cfg.Shard, cfg.Shards = 0, 0
 	cfg.BatchSize, cfg.FlushInterval = 0, 0 // how results are batched changes nothing sent
@@ -60,7 +63,7 @@ func fingerprint(cfg loader.Config, targets []urls.Target, seedGiven bool) strin
 		} else {
 			buf = append(buf, ',')
 		}
-		b, _ := json.Marshal(target{t.Method, t.URL, t.ContentType, t.Body, t.Weight, t.Checks})
+		b, _ := json.Marshal(target{t.Method, t.URL, t.ContentType, t.Body, t.Weight, t.Checks, t.Extracts})
 		h.Write(append(buf, b...))
 	}
 	if len(targets) > 0 {

@@ -2,7 +2,6 @@ package urls
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/webload/webload/check"
 )
@@ -15,13 +14,6 @@ const checkDirective = "#@check"
 // errDanglingCheck reports checks after the last URL line, which would check nothing.
 var errDanglingCheck = errors.New(checkDirective + " applies to no URL: it must stand before a URL line")
 
-// isCheckDirective tells a trimmed line that is a check directive from a comment that only
-// begins like one ("#@checks below").
-func isCheckDirective(line string) bool {
-	rest, ok := strings.CutPrefix(line, checkDirective)
-	return ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t')
-}
-
 // parseCheck reads the check of a directive line as it is in the file (raw), whose trimmed
 // form line starts with the directive. A problem's column counts from the start of raw, so
 // editors jump to it.
@@ -29,8 +21,7 @@ func parseCheck(raw, line string) (check.Expr, error) {
 	e, err := check.Parse(line[len(checkDirective):])
 	var ce *check.Error
 	if errors.As(err, &ce) {
-		lead := len(raw) - len(strings.TrimLeft(raw, blanks))
-		return check.Expr{}, &check.Error{Col: lead + len(checkDirective) + ce.Col, Msg: ce.Msg}
+		return check.Expr{}, &check.Error{Col: directiveCol(raw, checkDirective, ce.Col), Msg: ce.Msg}
 	}
 	return e, err
 }

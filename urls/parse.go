@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/webload/webload/check"
+	"github.com/webload/webload/extract"
 )
 
 // maxLineBytes is far above any sane URL line but still bounds memory; siege
@@ -41,7 +42,7 @@ func ParseFile(path string, opt Options) ([]Target, error) {
 // It stops at the first bad line because later lines may depend on variables
 // the bad line failed to define.
 func Parse(r io.Reader, name, dir string, opt Options) ([]Target, error) {
-	p := &parser{name: name, files: bodyFiles{dir: dir, allowAbsolute: opt.AllowAbsoluteBodies}, getenv: opt.Getenv, vars: map[string]string{}}
+	p := &parser{name: name, files: bodyFiles{dir: dir, allowAbsolute: opt.AllowAbsoluteBodies}, getenv: opt.Getenv, vars: map[string]string{}, extracted: map[string]int{}}
 	sc := bufio.NewScanner(r)
 	// Room for the longest allowed line plus its CRLF; longer lines make the
 	// scanner fail with bufio.ErrTooLong, or are caught by the check below.
@@ -57,12 +58,10 @@ func Parse(r io.Reader, name, dir string, opt Options) ([]Target, error) {
 		if len(line) > maxLineBytes {
 			return nil, p.errorAt(n, ErrLineTooLong)
 		}
+		p.lineNo = n
 		t, ok, err := p.line(line)
 		if err != nil {
 			return nil, p.errorAt(n, err)
-		}
-		if len(p.checks) > 0 && p.checkLine == 0 {
-			p.checkLine = n
 		}
 		if ok {
 			t.Source = name + ":" + strconv.Itoa(n)
@@ -78,8 +77,8 @@ func Parse(r io.Reader, name, dir string, opt Options) ([]Target, error) {
 	if len(targets) == 0 {
 		return nil, p.errorAt(0, fmt.Errorf("%w in file", ErrEmpty))
 	}
-	if p.checkLine > 0 {
-		return nil, p.errorAt(p.checkLine, errDanglingCheck)
+	if p.dangling != nil {
+		return nil, p.errorAt(p.danglingLine, p.dangling)
 	}
 	return targets, nil
 }
@@ -103,14 +102,22 @@ func ParseLine(line string, opt Options) (Target, error) {
 // parser holds what one input accumulates; it is per call so concurrent
 // parses never share variables.
 type parser struct {
-	name   string
-	files  bodyFiles
-	getenv func(string) (string, bool)
-	vars   map[string]string
-	weight float64      // from a "#@weight" line, for the next URL
-	checks []check.Expr // from "#@check" lines, for the next URL
-	// checkLine is the line of the first of checks, 0 when there are none.
-	checkLine int
+	name     string
+	files    bodyFiles
+	getenv   func(string) (string, bool)
+	vars     map[string]string
+	weight   float64        // from a "#@weight" line, for the next URL
+	checks   []check.Expr   // from "#@check" lines, for the next URL
+	extracts []extract.Rule // from "#@extract" lines, for the next URL
+	// lineNo is the number of the line being read.
+	lineNo int
+	// extracted maps the names of extracts to the line of their directive, to explain a
+	// $(NAME) that refers to one.
+	extracted map[string]int
+	// dangling is the problem of the first directive still waiting for a URL line
+	// (errDanglingCheck or errDanglingExtract), nil when none is; danglingLine is its line.
+	dangling     error
+	danglingLine int
 }
 
 // errorAt wraps err so every failure names the input, and the line when
@@ -138,19 +145,30 @@ func (p *parser) lookup(name string) (string, bool) {
 func (p *parser) expand(s string) (string, error) {
 	out, err := Expander{Lookup: p.lookup}.Expand(s)
 	var undefined *UndefinedVariableError
-	if errors.As(err, &undefined) && p.name != commandLine {
-		return "", fmt.Errorf("%w (set it in the environment or on a line %s=VALUE above this one)", err, undefined.Name)
+	if !errors.As(err, &undefined) || p.name == commandLine {
+		return out, err
 	}
-	return out, err
+	if line, ok := p.extracted[undefined.Name]; ok {
+		return "", extractedError(undefined.Name, line)
+	}
+	return "", fmt.Errorf("%w (set it in the environment or on a line %s=VALUE above this one)", err, undefined.Name)
 }
 
 // line handles one raw file line; ok is false for lines that yield no target
 // (blank, comment, variable definition).
 func (p *parser) line(raw string) (t Target, ok bool, err error) {
 	line := strings.Trim(raw, blanks)
-	if isCheckDirective(line) {
+	if isDirective(line, checkDirective) {
 		e, err := parseCheck(raw, line)
 		p.checks = append(p.checks, e)
+		p.wait(errDanglingCheck)
+		return Target{}, false, err
+	}
+	if isDirective(line, extractDirective) {
+		r, err := parseExtract(raw, line)
+		p.extracts = append(p.extracts, r)
+		p.extracted[r.Name()] = p.lineNo
+		p.wait(errDanglingExtract)
 		return Target{}, false, err
 	}
 	if strings.HasPrefix(line, weightDirective) {
@@ -176,8 +194,18 @@ func (p *parser) line(raw string) (t Target, ok bool, err error) {
 		return Target{}, false, err
 	}
 	t.Weight, p.weight = p.weight, 0
-	t.Checks, p.checks, p.checkLine = p.checks, nil, 0
+	t.Checks, p.checks = p.checks, nil
+	t.Extracts, p.extracts = p.extracts, nil
+	p.dangling, p.danglingLine = nil, 0
 	return t, true, nil
+}
+
+// wait notes a directive that needs a URL line after it; the first one not followed by one is
+// the error.
+func (p *parser) wait(dangling error) {
+	if p.dangling == nil {
+		p.dangling, p.danglingLine = dangling, p.lineNo
+	}
 }
 
 // target expands a trimmed URL line and parses the result.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/webload/webload/check"
+	"github.com/webload/webload/extract"
 )
 
 // Target is one request a user can send. Bodies are read when the file is
@@ -32,6 +33,9 @@ type Target struct {
 	// Checks are the URL's own response checks, from "#@check EXPR" lines before it; the
 	// run's checks apply as well. Saved and fingerprinted only when there are some.
 	Checks []check.Expr `json:",omitempty"`
+	// Extracts take values out of the URL's response, from "#@extract NAME SOURCE" lines
+	// before it, in their order. Saved and fingerprinted only when there are some.
+	Extracts []extract.Rule `json:",omitempty"`
 }
 
 // Options controls expansion. The zero value consults no environment, which
