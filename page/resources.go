@@ -28,7 +28,7 @@ import (
 //
 // Counted besides are source src inside video and audio, script src, link href for style sheets (not alternate ones), icons,
 // module preloads and preloads as style, script, image (one candidate) or font, input type=image src, video
-// poster and src, audio src, embed src, object data, and url(...) in style attributes and
+// poster and src, audio src, embed src, object data, body background, and url(...) in style attributes and
 // <style> text, where @import counts too. Iframes are pages, not resources, and are skipped,
 // as is everything inside <template> and <noscript> (browsers that run scripts ignore it).
 //
@@ -52,6 +52,12 @@ type Options struct {
 
 // Resources is the package's Resources with these options.
 func (o Options) Resources(body []byte, pageURL *url.URL) []*url.URL {
+	return o.Find(body, pageURL).Resources
+}
+
+// Find reads the page as Resources does, and finds besides where its meta refresh leads (see
+// Found). Same guarantees as Resources.
+func (o Options) Find(body []byte, pageURL *url.URL) Found {
 	c := newCollector(pageURL, o)
 	s := scanner{src: body}
 	var (
@@ -67,7 +73,7 @@ func (o Options) Resources(body []byte, pageURL *url.URL) []*url.URL {
 		inStyle = false
 		switch tt {
 		case tokEOF:
-			return c.out
+			return Found{Resources: c.out, Refresh: c.refresh}
 		case tokText:
 			if wasStyle {
 				c.addCSS(c.rawText(raw), true)
