@@ -137,19 +137,11 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 // if it was HTML), whether or not HTTP redirects are followed, and at once, whatever its
 // delay. The hosts and the hop limit are those of redirects; hop is res's place in the visit.
 func (v *visitor) refresh(res *Result, target *url.URL, hop int) *url.URL {
-	l := v.l
 	if target == nil || res.Err != ErrNone || res.Status/100 != 2 {
 		return nil
 	}
 	res.Refresh = true
-	if !l.cfg.FollowAnyHost && !l.hosts.has(target) {
-		res.OffHost = true
-		return nil
-	}
-	if hop >= l.cfg.maxRedirects() {
-		res.Err = ErrTooManyHops
-		// The message names no URL: a refresh may carry a token.
-		l.failed(res.Err, fmt.Errorf("still sent on by a meta refresh after %d redirects: a loop, or a longer chain than is followed", hop))
+	if !v.hopAllowed(res, target, hop, "sent on by a meta refresh") {
 		return nil
 	}
 	return target
@@ -241,18 +233,30 @@ func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, 
 	if !sendableHost(next) {
 		return nil
 	}
+	if !v.hopAllowed(res, next, hop, "redirected") {
+		return nil
+	}
+	return next
+}
+
+// hopAllowed applies the rules of redirects to the visit's hop-th hop, from the answer in res
+// to next: only to the URL list's hosts unless FollowAnyHost (else res is marked OffHost), and
+// no more than MaxRedirects hops (else res fails with ErrTooManyHops). how says what sends
+// the visit on, for the failure's message.
+func (v *visitor) hopAllowed(res *Result, next *url.URL, hop int, how string) bool {
+	l := v.l
 	if !l.cfg.FollowAnyHost && !l.hosts.has(next) {
 		res.OffHost = true
-		return nil
+		return false
 	}
 	if hop >= l.cfg.maxRedirects() {
 		// Browsers fail such a page; counting it as loaded would hide a redirect loop.
 		res.Err = ErrTooManyHops
-		// The message names no URL: a Location header may carry a token.
-		l.failed(res.Err, fmt.Errorf("still redirected after %d redirects: a loop, or a longer chain than is followed", hop))
-		return nil
+		// The message names no URL: a Location header or a refresh may carry a token.
+		l.failed(res.Err, fmt.Errorf("still %s after %d redirects: a loop, or a longer chain than is followed", how, hop))
+		return false
 	}
-	return next
+	return true
 }
 
 // findPage returns what a page's body at pageURL makes this run do: fetch the resources a
