@@ -1,6 +1,7 @@
 // Package page finds the resources a browser would fetch for an HTML page (images, scripts,
 // style sheets, icons, fonts and images named by CSS), so that a load test can request them
-// after the page the way a browser does.
+// after the page the way a browser does, and where the page's meta refresh sends the browser
+// next (Options.Find).
 //
 // It never builds a DOM, because pages come from a load generator's hot path: a scanner finds
 // the tags where golang.org/x/net/html's tokenizer would, skipping text, comments and scripts
