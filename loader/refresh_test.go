@@ -141,3 +141,44 @@ func TestMetaRefresh(t *testing.T) {
 		})
 	}
 }
+
+// A URL's checks apply to the page its meta refresh leads to, as they apply past a followed
+// redirect: the page that sends the browser on is not the answer the user listed.
+func TestMetaRefreshChecks(t *testing.T) {
+	t.Parallel()
+	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		switch r.URL.Path {
+		case "/now":
+			fmt.Fprint(w, `<meta http-equiv="refresh" content="0; url=/target">wait`)
+		case "/reload":
+			fmt.Fprint(w, `<meta http-equiv="refresh" content="10">wait`)
+		default:
+			fmt.Fprint(w, "arrived")
+		}
+	})
+	cases := []struct {
+		name, path, check string
+		want              []ErrKind // of the URL's requests, in order, then of the page
+	}{
+		{"the target passes", "/now", `body~"arrived"`, []ErrKind{ErrNone, ErrNone, ErrNone}},
+		{"the target fails", "/now", `body~"wait"`, []ErrKind{ErrNone, ErrCheck, ErrCheck}},
+		{"a reload is the page itself", "/reload", `body~"arrived"`, []ErrKind{ErrCheck, ErrCheck}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := Config{Users: 1, Reps: 1, Parser: true, Checks: mustChecks(t, tc.check)}
+			results, _ := run(t, cfg, []urls.Target{target(t, site.URL+tc.path)})
+			var got []ErrKind
+			for _, r := range results {
+				if r.Kind == KindURL || r.Kind == KindPage {
+					got = append(got, r.Err)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("failure kinds %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

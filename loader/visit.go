@@ -239,6 +239,22 @@ func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, 
 	return next
 }
 
+// leftByRefresh tells whether the page just read into x is one a visit leaves by its meta
+// refresh for a host it may go to (see refresh), so that the URL's checks apply to where it
+// leads instead, as they do past a followed redirect. It is asked only of a page that failed
+// a check, so no other answer pays for the parse, which the visit's own then finds cached.
+func (l *Loader) leftByRefresh(x *exchange, res *Result) bool {
+	if !l.cfg.Parser || res.Status/100 != 2 || len(x.body.page) == 0 || !isHTML(x.resp.Header.ContentType()) {
+		return false
+	}
+	u, err := url.Parse(string(x.req.URI().FullURI()))
+	if err != nil {
+		return false
+	}
+	p, _ := l.parsed.resources(x.body.page, u, nil)
+	return p.refresh != nil && (l.cfg.FollowAnyHost || l.hosts.has(p.refresh))
+}
+
 // hopAllowed applies the rules of redirects to the visit's hop-th hop, from the answer in res
 // to next: only to the URL list's hosts unless FollowAnyHost (else res is marked OffHost), and
 // no more than MaxRedirects hops (else res fails with ErrTooManyHops). how says what sends
