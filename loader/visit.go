@@ -83,7 +83,7 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 // finish completes a visit whose URL chain is v.results[first:]: the page's resources, then
 // where its meta refresh leads (the target's chain and resources in turn), then the page
 // result, then everything to the batch. It is apart from visit so that its locals are not on
-// the stack while the URL is requested.
+// the stack while the URL is requested (only a refresh's target is requested under it).
 func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *batcher) {
 	l := v.l
 	complete := true
@@ -107,7 +107,7 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 			resEnd, bytes, decoded, all := v.fetch(ti, parsed, found)
 			end = max(end, resEnd)
 			resBytes, resDecoded = resBytes+bytes, resDecoded+decoded
-			complete = all
+			complete = complete && all
 		}
 		next := v.refresh(last, parsed.refresh, len(v.results)-first-1)
 		if next == nil || l.stopped.Load() {
