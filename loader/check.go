@@ -38,7 +38,8 @@ func (c *checkSets) of(ti int) *check.Set {
 
 // startCheck begins checking the response in x, whose head was read, and tells whether it is
 // checked. The checks apply to what a URL of the list answered: its own response, or with
-// redirects followed the answer at the end of them. A redirect that is followed, a page's
+// redirects followed the answer at the end of them (past meta refreshes too: see endCheck and
+// leftByRefresh). A redirect that is followed, a page's
 // resources and the login steps are not checked: the user listed pages, not the images on
 // them. x.body.check is set when the checks look at the body, so it is fed as it is read.
 func (l *Loader) startCheck(x *exchange, ti int, kind Kind, res *Result) bool {
@@ -63,7 +64,7 @@ func (l *Loader) startCheck(x *exchange, ti int, kind Kind, res *Result) bool {
 // a failure of kind ErrCheck, which keeps its status and counts its body as received.
 func (l *Loader) endCheck(x *exchange, ti int, decoded int64, res *Result) {
 	x.body.check = nil
-	if x.eval.Finish(decoded) {
+	if x.eval.Finish(decoded) || l.leftByRefresh(x, res) {
 		return
 	}
 	res.Err = ErrCheck

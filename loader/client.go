@@ -25,6 +25,7 @@ func connSetup(cfg *Config, cs *connStats) (*tls.Config, *dialer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	tc = withSessionCache(tc)
 	d, err := newDialer(cfg, cs)
 	if err != nil {
 		return nil, nil, err

@@ -120,7 +120,9 @@ type Config struct {
 	// Parser fetches the resources of every HTML page like a browser (siege's "parser"):
 	// images, scripts, stylesheets and icons on the page's host or ResourceHosts, each once per
 	// user unless NoCache (the open model's users share one cache: its arrivals are returning
-	// visitors), over up to ParallelResources connections of the user.
+	// visitors), over up to ParallelResources connections of the user. It also follows the
+	// <meta http-equiv=refresh> of 2xx HTML pages at once, whatever their delay, as siege does
+	// with its parser on, even without FollowRedirects (see Result.Refresh).
 	Parser bool
 	// ResourceHosts are more hosts (host or host:port) whose resources are fetched, such as a
 	// CDN, matched by the rule of urls.HostPattern; an entry that is no host pattern matches
@@ -145,8 +147,9 @@ type Config struct {
 	// each hop a transaction (siege's "follow-location"). Hops are only followed to hosts of
 	// the URL list (by the rule of urls.HostPattern), unless FollowAnyHost.
 	FollowRedirects bool
-	// MaxRedirects bounds the hops of one URL; 0 means 10. A redirect answer past them (a loop,
-	// or a longer chain) is a failure of kind ErrTooManyHops, and so is its page.
+	// MaxRedirects bounds the hops of one URL, redirects and meta refreshes together; 0 means
+	// 10. A redirect answer or refresh past them (a loop, or a longer chain) is a failure of
+	// kind ErrTooManyHops, and so is its page.
 	MaxRedirects int
 	// FollowAnyHost follows redirects to any host. Off by default, so a load test is never
 	// steered onto a third party's site.

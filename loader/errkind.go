@@ -29,7 +29,7 @@ const (
 	ErrTooLarge                   // the body was larger than the client accepts
 	ErrNoFreeConns                // the client ran out of connections (a client-side limit)
 	ErrTLS                        // the TLS handshake failed: untrusted certificate, wrong name, client certificate refused, no HTTP/2 (Config.HTTP2)
-	ErrTooManyHops                // still redirected after Config.MaxRedirects hops: a loop or too long a chain, which browsers fail too
+	ErrTooManyHops                // still redirected (or meta-refreshed) after Config.MaxRedirects hops: a loop or too long a chain, which browsers fail too
 	ErrCheck                      // the response arrived whole but failed a check (Config.Checks, urls.Target.Checks)
 	ErrOther                      // anything else (the message is reported separately)
 	NumErrKinds                   // the number of kinds, for arrays indexed by kind

@@ -78,6 +78,13 @@ func pageTargets(t *testing.T, base string, n int) []urls.Target {
 // the test suite.
 func run(t *testing.T, cfg Config, targets []urls.Target) ([]Result, Outcome) {
 	t.Helper()
+	_, results, out := runLoader(t, cfg, targets)
+	return results, out
+}
+
+// runLoader is run, handing back the loader too, to name the requests of its results.
+func runLoader(t *testing.T, cfg Config, targets []urls.Target) (*Loader, []Result, Outcome) {
+	t.Helper()
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 5 * time.Second
 	}
@@ -92,7 +99,7 @@ func run(t *testing.T, cfg Config, targets []urls.Target) ([]Result, Outcome) {
 	if out.Stop == Interrupted {
 		t.Fatalf("run hit the test's bound")
 	}
-	return c.results, out
+	return l, c.results, out
 }
 
 // snapshot copies the hit counts.

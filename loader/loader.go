@@ -138,7 +138,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 	}
 	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
 	if cfg.Parser {
-		l.parsed = newParseCache(l.findResources, maxParsedPages, maxParsedResources)
+		l.parsed = newParseCache(l.findPage, maxParsedPages, maxParsedResources)
 	}
 	for _, h := range cfg.ResourceHosts {
 		l.resourceHosts.addName(h)

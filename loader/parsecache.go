@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"sync"
 	"sync/atomic"
+
+	"github.com/webload/webload/page"
 )
 
 // The parse cache's bounds. A page's entry costs about 100 bytes plus about 250 bytes a
@@ -24,6 +26,9 @@ type pageResources struct {
 	size int        // the body's length, a second check against a hash collision
 	urls []*url.URL // in document order
 	keys []string   // urls[i].String(), the resource cache's keys, made once
+	// refresh is where the page's meta refresh leads, nil for none or a reload of the page;
+	// whether the run may go there is the redirect rules' to say.
+	refresh *url.URL
 }
 
 // parseCache keeps, per page URL, the resources of the last body seen there, so that a page
@@ -34,7 +39,7 @@ type pageResources struct {
 // workers and the closed model's users share the Loader's one cache.
 type parseCache struct {
 	seed maphash.Seed
-	find func(body []byte, pageURL *url.URL) []*url.URL // the parse, and the run's host filter
+	find func(body []byte, pageURL *url.URL) page.Found // the parse, and the run's host filter
 
 	mu    sync.RWMutex
 	pages map[string]*pageResources // by the page URL's binary form
@@ -44,7 +49,7 @@ type parseCache struct {
 	parses            atomic.Int64 // calls of find: how often a page was parsed
 }
 
-func newParseCache(find func(body []byte, pageURL *url.URL) []*url.URL, maxPages, maxHeld int) *parseCache {
+func newParseCache(find func(body []byte, pageURL *url.URL) page.Found, maxPages, maxHeld int) *parseCache {
 	return &parseCache{
 		seed:     maphash.MakeSeed(),
 		find:     find,
@@ -88,7 +93,8 @@ func (c *parseCache) resources(body []byte, pageURL *url.URL, key []byte) (*page
 // parse finds the resources of body at pageURL.
 func (c *parseCache) parse(body []byte, pageURL *url.URL, sum uint64) *pageResources {
 	c.parses.Add(1)
-	p := &pageResources{sum: sum, size: len(body), urls: c.find(body, pageURL)}
+	found := c.find(body, pageURL)
+	p := &pageResources{sum: sum, size: len(body), urls: found.Resources, refresh: found.Refresh}
 	p.keys = make([]string, len(p.urls))
 	for i, u := range p.urls {
 		p.keys[i] = u.String()

@@ -70,14 +70,14 @@ func TestParseCache(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			find := func(body []byte, pageURL *url.URL) []*url.URL {
+			find := func(body []byte, pageURL *url.URL) page.Found {
 				var keep []*url.URL
 				for _, u := range page.Resources(body, pageURL) {
 					if sameHost(u, pageURL) {
 						keep = append(keep, u)
 					}
 				}
-				return keep
+				return page.Found{Resources: keep}
 			}
 			c := newParseCache(find, tc.maxPages, tc.maxURL)
 			var key []byte

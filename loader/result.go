@@ -60,6 +60,12 @@ type Result struct {
 	// hold bytes nobody asked for) before any answer to it arrived. Its latency includes the
 	// failed attempt, as a browser's user would wait through it.
 	Resent bool
+	// Refresh is set on an HTML page (a 2xx text/html answer, parsed) whose <meta
+	// http-equiv=refresh> leads to another URL: a browser goes there next, as after a redirect,
+	// and so does a browser-like visit, when the host and the hop limit allow it (OffHost and
+	// ErrTooManyHops say when they did not). A refresh that reloads the page itself is not one.
+	// It is last in Result so that it fills padding rather than growing every Result.
+	Refresh bool
 }
 
 // Kind says what a request was for.
@@ -76,13 +82,16 @@ const (
 )
 
 // Redirected tells whether a response is a redirect a browser follows (301, 302, 303, 307,
-// 308), whether or not this run followed it.
+// 308, or a page with a meta Refresh), whether or not this run followed it.
 func (r *Result) Redirected() bool {
+	if r.Err != ErrNone {
+		return false
+	}
 	switch r.Status {
 	case 301, 302, 303, 307, 308:
-		return r.Err == ErrNone
+		return true
 	}
-	return false
+	return r.Refresh
 }
 
 // ResponseTime is the latency a visitor would see: from the intended start to the last byte.

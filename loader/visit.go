@@ -66,7 +66,7 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 		v.started = true
 		for i := range l.cfg.Login {
 			li := len(l.targets) + i
-			v.chain(v.x, li, KindLogin, l.templates[li], l.urlFor(li), "", j, &v.results)
+			v.chain(v.x, li, KindLogin, l.templates[li], l.urlFor(li), "", 0, j, &v.results)
 			j = nil // only the first request of a visit waited for its slot
 			if l.stopped.Load() {
 				v.x.body.release()
@@ -76,42 +76,53 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 		}
 	}
 	first := len(v.results)
-	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlFor(ti), "", j, &v.results)
+	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlFor(ti), "", 0, j, &v.results)
 	v.finish(ti, first, lastURL, end, b)
 }
 
 // finish completes a visit whose URL chain is v.results[first:]: the page's resources, then
-// the page result, then everything to the batch. It is apart from visit so that its locals are
-// not on the stack while the URL is requested.
+// where its meta refresh leads (the target's chain and resources in turn), then the page
+// result, then everything to the batch. It is apart from visit so that its locals are not on
+// the stack while the URL is requested (only a refresh's target is requested under it).
 func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *batcher) {
 	l := v.l
+	complete := true
+	var resBytes, resDecoded int64
+	for {
+		last := &v.results[len(v.results)-1]
+		var parsed *pageResources
+		if l.cfg.Parser && last.Err.Answered() && !last.Redirected() && len(v.x.body.page) > 0 {
+			parsed, v.pageKey = l.parsed.resources(v.x.body.page, lastURL, v.pageKey)
+		}
+		// The page is parsed: its buffer serves other users while this one fetches the resources.
+		v.x.body.release()
+		if parsed == nil {
+			break
+		}
+		if found := v.resources(parsed); len(found) > 0 {
+			if l.stopped.Load() {
+				complete = false
+				break
+			}
+			resEnd, bytes, decoded, all := v.fetch(ti, parsed, found)
+			end = max(end, resEnd)
+			resBytes, resDecoded = resBytes+bytes, resDecoded+decoded
+			complete = complete && all
+		}
+		next := v.refresh(last, parsed.refresh, len(v.results)-first-1)
+		if next == nil || l.stopped.Load() {
+			break
+		}
+		lastURL, end = v.chain(v.x, ti, KindURL, l.get, next, "", len(v.results)-first, nil, &v.results)
+	}
 	last := v.results[len(v.results)-1]
 	pageRes := Result{
 		Start: v.results[first].Start, Intended: v.results[first].Intended, Queued: v.results[first].Queued,
 		Target: int32(ti), User: int32(v.id), Kind: KindPage, Status: last.Status, Err: last.Err, HTTP10: last.HTTP10,
+		BodyBytes: resBytes, Decoded: resDecoded,
 	}
 	for _, r := range v.results[first:] {
 		pageRes.BodyBytes, pageRes.Decoded = pageRes.BodyBytes+r.bodyBytes(), pageRes.Decoded+r.decodedBytes()
-	}
-	complete := true
-	var parsed *pageResources
-	if l.cfg.Parser && last.Err.Answered() && !last.Redirected() && len(v.x.body.page) > 0 {
-		parsed, v.pageKey = l.parsed.resources(v.x.body.page, lastURL, v.pageKey)
-	}
-	// The page is parsed: its buffer serves other users while this one fetches the resources.
-	v.x.body.release()
-	if parsed != nil {
-		if found := v.resources(parsed); len(found) > 0 {
-			if l.stopped.Load() {
-				complete = false
-			} else {
-				resEnd, bytes, decoded, all := v.fetch(ti, parsed, found)
-				end = max(end, resEnd)
-				pageRes.BodyBytes += bytes
-				pageRes.Decoded += decoded
-				complete = all
-			}
-		}
 	}
 	pageRes.Latency = end - pageRes.Start
 	// A page cut short by the stop has no load time worth reporting, but it is still recorded:
@@ -119,6 +130,21 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 	pageRes.AfterStop = !complete
 	v.results = append(v.results, pageRes)
 	v.flush(b, end)
+}
+
+// refresh returns where the meta refresh of the page answered in res leads (target, from the
+// parse) when the visit follows it, as siege does: from a 2xx page (the parser kept it only
+// if it was HTML), whether or not HTTP redirects are followed, and at once, whatever its
+// delay. The hosts and the hop limit are those of redirects; hop is res's place in the visit.
+func (v *visitor) refresh(res *Result, target *url.URL, hop int) *url.URL {
+	if target == nil || res.Err != ErrNone || res.Status/100 != 2 {
+		return nil
+	}
+	res.Refresh = true
+	if !v.hopAllowed(res, target, hop, "sent on by a meta refresh") {
+		return nil
+	}
+	return target
 }
 
 // flush hands the visit's results to the batch.
@@ -136,8 +162,10 @@ func (v *visitor) flush(b *batcher, end time.Duration) {
 
 // chain sends the request of template base to u and follows its redirects, appending a result
 // per hop to out. uri is u.String() when the caller has it already (a page's resources), or "".
-// It returns the last hop's URL and when it ended.
-func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, uri string, j *job, out *[]Result) (*url.URL, time.Duration) {
+// first is the number of hops made before u in the same visit (a meta refresh's target
+// continues its page's count), so that one limit bounds them all. It returns the last hop's
+// URL and when it ended.
+func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, uri string, first int, j *job, out *[]Result) (*url.URL, time.Duration) {
 	l := v.l
 	l.fill(x.req, base, ti)
 	if base == l.get {
@@ -152,7 +180,7 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 	if len(l.secrets) > 0 {
 		origin = l.urlFor(ti)
 	}
-	for hop := 0; ; hop++ {
+	for hop := first; ; hop++ {
 		x.req.SetTimeout(l.cfg.Timeout)
 		l.dropSecrets(x.req, u, origin)
 		v.cookies.add(x.req, u)
@@ -168,7 +196,7 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 			}
 			res.Req = l.names.id(method, u.String())
 		}
-		if j != nil && hop == 0 {
+		if j != nil && hop == first {
 			res.Intended, res.Queued, res.Arrival = j.intended, j.queued, true
 		}
 		v.cookies.keep(x.resp, u)
@@ -205,32 +233,71 @@ func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, 
 	if !sendableHost(next) {
 		return nil
 	}
-	if !l.cfg.FollowAnyHost && !l.hosts.has(next) {
-		res.OffHost = true
-		return nil
-	}
-	if hop >= l.cfg.maxRedirects() {
-		// Browsers fail such a page; counting it as loaded would hide a redirect loop.
-		res.Err = ErrTooManyHops
-		// The message names no URL: a Location header may carry a token.
-		l.failed(res.Err, fmt.Errorf("still redirected after %d redirects: a loop, or a longer chain than is followed", hop))
+	if !v.hopAllowed(res, next, hop, "redirected") {
 		return nil
 	}
 	return next
 }
 
-// findResources returns the resources that a page's body at pageURL makes this run fetch: the
-// ones a browser would load, with a host requests can carry, on the page's host or an allowed
-// resource host. It depends on body and pageURL only, so its answer can be cached per page.
-func (l *Loader) findResources(body []byte, pageURL *url.URL) []*url.URL {
-	found := page.Options{LazyImages: l.cfg.LazyImages}.Resources(body, pageURL)
-	keep := found[:0]
-	for _, u := range found {
+// leftByRefresh tells whether the page just read into x is one a visit leaves by its meta
+// refresh for a host it may go to (see refresh), so that the URL's checks apply to where it
+// leads instead, as they do past a followed redirect. It is asked only of a page that failed
+// a check, so no other answer pays for the parse, which the visit's own then finds cached.
+func (l *Loader) leftByRefresh(x *exchange, res *Result) bool {
+	if !l.cfg.Parser || res.Status/100 != 2 || len(x.body.page) == 0 || !isHTML(x.resp.Header.ContentType()) {
+		return false
+	}
+	u, err := url.Parse(string(x.req.URI().FullURI()))
+	if err != nil {
+		return false
+	}
+	p, _ := l.parsed.resources(x.body.page, u, nil)
+	return p.refresh != nil && (l.cfg.FollowAnyHost || l.hosts.has(p.refresh))
+}
+
+// hopAllowed applies the rules of redirects to the visit's hop-th hop, from the answer in res
+// to next: only to the URL list's hosts unless FollowAnyHost (else res is marked OffHost), and
+// no more than MaxRedirects hops (else res fails with ErrTooManyHops). how says what sends
+// the visit on, for the failure's message.
+func (v *visitor) hopAllowed(res *Result, next *url.URL, hop int, how string) bool {
+	l := v.l
+	if !l.cfg.FollowAnyHost && !l.hosts.has(next) {
+		res.OffHost = true
+		return false
+	}
+	if hop >= l.cfg.maxRedirects() {
+		// Browsers fail such a page; counting it as loaded would hide a redirect loop.
+		res.Err = ErrTooManyHops
+		// The message names no URL: a Location header or a refresh may carry a token.
+		l.failed(res.Err, fmt.Errorf("still %s after %d redirects: a loop, or a longer chain than is followed", how, hop))
+		return false
+	}
+	return true
+}
+
+// findPage returns what a page's body at pageURL makes this run do: fetch the resources a
+// browser would load, with a host requests can carry, on the page's host or an allowed
+// resource host; and go where its meta refresh leads, unless that is a reload of the page
+// itself (a browser reloads only after the delay, which a visit does not wait for) or has no
+// host requests can carry. It depends on body and pageURL only, so its answer can be cached
+// per page.
+func (l *Loader) findPage(body []byte, pageURL *url.URL) page.Found {
+	found := page.Options{LazyImages: l.cfg.LazyImages}.Find(body, pageURL)
+	keep := found.Resources[:0]
+	for _, u := range found.Resources {
 		if sendableHost(u) && (sameHost(u, pageURL) || l.resourceHosts.has(u)) {
 			keep = append(keep, u)
 		}
 	}
-	return keep
+	found.Resources = keep
+	if r := found.Refresh; r != nil {
+		self := *pageURL
+		self.Fragment, self.RawFragment = "", ""
+		if !sendableHost(r) || r.String() == self.String() {
+			found.Refresh = nil
+		}
+	}
+	return found
 }
 
 // resources returns the indexes in p of the resources that this user fetches now: those not
@@ -272,7 +339,7 @@ func (v *visitor) fetch(ti int, p *pageResources, list []int) (end time.Duration
 					return
 				}
 				r := list[i]
-				_, e := v.chain(f.x, ti, KindResource, l.get, p.urls[r], p.keys[r], nil, &f.results)
+				_, e := v.chain(f.x, ti, KindResource, l.get, p.urls[r], p.keys[r], 0, nil, &f.results)
 				f.end = max(f.end, e)
 			}
 		})

@@ -27,6 +27,9 @@ type collector struct {
 	textBuf []byte // reused by rawText for <style> text with CR or NUL
 
 	pic picture // the innermost open <picture>
+
+	refresh     *url.URL // where the page's meta refresh leads; nil for none
+	refreshSeen bool     // a meta refresh counted already: only the first does
 }
 
 // picture is what a <picture> has chosen so far. Its sources come before its <img>, and the
@@ -108,9 +111,24 @@ func (c *collector) add(raw []byte) {
 		c.rawSeen, c.seen = make(map[string]struct{}, 32), make(map[string]struct{}, 32)
 	}
 	c.rawSeen[key] = struct{}{}
-	ref, err := url.Parse(key)
-	if err != nil {
+	u := c.resolve(key)
+	if u == nil {
 		return
+	}
+	abs := u.String()
+	if _, dup := c.seen[abs]; dup {
+		return
+	}
+	c.seen[abs] = struct{}{}
+	c.out = append(c.out, u)
+}
+
+// resolve parses a cleaned URL value against the base; it returns nil unless the result is an
+// http or https URL with a host. The fragment is removed: it is never sent.
+func (c *collector) resolve(s string) *url.URL {
+	ref, err := url.Parse(s)
+	if err != nil {
+		return nil
 	}
 	u := ref
 	if c.base != nil {
@@ -118,15 +136,10 @@ func (c *collector) add(raw []byte) {
 	}
 	// An empty host also rules out opaque forms such as "http:x", which name no server.
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
-		return
+		return nil
 	}
 	u.Fragment, u.RawFragment = "", ""
-	abs := u.String()
-	if _, dup := c.seen[abs]; dup {
-		return
-	}
-	c.seen[abs] = struct{}{}
-	c.out = append(c.out, u)
+	return u
 }
 
 // clean prepares a trimmed value the way the URL parser of a browser does before parsing: it

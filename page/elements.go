@@ -10,10 +10,12 @@ const (
 	tagOther tagKind = iota
 	tagAudio
 	tagBase
+	tagBody
 	tagEmbed
 	tagImg
 	tagInput
 	tagLink
+	tagMeta
 	tagObject
 	tagPicture
 	tagScript
@@ -33,6 +35,8 @@ func kindOf(name []byte) tagKind {
 		return tagAudio
 	case "base":
 		return tagBase
+	case "body":
+		return tagBody
 	case "embed":
 		return tagEmbed
 	case "img":
@@ -41,6 +45,8 @@ func kindOf(name []byte) tagKind {
 		return tagInput
 	case "link":
 		return tagLink
+	case "meta":
+		return tagMeta
 	case "object":
 		return tagObject
 	case "picture":
@@ -64,6 +70,7 @@ func kindOf(name []byte) tagKind {
 // attributes wins, as in browsers.
 type attrs struct {
 	src, srcset, href, rel, as, typ, poster, data, imageSrcset, style, loading, media []byte
+	background, httpEquiv, content                                                    []byte
 	hasHref                                                                           bool // <base href=""> counts though empty
 
 	seen uint16 // the attributes set so far, by attrBit
@@ -83,6 +90,9 @@ const (
 	attrStyle
 	attrLoading
 	attrMedia
+	attrBackground
+	attrHTTPEquiv
+	attrContent
 )
 
 // maxAttrName is the length of the longest name attrs keeps ("imagesrcset").
@@ -134,6 +144,12 @@ func (a *attrs) set(key, val []byte) {
 		field, bit = &a.loading, attrLoading
 	case "media":
 		field, bit = &a.media, attrMedia
+	case "background":
+		field, bit = &a.background, attrBackground
+	case "http-equiv":
+		field, bit = &a.httpEquiv, attrHTTPEquiv
+	case "content":
+		field, bit = &a.content, attrContent
 	default:
 		return
 	}
@@ -192,6 +208,11 @@ func (c *collector) element(k tagKind, a *attrs, media tagKind) {
 		if a.hasHref {
 			c.setBase(a.href)
 		}
+	case tagBody:
+		// A legacy attribute that browsers still honour, and siege's parser fetches.
+		c.add(a.background)
+	case tagMeta:
+		c.meta(a)
 	}
 	if len(a.style) > 0 {
 		c.addCSS(a.style, false)

@@ -10,6 +10,11 @@ import (
 // referenceResources is Options.Resources as it was written on golang.org/x/net/html's
 // tokenizer, kept as the reference the scanner must agree with on every input.
 func referenceResources(o Options, body []byte, pageURL *url.URL) []*url.URL {
+	return referenceFind(o, body, pageURL).Resources
+}
+
+// referenceFind is Options.Find on the tokenizer.
+func referenceFind(o Options, body []byte, pageURL *url.URL) Found {
 	c := newCollector(pageURL, o)
 	z := html.NewTokenizer(bytes.NewReader(body))
 	var (
@@ -26,7 +31,7 @@ func referenceResources(o Options, body []byte, pageURL *url.URL) []*url.URL {
 		switch tt {
 		case html.ErrorToken:
 			// io.EOF at the end of body; the tokenizer reports no other error for a byte reader.
-			return c.out
+			return Found{Resources: c.out, Refresh: c.refresh}
 		case html.TextToken:
 			if wasStyle {
 				c.addCSS(z.Text(), true)

@@ -1,6 +1,7 @@
 // Package page finds the resources a browser would fetch for an HTML page (images, scripts,
 // style sheets, icons, fonts and images named by CSS), so that a load test can request them
-// after the page the way a browser does.
+// after the page the way a browser does, and where the page's meta refresh sends the browser
+// next (Options.Find).
 //
 // It never builds a DOM, because pages come from a load generator's hot path: a scanner finds
 // the tags where golang.org/x/net/html's tokenizer would, skipping text, comments and scripts
@@ -28,7 +29,7 @@ import (
 //
 // Counted besides are source src inside video and audio, script src, link href for style sheets (not alternate ones), icons,
 // module preloads and preloads as style, script, image (one candidate) or font, input type=image src, video
-// poster and src, audio src, embed src, object data, and url(...) in style attributes and
+// poster and src, audio src, embed src, object data, body background, and url(...) in style attributes and
 // <style> text, where @import counts too. Iframes are pages, not resources, and are skipped,
 // as is everything inside <template> and <noscript> (browsers that run scripts ignore it).
 //
@@ -52,6 +53,12 @@ type Options struct {
 
 // Resources is the package's Resources with these options.
 func (o Options) Resources(body []byte, pageURL *url.URL) []*url.URL {
+	return o.Find(body, pageURL).Resources
+}
+
+// Find reads the page as Resources does, and finds besides where its meta refresh leads (see
+// Found). Same guarantees as Resources.
+func (o Options) Find(body []byte, pageURL *url.URL) Found {
 	c := newCollector(pageURL, o)
 	s := scanner{src: body}
 	var (
@@ -67,7 +74,7 @@ func (o Options) Resources(body []byte, pageURL *url.URL) []*url.URL {
 		inStyle = false
 		switch tt {
 		case tokEOF:
-			return c.out
+			return Found{Resources: c.out, Refresh: c.refresh}
 		case tokText:
 			if wasStyle {
 				c.addCSS(c.rawText(raw), true)

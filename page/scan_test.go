@@ -24,10 +24,14 @@ func FuzzScannerMatchesTokenizer(f *testing.F) {
 			pageURL = nil
 		}
 		in := bytes.Clone(body)
-		got := urlStrings(Options{LazyImages: lazy}.Resources(body, pageURL))
-		want := urlStrings(referenceResources(Options{LazyImages: lazy}, body, pageURL))
+		found := Options{LazyImages: lazy}.Find(body, pageURL)
+		ref := referenceFind(Options{LazyImages: lazy}, body, pageURL)
+		got, want := urlStrings(found.Resources), urlStrings(ref.Resources)
 		if !slices.Equal(got, want) {
 			t.Errorf("Resources(%q) = %q, the tokenizer's reading gives %q", body, got, want)
+		}
+		if urlString(found.Refresh) != urlString(ref.Refresh) {
+			t.Errorf("Find(%q).Refresh = %v, the tokenizer's reading gives %v", body, found.Refresh, ref.Refresh)
 		}
 		if !bytes.Equal(body, in) {
 			t.Errorf("Resources changed its input")
@@ -60,6 +64,10 @@ var scannerCases = []struct{ name, body string }{
 	{"template and media", `<template><img src=a.png></template><picture><source srcset=b.webp type=image/webp><img src=c.jpg></picture><video poster=p.jpg><source src=v.mp4></video>`},
 	{"style attributes", `<div style="background:url(a.png)"><p STYLE='background:url(b&amp;c.png)'><span title=style>`},
 	{"base", `<base href="/x/"><img src=a.png><base href=/y/><img src=b.png>`},
+	{"body background", `<BODY background="b&amp;g.png" bgcolor=white><body background=second.png>`},
+	{"meta refresh", `<meta charset=utf-8><meta http-equiv="Refresh" content="0;url='/n?a=1&amp;b=2'"><meta http-equiv=refresh content=1>`},
+	{"meta refresh with entities and CR", "<meta http-equiv=refresh content=\"5\r\n; URL=&quot;/x\ty&quot;\">"},
+	{"meta refresh hidden", `<!-- <meta http-equiv=refresh content=0;url=/a> --><template><meta http-equiv=refresh content=0;url=/b></template><meta http-equiv=refresh content=0;url=/c>`},
 }
 
 func TestScannerMatchesTokenizer(t *testing.T) {
@@ -73,10 +81,14 @@ func TestScannerMatchesTokenizer(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			pageURL := &url.URL{Scheme: "http", Host: "h", Path: "/d/p"}
-			got := urlStrings(Resources([]byte(tc.body), pageURL))
-			want := urlStrings(referenceResources(Options{}, []byte(tc.body), pageURL))
+			found := Options{}.Find([]byte(tc.body), pageURL)
+			ref := referenceFind(Options{}, []byte(tc.body), pageURL)
+			got, want := urlStrings(found.Resources), urlStrings(ref.Resources)
 			if !slices.Equal(got, want) {
 				t.Errorf("got %q, the tokenizer's reading gives %q", got, want)
+			}
+			if urlString(found.Refresh) != urlString(ref.Refresh) {
+				t.Errorf("refresh %v, the tokenizer's reading gives %v", found.Refresh, ref.Refresh)
 			}
 		})
 	}

@@ -111,6 +111,9 @@ func asWebload(key, value string) bool {
 		return b == "true"
 	case "cache": // nothing is cached
 		return b == "false"
+	case "ssl-timeout": // TLS sessions are kept and resumed for the whole run
+		n, err := strconv.Atoi(value)
+		return err == nil && n > 0
 	}
 	return false
 }

@@ -103,13 +103,13 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name:    "keys that hold what webload does are not reported",
-			text:    "protocol = HTTP/1.1\nchunked = true\ncache = false\nzero-data-ok = true\nurl-escaping = true\n",
+			text:    "protocol = HTTP/1.1\nchunked = true\ncache = false\nzero-data-ok = true\nurl-escaping = true\nssl-timeout = 300\n",
 			ignored: nil,
 		},
 		{
 			name:    "keys that ask for what webload does not do are reported",
-			text:    "protocol = HTTP/1.0\nchunked = false\ncache = true\nzero-data-ok = false\nurl-escaping = false\n",
-			ignored: []string{"protocol", "chunked", "cache", "zero-data-ok", "url-escaping"},
+			text:    "protocol = HTTP/1.0\nchunked = false\ncache = true\nzero-data-ok = false\nurl-escaping = false\nssl-timeout = 0\n",
+			ignored: []string{"protocol", "chunked", "cache", "zero-data-ok", "url-escaping", "ssl-timeout"},
 		},
 		{
 			name: "log needs logging = true",

@@ -23,8 +23,9 @@ type PageStats struct {
 	// Resources counts resource requests, ResourceFailures those of them that failed.
 	Resources        int64 `json:"resources"`
 	ResourceFailures int64 `json:"resource_failures"`
-	// Redirects counts redirect answers (301, 302, 303, 307, 308); OffHostRedirects those not
-	// followed because they led to a host outside the URL list.
+	// Redirects counts redirect answers (301, 302, 303, 307, 308) and pages whose meta refresh
+	// leads elsewhere; OffHostRedirects those not followed because they led to a host outside
+	// the URL list.
 	Redirects        int64 `json:"redirects"`
 	OffHostRedirects int64 `json:"off_host_redirects"`
 	// Histogram holds the page load times like Report.Histogram.
