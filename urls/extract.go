@@ -2,7 +2,6 @@ package urls
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/webload/webload/extract"
@@ -39,11 +38,4 @@ func parseExtract(raw, line string) (extract.Rule, error) {
 		return extract.Rule{}, &extract.Error{Col: directiveCol(raw, extractDirective, ee.Col), Msg: ee.Msg}
 	}
 	return r, err
-}
-
-// extractedError explains an undefined variable that an earlier #@extract sets: its value
-// exists only per user while the test runs, and URL lines are expanded once, when the file is
-// read.
-func extractedError(name string, line int) error {
-	return fmt.Errorf("$(%s) is taken from a response (#@extract on line %d): URL lines cannot use extracted values", name, line)
 }

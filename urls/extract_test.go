@@ -53,7 +53,8 @@ func TestExtractDirectiveErrors(t *testing.T) {
 		{"no URL after it", "http://h/a\n#@extract t header:X\n# the end\n", "u.txt:2: #@extract applies to no URL: it must stand before a URL line"},
 		{"no URL after a check and an extract", "http://h/a\n#@check status==200\n#@extract t header:X\n", "u.txt:2: #@check applies to no URL"},
 		{"extract first, then a check, no URL", "http://h/a\n#@extract t header:X\n#@check status==200\n", "u.txt:2: #@extract applies to no URL"},
-		{"an extracted name in a later line", "#@extract token header:X-Token\nhttp://h/a\nhttp://h/b?t=$(token)\n", "u.txt:3: $(token) is taken from a response (#@extract on line 1)"},
+		{"a definition of an extracted name", "#@extract token header:X-Token\nhttp://h/a\ntoken=x\n", "u.txt:3: token is a per-user variable"},
+		{"a name used before the line that extracts it", "http://h/b?t=$(token)\n#@extract token header:X-Token\nhttp://h/a\n", "u.txt:1: undefined variable token"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -19,7 +19,7 @@ type bodyFiles struct {
 }
 
 // parseTarget splits an expanded, trimmed line into URL, method and body.
-func parseTarget(line string, files bodyFiles) (Target, error) {
+func parseTarget(line string, files bodyFiles, perUser func(string) bool) (Target, error) {
 	urlPart, method, rest := splitMethod(line)
 	// A blank followed by '#' before the method (or with no method at all)
 	// starts a trailing comment, and anything after it, including a method
@@ -32,7 +32,7 @@ func parseTarget(line string, files bodyFiles) (Target, error) {
 	if err != nil {
 		return Target{}, err
 	}
-	t := Target{Method: method, URL: u}
+	t := Target{Method: method, URL: u, URLVars: CompileTemplate(u, perUser)}
 	if rest == "" {
 		return t, nil
 	}
@@ -44,6 +44,11 @@ func parseTarget(line string, files bodyFiles) (Target, error) {
 	t.ContentType, t.Body, err = parseBody(rest, files)
 	if err != nil {
 		return Target{}, err
+	}
+	// An inline body is part of the line, and so are its references; a body file is sent as
+	// it is, as it always was.
+	if len(rest) > 0 && !strings.HasPrefix(strings.TrimLeft(afterContentType(rest), blanks), "<") {
+		t.BodyVars = CompileTemplate(string(t.Body), perUser)
 	}
 	return t, nil
 }
@@ -78,6 +83,19 @@ func methodAt(s string) string {
 		}
 	}
 	return ""
+}
+
+// afterContentType is rest without its leading "-T type;" directive, if it has one.
+func afterContentType(rest string) string {
+	if !strings.HasPrefix(rest, "-T") || (len(rest) > 2 && !isBlank(rest[2])) {
+		return rest
+	}
+	s := strings.TrimLeft(rest[2:], blanks)
+	end := strings.IndexAny(s, "; \t")
+	if end < 0 {
+		return ""
+	}
+	return strings.TrimPrefix(s[end:], ";")
 }
 
 // parseBody reads the optional "-T type;" directive and then either an

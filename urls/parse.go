@@ -42,7 +42,7 @@ func ParseFile(path string, opt Options) ([]Target, error) {
 // It stops at the first bad line because later lines may depend on variables
 // the bad line failed to define.
 func Parse(r io.Reader, name, dir string, opt Options) ([]Target, error) {
-	p := &parser{name: name, files: bodyFiles{dir: dir, allowAbsolute: opt.AllowAbsoluteBodies}, getenv: opt.Getenv, vars: map[string]string{}, extracted: map[string]int{}}
+	p := &parser{name: name, files: bodyFiles{dir: dir, allowAbsolute: opt.AllowAbsoluteBodies}, getenv: opt.Getenv, perUser: opt.PerUser, vars: map[string]string{}, extracted: map[string]int{}}
 	sc := bufio.NewScanner(r)
 	// Room for the longest allowed line plus its CRLF; longer lines make the
 	// scanner fail with bufio.ErrTooLong, or are caught by the check below.
@@ -90,7 +90,7 @@ func Parse(r io.Reader, name, dir string, opt Options) ([]Target, error) {
 // Source is "command line". Variable definitions are not recognised: a
 // command line holds exactly one URL.
 func ParseLine(line string, opt Options) (Target, error) {
-	p := &parser{name: commandLine, files: bodyFiles{allowAbsolute: true}, getenv: opt.Getenv}
+	p := &parser{name: commandLine, files: bodyFiles{allowAbsolute: true}, getenv: opt.Getenv, perUser: opt.PerUser}
 	t, err := p.target(strings.Trim(line, blanks+"\n"))
 	if err != nil {
 		return Target{}, p.errorAt(0, err)
@@ -105,6 +105,7 @@ type parser struct {
 	name     string
 	files    bodyFiles
 	getenv   func(string) (string, bool)
+	perUser  func(string) bool // Options.PerUser
 	vars     map[string]string
 	weight   float64        // from a "#@weight" line, for the next URL
 	checks   []check.Expr   // from "#@check" lines, for the next URL
@@ -130,6 +131,10 @@ func (p *parser) errorAt(line int, err error) error {
 // so a file behaves the same on every machine unless it opts into the
 // environment by leaving a variable undefined.
 func (p *parser) lookup(name string) (string, bool) {
+	if p.isPerUser(name) {
+		// Left as a reference in its canonical form, for CompileTemplate.
+		return "$(" + name + ")", true
+	}
 	if v, ok := p.vars[name]; ok {
 		return v, true
 	}
@@ -137,6 +142,15 @@ func (p *parser) lookup(name string) (string, bool) {
 		return p.getenv(name)
 	}
 	return "", false
+}
+
+// isPerUser tells a name whose value each user has at request time: one of Options.PerUser,
+// or one an earlier #@extract line of this input sets.
+func (p *parser) isPerUser(name string) bool {
+	if _, ok := p.extracted[name]; ok {
+		return true
+	}
+	return p.perUser != nil && p.perUser(name)
 }
 
 // expand resolves the variables of a URL-file line or definition. An undefined variable says
@@ -147,9 +161,6 @@ func (p *parser) expand(s string) (string, error) {
 	var undefined *UndefinedVariableError
 	if !errors.As(err, &undefined) || p.name == commandLine {
 		return out, err
-	}
-	if line, ok := p.extracted[undefined.Name]; ok {
-		return "", extractedError(undefined.Name, line)
 	}
 	return "", fmt.Errorf("%w (set it in the environment or on a line %s=VALUE above this one)", err, undefined.Name)
 }
@@ -181,6 +192,9 @@ func (p *parser) line(raw string) (t Target, ok bool, err error) {
 	if name, value, isVar := splitVariable(line); isVar {
 		if name == "" {
 			return Target{}, false, errors.New("missing variable name before \"=\"")
+		}
+		if p.isPerUser(name) {
+			return Target{}, false, fmt.Errorf("%s is a per-user variable (a --data column, or set by #@extract): a %s=VALUE line cannot set it", name, name)
 		}
 		v, err := p.expand(value)
 		if err != nil {
@@ -218,7 +232,7 @@ func (p *parser) target(line string) (Target, error) {
 	if expanded == "" {
 		return Target{}, errors.New("missing URL")
 	}
-	return parseTarget(expanded, p.files)
+	return parseTarget(expanded, p.files, p.isPerUser)
 }
 
 // splitVariable recognises "NAME=value" the way siege does: only name bytes

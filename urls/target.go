@@ -36,6 +36,11 @@ type Target struct {
 	// Extracts take values out of the URL's response, from "#@extract NAME SOURCE" lines
 	// before it, in their order. Saved and fingerprinted only when there are some.
 	Extracts []extract.Rule `json:",omitempty"`
+	// URLVars and BodyVars are URL and an inline Body when they refer to per-user variables
+	// (see Options.PerUser): each user's request fills them in. URL and Body keep the
+	// references as $(NAME), so a report has one row per line, whatever the users' values.
+	// nil when the line has none, which is what keeps such lines' requests as cheap as ever.
+	URLVars, BodyVars *Template `json:"-"`
 }
 
 // Options controls expansion. The zero value consults no environment, which
@@ -48,6 +53,11 @@ type Options struct {
 	// paths inside the URL file's folder are read, so a URL file from elsewhere cannot send
 	// any file the user can read. ParseLine always allows them: the user typed the path.
 	AllowAbsoluteBodies bool
+	// PerUser tells the names each user has its own value of at request time: the columns of
+	// a --data file and the names a login file's #@extract lines set. A line's references to
+	// them, and to the names of the input's own earlier #@extract lines, are left in the text
+	// as $(NAME) and compiled into Target.URLVars and Target.BodyVars. nil: none.
+	PerUser func(name string) bool
 }
 
 // LineError ties a problem to the line that caused it so users can fix the
