@@ -162,6 +162,14 @@ type Config struct {
 	// Login lists requests every user makes once, in order, before its first URL (siege's
 	// login-url), such as a form POST that sets a session cookie.
 	Login []urls.Target
+	// Data gives each user its own variables (--data): the columns of its row. A target's
+	// URLVars and BodyVars, and the values of Headers, refer to them as $(NAME), alongside the
+	// values the targets' Extracts take from responses. nil: no data file.
+	Data UserData
+	// ReloginEvery makes a user log in again after this many of its URL visits: the Login
+	// steps again, with an empty cookie jar and no extracted values (its data row stays).
+	// 0: once, before the user's first URL.
+	ReloginEvery int
 	// Volatile are regular expressions for what varies from answer to answer beyond what the
 	// content fingerprints learn by themselves (see package content): a match within a tag's
 	// attribute or a line of text is left out of the URL's fingerprint.
@@ -203,16 +211,18 @@ var (
 	ErrOnceWithReps  = errors.New("the Once setting cannot be combined with a repetition count")
 	ErrBadTimeout    = errors.New("the timeout must be positive")
 	ErrNegativeDelay = errors.New("the delay must not be negative")
-	ErrNegativeTime  = errors.New("the run time must not be negative")
-	ErrNoTargets     = errors.New("no URLs to load")
-	ErrBadRate       = errors.New("the rate must be a finite, non-negative number of requests per second")
-	ErrNoMaxUsers    = errors.New("the open model needs at least 1 user")
-	ErrNegativeRamp  = errors.New("the ramp must not be negative")
-	ErrBadShard      = errors.New("the shard must be from 0 to the number of shards - 1")
-	ErrCertNoKey     = errors.New("the ClientCert and ClientKey settings must be given together")
-	ErrBadProxy      = errors.New("bad Proxy setting")
-	ErrHTTP2Close    = errors.New("the HTTP2 setting cannot be combined with ConnectionClose")
-	ErrBadVolatile   = errors.New("bad Volatile pattern")
+	// ErrNegativeRelogin reports a negative Config.ReloginEvery.
+	ErrNegativeRelogin = errors.New("the relogin interval must not be negative")
+	ErrNegativeTime    = errors.New("the run time must not be negative")
+	ErrNoTargets       = errors.New("no URLs to load")
+	ErrBadRate         = errors.New("the rate must be a finite, non-negative number of requests per second")
+	ErrNoMaxUsers      = errors.New("the open model needs at least 1 user")
+	ErrNegativeRamp    = errors.New("the ramp must not be negative")
+	ErrBadShard        = errors.New("the shard must be from 0 to the number of shards - 1")
+	ErrCertNoKey       = errors.New("the ClientCert and ClientKey settings must be given together")
+	ErrBadProxy        = errors.New("bad Proxy setting")
+	ErrHTTP2Close      = errors.New("the HTTP2 setting cannot be combined with ConnectionClose")
+	ErrBadVolatile     = errors.New("bad Volatile pattern")
 )
 
 // The errors above that name Config fields are returned wrapped, in words that name the
@@ -256,6 +266,8 @@ func (c *Config) Validate() error {
 		return ErrBadTimeout
 	case c.Delay < 0:
 		return ErrNegativeDelay
+	case c.ReloginEvery < 0:
+		return c.settingError(ErrNegativeRelogin, "%s cannot be negative", "ReloginEvery")
 	case c.Duration < 0:
 		return ErrNegativeTime
 	case (c.ClientCert == "") != (c.ClientKey == ""):

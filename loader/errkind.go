@@ -31,6 +31,7 @@ const (
 	ErrTLS                        // the TLS handshake failed: untrusted certificate, wrong name, client certificate refused, no HTTP/2 (Config.HTTP2)
 	ErrTooManyHops                // still redirected (or meta-refreshed) after Config.MaxRedirects hops: a loop or too long a chain, which browsers fail too
 	ErrCheck                      // the response arrived whole but failed a check (Config.Checks, urls.Target.Checks)
+	ErrExtract                    // a value the request needed, or one its response was to give (urls.Target.Extracts), is missing; Status is 0 when nothing was sent
 	ErrOther                      // anything else (the message is reported separately)
 	NumErrKinds                   // the number of kinds, for arrays indexed by kind
 )
@@ -48,6 +49,7 @@ var errKindNames = [NumErrKinds]string{
 	ErrTLS:         "tls",
 	ErrTooManyHops: "too-many-redirects",
 	ErrCheck:       "check",
+	ErrExtract:     "extract",
 	ErrOther:       "other",
 }
 
