@@ -389,7 +389,7 @@ func (l *Loader) runClosed(results chan<- *[]Result) {
 	lo, hi := l.cfg.shardUsers()
 	for id := lo; id < hi; id++ {
 		rng := rand.New(rand.NewPCG(l.cfg.Seed, uint64(id)))
-		p := planFor(&l.cfg, id, len(l.targets), rng, l.mix)
+		p := planFor(&l.cfg, id, len(l.targets), rng, l.mix, l.users != nil && l.users.flow)
 		// Made here, after the plan, so that a random pick of the user's row does not change
 		// the plan the seed gives; numbered by the whole run's ids, so shards take other rows.
 		s := l.newSession(id, rng)

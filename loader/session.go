@@ -30,6 +30,7 @@ type perUser struct {
 	// or extract something: a million-line list mostly has nothing to hold.
 	targets map[int32]*userTarget
 	headers []headerVar // the run's headers whose values refer to per-user variables
+	flow    bool        // a URL of the list (not a login step) takes values from its answer
 }
 
 // userTarget is what one target does with a user's values.
@@ -99,6 +100,7 @@ func newPerUser(cfg *Config, targets []urls.Target) (*perUser, error) {
 			ut.needsBody = ut.needsBody || r.NeedsBody()
 		}
 		p.targets[int32(i)] = ut
+		p.flow = p.flow || len(t.Extracts) > 0 && i < len(targets)-len(cfg.Login)
 	}
 	if cfg.Data == nil && len(p.targets) == 0 && len(p.headers) == 0 {
 		return nil, nil

@@ -3,6 +3,7 @@ package loader
 import (
 	crand "crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -211,5 +212,171 @@ func TestSessionsLogInAsTheirOwnAccounts(t *testing.T) {
 				t.Errorf("extraction failures: %v", out.ExtractSamples)
 			}
 		})
+	}
+}
+
+// TestExtractFailures pins what a missing value does, with plain requests and with visits: the
+// request whose answer lacks it fails as ErrExtract with its status; the user's later requests
+// that need it are not sent and fail the same way with no status; the value is unset on a
+// miss, not kept from an earlier answer; messages name the variable, never a value.
+func TestExtractFailures(t *testing.T) {
+	t.Parallel()
+	const secret = "s3cr3t-token"
+	for _, browser := range []bool{false, true} {
+		t.Run(fmt.Sprintf("browser=%v", browser), func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			forms := 0
+			site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/form" {
+					mu.Lock()
+					forms++
+					n := forms
+					mu.Unlock()
+					if n == 1 { // the first answer has the token, the later ones do not
+						fmt.Fprintf(w, "token=%s;", secret)
+						return
+					}
+					fmt.Fprint(w, "no token today")
+				}
+			})
+			_, targets := perUserFiles(t, nil, "", "#@extract token regex:token=([\\w-]+);\n"+
+				site.URL+"/form\n"+site.URL+"/use?t=$(token)\n")
+			results, out := run(t, Config{Users: 1, Reps: 6, Cookies: browser}, targets)
+
+			var got []string
+			for _, r := range results {
+				if r.Kind == KindURL {
+					got = append(got, fmt.Sprintf("%d:%d:%s", r.Target, r.Status, r.Err))
+				}
+			}
+			want := []string{"0:200:none", "1:200:none", "0:200:extract", "1:0:extract", "0:200:extract", "1:0:extract"}
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("results %v, want %v", got, want)
+			}
+			if n := site.count("GET /use?t=" + secret); n != 1 || len(site.snapshot()) != 2 {
+				t.Errorf("server saw %v, want /use only once, with the token", site.snapshot())
+			}
+			msgs := []string{out.ExtractSamples[0], out.ExtractSamples[1], out.ErrorSamples[ErrExtract]}
+			if !strings.Contains(msgs[0], "extract token") || !strings.Contains(msgs[1], "$(token) has no value") || msgs[2] != msgs[0] {
+				t.Errorf("samples %q", msgs)
+			}
+			for _, m := range msgs {
+				if strings.Contains(m, secret) {
+					t.Errorf("message %q shows the value", m)
+				}
+			}
+		})
+	}
+}
+
+// TestPerUserHeaders fills the run's headers per user: a bearer token a login step takes from a
+// JSON answer (the login step itself goes without the header, which it cannot fill yet), an
+// API key from the data with plain requests; and a value with a line break, which would end
+// the header, fails the request unsent like a missing one.
+func TestPerUserHeaders(t *testing.T) {
+	t.Parallel()
+	data := table{names: []string{"user", "key"}, rows: [][]string{{"ann", "k-ann"}, {"bob", "k-bob"}, {"eve", "k\r\nX-Evil: 1"}}}
+	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		user := r.URL.Query().Get("u")
+		switch r.URL.Path {
+		case "/api/login":
+			if r.Header.Get("Authorization") != "" {
+				http.Error(w, "a login with a token", http.StatusBadRequest)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			token := "tok-" + user
+			if user == "eve" {
+				token = "tok\r\nX-Evil: 1"
+			}
+			_, _ = fmt.Fprintf(w, `{"token":%q}`, token)
+		case "/api/me":
+			if r.Header.Get("Authorization") != "Bearer tok-"+user && r.Header.Get("X-Api-Key") != "k-"+user {
+				http.Error(w, "who are you", http.StatusUnauthorized)
+			}
+		}
+	})
+	for _, tc := range []struct {
+		name   string
+		header Header
+		login  string
+	}{
+		{"bearer from a login step", Header{"Authorization", "Bearer $(token)"}, "#@extract token json:token\n" + site.URL + "/api/login?u=$(user)\n"},
+		{"api key from the data", Header{"X-Api-Key", "$(key)"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			steps, targets := perUserFiles(t, data.names, tc.login, site.URL+"/api/me?u=$(user)\n")
+			results, out := run(t, Config{Users: 3, Reps: 2, Data: data, Headers: []Header{tc.header}, Login: steps}, targets)
+			byUser := map[int32][]string{}
+			for _, r := range results {
+				if r.Kind == KindURL && r.Target == 0 {
+					byUser[r.User] = append(byUser[r.User], fmt.Sprintf("%d:%s", r.Status, r.Err))
+				}
+			}
+			want := map[int32]string{0: "200:none 200:none", 1: "200:none 200:none", 2: "0:extract 0:extract"}
+			for u, w := range want {
+				if got := strings.Join(byUser[u], " "); got != w {
+					t.Errorf("user %d: %s, want %s", u, got, w)
+				}
+			}
+			if msg := out.ExtractSamples[0]; !strings.Contains(msg, "cannot go into a header") || strings.Contains(msg, "Evil") {
+				t.Errorf("sample %q", msg)
+			}
+		})
+	}
+}
+
+// TestFlowInURLFile walks a flow in the URL list itself: a line takes the cart's id from its
+// JSON answer, the next views that cart with $(cart). Every user sees its own carts, and the
+// results stay booked by line, with the line as written.
+func TestFlowInURLFile(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	carts := map[string]string{} // id -> owner
+	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Method == http.MethodPost {
+			id := fmt.Sprintf("c%d", len(carts))
+			carts[id] = r.URL.Query().Get("u")
+			fmt.Fprintf(w, `{"cart":{"id":%q}}`, id)
+			return
+		}
+		id := strings.TrimPrefix(r.URL.Path, "/cart/")
+		if owner, ok := carts[id]; !ok || owner != r.URL.Query().Get("u") {
+			http.Error(w, "not your cart", http.StatusNotFound)
+		}
+	})
+	data := accounts(5)
+	_, targets := perUserFiles(t, data.names, "", "#@extract cart json:cart.id\n"+
+		site.URL+"/cart?u=$(user) POST {\"item\":1}\n"+site.URL+"/cart/$(cart)?u=$(user)\n")
+	l, results, _ := runLoader(t, Config{Users: 5, Reps: 4, Data: data}, targets)
+	seen := map[int32]int{}
+	for _, r := range results {
+		seen[r.Target]++
+		if r.Status != 200 || r.Err != ErrNone {
+			t.Fatalf("%+v", r)
+		}
+	}
+	if len(carts) != 10 || seen[0] != 10 || seen[1] != 10 || len(seen) != 2 {
+		t.Errorf("%d carts, results by line %v", len(carts), seen)
+	}
+	if got := l.Targets()[1].URL; got != site.URL+"/cart/$(cart)?u=$(user)" {
+		t.Errorf("line booked as %q", got)
+	}
+}
+
+// TestUnknownVariable refuses a run whose line refers to a per-user name that no data column
+// and no #@extract defines: every one of its requests would fail.
+func TestUnknownVariable(t *testing.T) {
+	t.Parallel()
+	tg, err := urls.ParseLine("http://127.0.0.1:1/a?u=$(usr)", urls.Options{PerUser: func(string) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(Config{Users: 1, Reps: 1, Timeout: 1e9, Data: accounts(1)}, []urls.Target{tg})
+	if !errors.Is(err, ErrUnknownVariable) || !strings.Contains(err.Error(), "$(usr)") || !strings.Contains(err.Error(), "command line") {
+		t.Errorf("error %v", err)
 	}
 }
