@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -228,6 +229,17 @@ func (l *Loader) personalize(x *exchange, base *fasthttp.Request, ti int) error 
 func (l *Loader) filledURL(ti int) bool {
 	t := l.users.targets[int32(ti)]
 	return t != nil && t.url != nil
+}
+
+// hide returns page with each of the user's values of 4 bytes or more (as the content
+// learners' own secrets) replaced by "#secret", in a copy; page itself when it shows none.
+func (s *session) hide(page []byte) []byte {
+	for i, v := range s.vals {
+		if s.has[i] && len(v) >= 4 && bytes.Contains(page, []byte(v)) {
+			page = bytes.ReplaceAll(page, []byte(v), []byte("#secret"))
+		}
+	}
+	return page
 }
 
 // sentURL is the URL of the request in x as filled in, for a target whose URL is filled per

@@ -380,3 +380,25 @@ func TestUnknownVariable(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestUserValuesStayOutOfFingerprints: the content fingerprints (Outcome.Content, saved with
+// the results) of pages that echo a user's values, a token a rule took or a password of its
+// data row, keep neither.
+func TestUserValuesStayOutOfFingerprints(t *testing.T) {
+	t.Parallel()
+	const token, password = "purple-elephant", "correct-horse"
+	site := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<html><body><h1>Edit</h1><p>%s</p><form><input type="hidden" name="wpEditToken" value="%s"></form></body></html>`, password, token)
+	})
+	data := table{names: []string{"pass"}, rows: [][]string{{password}}}
+	_, targets := perUserFiles(t, data.names, "", "#@extract token css:input[name=wpEditToken] value\n"+site.URL+"/edit\n"+site.URL+"/save?t=$(token)&p=$(pass)\n")
+	_, out := run(t, Config{Users: 1, Reps: 2, Data: data}, targets)
+	if site.count("GET /save?t="+token+"&p="+password) != 1 {
+		t.Fatalf("server saw %v", site.snapshot())
+	}
+	got := fmt.Sprintf("%+v", out.Content)
+	if strings.Contains(got, token) || strings.Contains(got, password) || !strings.Contains(got, "Edit") {
+		t.Errorf("content fingerprints: %s", got)
+	}
+}
