@@ -42,6 +42,7 @@ func (l *Loader) extractAnswer(x *exchange, ti int, res *Result, learn bool) {
 	if l.passesOn(x, res) {
 		return
 	}
+	res.Extracted = true
 	answer := extract.Response{Body: x.body.page, Header: &x.resp.Header}
 	var miss error
 	for _, r := range t.rules {

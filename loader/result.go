@@ -66,6 +66,10 @@ type Result struct {
 	// ErrTooManyHops say when they did not). A refresh that reloads the page itself is not one.
 	// It is last in Result so that it fills padding rather than growing every Result.
 	Refresh bool
+	// Extracted is set on the answer the target's #@extract rules read (see Err ErrExtract
+	// for one where a rule found nothing), so reports can count extractions. A request not sent
+	// for want of a value (ErrExtract, Status 0) is not one. It fills the last byte of padding.
+	Extracted bool
 }
 
 // Kind says what a request was for.

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -247,10 +248,10 @@ func TestExtractFailures(t *testing.T) {
 			var got []string
 			for _, r := range results {
 				if r.Kind == KindURL {
-					got = append(got, fmt.Sprintf("%d:%d:%s", r.Target, r.Status, r.Err))
+					got = append(got, fmt.Sprintf("%d:%d:%s:%v", r.Target, r.Status, r.Err, r.Extracted))
 				}
 			}
-			want := []string{"0:200:none", "1:200:none", "0:200:extract", "1:0:extract", "0:200:extract", "1:0:extract"}
+			want := []string{"0:200:none:true", "1:200:none:false", "0:200:extract:true", "1:0:extract:false", "0:200:extract:true", "1:0:extract:false"}
 			if strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Errorf("results %v, want %v", got, want)
 			}
@@ -400,5 +401,118 @@ func TestUserValuesStayOutOfFingerprints(t *testing.T) {
 	got := fmt.Sprintf("%+v", out.Content)
 	if strings.Contains(got, token) || strings.Contains(got, password) || !strings.Contains(got, "Edit") {
 		t.Errorf("content fingerprints: %s", got)
+	}
+}
+
+// TestExtractReadsTheFinalAnswer: the rules read what the URL answered in the end, past the
+// redirects the run follows; without following them, the redirect itself.
+func TestExtractReadsTheFinalAnswer(t *testing.T) {
+	t.Parallel()
+	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/go":
+			w.Header().Set("Location", "/landing")
+			w.WriteHeader(http.StatusFound)
+			fmt.Fprint(w, "token=hop;")
+		case "/landing":
+			fmt.Fprint(w, "token=page;")
+		}
+	})
+	for _, tc := range []struct {
+		name, rule string
+		follow     bool
+		want       string // the request the value led to
+	}{
+		{"past followed redirects", `regex:token=(\w+);`, true, "GET /use?t=page"},
+		{"redirect not followed", `regex:token=(\w+);`, false, "GET /use?t=hop"},
+		{"header of the redirect", "header:Location", false, "GET /use?t=%2Flanding"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, targets := perUserFiles(t, nil, "", "#@extract token "+tc.rule+"\n"+site.URL+"/go\n"+site.URL+"/use?t=$(token)\n")
+			before := site.count(tc.want)
+			results, _ := run(t, Config{Users: 1, Reps: 2, FollowRedirects: tc.follow}, targets)
+			if n := site.count(tc.want) - before; n != 1 {
+				t.Errorf("%q sent %d times; server saw %v", tc.want, n, site.snapshot())
+			}
+			extracted := 0
+			for _, r := range results {
+				if r.Extracted {
+					extracted++
+					if r.Err != ErrNone || r.Target != 0 || r.Redirected() != !tc.follow {
+						t.Errorf("extracted from %+v", r)
+					}
+				}
+			}
+			if extracted != 1 {
+				t.Errorf("%d answers extracted from, want 1", extracted)
+			}
+		})
+	}
+}
+
+// TestReloginForgetsValues: every ReloginEvery visits a user's extracted values are forgotten,
+// with plain requests as with visits, so a line that needs one fails until a line takes it
+// again.
+func TestReloginForgetsValues(t *testing.T) {
+	t.Parallel()
+	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "token=t1;") })
+	for _, browser := range []bool{false, true} {
+		t.Run(fmt.Sprintf("browser=%v", browser), func(t *testing.T) {
+			t.Parallel()
+			_, targets := perUserFiles(t, nil, "", "#@extract token regex:token=(\\w+);\n"+site.URL+"/get\n"+
+				site.URL+"/use?t=$(token)\n"+site.URL+"/use?t=$(token)\n")
+			results, _ := run(t, Config{Users: 1, Reps: 6, ReloginEvery: 2, Cookies: browser}, targets)
+			var got []string
+			for _, r := range results {
+				if r.Kind == KindURL {
+					got = append(got, r.Err.String())
+				}
+			}
+			// get, use | use (forgotten), get | use, use (forgotten again)
+			if want := "none none extract none extract extract"; strings.Join(got, " ") != want {
+				t.Errorf("results %v, want %s", got, want)
+			}
+		})
+	}
+}
+
+// rowLog is a UserData that books which users asked for a row.
+type rowLog struct {
+	table
+	mu    sync.Mutex
+	asked []int
+}
+
+func (d *rowLog) Row(user int, rng *rand.Rand) []string {
+	d.mu.Lock()
+	d.asked = append(d.asked, user)
+	d.mu.Unlock()
+	return d.table.Row(user, rng)
+}
+
+// TestRowsAcrossShards: the shards of a run take different rows, as one run would.
+func TestRowsAcrossShards(t *testing.T) {
+	t.Parallel()
+	site := newHitServer(t, nil)
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want []int
+	}{
+		{"closed model, users 2 and 3 of 4", Config{Users: 4, Reps: 1}, []int{2, 3}},
+		{"open model, every other user", Config{Rate: 1e6, MaxUsers: 3, Reps: 40}, []int{1, 3, 5}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			data := &rowLog{table: accounts(10)}
+			_, targets := perUserFiles(t, data.names, "", site.URL+"/u/$(user)\n")
+			cfg := tc.cfg
+			cfg.Data, cfg.Shard, cfg.Shards = data, 1, 2
+			run(t, cfg, targets)
+			slices.Sort(data.asked)
+			if len(data.asked) == 0 || !slices.Equal(data.asked, tc.want[:len(data.asked)]) {
+				t.Errorf("rows of users %v, want among %v", data.asked, tc.want)
+			}
+		})
 	}
 }
