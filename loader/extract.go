@@ -72,6 +72,18 @@ func (l *Loader) passesOn(x *exchange, res *Result) bool {
 	return l.cfg.FollowRedirects && res.Redirected() && len(x.resp.Header.Peek(fasthttp.HeaderLocation)) > 0
 }
 
+// personalizeSend fills the request prepared in x for target ti with the user's values, or
+// when it cannot, writes in *res the result of a request not sent and returns false. The
+// result is written in place so that it takes no room in send's frame.
+func (l *Loader) personalizeSend(x *exchange, ti, user int, res *Result) bool {
+	err := l.personalize(x, l.templates[ti], ti)
+	if err == nil {
+		return true
+	}
+	*res = l.unfilled(ti, user, KindURL, err)
+	return false
+}
+
 // unfilled is the result of a request of kind for target ti that was not sent because the
 // user's values could not fill it (err, which names the variable, not its value): a failure of
 // kind ErrExtract with no status and no time, booked under the target.
