@@ -107,7 +107,7 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 	for {
 		last := &v.results[len(v.results)-1]
 		var parsed *pageResources
-		if l.cfg.Parser && last.Err.Answered() && !last.Redirected() && len(v.x.body.page) > 0 {
+		if l.cfg.Parser && last.Arrived() && !last.Redirected() && len(v.x.body.page) > 0 {
 			parsed, v.pageKey = l.parsed.resources(v.x.body.page, lastURL, v.pageKey)
 		}
 		// The page is parsed: its buffer serves other users while this one fetches the resources.
