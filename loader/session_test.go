@@ -1,8 +1,6 @@
 package loader
 
 import (
-	crand "crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -13,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/webload/webload/internal/wikisite"
 	"github.com/webload/webload/urls"
 )
 
@@ -36,91 +35,17 @@ func accounts(n int) table {
 	return d
 }
 
-// wiki is a loopback site with a MediaWiki-shaped login: the form page sets a session cookie
-// and carries a hidden wpLoginToken ending in "+\" bound to that session; the POST checks the
-// token and the user's own password; the preferences page answers 200 only to the session
-// logged in as the user it names.
-type wiki struct {
-	*httptest.Server
-	mu        sync.Mutex
-	passwords map[string]string
-	tokens    map[string]string // session -> login token
-	sessions  map[string]string // session -> user logged in
-	logins    map[string]int    // user -> successful logins
-	formHits  int               // GET /login
-	formAgain int               // GET /login that came with a session cookie
-}
-
-func newWiki(t *testing.T, data table) *wiki {
+// newWiki serves a wikisite with data's accounts on loopback.
+func newWiki(t *testing.T, data table) (*wikisite.Site, string) {
 	t.Helper()
-	w := &wiki{passwords: map[string]string{}, tokens: map[string]string{}, sessions: map[string]string{}, logins: map[string]int{}}
+	passwords := map[string]string{}
 	for _, row := range data.rows {
-		w.passwords[row[0]] = row[1]
+		passwords[row[0]] = row[1]
 	}
-	w.Server = httptest.NewServer(w)
-	t.Cleanup(w.Close)
-	return w
-}
-
-func randomHex() string {
-	b := make([]byte, 12)
-	_, _ = crand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-func (s *wiki) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	session := ""
-	if c, err := r.Cookie("wiki_session"); err == nil {
-		session = c.Value
-	}
-	switch {
-	case r.URL.Path == "/login" && r.Method == http.MethodGet:
-		s.formHits++
-		if session != "" {
-			s.formAgain++
-		}
-		session = randomHex()
-		token := randomHex() + `+\`
-		s.tokens[session] = token
-		http.SetCookie(w, &http.Cookie{Name: "wiki_session", Value: session, Path: "/", HttpOnly: true})
-		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprintf(w, `<form method="post" name="userlogin"><input name="wpName"><input type="password" name="wpPassword">`+
-			`<input type="hidden" value="%s" name="wpLoginToken"></form>`, token)
-	case r.URL.Path == "/login" && r.Method == http.MethodPost:
-		want, ok := s.tokens[session]
-		user := r.PostFormValue("wpName")
-		pass, known := s.passwords[user]
-		if !ok || r.PostFormValue("wpLoginToken") != want || !known || r.PostFormValue("wpPassword") != pass {
-			http.Error(w, "login failed", http.StatusForbidden)
-			return
-		}
-		delete(s.tokens, session)
-		s.sessions[session] = user
-		s.logins[user]++
-		http.Redirect(w, r, "/wiki/Main_Page", http.StatusFound)
-	case r.URL.Path == "/wiki/Main_Page":
-		fmt.Fprint(w, "welcome")
-	case r.URL.Path == "/wiki/Special:Preferences":
-		if user, ok := s.sessions[session]; !ok || user != r.URL.Query().Get("u") {
-			http.Error(w, "not logged in as "+r.URL.Query().Get("u"), http.StatusForbidden)
-			return
-		}
-		fmt.Fprint(w, "preferences")
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-// loginCount is the successful logins of every user.
-func (s *wiki) loginCount() (users, logins int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, n := range s.logins {
-		users, logins = users+1, logins+n
-	}
-	return users, logins
+	site := wikisite.New(passwords)
+	srv := httptest.NewServer(site)
+	t.Cleanup(srv.Close)
+	return site, srv.URL
 }
 
 // perUserFiles parses a login file and a URL file as the command line does: the data's columns
@@ -174,21 +99,24 @@ func TestSessionsLogInAsTheirOwnAccounts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			data := accounts(10)
-			site := newWiki(t, data)
+			site, base := newWiki(t, data)
 			cfg := tc.cfg
 			cfg.Data, cfg.Cookies, cfg.FollowRedirects = data, true, true
 			cfg.ContentType = "application/x-www-form-urlencoded"
 			cfg.Login, cfg.Headers = nil, nil
 			var targets []urls.Target
-			cfg.Login, targets = perUserFiles(t, data.names, wikiLogin(site.URL), site.URL+"/wiki/Special:Preferences?u=$(user)\n")
+			cfg.Login, targets = perUserFiles(t, data.names, wikiLogin(base), base+"/wiki/Special:Preferences?u=$(user)\n")
 			l, results, out := runLoader(t, cfg, targets)
 
-			users, logins := site.loginCount()
+			users, logins := 0, 0
+			for _, n := range site.Logins() {
+				users, logins = users+1, logins+n
+			}
 			if want := tc.wantLogins(out); logins != want || users != min(want, out.Users) {
 				t.Errorf("%d logins by %d accounts, want %d by %d", logins, users, want, min(want, out.Users))
 			}
-			if site.formAgain != 0 {
-				t.Errorf("%d login forms asked for with a session cookie: a relogin must start with an empty jar", site.formAgain)
+			if _, again := site.Forms(); again != 0 {
+				t.Errorf("%d login forms asked for with a session cookie: a relogin must start with an empty jar", again)
 			}
 			pages, loginSteps := 0, 0
 			for _, r := range results {
