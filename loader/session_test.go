@@ -264,3 +264,23 @@ func TestRowsAcrossShards(t *testing.T) {
 		})
 	}
 }
+
+// TestFilledURLIsTheVisitsURL: a visit of a URL filled per user resolves its page's resources
+// against the URL as sent, not as written.
+func TestFilledURLIsTheVisitsURL(t *testing.T) {
+	t.Parallel()
+	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/") {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<html><body><img src="avatar.png"></body></html>`)
+		}
+	})
+	data := accounts(2)
+	_, targets := perUserFiles(t, data.names, "", site.URL+"/u/$(user)/\n")
+	run(t, Config{Users: 2, Reps: 1, Data: data, Parser: true}, targets)
+	for _, user := range []string{"user0", "user1"} {
+		if n := site.count("GET /u/" + user + "/avatar.png"); n != 1 {
+			t.Errorf("%s's avatar fetched %d times; server saw %v", user, n, site.snapshot())
+		}
+	}
+}
