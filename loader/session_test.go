@@ -284,3 +284,21 @@ func TestFilledURLIsTheVisitsURL(t *testing.T) {
 		}
 	}
 }
+
+// TestFilledBodyFollows307: a 307 redirect resends the method and the body as the user filled
+// it.
+func TestFilledBodyFollows307(t *testing.T) {
+	t.Parallel()
+	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/post" {
+			http.Redirect(w, r, "/done", http.StatusTemporaryRedirect)
+		}
+	})
+	data := accounts(1)
+	_, targets := perUserFiles(t, data.names, "", site.URL+"/post POST name=$(user)&pass=$(pass)\n")
+	run(t, Config{Users: 1, Reps: 1, Data: data, FollowRedirects: true, ContentType: "application/x-www-form-urlencoded"}, targets)
+	want := "name=user0&pass=p%26ss+0%2B%3D"
+	if got := site.bodies["/done"]; got != want || site.count("POST /done") != 1 {
+		t.Errorf("the redirect's body %q, want %q; server saw %v", got, want, site.snapshot())
+	}
+}
