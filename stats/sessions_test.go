@@ -1,0 +1,191 @@
+package stats
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/extract"
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/urls"
+)
+
+// sessionTargets are a shop's URL list with a flow (add to cart, then view the cart with the id
+// the first answer gave) and a MediaWiki-shaped login: a form page whose token and session
+// cookie are taken, then the POST that redirects to the account page.
+func sessionTargets(t testing.TB) []urls.Target {
+	t.Helper()
+	rule := func(s string) extract.Rule {
+		r, err := extract.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	return []urls.Target{
+		{Method: "GET", URL: "http://127.0.0.1/account"},
+		{Method: "POST", URL: "http://127.0.0.1/cart", Extracts: []extract.Rule{rule("cart_id json:id")}},
+		{Method: "GET", URL: "http://127.0.0.1/cart/$(cart_id)"},
+		{Method: "GET", URL: "http://127.0.0.1/login", Extracts: []extract.Rule{
+			rule(`token css:input[name=wpLoginToken] value`), rule("session cookie:wiki_session")}},
+		{Method: "POST", URL: "http://127.0.0.1/login"},
+	}
+}
+
+// sessionResult is a login or URL result of user u on target ti that took d milliseconds.
+func sessionResult(ti, u int32, kind loader.Kind, status uint16, err loader.ErrKind, d int) loader.Result {
+	lat := time.Duration(d) * time.Millisecond
+	if err == loader.ErrExtract && status == 0 {
+		lat = 0 // nothing was sent
+	}
+	return loader.Result{Target: ti, User: u, Kind: kind, Status: status, Err: err, Latency: lat, BodyBytes: 100, Decoded: 100}
+}
+
+// The report counts what #@extract rules took and missed, per URL and overall, and the login
+// steps apart: sequences begun (a first step's redirect hop is no new one; a relogin is), their
+// requests, failures by cause and times.
+func TestSessionFigures(t *testing.T) {
+	t.Parallel()
+	const url, login = loader.KindURL, loader.KindLogin
+	ok, miss := loader.ErrNone, loader.ErrExtract
+	for _, tc := range []struct {
+		name    string
+		batch   []loader.Result
+		extract *ExtractStats
+		logins  *LoginStats // its Mean, P95, Max and Histogram are not compared
+		rows    map[int]URLStats
+	}{
+		{name: "no rules and no logins", batch: []loader.Result{
+			sessionResult(0, 0, url, 200, ok, 5), sessionResult(2, 0, url, 200, ok, 5),
+		}},
+		{name: "values taken, missed and requests not sent", batch: []loader.Result{
+			sessionResult(1, 0, url, 200, ok, 5),   // cart_id taken
+			sessionResult(2, 0, url, 200, ok, 5),   // with it
+			sessionResult(1, 1, url, 200, miss, 5), // the answer lacks the id
+			sessionResult(2, 1, url, 0, miss, 0),   // so the cart cannot be viewed
+			sessionResult(1, 2, url, 500, ok, 5),   // a failed answer that had the id gave it
+			sessionResult(1, 3, url, 302, ok, 5),   // a redirect on the way takes nothing...
+			sessionResult(1, 3, url, 200, ok, 5),   // ...its end does
+		},
+			extract: &ExtractStats{Taken: 3, Missing: 1, Unsent: 1},
+			rows: map[int]URLStats{
+				1: {ExtractRules: 1, Extractions: 3, ExtractFailures: 1, Hits: 3, Failures: 2},
+				2: {Extractions: 0, ExtractFailures: 1, ExtractUnsent: 1, Hits: 1, Failures: 1},
+			}},
+		{name: "logins, their redirect hops and relogins", batch: []loader.Result{
+			sessionResult(3, 0, login, 200, ok, 10), // user 0 logs in: form...
+			sessionResult(4, 0, login, 302, ok, 20), // ...POST...
+			sessionResult(4, 0, login, 200, ok, 30), // ...its redirect
+			sessionResult(0, 0, url, 200, ok, 5),
+			sessionResult(3, 1, login, 302, ok, 10), // user 1's form redirects first
+			sessionResult(3, 1, login, 200, ok, 10),
+			sessionResult(4, 1, login, 200, ok, 20),
+			sessionResult(0, 1, url, 200, ok, 5),
+			sessionResult(3, 0, login, 200, ok, 10), // user 0 logs in again
+			sessionResult(4, 0, login, 200, ok, 20),
+			sessionResult(0, 0, url, 200, ok, 5),
+		},
+			extract: &ExtractStats{Taken: 6},
+			logins:  &LoginStats{Logins: 3, Requests: 8},
+			rows: map[int]URLStats{
+				0: {Hits: 3},
+				3: {Login: true, ExtractRules: 2, Extractions: 6, Hits: 4},
+				4: {Login: true, Hits: 4},
+			}},
+		{name: "failed login steps by cause", batch: []loader.Result{
+			sessionResult(3, 0, login, 200, miss, 10), // no token in the form
+			sessionResult(4, 0, login, 0, miss, 0),    // so no POST
+			sessionResult(0, 0, url, 200, ok, 5),
+			sessionResult(3, 1, login, 200, ok, 10),
+			sessionResult(4, 1, login, 503, ok, 20),
+			sessionResult(0, 1, url, 200, ok, 5),
+			sessionResult(3, 2, login, 0, loader.ErrTimeout, 10),
+			sessionResult(4, 2, login, 0, miss, 0),
+		},
+			extract: &ExtractStats{Taken: 2, Missing: 1, Unsent: 2},
+			logins:  &LoginStats{Logins: 3, Requests: 6, Failed: 5, Failures: map[string]int64{"extract": 3, "HTTP 503": 1, "timeout": 1}},
+			rows: map[int]URLStats{
+				3: {Login: true, ExtractRules: 2, Extractions: 2, ExtractFailures: 1, Hits: 1, Failures: 2},
+				4: {Login: true, ExtractFailures: 2, ExtractUnsent: 2, Failures: 3},
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rec := NewRecorder(sessionTargets(t), Options{})
+			rec.Record(tc.batch)
+			rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 3}, RunInfo{}, "")
+			if err := rep.Check(); err != nil {
+				t.Fatal(err)
+			}
+			if !equalJSON(t, rep.Extractions, tc.extract) {
+				t.Errorf("extractions %+v, want %+v", rep.Extractions, tc.extract)
+			}
+			got := rep.Logins
+			if got != nil {
+				c := *got
+				c.Mean, c.P95, c.Max, c.Histogram = 0, 0, 0, ""
+				got = &c
+			}
+			if !equalJSON(t, got, tc.logins) {
+				t.Errorf("logins %+v, want %+v", got, tc.logins)
+			}
+			for i, want := range tc.rows {
+				u := rep.URLs[i]
+				g := URLStats{Login: u.Login, ExtractRules: u.ExtractRules, Extractions: u.Extractions,
+					ExtractFailures: u.ExtractFailures, ExtractUnsent: u.ExtractUnsent, Hits: u.Hits, Failures: u.Failures}
+				if !equalJSON(t, g, want) {
+					t.Errorf("URL %d: %+v, want %+v", i, g, want)
+				}
+			}
+			saved, err := json.Marshal(rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, key := range []string{`"extract`, `"login`} {
+				if has, want := bytes.Contains(saved, []byte(key)), tc.extract != nil || tc.logins != nil; has && !want {
+					t.Errorf("a run without rules or logins writes %s…: old results and new ones read alike only without", key)
+				}
+			}
+		})
+	}
+}
+
+// The login steps' times are apart: their mean, p95 and maximum are theirs alone, and the URL
+// rows of the list do not hold them.
+func TestLoginTimesApart(t *testing.T) {
+	t.Parallel()
+	rec := NewRecorder(sessionTargets(t), Options{})
+	var batch []loader.Result
+	for u := range int32(10) {
+		batch = append(batch, sessionResult(3, u, loader.KindLogin, 200, loader.ErrNone, 100),
+			sessionResult(4, u, loader.KindLogin, 200, loader.ErrNone, 300),
+			sessionResult(0, u, loader.KindURL, 200, loader.ErrNone, 4))
+	}
+	rec.Record(batch)
+	rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 10}, RunInfo{}, "")
+	l := rep.Logins
+	if l == nil || l.Logins != 10 || l.Requests != 20 || l.Mean != 0.2 || l.Max != 0.3 || l.P95 < 0.299 || l.P95 > 0.3 || l.Histogram == "" {
+		t.Fatalf("logins %+v: want 10 logins of 20 steps, 200 ms mean, 300 ms p95 and max", l)
+	}
+	if u := rep.URLs[0]; u.Max != 0.004 || u.Login {
+		t.Errorf("the account page's row %+v holds login times", u)
+	}
+	if rep.Transactions != 30 {
+		t.Errorf("%d transactions; a login step is one, as in siege: want 30", rep.Transactions)
+	}
+}
+
+// equalJSON compares two values by their JSON.
+func equalJSON(t *testing.T, a, b any) bool {
+	t.Helper()
+	x, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Equal(x, y)
+}
