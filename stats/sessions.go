@@ -170,3 +170,25 @@ func (s *loginSteps) other(res *loader.Result) {
 		s.prev[res.User] = 0
 	}
 }
+
+// checkSessions verifies the extraction and login accounting for Report.Check: the URL rows'
+// extract figures add up to the run's, and each is a part of what it is counted in.
+func checkSessions(r *Report, add func(format string, args ...any)) {
+	var sum extractCounts
+	var loginRequests int64
+	for _, u := range r.URLs {
+		if u.ExtractUnsent > u.ExtractFailures || u.ExtractFailures > u.Failures {
+			add("URL %s: %d requests not sent of %d extract failures of %d failures", u.URL, u.ExtractUnsent, u.ExtractFailures, u.Failures)
+		}
+		sum.add(extractCounts{taken: u.Extractions, missing: u.ExtractFailures - u.ExtractUnsent, unsent: u.ExtractUnsent})
+		if u.Login {
+			loginRequests += u.Hits + u.Failures
+		}
+	}
+	if got, want := sum.view(), r.Extractions; (got == nil) != (want == nil) || got != nil && *got != *want {
+		add("URLs count extractions %+v, the run %+v", got, want)
+	}
+	if l := r.Logins; l != nil && (l.Failed > l.Requests || l.Logins > l.Requests || loginRequests != l.Requests) {
+		add("logins: %d made, %d failed of %d requests; login steps' rows count %d", l.Logins, l.Failed, l.Requests, loginRequests)
+	}
+}

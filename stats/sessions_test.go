@@ -3,6 +3,7 @@ package stats
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -188,4 +189,54 @@ func equalJSON(t *testing.T, a, b any) bool {
 		t.Fatal(err)
 	}
 	return bytes.Equal(x, y)
+}
+
+// The text report says how many logins were made and how they failed, what the rules took and
+// missed, and which URLs missed values, with the first message; the per-URL table has the
+// extraction columns and the login steps apart.
+func TestSessionText(t *testing.T) {
+	t.Parallel()
+	const login, url = loader.KindLogin, loader.KindURL
+	miss := loader.ErrExtract
+	batch := []loader.Result{
+		sessionResult(3, 0, login, 200, miss, 10),
+		sessionResult(4, 0, login, 0, miss, 0),
+		sessionResult(0, 0, url, 200, loader.ErrNone, 5),
+		sessionResult(3, 1, login, 200, loader.ErrNone, 10),
+		sessionResult(4, 1, login, 503, loader.ErrNone, 20),
+		sessionResult(1, 1, url, 200, loader.ErrNone, 5),
+		sessionResult(2, 1, url, 200, loader.ErrNone, 5),
+	}
+	msg := "token: css:input[name=wpLoginToken] value: no element matches"
+	for _, tc := range []struct {
+		name    string
+		outcome loader.Outcome
+		want    []string
+	}{
+		{"one message for the run", loader.Outcome{ErrorSamples: map[loader.ErrKind]string{loader.ErrExtract: msg}}, []string{
+			"Logins:\t\t\t           2 made: 4 requests, 3 failed (HTTP 503: 1, extract: 2); a step took 10.000 ms mean, 10.000 ms p95, 10.000 ms max\n",
+			"Extractions:\t\t           3 taken, 1 missing (1 requests not sent for a missing value)\n",
+			"Failed extractions:\tGET http://127.0.0.1/login: 1 missing, 0 not sent\n" +
+				"\t\t\tPOST http://127.0.0.1/login: 0 missing, 1 not sent\n" +
+				"\t\t\tfirst: " + msg + "\n",
+			"Failed requests:\tHTTP 503: 1, extract: 2\n",
+			"    Hits   Failed       Mean        p50        p95        p99        Max        Bytes  Extracted  Missing  URL\n",
+			"\nLogin steps, in order:\n",
+			"  GET  /login\n",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rec := NewRecorder(sessionTargets(t), Options{})
+			rec.Record(batch)
+			tc.outcome.Elapsed, tc.outcome.Users = time.Second, 2
+			rep := rec.Report(tc.outcome, RunInfo{}, "")
+			text := string(textOf(t, &rep, TextOptions{PerURL: true}))
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("text lacks %q:\n%s", w, text)
+				}
+			}
+		})
+	}
 }
