@@ -3,6 +3,7 @@ package stats
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -238,5 +239,74 @@ func TestSessionText(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Login and extraction figures add exactly: the shards of a run merged, and the runs of a
+// series combined, count what one recording of all their results counts.
+func TestSessionFiguresAdd(t *testing.T) {
+	t.Parallel()
+	const login, url = loader.KindLogin, loader.KindURL
+	ok, miss := loader.ErrNone, loader.ErrExtract
+	part := func(first int32, slow int) []loader.Result {
+		var out []loader.Result
+		for u := first; u < first+3; u++ {
+			d := slow + int(u)*7
+			out = append(out, sessionResult(3, u, login, 200, ok, d), sessionResult(4, u, login, 302, ok, 3*d),
+				sessionResult(4, u, login, 200, ok, d), sessionResult(1, u, url, 200, ok, d), sessionResult(2, u, url, 200, ok, d))
+		}
+		out = append(out, sessionResult(3, first, login, 200, miss, slow), sessionResult(4, first, login, 0, miss, 0),
+			sessionResult(1, first+1, url, 503, ok, slow), sessionResult(1, first+2, url, 200, miss, slow),
+			sessionResult(2, first+2, url, 0, miss, 0))
+		return out
+	}
+	parts := [][]loader.Result{part(0, 10), part(3, 40)}
+	all := NewRecorder(sessionTargets(t), Options{})
+	var shards []Report
+	for i, p := range parts {
+		rec := NewRecorder(sessionTargets(t), Options{})
+		local := make([]loader.Result, len(p))
+		for j, r := range p {
+			r.User -= int32(3 * i)
+			local[j] = r
+		}
+		rec.Record(local)
+		all.Record(p)
+		shards = append(shards, rec.Report(loader.Outcome{Elapsed: time.Second, Users: 3}, RunInfo{Test: "t", Shard: &ShardInfo{Index: i, Count: 2}}, ""))
+	}
+	want := all.Report(loader.Outcome{Elapsed: time.Second, Users: 6}, RunInfo{}, "")
+	merged, err := Merge(shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range shards {
+		shards[i].Run.Shard = nil
+	}
+	combined, err := Combine(shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string]Report{"merged": merged, "combined": combined} {
+		if err := got.Check(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if !equalJSON(t, got.Extractions, want.Extractions) {
+			t.Errorf("%s: extractions %+v, want %+v", name, got.Extractions, want.Extractions)
+		}
+		g, w := *got.Logins, *want.Logins
+		if math.Abs(g.Mean-w.Mean) > 1e-9 {
+			t.Errorf("%s: login mean %v, want %v", name, g.Mean, w.Mean)
+		}
+		g.Mean, w.Mean = 0, 0
+		if !equalJSON(t, g, w) {
+			t.Errorf("%s: logins %+v, want %+v", name, g, w)
+		}
+		for i, u := range got.URLs {
+			wu := want.URLs[i]
+			if u.Login != wu.Login || u.ExtractRules != wu.ExtractRules || u.Extractions != wu.Extractions ||
+				u.ExtractFailures != wu.ExtractFailures || u.ExtractUnsent != wu.ExtractUnsent {
+				t.Errorf("%s: URL %d %+v, want %+v", name, i, u, wu)
+			}
+		}
 	}
 }
