@@ -98,8 +98,9 @@ func countOf(v float64) cell {
 
 // summaryRows are siege's summary in its order, then the percentiles and webload's own figures:
 // the figures of stats' list by name, and beside them those only the page shows. Times of
-// transactions are in milliseconds, sizes in siege's MB of 2^20 bytes.
-var summaryRows = []figureRow{
+// transactions are in milliseconds, sizes in siege's MB of 2^20 bytes. The logins and
+// extractions (sessionRows) come last, shown when a result had some.
+var summaryRows = append([]figureRow{
 	listed("transactions"),
 	listed("availability"),
 	listed("elapsed"),
@@ -138,7 +139,7 @@ var summaryRows = []figureRow{
 	listed("rows/t"),
 	listed("buffer_hit_ratio"),
 	listed("deadlocks"),
-}
+}, sessionRows...)
 
 func withIfAny(row figureRow) figureRow {
 	row.ifAny = true
