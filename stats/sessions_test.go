@@ -310,3 +310,27 @@ func TestSessionFiguresAdd(t *testing.T) {
 		}
 	}
 }
+
+// In CI, a URL whose requests now fail for a missing value is a failed test case of its own,
+// as a URL that now fails a check is: the login form that lost its token, and the POST that
+// could not be sent.
+func TestExtractFailuresInJUnit(t *testing.T) {
+	t.Parallel()
+	cmp, err := Compare([]Report{loadSaved(t, "login-extract"), loadSaved(t, "login-extract-broken")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, "webload compare", cmp.CheckContent(0)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<testcase name="content: wiki-broken GET /index.php?title=Special:UserLogin" classname="webload.gates">`,
+		`<failure message="Content wiki-broken GET /index.php?title=Special:UserLogin: status 200 ×20 → failed extract ×10, 200 ×10: FAILED`,
+		`<testcase name="content: wiki-broken POST /index.php?title=Special:UserLogin" classname="webload.gates">`,
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("JUnit lacks %s:\n%s", want, b.String())
+		}
+	}
+}
