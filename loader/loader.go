@@ -70,6 +70,11 @@ type Outcome struct {
 	// CheckSamples holds, per target index, the message of the first check its answers failed
 	// (ErrCheck), so a report can say which page failed which check; nil when none failed.
 	CheckSamples map[int32]string
+	// ExtractSamples holds, per target index, the message of the first extraction failure
+	// (ErrExtract) of its requests: a #@extract rule that found nothing in its answer, or a
+	// value the request needed and its user did not have. Messages name variables and rules,
+	// never values. nil when none failed.
+	ExtractSamples map[int32]string
 	// Users is how many users took part: Config.Users in the closed model, the number the
 	// open model had to start to keep its schedule.
 	Users int

@@ -212,6 +212,9 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 	for ti, msg := range o.CheckSamples {
 		r.url(ti).checkFailure = msg
 	}
+	for ti, msg := range o.ExtractSamples {
+		r.url(ti).extractFailure = msg
+	}
 	f.schedule = nil
 	if run.Model == ModelOpen {
 		s := *r.f.schedule

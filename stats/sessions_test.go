@@ -225,6 +225,12 @@ func TestSessionText(t *testing.T) {
 			"\nLogin steps, in order:\n",
 			"  GET  /login\n",
 		}},
+		{"a message per URL", loader.Outcome{ErrorSamples: map[loader.ErrKind]string{loader.ErrExtract: msg},
+			ExtractSamples: map[int32]string{3: msg, 4: "needs token, which is missing"}}, []string{
+			"Failed extractions:\tGET http://127.0.0.1/login: 1 missing, 0 not sent; first: " + msg + "\n" +
+				"\t\t\tPOST http://127.0.0.1/login: 0 missing, 1 not sent; first: needs token, which is missing\n" +
+				"Wire data:",
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
