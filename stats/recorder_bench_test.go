@@ -44,3 +44,26 @@ func BenchmarkURLHistogram(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkRecordSessions is BenchmarkRecord for a run with login steps and #@extract rules:
+// what counting logins and extractions adds per result.
+func BenchmarkRecordSessions(b *testing.B) {
+	targets := sessionTargets(b)
+	rec := NewRecorder(targets, Options{})
+	batch := make([]loader.Result, 256)
+	for i := range batch {
+		ti := int32(i % len(targets))
+		kind := loader.KindURL
+		if ti >= 3 {
+			kind = loader.KindLogin
+		}
+		batch[i] = loader.Result{Target: ti, Kind: kind, User: int32(i % 20), Status: 200,
+			Latency: time.Duration(1000+i*37) * time.Microsecond, BodyBytes: 4096}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		rec.Record(batch)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(batch)), "ns/result")
+}
