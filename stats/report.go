@@ -38,8 +38,9 @@ type Report struct {
 	ServiceTime Percentiles `json:"service_time"`
 	// StatusCodes counts every response by status, failures (5xx, 408) included.
 	StatusCodes map[string]int64 `json:"status_codes"`
-	// Errors counts requests that got no response, by kind, and those whose response failed a
-	// check ("check").
+	// Errors counts requests that got no response, by kind, those whose response failed a
+	// check ("check"), and those that failed for a missing value ("extract": an answer without
+	// a value its #@extract rules take, or a request not sent for lack of one).
 	Errors map[string]int64 `json:"errors"`
 	// ErrorSamples gives the first message seen for each kind in Errors.
 	ErrorSamples map[string]string `json:"error_samples,omitempty"`
