@@ -1,7 +1,6 @@
 package report
 
 import (
-	"math"
 	"slices"
 
 	"github.com/webload/webload/stats"
@@ -10,36 +9,20 @@ import (
 // logins is a row of a login figure, which a report has when users logged in (--login,
 // --login-file).
 func logins(name string, show func(float64) cell, value func(l *stats.LoginStats) float64) figureRow {
-	return figureRow{name: name, show: show, value: func(r *stats.Report) (float64, bool) {
-		if r.Logins == nil {
-			return 0, false
-		}
-		return value(r.Logins), true
-	}}
+	return partRow(name, show, func(r *stats.Report) *stats.LoginStats { return r.Logins }, value)
 }
 
-// loginLatency is a time of the login steps, which only steps that did not fail have; for a
-// --repeat series it is read from all its steps together, as the run's percentiles are.
+// loginLatency is a time of the login steps, which only steps that did not fail have.
 func loginLatency(name string, value func(l *stats.LoginStats) float64) figureRow {
-	row := logins(name, millis, func(l *stats.LoginStats) float64 {
-		if l.Requests == l.Failed {
-			return math.NaN()
-		}
-		return value(l)
-	})
-	row.pooled = true
-	return row
+	return partLatency(func(r *stats.Report) *stats.LoginStats { return r.Logins }, logins(name, millis, value),
+		func(l *stats.LoginStats) bool { return l.Requests == l.Failed })
 }
 
 // extractions is a row of an extraction figure, which a report has when lines took values from
 // responses (#@extract).
 func extractions(name string, value func(e *stats.ExtractStats) int64) figureRow {
-	return figureRow{name: name, show: countOf, value: func(r *stats.Report) (float64, bool) {
-		if r.Extractions == nil {
-			return 0, false
-		}
-		return float64(value(r.Extractions)), true
-	}}
+	return partRow(name, countOf, func(r *stats.Report) *stats.ExtractStats { return r.Extractions },
+		func(e *stats.ExtractStats) float64 { return float64(value(e)) })
 }
 
 // sessionRows are the summary's rows of logins and extractions.

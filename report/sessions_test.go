@@ -29,6 +29,8 @@ func withSessions(r stats.Report) stats.Report {
 func TestSessionsInPage(t *testing.T) {
 	t.Parallel()
 	plain, logged := small("plain", 1), withSessions(small("wiki", 2))
+	lockedOut := withSessions(small("locked out", 3))
+	lockedOut.Logins = &stats.LoginStats{Logins: 20, Requests: 50, Failed: 50}
 	rows := []string{"Logins", "Login requests", "Failed login requests", "Login step mean (ms)", "Login step p95 (ms)",
 		"Values extracted", "Answers missing a value", "Requests not sent for a missing value"}
 	for _, tc := range []struct {
@@ -42,6 +44,8 @@ func TestSessionsInPage(t *testing.T) {
 			"Login step p95 (ms)": {"93.2"}, "Values extracted": {"39"}, "Answers missing a value": {"11"},
 			"Requests not sent for a missing value": {"11"}}},
 		{"one of two", []stats.Report{plain, logged}, map[string][]string{"Logins": {"-", "20"}, "Values extracted": {"-", "39"}}},
+		{"every login step failed", []stats.Report{lockedOut}, map[string][]string{"Logins": {"20"}, "Failed login requests": {"50"},
+			"Login step p95 (ms)": {"-"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
