@@ -192,3 +192,21 @@ func checkSessions(r *Report, add func(format string, args ...any)) {
 		add("logins: %d made, %d failed of %d requests; login steps' rows count %d", l.Logins, l.Failed, l.Requests, loginRequests)
 	}
 }
+
+// extractFailures is the run's requests that failed for a missing value, the extract_failures
+// figure; not measured in a run without #@extract rules.
+func extractFailures(r *Report) (float64, bool) {
+	if r.Extractions == nil {
+		return 0, false
+	}
+	return float64(r.Extractions.Missing + r.Extractions.Unsent), true
+}
+
+// loginFailures is the run's failed login requests, the login_failures figure; not measured in
+// a run without login steps.
+func loginFailures(r *Report) (float64, bool) {
+	if r.Logins == nil {
+		return 0, false
+	}
+	return float64(r.Logins.Failed), true
+}

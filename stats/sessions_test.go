@@ -340,3 +340,51 @@ func TestExtractFailuresInJUnit(t *testing.T) {
 		}
 	}
 }
+
+// --assert holds a run to its extract and login failures, overall or of the URLs a selector
+// names; a run that took no value or logged nobody in has no such figure, so the gate fails
+// rather than pass unseen.
+func TestSessionGates(t *testing.T) {
+	t.Parallel()
+	const login, url = loader.KindLogin, loader.KindURL
+	miss := loader.ErrExtract
+	record := func(batch []loader.Result) *Report {
+		rec := NewRecorder(sessionTargets(t), Options{})
+		rec.Record(batch)
+		rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 2}, RunInfo{}, "")
+		return &rep
+	}
+	failing := record([]loader.Result{
+		sessionResult(3, 0, login, 200, miss, 10), sessionResult(4, 0, login, 0, miss, 0),
+		sessionResult(1, 0, url, 200, loader.ErrNone, 5), sessionResult(2, 0, url, 200, loader.ErrNone, 5),
+		sessionResult(3, 1, login, 200, loader.ErrNone, 10), sessionResult(4, 1, login, 503, loader.ErrNone, 20),
+	})
+	plain := record([]loader.Result{sessionResult(0, 0, url, 200, loader.ErrNone, 5)})
+	for _, tc := range []struct {
+		name, expr string
+		rep        *Report
+		passed     bool
+		text       string
+	}{
+		{"values missing", "extract_failures==0", failing, false, "extract_failures = 2, allowed == 0: FAILED"},
+		{"by its alias", "extract<=2", failing, true, "extract_failures = 2, allowed <= 2: ok"},
+		{"of the login form and its POST", "url:/login extract_failures==0", failing, false,
+			"extract_failures of GET http://127.0.0.1/login (worst of 2 matching URLs) = 1, allowed == 0: FAILED"},
+		{"of the cart", "url:/cart extract_failures==0", failing, true, ""},
+		{"logins", "login_failures==0", failing, false, "login_failures = 3, allowed == 0: FAILED"},
+		{"no rules", "extract_failures==0", plain, false, "extract_failures==0: extract_failures was not measured in this run: FAILED"},
+		{"no logins", "login_failures==0", plain, false, "login_failures==0: login_failures was not measured in this run: FAILED"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			g, err := ParseGate(tc.expr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := CheckGates(tc.rep, []Gate{g})[0]
+			if v.Passed != tc.passed || tc.text != "" && v.Text != tc.text {
+				t.Errorf("%s: passed %v, %q; want %v, %q", tc.expr, v.Passed, v.Text, tc.passed, tc.text)
+			}
+		})
+	}
+}
