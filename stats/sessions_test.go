@@ -209,12 +209,14 @@ func TestSessionText(t *testing.T) {
 		sessionResult(2, 1, url, 200, loader.ErrNone, 5),
 	}
 	msg := "token: css:input[name=wpLoginToken] value: no element matches"
+	lockedOut := []loader.Result{sessionResult(3, 0, login, 403, loader.ErrNone, 10), sessionResult(4, 0, login, 0, loader.ErrTimeout, 10)}
 	for _, tc := range []struct {
 		name    string
+		batch   []loader.Result // batch when nil
 		outcome loader.Outcome
 		want    []string
 	}{
-		{"one message for the run", loader.Outcome{ErrorSamples: map[loader.ErrKind]string{loader.ErrExtract: msg}}, []string{
+		{"one message for the run", nil, loader.Outcome{ErrorSamples: map[loader.ErrKind]string{loader.ErrExtract: msg}}, []string{
 			"Logins:\t\t\t           2 made: 4 requests, 3 failed (HTTP 503: 1, extract: 2); a step took 10.000 ms mean, 10.000 ms p95, 10.000 ms max\n",
 			"Extractions:\t\t           3 taken, 1 missing (1 requests not sent for a missing value)\n",
 			"Failed extractions:\tGET http://127.0.0.1/login: 1 missing, 0 not sent\n" +
@@ -225,17 +227,26 @@ func TestSessionText(t *testing.T) {
 			"\nLogin steps, in order:\n",
 			"  GET  /login\n",
 		}},
-		{"a message per URL", loader.Outcome{ErrorSamples: map[loader.ErrKind]string{loader.ErrExtract: msg},
+		{"a message per URL", nil, loader.Outcome{ErrorSamples: map[loader.ErrKind]string{loader.ErrExtract: msg},
 			ExtractSamples: map[int32]string{3: msg, 4: "needs token, which is missing"}}, []string{
 			"Failed extractions:\tGET http://127.0.0.1/login: 1 missing, 0 not sent; first: " + msg + "\n" +
 				"\t\t\tPOST http://127.0.0.1/login: 0 missing, 1 not sent; first: needs token, which is missing\n" +
 				"Wire data:",
 		}},
+		{"no login step succeeded", lockedOut, loader.Outcome{}, []string{
+			"Logins:\t\t\t           1 made: 2 requests, 1 failed (timeout: 1); a step took 10.000 ms mean",
+		}},
+		{"every login step failed", lockedOut[1:], loader.Outcome{}, []string{
+			"Logins:\t\t\t           1 made: 1 requests, 1 failed (timeout: 1); no step succeeded\n",
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			rec := NewRecorder(sessionTargets(t), Options{})
-			rec.Record(batch)
+			if tc.batch == nil {
+				tc.batch = batch
+			}
+			rec.Record(tc.batch)
 			tc.outcome.Elapsed, tc.outcome.Users = time.Second, 2
 			rep := rec.Report(tc.outcome, RunInfo{}, "")
 			text := string(textOf(t, &rep, TextOptions{PerURL: true}))

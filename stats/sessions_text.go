@@ -13,8 +13,11 @@ func writeSessions(b *strings.Builder, rep *Report) {
 		if l.Failed > 0 {
 			failed = fmt.Sprintf("%d failed (%s)", l.Failed, counts(l.Failures, nil))
 		}
-		fmt.Fprintf(b, "Logins:%s%12d made: %d requests, %s; a step took %.3f ms mean, %.3f ms p95, %.3f ms max\n",
-			tabsAfter("Logins:"), l.Logins, l.Requests, failed, l.Mean*1000, l.P95*1000, l.Max*1000)
+		times := fmt.Sprintf("a step took %.3f ms mean, %.3f ms p95, %.3f ms max", l.Mean*1000, l.P95*1000, l.Max*1000)
+		if l.Failed == l.Requests {
+			times = "no step succeeded" // so no time to show
+		}
+		fmt.Fprintf(b, "Logins:%s%12d made: %d requests, %s; %s\n", tabsAfter("Logins:"), l.Logins, l.Requests, failed, times)
 	}
 	e := rep.Extractions
 	if e == nil {
