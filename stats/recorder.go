@@ -115,9 +115,9 @@ func (r *Recorder) add(res *loader.Result) {
 	} else {
 		r.logins.other(res)
 	}
-	if res.Err.Answered() {
+	if res.Arrived() {
 		r.f.decoded += res.Decoded // a body that failed half way is no data, decoded or not
-		u.size.record(res.Decoded) // a page that failed a check did answer, and its size tells
+		u.size.record(res.Decoded) // a page that failed a check (or lacked a value) did answer, and its size tells
 	}
 	b.tally.Record(res)
 	u.tally.Record(res)

@@ -47,16 +47,18 @@ func (e *extractCounts) add(o extractCounts) {
 	e.unsent += o.unsent
 }
 
-// record books what res tells of extraction; rules is the number of its target's rules.
-// Values are taken from the answer that ends a request's redirects, so a redirect that is
-// followed takes none.
+// record books what res tells of extraction; rules is the number of its target's rules. An
+// answer the rules read (the loader marks it: the end of the redirects the run follows) gave a
+// value for each when it did not fail, unless it is a page its meta refresh left, whose rules
+// read the page it leads to instead. One that failed a check is left out: a miss of its rules
+// does not show.
 func (e *extractCounts) record(res *loader.Result, rules int) {
 	switch {
 	case res.Err == loader.ErrExtract && res.Status == 0:
 		e.unsent++
 	case res.Err == loader.ErrExtract:
 		e.missing++
-	case rules > 0 && res.Err == loader.ErrNone && res.Kind != loader.KindResource && (!res.Redirected() || res.OffHost):
+	case res.Extracted && res.Err == loader.ErrNone && !(res.Refresh && !res.OffHost):
 		e.taken += int64(rules)
 	}
 }

@@ -35,13 +35,29 @@ func sessionTargets(t testing.TB) []urls.Target {
 	}
 }
 
-// sessionResult is a login or URL result of user u on target ti that took d milliseconds.
+// sessionResult is a login or URL result of user u on target ti of sessionTargets that took d
+// milliseconds. The rules of targets 1 and 3 read its answer, as the loader marks it, unless it
+// is a redirect, which the run follows.
 func sessionResult(ti, u int32, kind loader.Kind, status uint16, err loader.ErrKind, d int) loader.Result {
 	lat := time.Duration(d) * time.Millisecond
 	if err == loader.ErrExtract && status == 0 {
 		lat = 0 // nothing was sent
 	}
-	return loader.Result{Target: ti, User: u, Kind: kind, Status: status, Err: err, Latency: lat, BodyBytes: 100, Decoded: 100}
+	read := (ti == 1 || ti == 3) && status != 0 && status/100 != 3 && (err == loader.ErrNone || err == loader.ErrExtract)
+	return loader.Result{Target: ti, User: u, Kind: kind, Status: status, Err: err, Latency: lat, BodyBytes: 100, Decoded: 100,
+		Extracted: read}
+}
+
+// refreshed marks r as a page whose meta refresh the visit follows.
+func refreshed(r loader.Result) loader.Result {
+	r.Refresh = true
+	return r
+}
+
+// readBy marks r as an answer its target's rules read.
+func readBy(r loader.Result) loader.Result {
+	r.Extracted = true
+	return r
 }
 
 // The report counts what #@extract rules took and missed, per URL and overall, and the login
@@ -62,17 +78,21 @@ func TestSessionFigures(t *testing.T) {
 			sessionResult(0, 0, url, 200, ok, 5), sessionResult(2, 0, url, 200, ok, 5),
 		}},
 		{name: "values taken, missed and requests not sent", batch: []loader.Result{
-			sessionResult(1, 0, url, 200, ok, 5),   // cart_id taken
-			sessionResult(2, 0, url, 200, ok, 5),   // with it
-			sessionResult(1, 1, url, 200, miss, 5), // the answer lacks the id
-			sessionResult(2, 1, url, 0, miss, 0),   // so the cart cannot be viewed
-			sessionResult(1, 2, url, 500, ok, 5),   // a failed answer that had the id gave it
-			sessionResult(1, 3, url, 302, ok, 5),   // a redirect on the way takes nothing...
-			sessionResult(1, 3, url, 200, ok, 5),   // ...its end does
+			sessionResult(1, 0, url, 200, ok, 5),         // cart_id taken
+			sessionResult(2, 0, url, 200, ok, 5),         // with it
+			sessionResult(1, 1, url, 200, miss, 5),       // the answer lacks the id
+			sessionResult(2, 1, url, 0, miss, 0),         // so the cart cannot be viewed
+			sessionResult(1, 2, url, 500, ok, 5),         // a failed answer that had the id gave it
+			sessionResult(1, 3, url, 302, ok, 5),         // a redirect on the way takes nothing...
+			sessionResult(1, 3, url, 200, ok, 5),         // ...its end does
+			readBy(sessionResult(1, 4, url, 303, ok, 5)), // a redirect the run does not follow is the end
+			sessionResult(1, 5, url, 0, loader.ErrTimeout, 5),
+			refreshed(sessionResult(1, 6, url, 200, ok, 5)), // a page its meta refresh leaves...
+			sessionResult(1, 6, url, 200, ok, 5),            // ...for the page whose values count
 		},
-			extract: &ExtractStats{Taken: 3, Missing: 1, Unsent: 1},
+			extract: &ExtractStats{Taken: 5, Missing: 1, Unsent: 1},
 			rows: map[int]URLStats{
-				1: {ExtractRules: 1, Extractions: 3, ExtractFailures: 1, Hits: 3, Failures: 2},
+				1: {ExtractRules: 1, Extractions: 5, ExtractFailures: 1, Hits: 6, Failures: 3},
 				2: {Extractions: 0, ExtractFailures: 1, ExtractUnsent: 1, Hits: 1, Failures: 1},
 			}},
 		{name: "logins, their redirect hops and relogins", batch: []loader.Result{
@@ -397,5 +417,22 @@ func TestSessionGates(t *testing.T) {
 				t.Errorf("%s: passed %v, %q; want %v, %q", tc.expr, v.Passed, v.Text, tc.passed, tc.text)
 			}
 		})
+	}
+}
+
+// An answer that lacked a value arrived whole: its body is data received and its size counts,
+// as a page that failed a check does; a request not sent has none.
+func TestExtractFailureBytes(t *testing.T) {
+	t.Parallel()
+	rec := NewRecorder(sessionTargets(t), Options{})
+	rec.Record([]loader.Result{
+		{Target: 1, Status: 200, Err: loader.ErrExtract, Extracted: true, Latency: time.Millisecond, BodyBytes: 300, Decoded: 900},
+		{Target: 2, Err: loader.ErrExtract},
+		{Target: 0, Status: 200, Latency: time.Millisecond, BodyBytes: 1000, Decoded: 1000},
+	})
+	rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 1}, RunInfo{}, "")
+	if rep.BodyBytes != 1300 || rep.DecodedBytes != 1900 || rep.URLs[1].Bytes != 300 || rep.URLs[1].Size == nil || rep.URLs[2].Bytes != 0 {
+		t.Errorf("body bytes %d, decoded %d, cart row %d bytes (size %+v), cart view %d bytes; want 1300, 1900, 300 (measured), 0",
+			rep.BodyBytes, rep.DecodedBytes, rep.URLs[1].Bytes, rep.URLs[1].Size, rep.URLs[2].Bytes)
 	}
 }
