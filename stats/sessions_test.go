@@ -408,11 +408,7 @@ func TestSessionGates(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			g, err := ParseGate(tc.expr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v := CheckGates(tc.rep, []Gate{g})[0]
+			v := checkOneGate(t, tc.rep, tc.expr)
 			if v.Passed != tc.passed || tc.text != "" && v.Text != tc.text {
 				t.Errorf("%s: passed %v, %q; want %v, %q", tc.expr, v.Passed, v.Text, tc.passed, tc.text)
 			}
@@ -435,4 +431,14 @@ func TestExtractFailureBytes(t *testing.T) {
 		t.Errorf("body bytes %d, decoded %d, cart row %d bytes (size %+v), cart view %d bytes; want 1300, 1900, 300 (measured), 0",
 			rep.BodyBytes, rep.DecodedBytes, rep.URLs[1].Bytes, rep.URLs[1].Size, rep.URLs[2].Bytes)
 	}
+}
+
+// checkOneGate parses expr and checks rep against it.
+func checkOneGate(t *testing.T, rep *Report, expr string) Verdict {
+	t.Helper()
+	g, err := ParseGate(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return CheckGates(rep, []Gate{g})[0]
 }
