@@ -66,24 +66,41 @@ func plain(name string, show func(float64) cell, value func(r *stats.Report) flo
 	return figureRow{name: name, show: show, value: func(r *stats.Report) (float64, bool) { return value(r), true }}
 }
 
-// pages is a row of a page figure, which a report has when users loaded pages like a browser.
-func pages(name string, show func(float64) cell, value func(p *stats.PageStats) float64) figureRow {
+// partRow is a row of a figure of a part some reports lack: part reads it, nil when absent.
+func partRow[T any](name string, show func(float64) cell, part func(r *stats.Report) *T, value func(p *T) float64) figureRow {
 	return figureRow{name: name, show: show, value: func(r *stats.Report) (float64, bool) {
-		if r.Pages == nil {
+		p := part(r)
+		if p == nil {
 			return 0, false
 		}
-		return value(r.Pages), true
+		return value(p), true
 	}}
+}
+
+// pages is a row of a page figure, which a report has when users loaded pages like a browser.
+func pages(name string, show func(float64) cell, value func(p *stats.PageStats) float64) figureRow {
+	return partRow(name, show, func(r *stats.Report) *stats.PageStats { return r.Pages }, value)
 }
 
 // pageLatency is a page load time, which only pages that loaded have.
 func pageLatency(name string, value func(p *stats.PageStats) float64) figureRow {
-	row := pages(name, millis, func(p *stats.PageStats) float64 {
-		if p.Pages == p.Failed {
-			return math.NaN()
+	return partLatency(func(r *stats.Report) *stats.PageStats { return r.Pages },
+		pages(name, millis, value),
+		func(p *stats.PageStats) bool { return p.Pages == p.Failed })
+}
+
+// partLatency makes row, of a time of a part of reports, show none where every request of the
+// part failed (allFailed), and read a --repeat series' time from all its requests together, as
+// the run's percentiles are.
+func partLatency[T any](part func(r *stats.Report) *T, row figureRow, allFailed func(p *T) bool) figureRow {
+	value := row.value
+	row.value = func(r *stats.Report) (float64, bool) {
+		v, ok := value(r)
+		if ok && allFailed(part(r)) {
+			v = math.NaN()
 		}
-		return value(p)
-	})
+		return v, ok
+	}
 	row.pooled = true
 	return row
 }
@@ -98,8 +115,9 @@ func countOf(v float64) cell {
 
 // summaryRows are siege's summary in its order, then the percentiles and webload's own figures:
 // the figures of stats' list by name, and beside them those only the page shows. Times of
-// transactions are in milliseconds, sizes in siege's MB of 2^20 bytes.
-var summaryRows = []figureRow{
+// transactions are in milliseconds, sizes in siege's MB of 2^20 bytes. The logins and
+// extractions (sessionRows) come last, shown when a result had some.
+var summaryRows = append([]figureRow{
 	listed("transactions"),
 	listed("availability"),
 	listed("elapsed"),
@@ -138,7 +156,7 @@ var summaryRows = []figureRow{
 	listed("rows/t"),
 	listed("buffer_hit_ratio"),
 	listed("deadlocks"),
-}
+}, sessionRows...)
 
 func withIfAny(row figureRow) figureRow {
 	row.ifAny = true

@@ -19,7 +19,7 @@ func urlTable(r *stats.Report) table {
 		urlHint = "paths on " + origin
 	}
 	t := table{Sortable: true, Columns: []column{
-		{Title: "Method"},
+		{Title: "Method", Hint: methodHint(r.URLs)},
 		{Title: "URL", Hint: urlHint, Sticky: true},
 		{Title: "Hits", Num: true, Hint: "transactions: responses other than 408 and 5xx"},
 		{Title: "Failed", Num: true, Hint: "no response, 408 or 5xx"},
@@ -41,8 +41,14 @@ func urlTable(r *stats.Report) table {
 			column{Title: "Resources", Num: true},
 			column{Title: "Failed resources", Num: true})
 	}
+	extract, withMessage := extractColumns(r.URLs)
+	t.Columns = append(t.Columns, extract...)
 	for i := range r.URLs {
-		t.Rows = append(t.Rows, urlRow(&r.URLs[i], origin, withPages))
+		row := urlRow(&r.URLs[i], origin, withPages)
+		if extract != nil {
+			row = append(row, extractCells(&r.URLs[i], withMessage)...)
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	return t
 }
@@ -55,7 +61,7 @@ func urlRow(u *stats.URLStats, origin string, withPages bool) []cell {
 			name = "/"
 		}
 	}
-	row := []cell{text(u.Method), text(name), count(u.Hits), count(u.Failures)}
+	row := []cell{text(methodText(u)), text(name), count(u.Hits), count(u.Failures)}
 	if u.Hits > 0 {
 		row = append(row, millis(u.Mean))
 		u.EachPercentile(func(_, v float64) { row = append(row, millis(v)) })

@@ -48,6 +48,7 @@ func (r *Report) Check() error {
 	if hits != r.Transactions || fails != r.FailedTransactions {
 		add("URLs count %d transactions and %d failures, totals are %d and %d", hits, fails, r.Transactions, r.FailedTransactions)
 	}
+	checkSessions(r, add)
 	var inTimeline int64
 	for _, p := range r.Timeline {
 		inTimeline += p.Requests

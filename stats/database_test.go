@@ -173,11 +173,7 @@ func TestDatabaseGates(t *testing.T) {
 	} {
 		t.Run(tc.expr, func(t *testing.T) {
 			t.Parallel()
-			g, err := ParseGate(tc.expr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v := CheckGates(tc.rep, []Gate{g})[0]
+			v := checkOneGate(t, tc.rep, tc.expr)
 			if v.Passed != tc.passed || !strings.Contains(v.Text, tc.text) {
 				t.Errorf("%s: passed %v, %q; want %v, containing %q", tc.expr, v.Passed, v.Text, tc.passed, tc.text)
 			}

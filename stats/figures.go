@@ -155,6 +155,15 @@ var figures = []Figure{
 		compare: compareView{key: "deadlocks", title: "Deadlocks", scale: 1}},
 	{Name: "bytes", Kind: FigureCount, unit: " bytes",
 		url: urlFigure(func(u *URLStats) float64 { return float64(u.Bytes) })},
+	// The sessions' figures: measured in a run whose lines take values (#@extract) or whose
+	// users log in, so that a gate on them fails a run that had none rather than pass it.
+	{Name: "extract_failures", aliases: []string{"extract"}, Kind: FigureCount,
+		run:     extractFailures,
+		url:     urlFigure(func(u *URLStats) float64 { return float64(u.ExtractFailures) }),
+		compare: compareView{key: "extract_failures", title: "Extract failures", scale: 1}},
+	{Name: "login_failures", Kind: FigureCount,
+		run:     loginFailures,
+		compare: compareView{key: "login_failures", title: "Login failures", scale: 1}},
 }
 
 // percentileFigure is the latency percentile q (0-100, 100 being the maximum). It is kept per

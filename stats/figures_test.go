@@ -101,6 +101,9 @@ func TestGateAndLimitAgree(t *testing.T) {
 	bad := mysqlSummary(3000)
 	bad.SlowQueries, bad.BufferHitRatio, bad.Deadlocks = i64p(9), f64p(80), i64p(3)
 	worse.SetDatabases([]dbload.Summary{bad})
+	// More values went missing, more logins failed.
+	base.Extractions, worse.Extractions = &ExtractStats{Taken: 100, Missing: 1}, &ExtractStats{Taken: 90, Missing: 4, Unsent: 3}
+	base.Logins, worse.Logins = &LoginStats{Logins: 20, Requests: 40, Failed: 1}, &LoginStats{Logins: 20, Requests: 40, Failed: 6}
 	cmp, err := Compare([]Report{*base, *worse}, false)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,7 @@
 // Package stats turns a run's results into figures. Its model is built of values that record,
 // add and answer for themselves: Latency (a count, a sum, the exact extremes and an HdrHistogram)
 // and Tally (requests by outcome under siege's rules), which make up a run's overall, per-URL,
-// page, timeline, steady-state and schedule figures. The Recorder fills them from results;
+// page, timeline, steady-state, schedule, login and extraction figures. The Recorder fills them from results;
 // Combine (a --repeat series) and Merge (the shards of one run) read saved results back into
 // them and add them up. Report is their JSON view, made by one function and read back by one.
 // The package also writes the text, JSON, log and CSV outputs and compares results. It has no

@@ -20,6 +20,14 @@ func FuzzReadReport(f *testing.F) {
 	f.Add(b.Bytes())
 	f.Add(b.Bytes()[:b.Len()/2])
 	f.Add([]byte(`{"transactions": 4, "availability": 100.00, "elapsed_time": 0.01}`)) // siege's -j
+	// Logins and extractions, whose counts a foreign file may make impossible.
+	sessions, err := os.ReadFile(filepath.Join("testdata", "saved", "login-extract-broken.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(sessions)
+	f.Add([]byte(`{"run": {"version": "x"}, "logins": {"logins": 3, "requests": 1, "failed": 5, "failures": {"x": -1}},` +
+		` "extractions": {"taken": -1}, "urls": [{"login": true, "extract_failures": 2, "extract_unsent": 9}]}`))
 	f.Add([]byte(`{"run": {"version": "x", "histogram_unit": "us"}, "histogram": "HISTFAAAAB"}`))
 	f.Add([]byte(`{"run": {"version": "x", "histogram_unit": "us"}, "urls": [{"hits": 1, "histogram": "%%%"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -58,6 +58,10 @@ func (f *model) load(rep *Report, a *histAdder, place func(i int, p *TimelinePoi
 	if err := loadSchedule(&f.schedule, rep.Schedule, a); err != nil {
 		return fmt.Errorf("schedule: %w", err)
 	}
+	f.extract.load(rep.Extractions)
+	if err := f.logins.load(rep.Logins, a); err != nil {
+		return fmt.Errorf("login steps: %w", err)
+	}
 	return nil
 }
 
@@ -87,6 +91,12 @@ func (u *urlFigures) load(s *URLStats, a *histAdder) error {
 		u.checkFailure = s.CheckFailure // the first run's
 	}
 	u.checkFailures += s.CheckFailures
+	if u.extractFailure == "" {
+		u.extractFailure = s.ExtractFailure
+	}
+	u.extract.add(extractCounts{taken: s.Extractions, missing: s.ExtractFailures - s.ExtractUnsent, unsent: s.ExtractUnsent})
+	u.login = u.login || s.Login
+	u.rules = max(u.rules, s.ExtractRules)
 	if err := u.status.addSaved(s.StatusCodes); err != nil {
 		return err
 	}

@@ -118,3 +118,30 @@ func TestVerboseFailedCheck(t *testing.T) {
 		t.Errorf("stdout %q, stderr %q; want stderr %q", out.String(), errw.String(), want)
 	}
 }
+
+// A request that failed for a missing value is an error line that says which way: an answer
+// that lacked a value its rules take (with its status and bytes), or a request not sent.
+func TestVerboseFailedExtract(t *testing.T) {
+	t.Parallel()
+	targets := []urls.Target{{Method: "GET", URL: "http://127.0.0.1:8080/login"}, {Method: "POST", URL: "http://127.0.0.1:8080/login"}}
+	for _, tc := range []struct {
+		name string
+		res  loader.Result
+		want string
+	}{
+		{"an answer without the value", loader.Result{Target: 0, Status: 200, Err: loader.ErrExtract, Latency: 20 * time.Millisecond, BodyBytes: 321},
+			"[error] extract    0.02 secs:     321 bytes ==> GET  http://127.0.0.1:8080/login (status 200 lacked a value its #@extract rules take)\n"},
+		{"a request not sent", loader.Result{Target: 1, Err: loader.ErrExtract},
+			"[error] extract    0.00 secs:       0 bytes ==> POST http://127.0.0.1:8080/login (not sent: a value it needs is missing)\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var out, errw bytes.Buffer
+			v := NewVerbose(&out, &errw, targets, nil, &collectSink{})
+			v.Record([]loader.Result{tc.res})
+			if out.Len() != 0 || errw.String() != tc.want {
+				t.Errorf("stdout %q, stderr %q; want stderr %q", out.String(), errw.String(), tc.want)
+			}
+		})
+	}
+}

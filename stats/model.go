@@ -30,6 +30,8 @@ type model struct {
 	conns      int64
 	users      UserStats
 	errSamples map[string]string
+	extract    extractCounts
+	logins     loginFigures
 
 	// urls are the recorder's, each nil until the URL's first result: most of a long list may
 	// never be reached. Combine and Merge add saved URL rows one at a time instead (urlRows).
@@ -61,6 +63,12 @@ type urlFigures struct {
 	// checkFailure is the message of the first check the URL's answers failed, "" for none.
 	checkFailure  string
 	checkFailures int64 // answers that failed a check
+	// extract counts what the URL's #@extract rules took; extractFailure is the message of the
+	// first value it missed, "" for none.
+	extract        extractCounts
+	extractFailure string
+	rules          int  // the line's #@extract rules
+	login          bool // the URL is a login step
 	// content is what the URL answered; the loader learns it and hands it over at the end.
 	content content.Profile
 }
@@ -71,6 +79,7 @@ func (u *urlFigures) reset() {
 	u.latency.reset()
 	u.status = u.status[:0]
 	u.checkFailure, u.checkFailures = "", 0
+	u.extract, u.extractFailure, u.rules, u.login = extractCounts{}, "", 0, false
 	u.content = content.Profile{}
 	u.size = SizeStats{}
 	if u.page != nil {

@@ -27,6 +27,10 @@ type Recorder struct {
 	perUser []int64 // transactions per user
 	// resourceRow takes what per-URL rows leave out: resources, counted in pages instead.
 	resourceRow urlFigures
+	// rules is the number of #@extract rules of each target; nil when no target has any, which
+	// keeps such runs' results from looking them up.
+	rules  []int
+	logins loginSteps
 }
 
 var _ loader.Sink = (*Recorder)(nil)
@@ -37,6 +41,14 @@ func NewRecorder(targets []urls.Target, opt Options) *Recorder {
 		opt.Interval = time.Second
 	}
 	r := &Recorder{targets: targets, opt: opt}
+	for i := range targets {
+		if n := len(targets[i].Extracts); n > 0 {
+			if r.rules == nil {
+				r.rules = make([]int, len(targets))
+			}
+			r.rules[i] = n
+		}
+	}
 	r.f.latency, r.f.service = denseLatency(), denseLatency()
 	r.f.schedule = &scheduleFigures{lag: denseLatency()}
 	r.f.urls = make([]*urlFigures, len(targets))
@@ -94,9 +106,18 @@ func (r *Recorder) add(res *loader.Result) {
 	if res.Err == loader.ErrCheck {
 		u.checkFailures++
 	}
-	if res.Err.Answered() {
+	if r.rules != nil || res.Err == loader.ErrExtract {
+		r.recordExtract(u, res)
+	}
+	if res.Kind == loader.KindLogin {
+		u.login = true
+		r.f.logins.record(res, r.logins.begins(res))
+	} else {
+		r.logins.other(res)
+	}
+	if res.Arrived() {
 		r.f.decoded += res.Decoded // a body that failed half way is no data, decoded or not
-		u.size.record(res.Decoded) // a page that failed a check did answer, and its size tells
+		u.size.record(res.Decoded) // a page that failed a check (or lacked a value) did answer, and its size tells
 	}
 	b.tally.Record(res)
 	u.tally.Record(res)
@@ -118,6 +139,17 @@ func (r *Recorder) add(res *loader.Result) {
 	if st != nil {
 		st.latency.recordUnits(rt, v)
 	}
+}
+
+// recordExtract books what res tells of its target's #@extract rules, in u and overall.
+func (r *Recorder) recordExtract(u *urlFigures, res *loader.Result) {
+	rules := 0
+	if r.rules != nil {
+		rules = r.rules[res.Target]
+	}
+	u.rules = rules
+	u.extract.record(res, rules)
+	r.f.extract.record(res, rules)
 }
 
 // url returns target i's figures, making them at its first result.
@@ -179,6 +211,9 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 	}
 	for ti, msg := range o.CheckSamples {
 		r.url(ti).checkFailure = msg
+	}
+	for ti, msg := range o.ExtractSamples {
+		r.url(ti).extractFailure = msg
 	}
 	f.schedule = nil
 	if run.Model == ModelOpen {

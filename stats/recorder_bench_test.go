@@ -15,12 +15,17 @@ func BenchmarkRecord(b *testing.B) {
 	for i := range targets {
 		targets[i] = urls.Target{Method: "GET", URL: "http://127.0.0.1/p"}
 	}
-	rec := NewRecorder(targets, Options{})
 	batch := make([]loader.Result, 256)
 	for i := range batch {
 		batch[i] = loader.Result{Target: int32(i % 50), User: int32(i % 20), Status: 200,
 			Latency: time.Duration(1000+i*37) * time.Microsecond, BodyBytes: 4096}
 	}
+	benchRecord(b, targets, batch)
+}
+
+// benchRecord records batch over and over into a recorder for targets.
+func benchRecord(b *testing.B, targets []urls.Target, batch []loader.Result) {
+	rec := NewRecorder(targets, Options{})
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -43,4 +48,21 @@ func BenchmarkURLHistogram(b *testing.B) {
 		_ = h.RecordValue(values[i&1023])
 		i++
 	}
+}
+
+// BenchmarkRecordSessions is BenchmarkRecord for a run with login steps and #@extract rules:
+// what counting logins and extractions adds per result.
+func BenchmarkRecordSessions(b *testing.B) {
+	targets := sessionTargets(b)
+	batch := make([]loader.Result, 256)
+	for i := range batch {
+		ti := int32(i % len(targets))
+		kind := loader.KindURL
+		if ti >= 3 {
+			kind = loader.KindLogin
+		}
+		batch[i] = loader.Result{Target: ti, Kind: kind, User: int32(i % 20), Status: 200,
+			Latency: time.Duration(1000+i*37) * time.Microsecond, BodyBytes: 4096}
+	}
+	benchRecord(b, targets, batch)
 }

@@ -38,8 +38,9 @@ type Report struct {
 	ServiceTime Percentiles `json:"service_time"`
 	// StatusCodes counts every response by status, failures (5xx, 408) included.
 	StatusCodes map[string]int64 `json:"status_codes"`
-	// Errors counts requests that got no response, by kind, and those whose response failed a
-	// check ("check").
+	// Errors counts requests that got no response, by kind, those whose response failed a
+	// check ("check"), and those that failed for a missing value ("extract": an answer without
+	// a value its #@extract rules take, or a request not sent for lack of one).
 	Errors map[string]int64 `json:"errors"`
 	// ErrorSamples gives the first message seen for each kind in Errors.
 	ErrorSamples map[string]string `json:"error_samples,omitempty"`
@@ -88,6 +89,12 @@ type Report struct {
 	// DecodedBytes is the size of the response bodies after undoing their Content-Encoding;
 	// BodyBytes counts them as received.
 	DecodedBytes int64 `json:"decoded_bytes"`
+	// Extractions counts what the URL list's and the login steps' #@extract rules took; nil in a
+	// run without rules, and in results saved before them.
+	Extractions *ExtractStats `json:"extractions,omitempty"`
+	// Logins has the login steps' figures; nil in a run without login steps, and in results
+	// saved before they were apart.
+	Logins *LoginStats `json:"logins,omitempty"`
 	// Repeats holds each run of a --repeat series, whose combination this report is.
 	Repeats []Report `json:"repeats,omitempty"`
 }
@@ -136,6 +143,20 @@ type URLStats struct {
 	CheckFailure string `json:"check_failure,omitempty"`
 	// CheckFailures counts the URL's answers that failed a response check (of its Failures).
 	CheckFailures int64 `json:"check_failures,omitempty"`
+	// Login marks a login step's row: its requests are the users' logins, not a URL of the list.
+	Login bool `json:"login,omitempty"`
+	// ExtractRules is the number of the line's #@extract rules, and Extractions the values they
+	// took from its answers.
+	ExtractRules int   `json:"extract_rules,omitempty"`
+	Extractions  int64 `json:"extractions,omitempty"`
+	// ExtractFailures counts the URL's requests that failed for a missing value (kind "extract",
+	// of its Failures): answers that lacked a value its rules take, and ExtractUnsent requests
+	// not sent because a value they needed was missing.
+	ExtractFailures int64 `json:"extract_failures,omitempty"`
+	ExtractUnsent   int64 `json:"extract_unsent,omitempty"`
+	// ExtractFailure is the message of the URL's first extract failure; "" for none, or when the
+	// run kept only the first of all its URLs (in ErrorSamples).
+	ExtractFailure string `json:"extract_failure,omitempty"`
 	// Content is what the URL answered: its content types and the fingerprint of its 2xx
 	// answers (see package content); nil when it got no answer, and in results saved before
 	// fingerprints.

@@ -13,7 +13,7 @@ import (
 // were made). Whatever the code inside does, they must load, report, compare and merge to the
 // figures in testdata/saved/golden, which -update rewrites.
 var savedFixtures = []string{"closed", "repeat", "open", "browser", "shard0", "shard1", "open-shard0", "open-shard1",
-	"db-mysql", "db-two", "db-shard0", "db-shard1"}
+	"db-mysql", "db-two", "db-shard0", "db-shard1", "login-extract", "login-extract-broken"}
 
 func loadSaved(t testing.TB, name string) Report {
 	t.Helper()
@@ -79,6 +79,7 @@ func TestSavedResultsCompare(t *testing.T) {
 		{"shard0-shard1", "shard0", "shard1"},
 		{"closed-db-mysql", "closed", "db-mysql"},
 		{"db-mysql-db-two", "db-mysql", "db-two"},
+		{"login-extract-broken", "login-extract", "login-extract-broken"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -146,6 +147,7 @@ func TestSavedResultsCombine(t *testing.T) {
 		{"closed-shard0", []string{"closed", "shard0"}},
 		{"open-closed", []string{"open", "closed"}},
 		{"browser-browser", []string{"browser", "browser"}},
+		{"login-extract-broken", []string{"login-extract", "login-extract-broken"}},
 	} {
 		var runs []Report
 		for _, r := range tc.runs {

@@ -18,12 +18,15 @@ import (
 //     requests a move of a few in ten thousand is significant but tells nothing of the page.
 const minMixMove = 0.01
 
-// In a status mix, noResponse stands for the requests of a URL that got no response, and
+// In a status mix, noResponse stands for the requests of a URL that got no response,
 // failedCheck for its answers that failed a response check (whatever their status: a run with
-// --check counts a database error page served with 200 as a failure, and so does its mix).
+// --check counts a database error page served with 200 as a failure, and so does its mix), and
+// failedExtract for its requests that failed for a missing value (a login form that lost its
+// token answers 200, and the POST after it is not sent at all).
 const (
-	noResponse  = 0
-	failedCheck = -1
+	noResponse    = 0
+	failedCheck   = -1
+	failedExtract = -2
 )
 
 // statusMix is a URL's responses by status, with its failed checks and its requests without a
@@ -48,7 +51,10 @@ func mixOf(u *URLStats) statusMix {
 	if u.CheckFailures > 0 {
 		m[failedCheck] += u.CheckFailures
 	}
-	if lost := u.Hits + u.Failures - answered - u.CheckFailures; lost > 0 {
+	if u.ExtractFailures > 0 {
+		m[failedExtract] += u.ExtractFailures
+	}
+	if lost := u.Hits + u.Failures - answered - u.CheckFailures - u.ExtractFailures; lost > 0 {
 		m[noResponse] += lost
 	}
 	if m.total() <= 0 {
@@ -213,6 +219,8 @@ func (m statusMix) String() string {
 			name = "no response"
 		case failedCheck:
 			name = "failed check"
+		case failedExtract:
+			name = "failed extract"
 		}
 		parts[i] = fmt.Sprintf("%s ×%d", name, m[c])
 	}

@@ -135,3 +135,28 @@ func BenchmarkFisherP(b *testing.B) {
 		fisherP(1_000_000, 10_000, 1_000_000, 10_400)
 	}
 }
+
+// A URL row's mix puts its failed checks and its extract failures under codes of their own, and
+// only requests that got no answer under "no response".
+func TestMixOfFailureKinds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		row  URLStats
+		want string
+	}{
+		{"answers only", URLStats{Hits: 5, StatusCodes: StatusCounts{"200": 5}}, "200 ×5"},
+		{"lost answers", URLStats{Hits: 5, Failures: 2, StatusCodes: StatusCounts{"200": 5}}, "200 ×5, no response ×2"},
+		{"failed checks", URLStats{Hits: 5, Failures: 2, CheckFailures: 2, StatusCodes: StatusCounts{"200": 5}}, "200 ×5, failed check ×2"},
+		{"a form without its token, and a POST not sent",
+			URLStats{Hits: 5, Failures: 6, ExtractFailures: 4, ExtractUnsent: 3, StatusCodes: StatusCounts{"200": 5}},
+			"200 ×5, failed extract ×4, no response ×2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := mixOf(&tc.row).String(); got != tc.want {
+				t.Errorf("mix %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

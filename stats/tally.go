@@ -18,14 +18,15 @@ type Tally struct {
 	Successful   int64
 	Failed       int64
 	// Bytes are the response bodies as received, of the requests that got a whole response
-	// (failed checks included): a body that failed half way is no data transferred.
+	// (failed checks and answers that lacked a value included): a body that failed half way is
+	// no data transferred.
 	Bytes int64
 }
 
 // Record counts one result and says whether it was a transaction.
 func (t *Tally) Record(res *loader.Result) (transaction bool) {
 	t.Requests++
-	if res.Err.Answered() {
+	if res.Arrived() {
 		t.Bytes += res.BodyBytes
 	}
 	if res.Failed() {

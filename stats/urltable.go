@@ -3,18 +3,28 @@ package stats
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
 // writeURLTable lists every URL with its own figures, slowest mean first, so the pages that
-// hold a site back stand at the top.
+// hold a site back stand at the top. Login steps follow apart, in the order users make them:
+// they are not pages of the list.
 func writeURLTable(b *strings.Builder, rep *Report) {
-	rows := make([]URLStats, len(rep.URLs))
-	copy(rows, rep.URLs)
+	var rows, logins []URLStats
+	extracts := false
+	for _, u := range rep.URLs {
+		if u.Login {
+			logins = append(logins, u)
+		} else {
+			rows = append(rows, u)
+		}
+		extracts = extracts || u.ExtractRules > 0 || u.ExtractFailures > 0
+	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Mean > rows[j].Mean })
-	names := urlNames(rows)
+	names := urlNames(append(slices.Clip(rows), logins...))
 
 	pages := rep.Pages != nil
 	b.WriteString("\nPer URL, slowest mean first (times of transactions in ms")
@@ -22,15 +32,20 @@ func writeURLTable(b *strings.Builder, rep *Report) {
 		b.WriteString("; a page load is the URL with its redirects and resources")
 	}
 	b.WriteString("):\n")
-	fmt.Fprintf(b, "%8s %8s %10s", "Hits", "Failed", "Mean")
-	var head URLStats
-	head.quantiles(func(q float64, _ *float64) { fmt.Fprintf(b, " %10s", "p"+strconv.FormatFloat(q, 'g', -1, 64)) })
-	fmt.Fprintf(b, " %10s %12s", "Max", "Bytes")
-	if pages {
-		fmt.Fprintf(b, " %10s %10s", "Page p95", "Resources")
+	head := func() {
+		fmt.Fprintf(b, "%8s %8s %10s", "Hits", "Failed", "Mean")
+		var head URLStats
+		head.quantiles(func(q float64, _ *float64) { fmt.Fprintf(b, " %10s", "p"+strconv.FormatFloat(q, 'g', -1, 64)) })
+		fmt.Fprintf(b, " %10s %12s", "Max", "Bytes")
+		if pages {
+			fmt.Fprintf(b, " %10s %10s", "Page p95", "Resources")
+		}
+		if extracts {
+			fmt.Fprintf(b, " %10s %8s", "Extracted", "Missing")
+		}
+		b.WriteString("  URL\n")
 	}
-	b.WriteString("  URL\n")
-	for i, u := range rows {
+	row := func(u URLStats, name string) {
 		fmt.Fprintf(b, "%8d %8d %10.3f", u.Hits, u.Failures, u.Mean*1000)
 		u.quantiles(func(_ float64, v *float64) { fmt.Fprintf(b, " %10.3f", *v*1000) })
 		fmt.Fprintf(b, " %10.3f %12d", u.Max*1000, u.Bytes)
@@ -42,7 +57,22 @@ func writeURLTable(b *strings.Builder, rep *Report) {
 			}
 			fmt.Fprintf(b, " %10.3f %10d", p95*1000, res)
 		}
-		fmt.Fprintf(b, "  %s\n", names[i])
+		if extracts {
+			fmt.Fprintf(b, " %10d %8d", u.Extractions, u.ExtractFailures)
+		}
+		fmt.Fprintf(b, "  %s\n", name)
+	}
+	head()
+	for i, u := range rows {
+		row(u, names[i])
+	}
+	if len(logins) == 0 {
+		return
+	}
+	b.WriteString("\nLogin steps, in order:\n")
+	head()
+	for i, u := range logins {
+		row(u, names[len(rows)+i])
 	}
 }
 

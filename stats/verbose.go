@@ -48,6 +48,15 @@ func (v *Verbose) Record(batch []loader.Result) {
 				r.Err, r.Latency.Seconds(), r.BodyBytes, method, path, r.Status)
 			continue
 		}
+		if r.Err == loader.ErrExtract {
+			why := "(not sent: a value it needs is missing)"
+			if r.Status != 0 {
+				why = fmt.Sprintf("(status %d lacked a value its #@extract rules take)", r.Status)
+			}
+			fmt.Fprintf(v.err, "[error] %-8s %6.2f secs: %7d bytes ==> %-4s %s %s\n",
+				r.Err, r.Latency.Seconds(), r.BodyBytes, method, path, why)
+			continue
+		}
 		if r.Err != loader.ErrNone {
 			fmt.Fprintf(v.err, "[error] %-8s %6.2f secs: %7d bytes ==> %-4s %s\n",
 				r.Err, r.Latency.Seconds(), 0, method, path)

@@ -33,6 +33,8 @@ func (f *model) report(name func(i int) (method, url string)) Report {
 		Run:                    f.run,
 		Server:                 f.server,
 		Repeats:                f.repeats,
+		Extractions:            f.extract.view(),
+		Logins:                 f.logins.view(),
 	}
 	if n := f.tally.Transactions + f.tally.Failed; n > 0 {
 		rep.Availability = float64(f.tally.Transactions) / float64(n) * 100
@@ -80,6 +82,8 @@ func (u *urlFigures) view(method, url string, enc *histEncoder) URLStats {
 	s.Pages = u.page.urlStats(enc)
 	s.StatusCodes = u.status.view()
 	s.CheckFailure, s.CheckFailures = u.checkFailure, u.checkFailures
+	s.Login, s.ExtractFailure, s.ExtractRules = u.login, u.extractFailure, u.rules
+	s.Extractions, s.ExtractFailures, s.ExtractUnsent = u.extract.taken, u.extract.missing+u.extract.unsent, u.extract.unsent
 	if u.content.Samples > 0 || len(u.content.Types) > 0 {
 		c := u.content
 		s.Content = &c

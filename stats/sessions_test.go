@@ -1,0 +1,444 @@
+package stats
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/extract"
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/urls"
+)
+
+// sessionTargets are a shop's URL list with a flow (add to cart, then view the cart with the id
+// the first answer gave) and a MediaWiki-shaped login: a form page whose token and session
+// cookie are taken, then the POST that redirects to the account page.
+func sessionTargets(t testing.TB) []urls.Target {
+	t.Helper()
+	rule := func(s string) extract.Rule {
+		r, err := extract.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	return []urls.Target{
+		{Method: "GET", URL: "http://127.0.0.1/account"},
+		{Method: "POST", URL: "http://127.0.0.1/cart", Extracts: []extract.Rule{rule("cart_id json:id")}},
+		{Method: "GET", URL: "http://127.0.0.1/cart/$(cart_id)"},
+		{Method: "GET", URL: "http://127.0.0.1/login", Extracts: []extract.Rule{
+			rule(`token css:input[name=wpLoginToken] value`), rule("session cookie:wiki_session")}},
+		{Method: "POST", URL: "http://127.0.0.1/login"},
+	}
+}
+
+// sessionResult is a login or URL result of user u on target ti of sessionTargets that took d
+// milliseconds. The rules of targets 1 and 3 read its answer, as the loader marks it, unless it
+// is a redirect, which the run follows.
+func sessionResult(ti, u int32, kind loader.Kind, status uint16, err loader.ErrKind, d int) loader.Result {
+	lat := time.Duration(d) * time.Millisecond
+	if err == loader.ErrExtract && status == 0 {
+		lat = 0 // nothing was sent
+	}
+	read := (ti == 1 || ti == 3) && status != 0 && status/100 != 3 && (err == loader.ErrNone || err == loader.ErrExtract)
+	return loader.Result{Target: ti, User: u, Kind: kind, Status: status, Err: err, Latency: lat, BodyBytes: 100, Decoded: 100,
+		Extracted: read}
+}
+
+// refreshed marks r as a page whose meta refresh the visit follows.
+func refreshed(r loader.Result) loader.Result {
+	r.Refresh = true
+	return r
+}
+
+// readBy marks r as an answer its target's rules read.
+func readBy(r loader.Result) loader.Result {
+	r.Extracted = true
+	return r
+}
+
+// The report counts what #@extract rules took and missed, per URL and overall, and the login
+// steps apart: sequences begun (a first step's redirect hop is no new one; a relogin is), their
+// requests, failures by cause and times.
+func TestSessionFigures(t *testing.T) {
+	t.Parallel()
+	const url, login = loader.KindURL, loader.KindLogin
+	ok, miss := loader.ErrNone, loader.ErrExtract
+	for _, tc := range []struct {
+		name    string
+		batch   []loader.Result
+		extract *ExtractStats
+		logins  *LoginStats // its Mean, P95, Max and Histogram are not compared
+		rows    map[int]URLStats
+	}{
+		{name: "no rules and no logins", batch: []loader.Result{
+			sessionResult(0, 0, url, 200, ok, 5), sessionResult(2, 0, url, 200, ok, 5),
+		}},
+		{name: "values taken, missed and requests not sent", batch: []loader.Result{
+			sessionResult(1, 0, url, 200, ok, 5),         // cart_id taken
+			sessionResult(2, 0, url, 200, ok, 5),         // with it
+			sessionResult(1, 1, url, 200, miss, 5),       // the answer lacks the id
+			sessionResult(2, 1, url, 0, miss, 0),         // so the cart cannot be viewed
+			sessionResult(1, 2, url, 500, ok, 5),         // a failed answer that had the id gave it
+			sessionResult(1, 3, url, 302, ok, 5),         // a redirect on the way takes nothing...
+			sessionResult(1, 3, url, 200, ok, 5),         // ...its end does
+			readBy(sessionResult(1, 4, url, 303, ok, 5)), // a redirect the run does not follow is the end
+			sessionResult(1, 5, url, 0, loader.ErrTimeout, 5),
+			refreshed(sessionResult(1, 6, url, 200, ok, 5)), // a page its meta refresh leaves...
+			sessionResult(1, 6, url, 200, ok, 5),            // ...for the page whose values count
+		},
+			extract: &ExtractStats{Taken: 5, Missing: 1, Unsent: 1},
+			rows: map[int]URLStats{
+				1: {ExtractRules: 1, Extractions: 5, ExtractFailures: 1, Hits: 6, Failures: 3},
+				2: {Extractions: 0, ExtractFailures: 1, ExtractUnsent: 1, Hits: 1, Failures: 1},
+			}},
+		{name: "logins, their redirect hops and relogins", batch: []loader.Result{
+			sessionResult(3, 0, login, 200, ok, 10), // user 0 logs in: form...
+			sessionResult(4, 0, login, 302, ok, 20), // ...POST...
+			sessionResult(4, 0, login, 200, ok, 30), // ...its redirect
+			sessionResult(0, 0, url, 200, ok, 5),
+			sessionResult(3, 1, login, 302, ok, 10), // user 1's form redirects first
+			sessionResult(3, 1, login, 200, ok, 10),
+			sessionResult(4, 1, login, 200, ok, 20),
+			sessionResult(0, 1, url, 200, ok, 5),
+			sessionResult(3, 0, login, 200, ok, 10), // user 0 logs in again
+			sessionResult(4, 0, login, 200, ok, 20),
+			sessionResult(0, 0, url, 200, ok, 5),
+		},
+			extract: &ExtractStats{Taken: 6},
+			logins:  &LoginStats{Logins: 3, Requests: 8},
+			rows: map[int]URLStats{
+				0: {Hits: 3},
+				3: {Login: true, ExtractRules: 2, Extractions: 6, Hits: 4},
+				4: {Login: true, Hits: 4},
+			}},
+		{name: "failed login steps by cause", batch: []loader.Result{
+			sessionResult(3, 0, login, 200, miss, 10), // no token in the form
+			sessionResult(4, 0, login, 0, miss, 0),    // so no POST
+			sessionResult(0, 0, url, 200, ok, 5),
+			sessionResult(3, 1, login, 200, ok, 10),
+			sessionResult(4, 1, login, 503, ok, 20),
+			sessionResult(0, 1, url, 200, ok, 5),
+			sessionResult(3, 2, login, 0, loader.ErrTimeout, 10),
+			sessionResult(4, 2, login, 0, miss, 0),
+		},
+			extract: &ExtractStats{Taken: 2, Missing: 1, Unsent: 2},
+			logins:  &LoginStats{Logins: 3, Requests: 6, Failed: 5, Failures: map[string]int64{"extract": 3, "HTTP 503": 1, "timeout": 1}},
+			rows: map[int]URLStats{
+				3: {Login: true, ExtractRules: 2, Extractions: 2, ExtractFailures: 1, Hits: 1, Failures: 2},
+				4: {Login: true, ExtractFailures: 2, ExtractUnsent: 2, Failures: 3},
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rec := NewRecorder(sessionTargets(t), Options{})
+			rec.Record(tc.batch)
+			rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 3}, RunInfo{}, "")
+			if err := rep.Check(); err != nil {
+				t.Fatal(err)
+			}
+			if !equalJSON(t, rep.Extractions, tc.extract) {
+				t.Errorf("extractions %+v, want %+v", rep.Extractions, tc.extract)
+			}
+			got := rep.Logins
+			if got != nil {
+				c := *got
+				c.Mean, c.P95, c.Max, c.Histogram = 0, 0, 0, ""
+				got = &c
+			}
+			if !equalJSON(t, got, tc.logins) {
+				t.Errorf("logins %+v, want %+v", got, tc.logins)
+			}
+			for i, want := range tc.rows {
+				u := rep.URLs[i]
+				g := URLStats{Login: u.Login, ExtractRules: u.ExtractRules, Extractions: u.Extractions,
+					ExtractFailures: u.ExtractFailures, ExtractUnsent: u.ExtractUnsent, Hits: u.Hits, Failures: u.Failures}
+				if !equalJSON(t, g, want) {
+					t.Errorf("URL %d: %+v, want %+v", i, g, want)
+				}
+			}
+			saved, err := json.Marshal(rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, key := range []string{`"extract`, `"login`} {
+				if has, want := bytes.Contains(saved, []byte(key)), tc.extract != nil || tc.logins != nil; has && !want {
+					t.Errorf("a run without rules or logins writes %s…: old results and new ones read alike only without", key)
+				}
+			}
+		})
+	}
+}
+
+// The login steps' times are apart: their mean, p95 and maximum are theirs alone, and the URL
+// rows of the list do not hold them.
+func TestLoginTimesApart(t *testing.T) {
+	t.Parallel()
+	rec := NewRecorder(sessionTargets(t), Options{})
+	var batch []loader.Result
+	for u := range int32(10) {
+		batch = append(batch, sessionResult(3, u, loader.KindLogin, 200, loader.ErrNone, 100),
+			sessionResult(4, u, loader.KindLogin, 200, loader.ErrNone, 300),
+			sessionResult(0, u, loader.KindURL, 200, loader.ErrNone, 4))
+	}
+	rec.Record(batch)
+	rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 10}, RunInfo{}, "")
+	l := rep.Logins
+	if l == nil || l.Logins != 10 || l.Requests != 20 || l.Mean != 0.2 || l.Max != 0.3 || l.P95 < 0.299 || l.P95 > 0.3 || l.Histogram == "" {
+		t.Fatalf("logins %+v: want 10 logins of 20 steps, 200 ms mean, 300 ms p95 and max", l)
+	}
+	if u := rep.URLs[0]; u.Max != 0.004 || u.Login {
+		t.Errorf("the account page's row %+v holds login times", u)
+	}
+	if rep.Transactions != 30 {
+		t.Errorf("%d transactions; a login step is one, as in siege: want 30", rep.Transactions)
+	}
+}
+
+// equalJSON compares two values by their JSON.
+func equalJSON(t *testing.T, a, b any) bool {
+	t.Helper()
+	x, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Equal(x, y)
+}
+
+// The text report says how many logins were made and how they failed, what the rules took and
+// missed, and which URLs missed values, with the first message; the per-URL table has the
+// extraction columns and the login steps apart.
+func TestSessionText(t *testing.T) {
+	t.Parallel()
+	const login, url = loader.KindLogin, loader.KindURL
+	miss := loader.ErrExtract
+	batch := []loader.Result{
+		sessionResult(3, 0, login, 200, miss, 10),
+		sessionResult(4, 0, login, 0, miss, 0),
+		sessionResult(0, 0, url, 200, loader.ErrNone, 5),
+		sessionResult(3, 1, login, 200, loader.ErrNone, 10),
+		sessionResult(4, 1, login, 503, loader.ErrNone, 20),
+		sessionResult(1, 1, url, 200, loader.ErrNone, 5),
+		sessionResult(2, 1, url, 200, loader.ErrNone, 5),
+	}
+	msg := "token: css:input[name=wpLoginToken] value: no element matches"
+	lockedOut := []loader.Result{sessionResult(3, 0, login, 403, loader.ErrNone, 10), sessionResult(4, 0, login, 0, loader.ErrTimeout, 10)}
+	for _, tc := range []struct {
+		name    string
+		batch   []loader.Result // batch when nil
+		outcome loader.Outcome
+		want    []string
+	}{
+		{"one message for the run", nil, loader.Outcome{ErrorSamples: map[loader.ErrKind]string{loader.ErrExtract: msg}}, []string{
+			"Logins:\t\t\t           2 made: 4 requests, 3 failed (HTTP 503: 1, extract: 2); a step took 10.000 ms mean, 10.000 ms p95, 10.000 ms max\n",
+			"Extractions:\t\t           3 taken, 1 missing (1 requests not sent for a missing value)\n",
+			"Failed extractions:\tGET http://127.0.0.1/login: 1 missing, 0 not sent\n" +
+				"\t\t\tPOST http://127.0.0.1/login: 0 missing, 1 not sent\n" +
+				"\t\t\tfirst: " + msg + "\n",
+			"Failed requests:\tHTTP 503: 1, extract: 2\n",
+			"    Hits   Failed       Mean        p50        p95        p99        Max        Bytes  Extracted  Missing  URL\n",
+			"\nLogin steps, in order:\n",
+			"  GET  /login\n",
+		}},
+		{"a message per URL", nil, loader.Outcome{ErrorSamples: map[loader.ErrKind]string{loader.ErrExtract: msg},
+			ExtractSamples: map[int32]string{3: msg, 4: "needs token, which is missing"}}, []string{
+			"Failed extractions:\tGET http://127.0.0.1/login: 1 missing, 0 not sent; first: " + msg + "\n" +
+				"\t\t\tPOST http://127.0.0.1/login: 0 missing, 1 not sent; first: needs token, which is missing\n" +
+				"Wire data:",
+		}},
+		{"no login step succeeded", lockedOut, loader.Outcome{}, []string{
+			"Logins:\t\t\t           1 made: 2 requests, 1 failed (timeout: 1); a step took 10.000 ms mean",
+		}},
+		{"every login step failed", lockedOut[1:], loader.Outcome{}, []string{
+			"Logins:\t\t\t           1 made: 1 requests, 1 failed (timeout: 1); no step succeeded\n",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rec := NewRecorder(sessionTargets(t), Options{})
+			if tc.batch == nil {
+				tc.batch = batch
+			}
+			rec.Record(tc.batch)
+			tc.outcome.Elapsed, tc.outcome.Users = time.Second, 2
+			rep := rec.Report(tc.outcome, RunInfo{}, "")
+			text := string(textOf(t, &rep, TextOptions{PerURL: true}))
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("text lacks %q:\n%s", w, text)
+				}
+			}
+		})
+	}
+}
+
+// Login and extraction figures add exactly: the shards of a run merged, and the runs of a
+// series combined, count what one recording of all their results counts.
+func TestSessionFiguresAdd(t *testing.T) {
+	t.Parallel()
+	const login, url = loader.KindLogin, loader.KindURL
+	ok, miss := loader.ErrNone, loader.ErrExtract
+	part := func(first int32, slow int) []loader.Result {
+		var out []loader.Result
+		for u := first; u < first+3; u++ {
+			d := slow + int(u)*7
+			out = append(out, sessionResult(3, u, login, 200, ok, d), sessionResult(4, u, login, 302, ok, 3*d),
+				sessionResult(4, u, login, 200, ok, d), sessionResult(1, u, url, 200, ok, d), sessionResult(2, u, url, 200, ok, d))
+		}
+		out = append(out, sessionResult(3, first, login, 200, miss, slow), sessionResult(4, first, login, 0, miss, 0),
+			sessionResult(1, first+1, url, 503, ok, slow), sessionResult(1, first+2, url, 200, miss, slow),
+			sessionResult(2, first+2, url, 0, miss, 0))
+		return out
+	}
+	parts := [][]loader.Result{part(0, 10), part(3, 40)}
+	all := NewRecorder(sessionTargets(t), Options{})
+	var shards []Report
+	for i, p := range parts {
+		rec := NewRecorder(sessionTargets(t), Options{})
+		local := make([]loader.Result, len(p))
+		for j, r := range p {
+			r.User -= int32(3 * i)
+			local[j] = r
+		}
+		rec.Record(local)
+		all.Record(p)
+		shards = append(shards, rec.Report(loader.Outcome{Elapsed: time.Second, Users: 3}, RunInfo{Test: "t", Shard: &ShardInfo{Index: i, Count: 2}}, ""))
+	}
+	want := all.Report(loader.Outcome{Elapsed: time.Second, Users: 6}, RunInfo{}, "")
+	merged, err := Merge(shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range shards {
+		shards[i].Run.Shard = nil
+	}
+	combined, err := Combine(shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string]Report{"merged": merged, "combined": combined} {
+		if err := got.Check(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if !equalJSON(t, got.Extractions, want.Extractions) {
+			t.Errorf("%s: extractions %+v, want %+v", name, got.Extractions, want.Extractions)
+		}
+		g, w := *got.Logins, *want.Logins
+		if math.Abs(g.Mean-w.Mean) > 1e-9 {
+			t.Errorf("%s: login mean %v, want %v", name, g.Mean, w.Mean)
+		}
+		g.Mean, w.Mean = 0, 0
+		if !equalJSON(t, g, w) {
+			t.Errorf("%s: logins %+v, want %+v", name, g, w)
+		}
+		for i, u := range got.URLs {
+			wu := want.URLs[i]
+			if u.Login != wu.Login || u.ExtractRules != wu.ExtractRules || u.Extractions != wu.Extractions ||
+				u.ExtractFailures != wu.ExtractFailures || u.ExtractUnsent != wu.ExtractUnsent {
+				t.Errorf("%s: URL %d %+v, want %+v", name, i, u, wu)
+			}
+		}
+	}
+}
+
+// In CI, a URL whose requests now fail for a missing value is a failed test case of its own,
+// as a URL that now fails a check is: the login form that lost its token, and the POST that
+// could not be sent.
+func TestExtractFailuresInJUnit(t *testing.T) {
+	t.Parallel()
+	cmp, err := Compare([]Report{loadSaved(t, "login-extract"), loadSaved(t, "login-extract-broken")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, "webload compare", cmp.CheckContent(0)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<testcase name="content: wiki-broken GET /index.php?title=Special:UserLogin" classname="webload.gates">`,
+		`<failure message="Content wiki-broken GET /index.php?title=Special:UserLogin: status 200 ×20 → failed extract ×10, 200 ×10: FAILED`,
+		`<testcase name="content: wiki-broken POST /index.php?title=Special:UserLogin" classname="webload.gates">`,
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("JUnit lacks %s:\n%s", want, b.String())
+		}
+	}
+}
+
+// --assert holds a run to its extract and login failures, overall or of the URLs a selector
+// names; a run that took no value or logged nobody in has no such figure, so the gate fails
+// rather than pass unseen.
+func TestSessionGates(t *testing.T) {
+	t.Parallel()
+	const login, url = loader.KindLogin, loader.KindURL
+	miss := loader.ErrExtract
+	record := func(batch []loader.Result) *Report {
+		rec := NewRecorder(sessionTargets(t), Options{})
+		rec.Record(batch)
+		rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 2}, RunInfo{}, "")
+		return &rep
+	}
+	failing := record([]loader.Result{
+		sessionResult(3, 0, login, 200, miss, 10), sessionResult(4, 0, login, 0, miss, 0),
+		sessionResult(1, 0, url, 200, loader.ErrNone, 5), sessionResult(2, 0, url, 200, loader.ErrNone, 5),
+		sessionResult(3, 1, login, 200, loader.ErrNone, 10), sessionResult(4, 1, login, 503, loader.ErrNone, 20),
+	})
+	plain := record([]loader.Result{sessionResult(0, 0, url, 200, loader.ErrNone, 5)})
+	for _, tc := range []struct {
+		name, expr string
+		rep        *Report
+		passed     bool
+		text       string
+	}{
+		{"values missing", "extract_failures==0", failing, false, "extract_failures = 2, allowed == 0: FAILED"},
+		{"by its alias", "extract<=2", failing, true, "extract_failures = 2, allowed <= 2: ok"},
+		{"of the login form and its POST", "url:/login extract_failures==0", failing, false,
+			"extract_failures of GET http://127.0.0.1/login (worst of 2 matching URLs) = 1, allowed == 0: FAILED"},
+		{"of the cart", "url:/cart extract_failures==0", failing, true, ""},
+		{"logins", "login_failures==0", failing, false, "login_failures = 3, allowed == 0: FAILED"},
+		{"no rules", "extract_failures==0", plain, false, "extract_failures==0: extract_failures was not measured in this run: FAILED"},
+		{"no logins", "login_failures==0", plain, false, "login_failures==0: login_failures was not measured in this run: FAILED"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			v := checkOneGate(t, tc.rep, tc.expr)
+			if v.Passed != tc.passed || tc.text != "" && v.Text != tc.text {
+				t.Errorf("%s: passed %v, %q; want %v, %q", tc.expr, v.Passed, v.Text, tc.passed, tc.text)
+			}
+		})
+	}
+}
+
+// An answer that lacked a value arrived whole: its body is data received and its size counts,
+// as a page that failed a check does; a request not sent has none.
+func TestExtractFailureBytes(t *testing.T) {
+	t.Parallel()
+	rec := NewRecorder(sessionTargets(t), Options{})
+	rec.Record([]loader.Result{
+		{Target: 1, Status: 200, Err: loader.ErrExtract, Extracted: true, Latency: time.Millisecond, BodyBytes: 300, Decoded: 900},
+		{Target: 2, Err: loader.ErrExtract},
+		{Target: 0, Status: 200, Latency: time.Millisecond, BodyBytes: 1000, Decoded: 1000},
+	})
+	rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 1}, RunInfo{}, "")
+	if rep.BodyBytes != 1300 || rep.DecodedBytes != 1900 || rep.URLs[1].Bytes != 300 || rep.URLs[1].Size == nil || rep.URLs[2].Bytes != 0 {
+		t.Errorf("body bytes %d, decoded %d, cart row %d bytes (size %+v), cart view %d bytes; want 1300, 1900, 300 (measured), 0",
+			rep.BodyBytes, rep.DecodedBytes, rep.URLs[1].Bytes, rep.URLs[1].Size, rep.URLs[2].Bytes)
+	}
+}
+
+// checkOneGate parses expr and checks rep against it.
+func checkOneGate(t *testing.T, rep *Report, expr string) Verdict {
+	t.Helper()
+	g, err := ParseGate(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return CheckGates(rep, []Gate{g})[0]
+}

@@ -1,0 +1,54 @@
+package stats
+
+import (
+	"fmt"
+	"strings"
+)
+
+// writeSessions adds the login and extraction lines to the text report; nothing for a run
+// without login steps or #@extract rules, so such runs read as before.
+func writeSessions(b *strings.Builder, rep *Report) {
+	if l := rep.Logins; l != nil {
+		failed := "0 failed"
+		if l.Failed > 0 {
+			failed = fmt.Sprintf("%d failed (%s)", l.Failed, counts(l.Failures, nil))
+		}
+		times := fmt.Sprintf("a step took %.3f ms mean, %.3f ms p95, %.3f ms max", l.Mean*1000, l.P95*1000, l.Max*1000)
+		if l.Failed == l.Requests {
+			times = "no step succeeded" // so no time to show
+		}
+		fmt.Fprintf(b, "Logins:%s%12d made: %d requests, %s; %s\n", tabsAfter("Logins:"), l.Logins, l.Requests, failed, times)
+	}
+	e := rep.Extractions
+	if e == nil {
+		return
+	}
+	fmt.Fprintf(b, "Extractions:%s%12d taken, %d missing (%d requests not sent for a missing value)\n",
+		tabsAfter("Extractions:"), e.Taken, e.Missing, e.Unsent)
+	label := "Failed extractions:"
+	for _, u := range rep.URLs {
+		if u.ExtractFailures == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "%s%s%s %s: %d missing, %d not sent", label, tabsAfter(label), u.Method, u.URL,
+			u.ExtractFailures-u.ExtractUnsent, u.ExtractUnsent)
+		if u.ExtractFailure != "" {
+			fmt.Fprintf(b, "; first: %s", u.ExtractFailure)
+		}
+		b.WriteString("\n")
+		label = ""
+	}
+	// A run that kept no message per URL kept the first of all.
+	if msg := rep.ErrorSamples["extract"]; label == "" && msg != "" && !hasExtractMessage(rep) {
+		fmt.Fprintf(b, "%sfirst: %s\n", tabsAfter(""), msg)
+	}
+}
+
+func hasExtractMessage(rep *Report) bool {
+	for _, u := range rep.URLs {
+		if u.ExtractFailure != "" {
+			return true
+		}
+	}
+	return false
+}
