@@ -37,14 +37,16 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 		p.add("", err) // the siegerc's bad lines, which name their line already
 	}
 	loadFromFlags(c, o, &s.Config, &p)
+	sess := sessionsFromFlags(c, o, &s, env, &p)
 	requestsFromFlags(c, o, &s.Config, &p)
-	browserFromFlags(o, &s.Config, env, &p)
+	browserFromFlags(o, &s.Config, sess.env(env), sess.perUser, &p)
 	s.Outputs = outputsFromFlags(o, &p)
 	checksFromFlags(c, o, &s, &p)
 	if s.Outputs.Verbose {
 		s.Config.BatchSize = 1 // each line as soon as its request ends
 	}
-	s.Targets = targetsFromFlags(c, o, env, &p)
+	s.Targets = targetsFromFlags(c, o, sess.env(env), sess.perUser, &p)
+	checkSessions(o, &s, sess, &p)
 	s.Info = run.NewInfo(&s.Config, o.reps, o.file, version)
 	shardFromFlags(c, o, &s, env, &p)
 	if len(p.list) == 0 {
@@ -247,8 +249,9 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, p *problems) {
 
 // targetsFromFlags reads the URL given on the command line or the URL file ("-" is standard
 // input). An unquoted "URL POST data" arrives as several arguments and is put back together.
-func targetsFromFlags(c *cli.Context, o *runOptions, env lookupEnv, p *problems) []urls.Target {
-	opt := urls.Options{Getenv: env, AllowAbsoluteBodies: o.allowAbsoluteBodies}
+// perUser names the users' own variables (--data columns, the login file's #@extract names).
+func targetsFromFlags(c *cli.Context, o *runOptions, env lookupEnv, perUser func(string) bool, p *problems) []urls.Target {
+	opt := urls.Options{Getenv: env, AllowAbsoluteBodies: o.allowAbsoluteBodies, PerUser: perUser}
 	args := c.Args().Slice()
 	one := func(flag, line string) []urls.Target {
 		t, err := urls.ParseLine(line, opt)
