@@ -48,6 +48,7 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 	s.Targets = targetsFromFlags(c, o, sess.env(env), sess.perUser, &p)
 	checkSessions(o, &s, sess, &p)
 	s.Info = run.NewInfo(&s.Config, o.reps, o.file, version)
+	s.Info.DataFile, s.Info.DataPick, s.Info.LoginFile = s.Sessions.DataFile, s.Sessions.DataPick, s.Sessions.LoginFile
 	shardFromFlags(c, o, &s, env, &p)
 	if len(p.list) == 0 {
 		// The loader's own checks (--cert without --key, --http2 with --connection close, a
