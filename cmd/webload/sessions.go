@@ -14,9 +14,9 @@ import (
 func sessionFlags(o *runOptions) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "data", Destination: &o.data, Category: catBrowser, Usage: "give each user its own variables from `FILE.csv`: a header row of names, then a row per user (user i takes row i mod N, see --data-pick); $(NAME) refers to a column in URL lines, bodies, -H values and login steps. The values, often passwords, are never shown"},
-		&cli.StringFlag{Name: "data-pick", Destination: &o.dataPick, Value: userdata.Sequential.String(), Category: catBrowser, Usage: "how users take the rows of --data: `HOW` sequential (user i row i mod N), random (a row each, repeated with --seed) or unique (user i row i; more users than rows is refused)"},
+		&cli.StringFlag{Name: "data-pick", Destination: &o.dataPick, Value: userdata.Sequential.String(), Category: catBrowser, Usage: "`HOW` users take the rows of --data: sequential (user i takes row i mod N), random (each draws a row; --seed repeats the draws) or unique (user i takes row i; more users than rows is refused before the run)"},
 		&cli.StringFlag{Name: "login-file", Destination: &o.loginFile, Category: catBrowser, Usage: "each user first requests the lines of `FILE` in order (siege's URL format; \"#@extract NAME SOURCE\" takes a value such as a form's token out of the next line's response for later lines, and for the URLs), then any --login"},
-		&cli.IntFlag{Name: "relogin-every", Destination: &o.reloginEvery, Category: catBrowser, Usage: "log each user in again after `N` of its URL requests: the login steps again, with new cookies and values", DefaultText: "once, before the first URL"},
+		&cli.IntFlag{Name: "relogin-every", Destination: &o.reloginEvery, Category: catBrowser, Usage: "log each user in again after `N` of its URLs: the login steps again, with new cookies and extracted values (its data row stays)", DefaultText: "once, before the first URL"},
 	}
 }
 
