@@ -147,3 +147,29 @@ func BenchmarkSampleContent(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSendPerUser is BenchmarkSend for a line filled per user: its URL and its form body
+// take two values from the user's data row at each request.
+func BenchmarkSendPerUser(b *testing.B) {
+	base := fastServer(b)
+	data := table{names: []string{"user", "pass"}, rows: [][]string{{"user 1", "p&ss+1"}}}
+	perUser := func(name string) bool { return name == "user" || name == "pass" }
+	tg, err := urls.ParseLine(base+"/login?u=$(user) POST name=$(user)&password=$(pass)", urls.Options{PerUser: perUser})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := New(Config{Users: 1, Reps: 1, Timeout: 5 * time.Second, UserAgent: "bench", Data: data,
+		ContentType: "application/x-www-form-urlencoded"}, []urls.Target{tg})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l.start = time.Now()
+	x := l.newExchange()
+	x.sess = l.newSession(0, newRand(1))
+	b.ReportAllocs()
+	for b.Loop() {
+		if res, _ := l.send(x, 0, 0); res.Status != 200 || res.Err != ErrNone {
+			b.Fatalf("result %+v", res)
+		}
+	}
+}

@@ -1,8 +1,6 @@
 package loader
 
 import (
-	"github.com/valyala/fasthttp"
-
 	"github.com/webload/webload/check"
 	"github.com/webload/webload/urls"
 )
@@ -48,7 +46,7 @@ func (l *Loader) startCheck(x *exchange, ti int, kind Kind, res *Result) bool {
 		return false
 	}
 	set := l.checks.of(ti)
-	if set == nil || l.cfg.FollowRedirects && res.Redirected() && len(x.resp.Header.Peek(fasthttp.HeaderLocation)) > 0 {
+	if set == nil || l.passesOn(x, res) {
 		return false
 	}
 	if x.peek == nil {
@@ -79,13 +77,21 @@ func (l *Loader) checkFailed(ti int32, e *check.Eval) {
 	if _, ok := l.checkSamples[ti]; ok {
 		return
 	}
-	msg := e.Message()
-	if l.checkSamples == nil {
-		l.checkSamples = map[int32]string{}
+	l.keepSample(&l.checkSamples, ErrCheck, ti, e.Message())
+}
+
+// keepSample keeps msg as target ti's first message in *samples (made at the first) and as
+// the run's first of kind. The caller holds samplesMu.
+func (l *Loader) keepSample(samples *map[int32]string, kind ErrKind, ti int32, msg string) {
+	if _, ok := (*samples)[ti]; ok {
+		return
 	}
-	l.checkSamples[ti] = msg
-	if _, ok := l.samples[ErrCheck]; !ok {
-		l.samples[ErrCheck] = msg
-		l.sampled[ErrCheck].Store(true)
+	if *samples == nil {
+		*samples = map[int32]string{}
+	}
+	(*samples)[ti] = msg
+	if _, ok := l.samples[kind]; !ok {
+		l.samples[kind] = msg
+		l.sampled[kind].Store(true)
 	}
 }

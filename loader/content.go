@@ -108,7 +108,13 @@ func (l *Loader) sampleContent(x *exchange, ti int) bool {
 // asked for it), and its buffer serves other users until this one keeps a body again.
 func (l *Loader) learnContent(x *exchange, ti int, parse bool) {
 	s := l.content.scanners.Get().(*content.Scanner)
-	l.content.learner(ti).Observe(s, x.body.page)
+	page := x.body.page
+	if x.sess != nil {
+		// The user's own secrets (a password, a token a rule took) are not the run's, which the
+		// learners hide already: they are hidden here, on a copy, as the parser needs the page.
+		page = x.sess.hide(page)
+	}
+	l.content.learner(ti).Observe(s, page)
 	l.content.scanners.Put(s)
 	if !parse || !isHTML(x.resp.Header.ContentType()) {
 		x.body.release()

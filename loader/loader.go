@@ -70,6 +70,11 @@ type Outcome struct {
 	// CheckSamples holds, per target index, the message of the first check its answers failed
 	// (ErrCheck), so a report can say which page failed which check; nil when none failed.
 	CheckSamples map[int32]string
+	// ExtractSamples holds, per target index, the message of the first extraction failure
+	// (ErrExtract) of its requests: a #@extract rule that found nothing in its answer, or a
+	// value the request needed and its user did not have. Messages name variables and rules,
+	// never values. nil when none failed.
+	ExtractSamples map[int32]string
 	// Users is how many users took part: Config.Users in the closed model, the number the
 	// open model had to start to keep its schedule.
 	Users int
@@ -101,6 +106,7 @@ type Loader struct {
 	checks        checkSets    // the response checks of each target
 	parsed        *parseCache  // the resources of each page, found once; nil without Config.Parser
 	content       *learners    // what the listed URLs answered
+	users         *perUser     // the per-user variables; nil when the run has none
 
 	start   time.Time
 	stopped atomic.Bool
@@ -111,10 +117,11 @@ type Loader struct {
 
 	samplesMu sync.Mutex
 	samples   map[ErrKind]string
-	// checkSamples is Outcome.CheckSamples, kept under samplesMu.
-	checkSamples map[int32]string
-	sampled      [NumErrKinds]atomic.Bool // a sample is kept: later failures of the kind skip the lock
-	socketErr    atomic.Int64             // requests without a response, for MaxFailures
+	// checkSamples and extractSamples are Outcome.CheckSamples and ExtractSamples, kept under
+	// samplesMu.
+	checkSamples, extractSamples map[int32]string
+	sampled                      [NumErrKinds]atomic.Bool // a sample is kept: later failures of the kind skip the lock
+	socketErr                    atomic.Int64             // requests without a response, for MaxFailures
 
 	batches sync.Pool
 	pages   sync.Pool // page buffers, *[]byte, lent to the users' bodies (see body.take)
@@ -135,6 +142,10 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		samples: map[ErrKind]string{},
 		secrets: secretNames(&cfg),
 		checks:  newCheckSets(&cfg, targets),
+	}
+	var err error
+	if l.users, err = newPerUser(&cfg, l.Targets()); err != nil {
+		return nil, err
 	}
 	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
 	if cfg.Parser {
@@ -181,7 +192,6 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 	}
 	l.content = newLearners(&cfg, targets, siteHosts)
 	l.get = newGetTemplate(&cfg)
-	var err error
 	if cfg.HTTP2 {
 		l.client, err = newH2Client(&l.cfg, &l.conns)
 	} else {
@@ -358,17 +368,18 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 	l.samplesMu.Lock()
 	defer l.samplesMu.Unlock()
 	return Outcome{
-		Started:      l.start,
-		Elapsed:      elapsed,
-		Stop:         reason,
-		Connections:  l.conns.opened.Load(),
-		WireBytesIn:  l.conns.bytesIn.Load(),
-		WireBytesOut: l.conns.bytesOut.Load(),
-		ErrorSamples: l.samples,
-		CheckSamples: l.checkSamples,
-		Users:        users,
-		Unsent:       unsent,
-		Content:      l.content.profiles(),
+		Started:        l.start,
+		Elapsed:        elapsed,
+		Stop:           reason,
+		Connections:    l.conns.opened.Load(),
+		WireBytesIn:    l.conns.bytesIn.Load(),
+		WireBytesOut:   l.conns.bytesOut.Load(),
+		ErrorSamples:   l.samples,
+		CheckSamples:   l.checkSamples,
+		ExtractSamples: l.extractSamples,
+		Users:          users,
+		Unsent:         unsent,
+		Content:        l.content.profiles(),
 	}
 }
 
@@ -378,8 +389,11 @@ func (l *Loader) runClosed(results chan<- *[]Result) {
 	lo, hi := l.cfg.shardUsers()
 	for id := lo; id < hi; id++ {
 		rng := rand.New(rand.NewPCG(l.cfg.Seed, uint64(id)))
-		p := planFor(&l.cfg, id, len(l.targets), rng, l.mix)
-		users.Go(func() { l.user(id, p, rng, results) })
+		p := planFor(&l.cfg, id, len(l.targets), rng, l.mix, l.users != nil && l.users.flow)
+		// Made here, after the plan, so that a random pick of the user's row does not change
+		// the plan the seed gives; numbered by the whole run's ids, so shards take other rows.
+		s := l.newSession(id, rng)
+		users.Go(func() { l.user(id, p, rng, s, results) })
 	}
 	users.Wait()
 }

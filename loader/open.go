@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"math/rand/v2"
 	"sync"
 	"time"
 )
@@ -136,15 +137,26 @@ func ownedBefore(c *Config, n int64) int64 {
 func (l *Loader) worker(id int, first job, jobs <-chan job, cache *resourceCache, out chan<- *[]Result) {
 	x, b, done := l.sender(out)
 	defer done()
+	// The user keeps its session across the arrivals it serves. Its row is numbered across
+	// the shards, which each number their users from 0.
+	if l.users != nil {
+		row := id*max(l.cfg.Shards, 1) + l.cfg.Shard
+		x.sess = l.newSession(row, rand.New(rand.NewPCG(l.cfg.Seed, uint64(row))))
+	}
 	v := l.newVisitor(x, id, cache)
 	if v != nil {
 		defer v.release()
 	}
+	served := 0
 	for j, ok := first, true; ok; j, ok = <-jobs {
 		if v != nil {
 			v.visit(j.target, &j, b)
 			continue
 		}
+		if x.sess != nil && l.reloginDue(served) {
+			x.sess.reset()
+		}
+		served++
 		res, end := l.send(x, j.target, id)
 		res.Intended, res.Queued, res.Arrival = j.intended, j.queued, true
 		b.add(res, end)

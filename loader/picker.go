@@ -46,7 +46,11 @@ type plan struct {
 // With weights (m non-nil), users walk the weighted walk from offsets spread the same way, so
 // with -r the users together cover the walk exactly once and every URL gets its share; -i draws
 // in proportion to the weights. -r once ignores weights: it means every URL once.
-func planFor(cfg *Config, id, n int, rng *rand.Rand, m *mix) plan {
+//
+// A list that is a flow (flow set: its lines take values from earlier lines' answers) is
+// walked by every user from its first line, since a walk that starts in the middle would
+// need values nobody took yet.
+func planFor(cfg *Config, id, n int, rng *rand.Rand, m *mix, flow bool) plan {
 	lo := id * n / cfg.Users
 	reps := repsOrUnlimited(cfg.Reps)
 	switch {
@@ -60,6 +64,9 @@ func planFor(cfg *Config, id, n int, rng *rand.Rand, m *mix) plan {
 	case m != nil:
 		return plan{picker: &walker{walk: m.walk, pos: id * len(m.walk) / cfg.Users}, reps: reps}
 	default:
+		if flow {
+			lo = 0
+		}
 		return plan{picker: &sequential{pos: lo % n, n: n}, reps: reps}
 	}
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // user is one virtual user's loop in the closed model: send (or visit), record, pause, until its
-// plan is done or the run stops. It owns its exchange and batch, so nothing here is shared.
-func (l *Loader) user(id int, p plan, rng *rand.Rand, out chan<- *[]Result) {
+// plan is done or the run stops. It owns its exchange, batch and session (s, nil when nothing
+// is per-user), so nothing here is shared.
+func (l *Loader) user(id int, p plan, rng *rand.Rand, s *session, out chan<- *[]Result) {
 	if l.cfg.Ramp > 0 {
 		// Users join evenly over the ramp: user id starts at id/Users of it.
 		if !l.sleepUntil(time.Duration(int64(l.cfg.Ramp) * int64(id) / int64(l.cfg.Users))) {
@@ -20,6 +21,7 @@ func (l *Loader) user(id int, p plan, rng *rand.Rand, out chan<- *[]Result) {
 	}
 	x, b, done := l.sender(out)
 	defer done()
+	x.sess = s
 	// A shard's users are numbered from 0 in its results; their plans keep the whole run's ids.
 	lo, _ := l.cfg.shardUsers()
 	me := id - lo
@@ -34,6 +36,9 @@ func (l *Loader) user(id int, p plan, rng *rand.Rand, out chan<- *[]Result) {
 		if v != nil {
 			v.visit(p.picker.Next(), nil, b)
 		} else {
+			if s != nil && l.reloginDue(i) {
+				s.reset() // no login steps to make without a visitor: only the values go
+			}
 			b.add(l.send(x, p.picker.Next(), me))
 		}
 		if l.cfg.Delay > 0 && (p.reps < 0 || i+1 < p.reps) {
@@ -50,6 +55,11 @@ type exchange struct {
 	body body
 	eval check.Eval               // the response checks, when the run has some
 	peek func(name string) []byte // resp's header lookup, for the checks
+	// sess is the values of the user this exchange sends for; nil when nothing is per-user.
+	sess *session
+	// fill and filledBody are scratch for the per-user URL, headers and body, reused from
+	// request to request; req points at filledBody until the next request is prepared.
+	fill, filledBody []byte
 }
 
 // sender gives a goroutine that sends requests what it owns: an exchange and a batch of
@@ -77,6 +87,12 @@ func (x *exchange) release() {
 // ended, as an offset from the run's start, so the caller need not read the clock again.
 func (l *Loader) send(x *exchange, ti, user int) (Result, time.Duration) {
 	l.prepare(ti, x.req)
+	if x.sess != nil {
+		if err := l.personalize(x, l.templates[ti], ti); err != nil {
+			res := l.unfilled(ti, user, KindURL, err)
+			return res, res.Start
+		}
+	}
 	x.req.SetTimeout(l.cfg.Timeout) // not part of what CopyTo copies
 	var res Result
 	end := l.do(x, ti, user, KindURL, &res)
@@ -109,7 +125,7 @@ func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Dura
 		// by it too.
 		x.body.deadline = l.start.Add(offset + l.cfg.Timeout)
 		learn = kind == KindURL && l.sampleContent(x, ti)
-		size, err = x.body.read(x.resp, parse && isHTML(x.resp.Header.ContentType()) || learn)
+		size, err = x.body.read(x.resp, parse && isHTML(x.resp.Header.ContentType()) || learn || l.extracting(ti, kind))
 		res.BodyBytes, res.Decoded = size.received, size.decoded
 		if checked && err == nil {
 			l.endCheck(x, ti, size.decoded, res)
@@ -121,7 +137,11 @@ func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Dura
 	if err != nil {
 		res.Err = classify(err)
 		l.failed(res.Err, err)
-	} else if learn {
+	}
+	if l.users != nil && kind != KindResource {
+		l.extractAnswer(x, ti, res, learn)
+	}
+	if err == nil && learn {
 		l.learnContent(x, ti, parse)
 	}
 	// Checked after the request: if the run stopped while it was in flight, say so.

@@ -23,6 +23,7 @@ type visitor struct {
 	cookies *cookies       // nil without Config.Cookies
 	cache   *resourceCache // resources fetched already; nil with NoCache
 	started bool           // the login steps have run
+	visits  int            // URLs visited since the run started, for Config.ReloginEvery
 
 	results  []Result   // the current visit's URL, hops and logins
 	fetchers []*fetcher // made at the first page with resources
@@ -62,7 +63,10 @@ func (l *Loader) newVisitor(x *exchange, id int, shared *resourceCache) *visitor
 func (v *visitor) visit(ti int, j *job, b *batcher) {
 	l := v.l
 	v.results = v.results[:0]
-	if !v.started {
+	if !v.started || l.reloginDue(v.visits) {
+		if v.started {
+			v.logOut()
+		}
 		v.started = true
 		for i := range l.cfg.Login {
 			li := len(l.targets) + i
@@ -75,9 +79,21 @@ func (v *visitor) visit(ti int, j *job, b *batcher) {
 			}
 		}
 	}
+	v.visits++
 	first := len(v.results)
 	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlFor(ti), "", 0, j, &v.results)
 	v.finish(ti, first, lastURL, end, b)
+}
+
+// logOut ends the user's session before it logs in again (Config.ReloginEvery), as a browser
+// whose session expired: no cookies, no extracted values; its data row stays.
+func (v *visitor) logOut() {
+	if v.cookies != nil {
+		v.cookies = newCookies()
+	}
+	if v.x.sess != nil {
+		v.x.sess.reset()
+	}
 }
 
 // finish completes a visit whose URL chain is v.results[first:]: the page's resources, then
@@ -180,6 +196,12 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 	if len(l.secrets) > 0 {
 		origin = l.urlFor(ti)
 	}
+	if x.sess != nil {
+		var ok bool
+		if u, origin, ok = v.personalize(x, base, ti, u, origin, kind, j, out); !ok {
+			return u, (*out)[len(*out)-1].Start
+		}
+	}
 	for hop := first; ; hop++ {
 		x.req.SetTimeout(l.cfg.Timeout)
 		l.dropSecrets(x.req, u, origin)
@@ -209,9 +231,38 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 			base = l.get
 		}
 		l.fill(x.req, base, ti)
+		if x.sess != nil {
+			if err := l.personalize(x, base, ti); err != nil {
+				*out = append(*out, l.unfilled(ti, v.id, kind, err))
+				return u, (*out)[len(*out)-1].Start
+			}
+		}
 		x.req.SetRequestURI(next.String())
 		u = next
 	}
+}
+
+// personalize fills the first request of a chain, prepared in x from base for target ti, with
+// the user's values (see Loader.personalize) and returns the URL it goes to and the URL the
+// run's credentials are for: u and origin, or for a URL filled per user the URL as filled in,
+// whose cookies and resources are the user's. When the request cannot be filled, its result
+// (ErrExtract, nothing sent) is appended to out, with the arrival of j, and ok is false.
+func (v *visitor) personalize(x *exchange, base *fasthttp.Request, ti int, u, origin *url.URL, kind Kind, j *job, out *[]Result) (sent, credentials *url.URL, ok bool) {
+	l := v.l
+	if err := l.personalize(x, base, ti); err != nil {
+		res := l.unfilled(ti, v.id, kind, err)
+		if j != nil {
+			res.Intended, res.Queued, res.Arrival = j.intended, j.queued, true
+		}
+		*out = append(*out, res)
+		return u, origin, false
+	}
+	if base != l.get && l.filledURL(ti) {
+		if filled := sentURL(x); filled != nil {
+			return filled, filled, true
+		}
+	}
+	return u, origin, true
 }
 
 // redirect returns where a redirect answer leads when it is to be followed, and marks res when
@@ -321,7 +372,9 @@ func (v *visitor) fetch(ti int, p *pageResources, list []int) (end time.Duration
 	l := v.l
 	n := min(len(list), l.cfg.parallelResources())
 	for len(v.fetchers) < n {
-		v.fetchers = append(v.fetchers, &fetcher{x: l.newExchange()})
+		f := &fetcher{x: l.newExchange()}
+		f.x.sess = v.x.sess // the per-user headers go with the page's resources too
+		v.fetchers = append(v.fetchers, f)
 	}
 	var next atomic.Int64
 	var skipped atomic.Bool
