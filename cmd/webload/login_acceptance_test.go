@@ -1,0 +1,256 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/webload/webload/internal/wikisite"
+	"github.com/webload/webload/stats"
+	"github.com/webload/webload/userdata"
+)
+
+// startWiki serves a wiki whose accounts are the rows of the data file at path.
+func startWiki(t *testing.T, path string) (*wikisite.Site, map[string]string) {
+	t.Helper()
+	data, err := userdata.Read(path, userdata.Sequential)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accounts := map[string]string{}
+	for i := range data.Len() {
+		row := data.Row(i, nil)
+		accounts[row[0]] = row[1]
+	}
+	site, err := wikisite.Start(accounts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = site.Close() })
+	return site, accounts
+}
+
+// noSecret fails the test when any password shows in any of the outputs.
+func noSecret(t *testing.T, accounts map[string]string, outputs map[string]string) {
+	t.Helper()
+	for name, out := range outputs {
+		for user, pass := range accounts {
+			if strings.Contains(out, pass) {
+				t.Errorf("%s shows %s's password", name, user)
+			}
+		}
+	}
+}
+
+// urlRow finds the per-URL row of method and the URL as written.
+func urlRow(t *testing.T, rep *stats.Report, method, url string) stats.URLStats {
+	t.Helper()
+	for _, u := range rep.URLs {
+		if u.Method == method && u.URL == url {
+			return u
+		}
+	}
+	var have []string
+	for _, u := range rep.URLs {
+		have = append(have, u.Method+" "+u.URL)
+	}
+	t.Fatalf("no row for %s %s; rows:\n%s", method, url, strings.Join(have, "\n"))
+	return stats.URLStats{}
+}
+
+// TestLoginExampleLogsEveryUserIn runs examples/login as its README says, against a loopback
+// wiki: ten users log in through the token form as the ten accounts of users.csv, stay logged
+// in for their pages, and no password shows in any output.
+func TestLoginExampleLogsEveryUserIn(t *testing.T) {
+	t.Parallel()
+	dir, out := filepath.Join("..", "..", "examples", "login"), t.TempDir()
+	site, accounts := startWiki(t, filepath.Join(dir, "users.csv"))
+	jsonFile, htmlFile := filepath.Join(out, "run.json"), filepath.Join(out, "run.html")
+	stdout, stderr, code := webload(t, map[string]string{"WIKI": site.URL()}, "-c", "10", "-r", "3",
+		"--data", filepath.Join(dir, "users.csv"), "--login-file", filepath.Join(dir, "login.txt"), "-f", filepath.Join(dir, "urls.txt"),
+		"-o", jsonFile, "--html", htmlFile)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"** data: " + filepath.Join(dir, "users.csv") + ", 10 rows, sequential\n",
+		"** login: 2 steps from " + filepath.Join(dir, "login.txt") + "\n",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the banner lacks %q:\n%s", want, stderr)
+		}
+	}
+	logins, views := site.Logins(), site.Views()
+	for user := range accounts {
+		if logins[user] != 1 || views[user] != 2 {
+			t.Errorf("%s: %d logins and %d logged-in pages, want 1 and 2 (Preferences, Watchlist)", user, logins[user], views[user])
+		}
+	}
+	if n, r := site.FailedLogins(), site.Refused(); n != 0 || r != 0 {
+		t.Errorf("%d failed logins, %d pages refused, want none", n, r)
+	}
+
+	rep, err := stats.ReadJSON(jsonFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Run.DataFile != filepath.Join(dir, "users.csv") || rep.Run.DataPick != "sequential" || rep.Run.LoginFile != filepath.Join(dir, "login.txt") {
+		t.Errorf("the result's run: data %q %q, login %q", rep.Run.DataFile, rep.Run.DataPick, rep.Run.LoginFile)
+	}
+	if rep.FailedTransactions != 0 {
+		t.Errorf("%d failures: %v %v", rep.FailedTransactions, rep.Errors, rep.ErrorSamples)
+	}
+	// One row per line as written, however many users filled it in.
+	for _, title := range []string{"Special:Preferences", "Special:Watchlist", "User:$(user)&action=edit"} {
+		u := urlRow(t, &rep, "GET", site.URL()+"/index.php?title="+title)
+		if u.Hits != 10 || u.StatusCodes["200"] != 10 {
+			t.Errorf("%s: %d hits, statuses %v; want 10 answered 200", title, u.Hits, u.StatusCodes)
+		}
+	}
+	post := urlRow(t, &rep, "POST", site.URL()+"/index.php?title=Special:UserLogin&returnto=Main+Page")
+	// Each POST redirects to the main page, which counts on the POST's row as redirects do.
+	if post.StatusCodes["302"] != 10 || post.StatusCodes["200"] != 10 || post.Failures != 0 {
+		t.Errorf("the login POST: statuses %v, %d failures; want 10 redirects to 10 pages and no failure", post.StatusCodes, post.Failures)
+	}
+	saved, err := os.ReadFile(jsonFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(htmlFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noSecret(t, accounts, map[string]string{"stdout": stdout, "stderr": stderr, "the JSON": string(saved), "the HTML": string(html)})
+}
+
+// writeLoginRun writes a data file of n accounts and the login and URL files of a wiki at base,
+// the login file's extract rule being extract; it returns their paths.
+func writeLoginRun(t *testing.T, base string, n int, extract string) (data, login, list string) {
+	t.Helper()
+	dir := t.TempDir()
+	var users strings.Builder
+	users.WriteString("user,pass\n")
+	for i := range n {
+		fmt.Fprintf(&users, "wiki%d,secret-%d-Lantern\n", i, i)
+	}
+	data, login, list = filepath.Join(dir, "users.csv"), filepath.Join(dir, "login.txt"), filepath.Join(dir, "urls.txt")
+	files := map[string]string{
+		data: users.String(),
+		login: "W=" + base + "/index.php?title=Special:UserLogin\n#@extract token " + extract + "\n$(W)\n" +
+			"$(W) POST wpName=$(user)&wpPassword=$(pass)&wpLoginToken=$(token)\n",
+		list: base + "/index.php?title=Special:Preferences\n",
+	}
+	for path, text := range files {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return data, login, list
+}
+
+// TestFailedExtractionFailsTheLogin: a token the form does not have fails the form's request as
+// kind extract, with its message, and the POST that needs it fails the same way unsent: the wiki
+// sees no login attempt, and the logged-in page is refused.
+func TestFailedExtractionFailsTheLogin(t *testing.T) {
+	t.Parallel()
+	site, err := wikisite.Start(map[string]string{"wiki0": "secret-0-Lantern", "wiki1": "secret-1-Lantern"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = site.Close() })
+	data, login, list := writeLoginRun(t, site.URL(), 2, "css:input[name=wpLoginTokn] value")
+	jsonFile := filepath.Join(t.TempDir(), "run.json")
+	stdout, stderr, code := webload(t, nil, "-q", "-c", "2", "-r", "1", "--data", data, "--login-file", login, "-f", list, "-o", jsonFile)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	rep, err := stats.ReadJSON(jsonFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := rep.Errors["extract"]; n != 4 {
+		t.Errorf("%d failures of kind extract, want 4 (the form's two and the two POSTs); errors %v", n, rep.Errors)
+	}
+	if msg := rep.ErrorSamples["extract"]; !strings.Contains(msg, "token") {
+		t.Errorf("the extract failures' message %q does not name the value", msg)
+	}
+	form := urlRow(t, &rep, "GET", site.URL()+"/index.php?title=Special:UserLogin")
+	post := urlRow(t, &rep, "POST", site.URL()+"/index.php?title=Special:UserLogin")
+	if form.Failures != 2 || post.Failures != 2 || post.StatusCodes["200"] != 0 {
+		t.Errorf("form: %d failures; POST: %d failures, statuses %v; want 2, 2 and none sent", form.Failures, post.Failures, post.StatusCodes)
+	}
+	if n := site.FailedLogins(); n != 0 || len(site.Logins()) != 0 || site.Refused() != 2 {
+		t.Errorf("the wiki saw %d failed logins, logins %v and refused %d pages; want 0, none and 2", n, site.Logins(), site.Refused())
+	}
+	noSecret(t, map[string]string{"wiki0": "secret-0-Lantern", "wiki1": "secret-1-Lantern"}, map[string]string{"stdout": stdout, "stderr": stderr})
+}
+
+// TestRandomPickLogsInWithRowsReused: twenty users drawing from five accounts all log in, with
+// the accounts reused and not dealt out in turn; the same seed draws the same rows again.
+func TestRandomPickLogsInWithRowsReused(t *testing.T) {
+	t.Parallel()
+	run := func() map[string]int {
+		accounts := map[string]string{}
+		for i := range 5 {
+			accounts[fmt.Sprintf("wiki%d", i)] = fmt.Sprintf("secret-%d-Lantern", i)
+		}
+		site, err := wikisite.Start(accounts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer site.Close()
+		data, login, list := writeLoginRun(t, site.URL(), 5, "css:input[name=wpLoginToken] value")
+		stdout, stderr, code := webload(t, nil, "-c", "20", "-r", "1", "--seed", "7", "--data", data, "--data-pick", "random", "--login-file", login, "-f", list)
+		if code != 0 || !strings.Contains(stderr, ", 5 rows, random\n") {
+			t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+		}
+		if n := site.FailedLogins(); n != 0 || site.Refused() != 0 {
+			t.Errorf("%d failed logins, %d pages refused; want none", n, site.Refused())
+		}
+		return site.Logins()
+	}
+	logins := run()
+	total, even := 0, true
+	for _, n := range logins {
+		total += n
+		even = even && n == 4
+	}
+	if total != 20 || even || len(logins) > 5 {
+		t.Errorf("logins %v: want 20 over at most 5 accounts, not 4 each as in turn", logins)
+	}
+	if again := run(); fmt.Sprint(again) != fmt.Sprint(logins) {
+		t.Errorf("the same seed logged in %v, then %v", logins, again)
+	}
+}
+
+// TestRefusedLoginIsAFailure: a wrong password, which MediaWiki answers with the form again and
+// status 200, fails the example's login POST by its #@check, and the pages that need the login
+// are refused.
+func TestRefusedLoginIsAFailure(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "examples", "login")
+	site, err := wikisite.Start(map[string]string{"Loadtest1": "another password"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = site.Close() })
+	jsonFile := filepath.Join(t.TempDir(), "run.json")
+	stdout, stderr, code := webload(t, map[string]string{"WIKI": site.URL()}, "-q", "-c", "1", "-r", "2",
+		"--data", filepath.Join(dir, "users.csv"), "--login-file", filepath.Join(dir, "login.txt"), "-f", filepath.Join(dir, "urls.txt"), "-o", jsonFile)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	rep, err := stats.ReadJSON(jsonFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := urlRow(t, &rep, "POST", site.URL()+"/index.php?title=Special:UserLogin&returnto=Main+Page")
+	if post.CheckFailures != 1 || !strings.Contains(post.CheckFailure, "errorbox") {
+		t.Errorf("the refused login: %d check failures (%q), want 1 naming the check", post.CheckFailures, post.CheckFailure)
+	}
+	if site.FailedLogins() != 1 || site.Refused() != 2 {
+		t.Errorf("the wiki saw %d failed logins and refused %d pages, want 1 and 2", site.FailedLogins(), site.Refused())
+	}
+}
