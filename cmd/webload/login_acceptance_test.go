@@ -67,10 +67,10 @@ func TestLoginExampleLogsEveryUserIn(t *testing.T) {
 	t.Parallel()
 	dir, out := filepath.Join("..", "..", "examples", "login"), t.TempDir()
 	site, accounts := startWiki(t, filepath.Join(dir, "users.csv"))
-	jsonFile, htmlFile := filepath.Join(out, "run.json"), filepath.Join(out, "run.html")
-	stdout, stderr, code := webload(t, map[string]string{"WIKI": site.URL()}, "-c", "10", "-r", "3",
+	jsonFile, htmlFile, csvFile, logFile := filepath.Join(out, "run.json"), filepath.Join(out, "run.html"), filepath.Join(out, "requests.csv"), filepath.Join(out, "siege.log")
+	stdout, stderr, code := webload(t, map[string]string{"WIKI": site.URL()}, "-v", "-c", "10", "-r", "3",
 		"--data", filepath.Join(dir, "users.csv"), "--login-file", filepath.Join(dir, "login.txt"), "-f", filepath.Join(dir, "urls.txt"),
-		"-o", jsonFile, "--html", htmlFile)
+		"-o", jsonFile, "--html", htmlFile, "--csv", csvFile, "-l", logFile)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -114,15 +114,15 @@ func TestLoginExampleLogsEveryUserIn(t *testing.T) {
 	if post.StatusCodes["302"] != 10 || post.StatusCodes["200"] != 10 || post.Failures != 0 {
 		t.Errorf("the login POST: statuses %v, %d failures; want 10 redirects to 10 pages and no failure", post.StatusCodes, post.Failures)
 	}
-	saved, err := os.ReadFile(jsonFile)
-	if err != nil {
-		t.Fatal(err)
+	outputs := map[string]string{"stdout": stdout, "stderr": stderr}
+	for _, path := range []string{jsonFile, htmlFile, csvFile, logFile} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outputs[filepath.Base(path)] = string(b)
 	}
-	html, err := os.ReadFile(htmlFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	noSecret(t, accounts, map[string]string{"stdout": stdout, "stderr": stderr, "the JSON": string(saved), "the HTML": string(html)})
+	noSecret(t, accounts, outputs)
 }
 
 // writeLoginRun writes a data file of n accounts and the login and URL files of a wiki at base,
@@ -252,5 +252,29 @@ func TestRefusedLoginIsAFailure(t *testing.T) {
 	}
 	if site.FailedLogins() != 1 || site.Refused() != 2 {
 		t.Errorf("the wiki saw %d failed logins and refused %d pages, want 1 and 2", site.FailedLogins(), site.Refused())
+	}
+}
+
+// TestReloginEvery: each user logs in again after every two of its pages, with a new session
+// each time, and every page is answered logged in.
+func TestReloginEvery(t *testing.T) {
+	t.Parallel()
+	accounts := map[string]string{"wiki0": "secret-0-Lantern", "wiki1": "secret-1-Lantern"}
+	site, err := wikisite.Start(accounts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = site.Close() })
+	data, login, list := writeLoginRun(t, site.URL(), 2, "css:input[name=wpLoginToken] value")
+	stdout, stderr, code := webload(t, nil, "-c", "2", "-r", "6", "--relogin-every", "2", "--data", data, "--login-file", login, "-f", list)
+	if code != 0 || !strings.Contains(stderr, "** login: 2 steps from "+login+", again every 2 requests\n") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	// Before pages 1, 3 and 5; none after the last page, which no page follows.
+	if got := site.Logins(); got["wiki0"] != 3 || got["wiki1"] != 3 {
+		t.Errorf("logins %v, want 3 each", got)
+	}
+	if got := site.Views(); got["wiki0"] != 6 || got["wiki1"] != 6 || site.Refused() != 0 || site.FailedLogins() != 0 {
+		t.Errorf("views %v, %d refused, %d failed logins; want 6 each and none", got, site.Refused(), site.FailedLogins())
 	}
 }
