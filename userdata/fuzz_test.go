@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/webload/webload/extract"
 )
 
 // FuzzRead feeds Parse arbitrary files: it never panics, a table it accepts has valid,
@@ -31,7 +33,7 @@ func FuzzRead(f *testing.F) {
 		}
 		seen := map[string]bool{}
 		for _, n := range tab.Names() {
-			if !isName(n) || seen[n] {
+			if !extract.IsName(n) || seen[n] {
 				t.Fatalf("accepted the name %q (seen before: %v)", n, seen[n])
 			}
 			seen[n] = true

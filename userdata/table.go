@@ -15,6 +15,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+
+	"github.com/webload/webload/extract"
 )
 
 // Table is the rows of a data file and the variable names its header row gives them. It is
@@ -96,7 +98,7 @@ func csvError(name string, err error) error {
 // to, and once only, or the column would be unreachable.
 func checkNames(header []string) error {
 	for i, n := range header {
-		if !isName(n) {
+		if !extract.IsName(n) {
 			return fmt.Errorf("column %d: %q is not a variable name: use letters, digits and _ only (fields are taken as they are, blanks after a comma included)", i+1, n)
 		}
 		for j := range i {
@@ -106,20 +108,6 @@ func checkNames(header []string) error {
 		}
 	}
 	return nil
-}
-
-// isName is the name class of URL-file variables (siege's): letters, digits and _.
-func isName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return false
-		}
-	}
-	return true
 }
 
 // Names are the variables, in the order of a row's values.

@@ -125,29 +125,27 @@ func TestLoginExampleLogsEveryUserIn(t *testing.T) {
 	noSecret(t, accounts, outputs)
 }
 
-// writeLoginRun writes a data file of n accounts and the login and URL files of a wiki at base,
-// the login file's extract rule being extract; it returns their paths.
+// writeLoginRun writes a data file of n accounts userI (see wikiAccounts) and the login and URL
+// files of a wiki at base, the login file's extract rule being extract; it returns their paths.
 func writeLoginRun(t *testing.T, base string, n int, extract string) (data, login, list string) {
 	t.Helper()
-	dir := t.TempDir()
-	var users strings.Builder
-	users.WriteString("user,pass\n")
-	for i := range n {
-		fmt.Fprintf(&users, "wiki%d,secret-%d-Lantern\n", i, i)
-	}
-	data, login, list = filepath.Join(dir, "users.csv"), filepath.Join(dir, "login.txt"), filepath.Join(dir, "urls.txt")
-	files := map[string]string{
-		data: users.String(),
-		login: "W=" + base + "/index.php?title=Special:UserLogin\n#@extract token " + extract + "\n$(W)\n" +
+	accounts := wikiAccounts(n)
+	dir := writeFiles(t, map[string]string{
+		"users.csv": usersCSV(n, func(i int) string { return accounts[fmt.Sprintf("user%d", i)] }),
+		"login.txt": "W=" + base + "/index.php?title=Special:UserLogin\n#@extract token " + extract + "\n$(W)\n" +
 			"$(W) POST wpName=$(user)&wpPassword=$(pass)&wpLoginToken=$(token)\n",
-		list: base + "/index.php?title=Special:Preferences\n",
+		"urls.txt": base + "/index.php?title=Special:Preferences\n",
+	})
+	return filepath.Join(dir, "users.csv"), filepath.Join(dir, "login.txt"), filepath.Join(dir, "urls.txt")
+}
+
+// wikiAccounts are n accounts userI with the passwords secret-I-Lantern.
+func wikiAccounts(n int) map[string]string {
+	accounts := map[string]string{}
+	for i := range n {
+		accounts[fmt.Sprintf("user%d", i)] = fmt.Sprintf("secret-%d-Lantern", i)
 	}
-	for path, text := range files {
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return data, login, list
+	return accounts
 }
 
 // TestFailedExtractionFailsTheLogin: a token the form does not have fails the form's request as
@@ -155,7 +153,7 @@ func writeLoginRun(t *testing.T, base string, n int, extract string) (data, logi
 // sees no login attempt, and the logged-in page is refused.
 func TestFailedExtractionFailsTheLogin(t *testing.T) {
 	t.Parallel()
-	site, err := wikisite.Start(map[string]string{"wiki0": "secret-0-Lantern", "wiki1": "secret-1-Lantern"})
+	site, err := wikisite.Start(wikiAccounts(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +182,7 @@ func TestFailedExtractionFailsTheLogin(t *testing.T) {
 	if n := site.FailedLogins(); n != 0 || len(site.Logins()) != 0 || site.Refused() != 2 {
 		t.Errorf("the wiki saw %d failed logins, logins %v and refused %d pages; want 0, none and 2", n, site.Logins(), site.Refused())
 	}
-	noSecret(t, map[string]string{"wiki0": "secret-0-Lantern", "wiki1": "secret-1-Lantern"}, map[string]string{"stdout": stdout, "stderr": stderr})
+	noSecret(t, wikiAccounts(2), map[string]string{"stdout": stdout, "stderr": stderr})
 }
 
 // TestRandomPickLogsInWithRowsReused: twenty users drawing from five accounts all log in, with
@@ -192,11 +190,7 @@ func TestFailedExtractionFailsTheLogin(t *testing.T) {
 func TestRandomPickLogsInWithRowsReused(t *testing.T) {
 	t.Parallel()
 	run := func() map[string]int {
-		accounts := map[string]string{}
-		for i := range 5 {
-			accounts[fmt.Sprintf("wiki%d", i)] = fmt.Sprintf("secret-%d-Lantern", i)
-		}
-		site, err := wikisite.Start(accounts)
+		site, err := wikisite.Start(wikiAccounts(5))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -259,8 +253,7 @@ func TestRefusedLoginIsAFailure(t *testing.T) {
 // each time, and every page is answered logged in.
 func TestReloginEvery(t *testing.T) {
 	t.Parallel()
-	accounts := map[string]string{"wiki0": "secret-0-Lantern", "wiki1": "secret-1-Lantern"}
-	site, err := wikisite.Start(accounts)
+	site, err := wikisite.Start(wikiAccounts(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,10 +264,10 @@ func TestReloginEvery(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	// Before pages 1, 3 and 5; none after the last page, which no page follows.
-	if got := site.Logins(); got["wiki0"] != 3 || got["wiki1"] != 3 {
+	if got := site.Logins(); got["user0"] != 3 || got["user1"] != 3 {
 		t.Errorf("logins %v, want 3 each", got)
 	}
-	if got := site.Views(); got["wiki0"] != 6 || got["wiki1"] != 6 || site.Refused() != 0 || site.FailedLogins() != 0 {
+	if got := site.Views(); got["user0"] != 6 || got["user1"] != 6 || site.Refused() != 0 || site.FailedLogins() != 0 {
 		t.Errorf("views %v, %d refused, %d failed logins; want 6 each and none", got, site.Refused(), site.FailedLogins())
 	}
 }

@@ -8,31 +8,42 @@ import (
 	"testing"
 )
 
-// sessionFiles writes a data file of n users (passwords "pw-secret-N"), a login file and a URL
-// file into a folder of their own and returns the folder. lines replaces a file's text; "" keeps
-// the default.
-func sessionFiles(t *testing.T, base string, n int, files map[string]string) string {
+// writeFiles writes each file's text (by name) into a new folder and returns the folder.
+func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	var users strings.Builder
-	users.WriteString("user,pass\r\n")
-	for i := range n {
-		fmt.Fprintf(&users, "user%d,pw-secret-%d\r\n", i, i)
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
+	return dir
+}
+
+// usersCSV is a data file of n accounts userI with the passwords pass(I).
+func usersCSV(n int, pass func(i int) string) string {
+	var b strings.Builder
+	b.WriteString("user,pass\r\n")
+	for i := range n {
+		fmt.Fprintf(&b, "user%d,%s\r\n", i, pass(i))
+	}
+	return b.String()
+}
+
+// sessionFiles writes a data file of n users (passwords "pw-secret-N"), a login file and a URL
+// file of the site at base into a folder of their own and returns the folder. files replaces
+// the text of the files it names.
+func sessionFiles(t *testing.T, base string, n int, files map[string]string) string {
+	t.Helper()
 	text := map[string]string{
-		"users.csv": users.String(),
+		"users.csv": usersCSV(n, func(i int) string { return fmt.Sprintf("pw-secret-%d", i) }),
 		"login.txt": "SITE=" + base + "\n#@extract token regex:token=(\\w+)\n$(SITE)/login\n$(SITE)/login POST user=$(user)&pass=$(pass)&token=$(token)\n",
 		"urls.txt":  "SITE=" + base + "\n$(SITE)/account\n$(SITE)/user/$(user)?t=$(token)\n",
 	}
 	for name, s := range files {
 		text[name] = s
 	}
-	for name, s := range text {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return writeFiles(t, text)
 }
 
 // TestSessionFlagsRefuseBadInput: each mistake in the data file, the login file or the flags
