@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/webload/webload/internal/wikisite"
@@ -269,5 +272,57 @@ func TestReloginEvery(t *testing.T) {
 	}
 	if got := site.Views(); got["user0"] != 6 || got["user1"] != 6 || site.Refused() != 0 || site.FailedLogins() != 0 {
 		t.Errorf("views %v, %d refused, %d failed logins; want 6 each and none", got, site.Refused(), site.FailedLogins())
+	}
+}
+
+// TestUniquePickGivesEachUserItsOwnAccount: as many users as rows, each logs in once as its
+// own account.
+func TestUniquePickGivesEachUserItsOwnAccount(t *testing.T) {
+	t.Parallel()
+	site, err := wikisite.Start(wikiAccounts(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = site.Close() })
+	data, login, list := writeLoginRun(t, site.URL(), 3, "css:input[name=wpLoginToken] value")
+	if stdout, stderr, code := webload(t, nil, "-q", "-c", "3", "-r", "1", "--data", data, "--data-pick", "unique", "--login-file", login, "-f", list); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if got := site.Logins(); len(got) != 3 || got["user0"] != 1 || got["user1"] != 1 || got["user2"] != 1 {
+		t.Errorf("logins %v, want each account once", got)
+	}
+}
+
+// TestHeaderTakesEachUsersValue: a -H value that names a data column and one the login file
+// extracts is filled for each user: the server sees each account's own header.
+func TestHeaderTakesEachUsersValue(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	seen := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/token" {
+			fmt.Fprint(w, `{"csrf":"t-`+r.URL.Query().Get("u")+`"}`)
+			return
+		}
+		mu.Lock()
+		seen[r.Header.Get("X-Account")]++
+		mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	dir := writeFiles(t, map[string]string{
+		"users.csv": usersCSV(3, func(i int) string { return fmt.Sprintf("pw-%d", i) }),
+		"login.txt": "#@extract csrf json:csrf\n" + srv.URL + "/token?u=$(user)\n",
+		"urls.txt":  srv.URL + "/account\n",
+	})
+	stdout, stderr, code := webload(t, nil, "-q", "--no-parser", "-c", "3", "-r", "2", "-H", "X-Account: $(user) $(csrf)",
+		"--data", filepath.Join(dir, "users.csv"), "--login-file", filepath.Join(dir, "login.txt"), "-f", filepath.Join(dir, "urls.txt"))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := map[string]int{"user0 t-user0": 2, "user1 t-user1": 2, "user2 t-user2": 2}
+	if fmt.Sprint(seen) != fmt.Sprint(want) {
+		t.Errorf("the pages saw X-Account %v, want %v", seen, want)
 	}
 }
