@@ -30,7 +30,8 @@ type Table struct {
 
 // Read reads the CSV file at path: a header row of variable names, then at least one row of
 // values, each as wide as the header (UTF-8 with or without a byte order mark, quoted fields,
-// CRLF or LF line ends). Errors name the file and line, as FILE:LINE: problem.
+// CRLF or LF line ends; fields separated by commas, or by semicolons or tabs when the header
+// row is). Errors name the file and line, as FILE:LINE: problem.
 func Read(path string, pick Pick) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -50,7 +51,11 @@ func Parse(r io.Reader, name string, pick Pick) (*Table, error) {
 	if bom, err := br.Peek(3); err == nil && bytes.Equal(bom, []byte("\ufeff")) {
 		_, _ = br.Discard(3)
 	}
+	if bom, err := br.Peek(2); err == nil && (bytes.Equal(bom, []byte{0xff, 0xfe}) || bytes.Equal(bom, []byte{0xfe, 0xff})) {
+		return nil, fmt.Errorf("%s: UTF-16 text (a spreadsheet's \"Unicode text\"): save it as CSV UTF-8", name)
+	}
 	cr := csv.NewReader(br)
+	cr.Comma = separator(br)
 	cr.FieldsPerRecord = -1 // widths are checked below, with a message that says which line
 	t := &Table{file: name, pick: pick}
 	header, err := cr.Read()
@@ -82,6 +87,25 @@ func Parse(r io.Reader, name string, pick Pick) (*Table, error) {
 		return nil, fmt.Errorf("%s: no rows after the header: want a row of values per user", name)
 	}
 	return t, nil
+}
+
+// separator is the header row's field separator: a comma, or the semicolon that spreadsheets
+// save CSV with where the comma is the decimal mark, or a tab. The header alone tells: a name
+// holds neither, so a header without a comma but with one of them is split by it.
+func separator(br *bufio.Reader) rune {
+	head, _ := br.Peek(br.Size()) // the first line, unless it is longer than the buffer
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	switch {
+	case bytes.IndexByte(head, ',') >= 0:
+		return ','
+	case bytes.IndexByte(head, ';') >= 0:
+		return ';'
+	case bytes.IndexByte(head, '\t') >= 0:
+		return '\t'
+	}
+	return ','
 }
 
 // csvError words a CSV syntax error as FILE:LINE: problem. encoding/csv's errors name lines

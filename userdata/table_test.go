@@ -29,6 +29,9 @@ func TestParse(t *testing.T) {
 		{"blanks kept in values", "user,pass\n alice , p w \n", []string{"user", "pass"}, [][]string{{" alice ", " p w "}}},
 		{"utf-8 values", "user,pass\nJosé,пароль\n", []string{"user", "pass"}, [][]string{{"José", "пароль"}}},
 		{"one column, blank lines skipped", "user\n\nalice\n\nbob\n", []string{"user"}, [][]string{{"alice"}, {"bob"}}},
+		{"semicolons, as spreadsheets save them where the comma is a decimal mark", "user;pass\r\nalice;p,w\r\n\"bob;jr\";b\r\n", []string{"user", "pass"}, [][]string{{"alice", "p,w"}, {"bob;jr", "b"}}},
+		{"tabs", "user\tpass\nalice\tp;w\n", []string{"user", "pass"}, [][]string{{"alice", "p;w"}}},
+		{"commas in the header win", "user,pass\nalice;x,p\tw\n", []string{"user", "pass"}, [][]string{{"alice;x", "p\tw"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -53,6 +56,7 @@ func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"empty", "", "users.csv: empty: want a header row"},
 		{"header only", "user,pass\n", "users.csv: no rows after the header"},
+		{"utf-16", "\xff\xfeu\x00s\x00", "users.csv: UTF-16 text"},
 		{"short row", "user,pass\nalice,hunter2\nbob\n", "users.csv:3: 1 fields, the header row has 2"},
 		{"long row", "user,pass\r\nalice,hunter2,x\r\n", "users.csv:2: 3 fields, the header row has 2"},
 		{"row after a multi-line field", "user,pass\n\"a\nb\",hunter2\nc,hunter2,x\n", "users.csv:4: 3 fields"},
