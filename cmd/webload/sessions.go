@@ -67,7 +67,7 @@ func sessionsFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv,
 			s.Config.Data = sess.data
 			s.Sessions.DataFile, s.Sessions.DataRows, s.Sessions.DataPick = o.data, sess.data.Len(), pick.String()
 		}
-	case o.data == "" && c.IsSet("data-pick"):
+	case o.data == "" && c.IsSet("data-pick") && err == nil:
 		p.addf("data-pick", "--data-pick: it picks the rows of a data file: give one with --data FILE.csv")
 	}
 	if o.loginFile == "" {

@@ -60,6 +60,8 @@ func TestSessionFlagsRefuseBadInput(t *testing.T) {
 	}{
 		{"pick without data", map[string]string{"urls.txt": site + "/account\n"}, []string{"--data-pick", "random", "-f", "urls.txt"},
 			"webload: --data-pick: it picks the rows of a data file: give one with --data FILE.csv"},
+		{"unknown pick without data", map[string]string{"urls.txt": site + "/account\n"}, []string{"--data-pick", "often", "-f", "urls.txt"},
+			`webload: --data-pick: want sequential, random or unique (got "often")`},
 		{"unknown pick", nil, []string{"--data", "users.csv", "--data-pick", "often", "--login-file", "login.txt", "-f", "urls.txt"},
 			`webload: --data-pick: want sequential, random or unique (got "often")`},
 		{"missing data file", nil, []string{"--data", "nothing.csv", "-f", "urls.txt"},
