@@ -105,8 +105,8 @@ func checkSessions(o *runOptions, s *runSpec, sess *sessions, p *problems) {
 	if sess.data != nil {
 		users, hint := cfg.Users, ""
 		if cfg.Rate > 0 {
-			// Each of the open model's users, up to the cap, takes a row of its own.
-			users, hint = cfg.MaxUsers, " (lower --max-users)"
+			// Each of the open model's users, up to the cap of each shard, takes a row of its own.
+			users, hint = cfg.MaxUsers*max(cfg.Shards, 1), " (lower --max-users)"
 		}
 		if err := sess.data.Check(users); err != nil {
 			p.addf("data-pick", "--data-pick unique: %w%s", err, hint)

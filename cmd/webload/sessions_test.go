@@ -85,6 +85,8 @@ func TestSessionFlagsRefuseBadInput(t *testing.T) {
 			"webload: --data-pick unique: unique pick needs 11 rows for 11 users, DIR/users.csv has 10"},
 		{"unique with more open-model users than rows", nil, []string{"--rate", "5", "--max-users", "50", "--data", "users.csv", "--data-pick", "unique", "--login-file", "login.txt", "-f", "urls.txt"},
 			"webload: --data-pick unique: unique pick needs 50 rows for 50 users, DIR/users.csv has 10 (lower --max-users)"},
+		{"unique with more open-model users than rows over the shards", nil, []string{"--rate", "5", "--max-users", "4", "--shard", "1/3", "--data", "users.csv", "--data-pick", "unique", "--login-file", "login.txt", "-f", "urls.txt"},
+			"webload: --data-pick unique: unique pick needs 12 rows for 12 users, DIR/users.csv has 10 (lower --max-users)"},
 		{"relogin without a login", map[string]string{"urls.txt": site + "/user/$(user)\n"}, []string{"--relogin-every", "5", "--data", "users.csv", "-f", "urls.txt", "-c", "1"},
 			"webload: --relogin-every: there is no login to repeat: give --login-file FILE or --login URL"},
 		{"negative relogin", nil, []string{"--relogin-every", "-1", "--data", "users.csv", "--login-file", "login.txt", "-f", "urls.txt"},

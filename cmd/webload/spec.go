@@ -46,10 +46,10 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 		s.Config.BatchSize = 1 // each line as soon as its request ends
 	}
 	s.Targets = targetsFromFlags(c, o, sess.env(env), sess.perUser, &p)
-	checkSessions(o, &s, sess, &p)
 	s.Info = run.NewInfo(&s.Config, o.reps, o.file, version)
 	s.Info.DataFile, s.Info.DataPick, s.Info.LoginFile = s.Sessions.DataFile, s.Sessions.DataPick, s.Sessions.LoginFile
 	shardFromFlags(c, o, &s, env, &p)
+	checkSessions(o, &s, sess, &p) // after the shards, which number the open model's users
 	if len(p.list) == 0 {
 		// The loader's own checks (--cert without --key, --http2 with --connection close, a
 		// bad --proxy) come before the banner too; after other problems they would repeat them.
