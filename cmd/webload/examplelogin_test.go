@@ -45,3 +45,25 @@ func TestLoginExampleParses(t *testing.T) {
 		t.Errorf("urls.txt: %d pages, the last %q", len(pages), pages[len(pages)-1].URL)
 	}
 }
+
+// TestWordPressExampleParses keeps the WordPress variant of examples/login valid.
+func TestWordPressExampleParses(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "examples", "login")
+	data, err := userdata.Read(filepath.Join(dir, "users.csv"), userdata.Sequential)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := func(name string) (string, bool) { return "http://127.0.0.1:8080", name == "WP" }
+	opt := urls.Options{Getenv: env, PerUser: (&sessions{data: data}).perUser}
+	login, err := urls.ParseFile(filepath.Join(dir, "wordpress-login.txt"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(login) != 2 || login[1].BodyVars == nil || !slices.Equal(login[1].BodyVars.Names(), []string{"user", "pass"}) || len(login[1].Checks) != 1 {
+		t.Errorf("wordpress-login.txt: %d steps, the POST's per-user names %v", len(login), login[len(login)-1].BodyVars)
+	}
+	if pages, err := urls.ParseFile(filepath.Join(dir, "wordpress-urls.txt"), opt); err != nil || len(pages) != 3 {
+		t.Errorf("wordpress-urls.txt: %d pages, %v", len(pages), err)
+	}
+}
