@@ -46,8 +46,8 @@ func browserFlags(o *runOptions, def *loader.Config) []cli.Flag {
 }
 
 // browserFromFlags sets the loader's browser-like options and credentials from the flags.
-// perUser names the users' own variables, which --login lines may refer to.
-func browserFromFlags(o *runOptions, cfg *loader.Config, env lookupEnv, perUser func(string) bool, p *problems) {
+// sess names the users' own variables, which --login lines may refer to.
+func browserFromFlags(o *runOptions, cfg *loader.Config, env lookupEnv, sess *sessions, p *problems) {
 	cfg.Parser = o.parser && !o.noParser
 	for _, h := range o.resourceHosts.Value() {
 		for _, name := range strings.Split(h, ",") {
@@ -85,9 +85,9 @@ func browserFromFlags(o *runOptions, cfg *loader.Config, env lookupEnv, perUser 
 	}
 	cfg.HTTP2 = o.http2
 	for i, line := range o.login.Value() {
-		t, err := urls.ParseLine(line, urls.Options{Getenv: env, PerUser: perUser})
+		t, err := urls.ParseLine(line, urls.Options{Getenv: env, PerUser: sess.perUser})
 		if err != nil {
-			p.addValue("login", line, fmt.Errorf("--login %d: %w", i+1, err))
+			p.addValue("login", line, fmt.Errorf("--login %d: %w", i+1, sess.explain(err)))
 			continue
 		}
 		t.Source = fmt.Sprintf("--login %d", i+1)

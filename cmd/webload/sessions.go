@@ -1,7 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -23,8 +27,9 @@ func sessionFlags(o *runOptions) []cli.Flag {
 // sessions is where users' own variables come from: the --data table and the names the login
 // file's #@extract lines set. The URL file, --login and -H may refer to both.
 type sessions struct {
-	data     *userdata.Table
-	extracts map[string]bool
+	data      *userdata.Table
+	extracts  map[string]bool
+	loginFile string
 	// broken is set when the data file or the login file could not be read: see env.
 	broken bool
 }
@@ -32,6 +37,27 @@ type sessions struct {
 // perUser is urls.Options.PerUser for everything parsed after the login file.
 func (s *sessions) perUser(name string) bool {
 	return s.extracts[name] || s.data != nil && s.data.Has(name)
+}
+
+// explain adds to an undefined variable's error the names each user has of its own, so that a
+// misspelt column shows beside the right one.
+func (s *sessions) explain(err error) error {
+	var undefined *urls.UndefinedVariableError
+	if !errors.As(err, &undefined) {
+		return err
+	}
+	var own []string
+	if s.data != nil {
+		own = append(own, fmt.Sprintf("%s (the columns of %s)", strings.Join(s.data.Names(), ", "), s.data.File()))
+	}
+	if len(s.extracts) > 0 {
+		names := slices.Sorted(maps.Keys(s.extracts))
+		own = append(own, fmt.Sprintf("%s (extracted by %s)", strings.Join(names, ", "), s.loginFile))
+	}
+	if len(own) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w; each user has %s", err, strings.Join(own, " and "))
 }
 
 // env is the environment for the files parsed after the data file and the login file. When one
@@ -76,7 +102,7 @@ func sessionsFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv,
 	opt := urls.Options{Getenv: sess.env(env), AllowAbsoluteBodies: o.allowAbsoluteBodies, PerUser: sess.perUser}
 	steps, err := urls.ParseFile(o.loginFile, opt)
 	if err != nil {
-		p.add("login-file", fmt.Errorf("--login-file: %w", err))
+		p.add("login-file", fmt.Errorf("--login-file: %w", sess.explain(err)))
 		sess.broken = true
 		return sess
 	}
@@ -87,6 +113,7 @@ func sessionsFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv,
 	}
 	s.Config.Login = append(steps, s.Config.Login...)
 	s.Sessions.LoginFile, s.Sessions.LoginSteps = o.loginFile, len(steps)
+	sess.loginFile = o.loginFile
 	return sess
 }
 
