@@ -66,7 +66,7 @@ func bannerSessions(s *Spec) string {
 	}
 	fmt.Fprintf(&b, "** login: %s", strings.Join(from, " and "))
 	if c.ReloginEvery > 0 {
-		fmt.Fprintf(&b, ", again every %s", plural(c.ReloginEvery, "request"))
+		fmt.Fprintf(&b, ", again after every %s", plural(c.ReloginEvery, "URL"))
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -154,9 +154,9 @@ func TestBannerNamesSessions(t *testing.T) {
 		{"data and login file", Sessions{DataFile: "users.csv", DataRows: 10, DataPick: "sequential", LoginFile: "login.txt", LoginSteps: 2}, login[:2], 0,
 			"** data: users.csv, 10 rows, sequential\n** login: 2 steps from login.txt\n"},
 		{"one row, a --login after the file, relogin", Sessions{DataFile: "u.csv", DataRows: 1, DataPick: "random", LoginFile: "login.txt", LoginSteps: 2}, login, 50,
-			"** data: u.csv, 1 row, random\n** login: 2 steps from login.txt and 1 from --login, again every 50 requests\n"},
+			"** data: u.csv, 1 row, random\n** login: 2 steps from login.txt and 1 from --login, again after every 50 URLs\n"},
 		{"data alone", Sessions{DataFile: "u.csv", DataRows: 3, DataPick: "unique"}, nil, 0, "** data: u.csv, 3 rows, unique\n"},
-		{"relogin with --login only", Sessions{}, login[:1], 5, "** login: 1 step from --login, again every 5 requests\n"},
+		{"relogin with --login only", Sessions{}, login[:1], 5, "** login: 1 step from --login, again after every 5 URLs\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

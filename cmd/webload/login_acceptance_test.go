@@ -263,7 +263,7 @@ func TestReloginEvery(t *testing.T) {
 	t.Cleanup(func() { _ = site.Close() })
 	data, login, list := writeLoginRun(t, site.URL(), 2, "css:input[name=wpLoginToken] value")
 	stdout, stderr, code := webload(t, nil, "-c", "2", "-r", "6", "--relogin-every", "2", "--data", data, "--login-file", login, "-f", list)
-	if code != 0 || !strings.Contains(stderr, "** login: 2 steps from "+login+", again every 2 requests\n") {
+	if code != 0 || !strings.Contains(stderr, "** login: 2 steps from "+login+", again after every 2 URLs\n") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	// Before pages 1, 3 and 5; none after the last page, which no page follows.
