@@ -49,7 +49,10 @@ type Config struct {
 	// UserAgent is sent with every request.
 	UserAgent string
 	// Headers are added to every request; a header of the same name replaces the default
-	// (unlike siege, which sends both).
+	// (unlike siege, which sends both). A value's references $(NAME) to per-user variables
+	// (see Data) are filled per request, such as "Bearer $(token)" with a token a login step
+	// took; until the value is set the login steps go without the header, and other requests
+	// are not sent (ErrExtract). Other $(...) text is sent as written.
 	Headers []Header
 	// AcceptEncoding is sent as the Accept-Encoding header when set; gzip, deflate and br
 	// answers are decoded to count their decoded size.

@@ -42,6 +42,7 @@ func (l *Loader) extractAnswer(x *exchange, ti int, res *Result, learn bool) {
 	if l.passesOn(x, res) {
 		return
 	}
+	res.Extracted = true
 	answer := extract.Response{Body: x.body.page, Header: &x.resp.Header}
 	var miss error
 	for _, r := range t.rules {
@@ -69,6 +70,18 @@ func (l *Loader) extractAnswer(x *exchange, ti int, res *Result, learn bool) {
 // not what the URL answered in the end, so neither its checks nor its rules read it.
 func (l *Loader) passesOn(x *exchange, res *Result) bool {
 	return l.cfg.FollowRedirects && res.Redirected() && len(x.resp.Header.Peek(fasthttp.HeaderLocation)) > 0
+}
+
+// personalizeSend fills the request prepared in x for target ti with the user's values, or
+// when it cannot, writes in *res the result of a request not sent and returns false. The
+// result is written in place so that it takes no room in send's frame.
+func (l *Loader) personalizeSend(x *exchange, ti, user int, res *Result) bool {
+	err := l.personalize(x, l.templates[ti], ti)
+	if err == nil {
+		return true
+	}
+	*res = l.unfilled(ti, user, KindURL, err)
+	return false
 }
 
 // unfilled is the result of a request of kind for target ti that was not sent because the

@@ -66,6 +66,10 @@ type Result struct {
 	// ErrTooManyHops say when they did not). A refresh that reloads the page itself is not one.
 	// It is last in Result so that it fills padding rather than growing every Result.
 	Refresh bool
+	// Extracted is set on the answer the target's #@extract rules read (see Err ErrExtract
+	// for one where a rule found nothing), so reports can count extractions. A request not sent
+	// for want of a value (ErrExtract, Status 0) is not one. It fills the last byte of padding.
+	Extracted bool
 }
 
 // Kind says what a request was for.
@@ -112,10 +116,17 @@ func (r *Result) Successful() bool {
 	return r.Err == ErrNone && (r.Status < 400 || r.Status == 401 || r.Status == 407)
 }
 
+// Arrived tells whether the whole response arrived: one that did not fail (ErrNone), one
+// that failed a check, or one whose #@extract rule found nothing in it (ErrExtract with a
+// status; without one, nothing was sent). Its body is data received, and its page is a page.
+func (r *Result) Arrived() bool {
+	return r.Err.Answered() || r.Err == ErrExtract && r.Status != 0
+}
+
 // bodyBytes is BodyBytes as figures count it: nothing for a request that failed, but for one
-// that failed a check, whose body arrived.
+// whose whole body arrived (see Arrived).
 func (r *Result) bodyBytes() int64 {
-	if !r.Err.Answered() {
+	if !r.Arrived() {
 		return 0
 	}
 	return r.BodyBytes
@@ -123,7 +134,7 @@ func (r *Result) bodyBytes() int64 {
 
 // decodedBytes is Decoded as figures count it, as bodyBytes counts BodyBytes.
 func (r *Result) decodedBytes() int64 {
-	if !r.Err.Answered() {
+	if !r.Arrived() {
 		return 0
 	}
 	return r.Decoded

@@ -1,17 +1,17 @@
 package loader
 
 import (
-	crand "crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/webload/webload/internal/wikisite"
 	"github.com/webload/webload/urls"
 )
 
@@ -35,91 +35,17 @@ func accounts(n int) table {
 	return d
 }
 
-// wiki is a loopback site with a MediaWiki-shaped login: the form page sets a session cookie
-// and carries a hidden wpLoginToken ending in "+\" bound to that session; the POST checks the
-// token and the user's own password; the preferences page answers 200 only to the session
-// logged in as the user it names.
-type wiki struct {
-	*httptest.Server
-	mu        sync.Mutex
-	passwords map[string]string
-	tokens    map[string]string // session -> login token
-	sessions  map[string]string // session -> user logged in
-	logins    map[string]int    // user -> successful logins
-	formHits  int               // GET /login
-	formAgain int               // GET /login that came with a session cookie
-}
-
-func newWiki(t *testing.T, data table) *wiki {
+// newWiki serves a wikisite with data's accounts on loopback.
+func newWiki(t *testing.T, data table) (*wikisite.Site, string) {
 	t.Helper()
-	w := &wiki{passwords: map[string]string{}, tokens: map[string]string{}, sessions: map[string]string{}, logins: map[string]int{}}
+	passwords := map[string]string{}
 	for _, row := range data.rows {
-		w.passwords[row[0]] = row[1]
+		passwords[row[0]] = row[1]
 	}
-	w.Server = httptest.NewServer(w)
-	t.Cleanup(w.Close)
-	return w
-}
-
-func randomHex() string {
-	b := make([]byte, 12)
-	_, _ = crand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-func (s *wiki) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	session := ""
-	if c, err := r.Cookie("wiki_session"); err == nil {
-		session = c.Value
-	}
-	switch {
-	case r.URL.Path == "/login" && r.Method == http.MethodGet:
-		s.formHits++
-		if session != "" {
-			s.formAgain++
-		}
-		session = randomHex()
-		token := randomHex() + `+\`
-		s.tokens[session] = token
-		http.SetCookie(w, &http.Cookie{Name: "wiki_session", Value: session, Path: "/", HttpOnly: true})
-		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprintf(w, `<form method="post" name="userlogin"><input name="wpName"><input type="password" name="wpPassword">`+
-			`<input type="hidden" value="%s" name="wpLoginToken"></form>`, token)
-	case r.URL.Path == "/login" && r.Method == http.MethodPost:
-		want, ok := s.tokens[session]
-		user := r.PostFormValue("wpName")
-		pass, known := s.passwords[user]
-		if !ok || r.PostFormValue("wpLoginToken") != want || !known || r.PostFormValue("wpPassword") != pass {
-			http.Error(w, "login failed", http.StatusForbidden)
-			return
-		}
-		delete(s.tokens, session)
-		s.sessions[session] = user
-		s.logins[user]++
-		http.Redirect(w, r, "/wiki/Main_Page", http.StatusFound)
-	case r.URL.Path == "/wiki/Main_Page":
-		fmt.Fprint(w, "welcome")
-	case r.URL.Path == "/wiki/Special:Preferences":
-		if user, ok := s.sessions[session]; !ok || user != r.URL.Query().Get("u") {
-			http.Error(w, "not logged in as "+r.URL.Query().Get("u"), http.StatusForbidden)
-			return
-		}
-		fmt.Fprint(w, "preferences")
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-// loginCount is the successful logins of every user.
-func (s *wiki) loginCount() (users, logins int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, n := range s.logins {
-		users, logins = users+1, logins+n
-	}
-	return users, logins
+	site := wikisite.New(passwords)
+	srv := httptest.NewServer(site)
+	t.Cleanup(srv.Close)
+	return site, srv.URL
 }
 
 // perUserFiles parses a login file and a URL file as the command line does: the data's columns
@@ -173,21 +99,24 @@ func TestSessionsLogInAsTheirOwnAccounts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			data := accounts(10)
-			site := newWiki(t, data)
+			site, base := newWiki(t, data)
 			cfg := tc.cfg
 			cfg.Data, cfg.Cookies, cfg.FollowRedirects = data, true, true
 			cfg.ContentType = "application/x-www-form-urlencoded"
 			cfg.Login, cfg.Headers = nil, nil
 			var targets []urls.Target
-			cfg.Login, targets = perUserFiles(t, data.names, wikiLogin(site.URL), site.URL+"/wiki/Special:Preferences?u=$(user)\n")
+			cfg.Login, targets = perUserFiles(t, data.names, wikiLogin(base), base+"/wiki/Special:Preferences?u=$(user)\n")
 			l, results, out := runLoader(t, cfg, targets)
 
-			users, logins := site.loginCount()
+			users, logins := 0, 0
+			for _, n := range site.Logins() {
+				users, logins = users+1, logins+n
+			}
 			if want := tc.wantLogins(out); logins != want || users != min(want, out.Users) {
 				t.Errorf("%d logins by %d accounts, want %d by %d", logins, users, want, min(want, out.Users))
 			}
-			if site.formAgain != 0 {
-				t.Errorf("%d login forms asked for with a session cookie: a relogin must start with an empty jar", site.formAgain)
+			if _, again := site.Forms(); again != 0 {
+				t.Errorf("%d login forms asked for with a session cookie: a relogin must start with an empty jar", again)
 			}
 			pages, loginSteps := 0, 0
 			for _, r := range results {
@@ -210,118 +139,6 @@ func TestSessionsLogInAsTheirOwnAccounts(t *testing.T) {
 			}
 			if out.ExtractSamples != nil {
 				t.Errorf("extraction failures: %v", out.ExtractSamples)
-			}
-		})
-	}
-}
-
-// TestExtractFailures pins what a missing value does, with plain requests and with visits: the
-// request whose answer lacks it fails as ErrExtract with its status; the user's later requests
-// that need it are not sent and fail the same way with no status; the value is unset on a
-// miss, not kept from an earlier answer; messages name the variable, never a value.
-func TestExtractFailures(t *testing.T) {
-	t.Parallel()
-	const secret = "s3cr3t-token"
-	for _, browser := range []bool{false, true} {
-		t.Run(fmt.Sprintf("browser=%v", browser), func(t *testing.T) {
-			t.Parallel()
-			var mu sync.Mutex
-			forms := 0
-			site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
-				if r.URL.Path == "/form" {
-					mu.Lock()
-					forms++
-					n := forms
-					mu.Unlock()
-					if n == 1 { // the first answer has the token, the later ones do not
-						fmt.Fprintf(w, "token=%s;", secret)
-						return
-					}
-					fmt.Fprint(w, "no token today")
-				}
-			})
-			_, targets := perUserFiles(t, nil, "", "#@extract token regex:token=([\\w-]+);\n"+
-				site.URL+"/form\n"+site.URL+"/use?t=$(token)\n")
-			results, out := run(t, Config{Users: 1, Reps: 6, Cookies: browser}, targets)
-
-			var got []string
-			for _, r := range results {
-				if r.Kind == KindURL {
-					got = append(got, fmt.Sprintf("%d:%d:%s", r.Target, r.Status, r.Err))
-				}
-			}
-			want := []string{"0:200:none", "1:200:none", "0:200:extract", "1:0:extract", "0:200:extract", "1:0:extract"}
-			if strings.Join(got, " ") != strings.Join(want, " ") {
-				t.Errorf("results %v, want %v", got, want)
-			}
-			if n := site.count("GET /use?t=" + secret); n != 1 || len(site.snapshot()) != 2 {
-				t.Errorf("server saw %v, want /use only once, with the token", site.snapshot())
-			}
-			msgs := []string{out.ExtractSamples[0], out.ExtractSamples[1], out.ErrorSamples[ErrExtract]}
-			if !strings.Contains(msgs[0], "extract token") || !strings.Contains(msgs[1], "$(token) has no value") || msgs[2] != msgs[0] {
-				t.Errorf("samples %q", msgs)
-			}
-			for _, m := range msgs {
-				if strings.Contains(m, secret) {
-					t.Errorf("message %q shows the value", m)
-				}
-			}
-		})
-	}
-}
-
-// TestPerUserHeaders fills the run's headers per user: a bearer token a login step takes from a
-// JSON answer (the login step itself goes without the header, which it cannot fill yet), an
-// API key from the data with plain requests; and a value with a line break, which would end
-// the header, fails the request unsent like a missing one.
-func TestPerUserHeaders(t *testing.T) {
-	t.Parallel()
-	data := table{names: []string{"user", "key"}, rows: [][]string{{"ann", "k-ann"}, {"bob", "k-bob"}, {"eve", "k\r\nX-Evil: 1"}}}
-	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
-		user := r.URL.Query().Get("u")
-		switch r.URL.Path {
-		case "/api/login":
-			if r.Header.Get("Authorization") != "" {
-				http.Error(w, "a login with a token", http.StatusBadRequest)
-				return
-			}
-			w.Header().Set("Content-Type", "application/json")
-			token := "tok-" + user
-			if user == "eve" {
-				token = "tok\r\nX-Evil: 1"
-			}
-			_, _ = fmt.Fprintf(w, `{"token":%q}`, token)
-		case "/api/me":
-			if r.Header.Get("Authorization") != "Bearer tok-"+user && r.Header.Get("X-Api-Key") != "k-"+user {
-				http.Error(w, "who are you", http.StatusUnauthorized)
-			}
-		}
-	})
-	for _, tc := range []struct {
-		name   string
-		header Header
-		login  string
-	}{
-		{"bearer from a login step", Header{"Authorization", "Bearer $(token)"}, "#@extract token json:token\n" + site.URL + "/api/login?u=$(user)\n"},
-		{"api key from the data", Header{"X-Api-Key", "$(key)"}, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			steps, targets := perUserFiles(t, data.names, tc.login, site.URL+"/api/me?u=$(user)\n")
-			results, out := run(t, Config{Users: 3, Reps: 2, Data: data, Headers: []Header{tc.header}, Login: steps}, targets)
-			byUser := map[int32][]string{}
-			for _, r := range results {
-				if r.Kind == KindURL && r.Target == 0 {
-					byUser[r.User] = append(byUser[r.User], fmt.Sprintf("%d:%s", r.Status, r.Err))
-				}
-			}
-			want := map[int32]string{0: "200:none 200:none", 1: "200:none 200:none", 2: "0:extract 0:extract"}
-			for u, w := range want {
-				if got := strings.Join(byUser[u], " "); got != w {
-					t.Errorf("user %d: %s, want %s", u, got, w)
-				}
-			}
-			if msg := out.ExtractSamples[0]; !strings.Contains(msg, "cannot go into a header") || strings.Contains(msg, "Evil") {
-				t.Errorf("sample %q", msg)
 			}
 		})
 	}
@@ -381,24 +198,107 @@ func TestUnknownVariable(t *testing.T) {
 	}
 }
 
-// TestUserValuesStayOutOfFingerprints: the content fingerprints (Outcome.Content, saved with
-// the results) of pages that echo a user's values, a token a rule took or a password of its
-// data row, keep neither.
-func TestUserValuesStayOutOfFingerprints(t *testing.T) {
+// TestReloginForgetsValues: every ReloginEvery visits a user's extracted values are forgotten,
+// with plain requests as with visits, so a line that needs one fails until a line takes it
+// again.
+func TestReloginForgetsValues(t *testing.T) {
 	t.Parallel()
-	const token, password = "purple-elephant", "correct-horse"
-	site := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprintf(w, `<html><body><h1>Edit</h1><p>%s</p><form><input type="hidden" name="wpEditToken" value="%s"></form></body></html>`, password, token)
-	})
-	data := table{names: []string{"pass"}, rows: [][]string{{password}}}
-	_, targets := perUserFiles(t, data.names, "", "#@extract token css:input[name=wpEditToken] value\n"+site.URL+"/edit\n"+site.URL+"/save?t=$(token)&p=$(pass)\n")
-	_, out := run(t, Config{Users: 1, Reps: 2, Data: data}, targets)
-	if site.count("GET /save?t="+token+"&p="+password) != 1 {
-		t.Fatalf("server saw %v", site.snapshot())
+	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "token=t1;") })
+	for _, browser := range []bool{false, true} {
+		t.Run(fmt.Sprintf("browser=%v", browser), func(t *testing.T) {
+			t.Parallel()
+			_, targets := perUserFiles(t, nil, "", "#@extract token regex:token=(\\w+);\n"+site.URL+"/get\n"+
+				site.URL+"/use?t=$(token)\n"+site.URL+"/use?t=$(token)\n")
+			results, _ := run(t, Config{Users: 1, Reps: 6, ReloginEvery: 2, Cookies: browser}, targets)
+			var got []string
+			for _, r := range results {
+				if r.Kind == KindURL {
+					got = append(got, r.Err.String())
+				}
+			}
+			// get, use | use (forgotten), get | use, use (forgotten again)
+			if want := "none none extract none extract extract"; strings.Join(got, " ") != want {
+				t.Errorf("results %v, want %s", got, want)
+			}
+		})
 	}
-	got := fmt.Sprintf("%+v", out.Content)
-	if strings.Contains(got, token) || strings.Contains(got, password) || !strings.Contains(got, "Edit") {
-		t.Errorf("content fingerprints: %s", got)
+}
+
+// rowLog is a UserData that books which users asked for a row.
+type rowLog struct {
+	table
+	mu    sync.Mutex
+	asked []int
+}
+
+func (d *rowLog) Row(user int, rng *rand.Rand) []string {
+	d.mu.Lock()
+	d.asked = append(d.asked, user)
+	d.mu.Unlock()
+	return d.table.Row(user, rng)
+}
+
+// TestRowsAcrossShards: the shards of a run take different rows, as one run would.
+func TestRowsAcrossShards(t *testing.T) {
+	t.Parallel()
+	site := newHitServer(t, nil)
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want []int
+	}{
+		{"closed model, users 2 and 3 of 4", Config{Users: 4, Reps: 1}, []int{2, 3}},
+		{"open model, every other user", Config{Rate: 1e6, MaxUsers: 3, Reps: 40}, []int{1, 3, 5}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			data := &rowLog{table: accounts(10)}
+			_, targets := perUserFiles(t, data.names, "", site.URL+"/u/$(user)\n")
+			cfg := tc.cfg
+			cfg.Data, cfg.Shard, cfg.Shards = data, 1, 2
+			run(t, cfg, targets)
+			slices.Sort(data.asked)
+			if len(data.asked) == 0 || !slices.Equal(data.asked, tc.want[:len(data.asked)]) {
+				t.Errorf("rows of users %v, want among %v", data.asked, tc.want)
+			}
+		})
+	}
+}
+
+// TestFilledURLIsTheVisitsURL: a visit of a URL filled per user resolves its page's resources
+// against the URL as sent, not as written.
+func TestFilledURLIsTheVisitsURL(t *testing.T) {
+	t.Parallel()
+	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/") {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<html><body><img src="avatar.png"></body></html>`)
+		}
+	})
+	data := accounts(2)
+	_, targets := perUserFiles(t, data.names, "", site.URL+"/u/$(user)/\n")
+	run(t, Config{Users: 2, Reps: 1, Data: data, Parser: true}, targets)
+	for _, user := range []string{"user0", "user1"} {
+		if n := site.count("GET /u/" + user + "/avatar.png"); n != 1 {
+			t.Errorf("%s's avatar fetched %d times; server saw %v", user, n, site.snapshot())
+		}
+	}
+}
+
+// TestFilledBodyFollows307: a 307 redirect resends the method and the body as the user filled
+// it.
+func TestFilledBodyFollows307(t *testing.T) {
+	t.Parallel()
+	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/post" {
+			http.Redirect(w, r, "/done", http.StatusTemporaryRedirect)
+		}
+	})
+	data := accounts(1)
+	_, targets := perUserFiles(t, data.names, "", site.URL+"/post POST name=$(user)&pass=$(pass)\n")
+	run(t, Config{Users: 1, Reps: 1, Data: data, FollowRedirects: true, ContentType: "application/x-www-form-urlencoded"}, targets)
+	want := "name=user0&pass=p%26ss+0%2B%3D"
+	if got := site.bodies["/done"]; got != want || site.count("POST /done") != 1 {
+		t.Errorf("the redirect's body %q, want %q; server saw %v", got, want, site.snapshot())
 	}
 }

@@ -87,14 +87,11 @@ func (x *exchange) release() {
 // ended, as an offset from the run's start, so the caller need not read the clock again.
 func (l *Loader) send(x *exchange, ti, user int) (Result, time.Duration) {
 	l.prepare(ti, x.req)
-	if x.sess != nil {
-		if err := l.personalize(x, l.templates[ti], ti); err != nil {
-			res := l.unfilled(ti, user, KindURL, err)
-			return res, res.Start
-		}
+	var res Result
+	if x.sess != nil && !l.personalizeSend(x, ti, user, &res) {
+		return res, res.Start
 	}
 	x.req.SetTimeout(l.cfg.Timeout) // not part of what CopyTo copies
-	var res Result
 	end := l.do(x, ti, user, KindURL, &res)
 	x.body.release() // a body kept for a fingerprint that failed half way
 	return res, end

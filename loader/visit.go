@@ -107,7 +107,7 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 	for {
 		last := &v.results[len(v.results)-1]
 		var parsed *pageResources
-		if l.cfg.Parser && last.Err.Answered() && !last.Redirected() && len(v.x.body.page) > 0 {
+		if l.cfg.Parser && last.Arrived() && !last.Redirected() && len(v.x.body.page) > 0 {
 			parsed, v.pageKey = l.parsed.resources(v.x.body.page, lastURL, v.pageKey)
 		}
 		// The page is parsed: its buffer serves other users while this one fetches the resources.
@@ -197,9 +197,14 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 		origin = l.urlFor(ti)
 	}
 	if x.sess != nil {
-		var ok bool
-		if u, origin, ok = v.personalize(x, base, ti, u, origin, kind, j, out); !ok {
+		if !v.personalize(x, base, ti, kind, j, out) {
 			return u, (*out)[len(*out)-1].Start
+		}
+		if base != l.get && l.filledURL(ti) {
+			// The URL as filled in: its cookies and resources are the user's.
+			if filled := sentURL(x); filled != nil {
+				u, origin = filled, filled
+			}
 		}
 	}
 	for hop := first; ; hop++ {
@@ -231,38 +236,31 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 			base = l.get
 		}
 		l.fill(x.req, base, ti)
-		if x.sess != nil {
-			if err := l.personalize(x, base, ti); err != nil {
-				*out = append(*out, l.unfilled(ti, v.id, kind, err))
-				return u, (*out)[len(*out)-1].Start
-			}
+		if x.sess != nil && !v.personalize(x, base, ti, kind, nil, out) {
+			return u, (*out)[len(*out)-1].Start
 		}
 		x.req.SetRequestURI(next.String())
 		u = next
 	}
 }
 
-// personalize fills the first request of a chain, prepared in x from base for target ti, with
-// the user's values (see Loader.personalize) and returns the URL it goes to and the URL the
-// run's credentials are for: u and origin, or for a URL filled per user the URL as filled in,
-// whose cookies and resources are the user's. When the request cannot be filled, its result
-// (ErrExtract, nothing sent) is appended to out, with the arrival of j, and ok is false.
-func (v *visitor) personalize(x *exchange, base *fasthttp.Request, ti int, u, origin *url.URL, kind Kind, j *job, out *[]Result) (sent, credentials *url.URL, ok bool) {
+// personalize fills a request of a chain, prepared in x from base for target ti, with the
+// user's values (see Loader.personalize). When it cannot be filled, its result (ErrExtract,
+// nothing sent; the arrival of j, for the chain's first request) is appended to out and
+// personalize returns false. It is apart from chain so that the result is not in chain's
+// frame, which is on the stack under every request of a visit.
+func (v *visitor) personalize(x *exchange, base *fasthttp.Request, ti int, kind Kind, j *job, out *[]Result) bool {
 	l := v.l
-	if err := l.personalize(x, base, ti); err != nil {
-		res := l.unfilled(ti, v.id, kind, err)
-		if j != nil {
-			res.Intended, res.Queued, res.Arrival = j.intended, j.queued, true
-		}
-		*out = append(*out, res)
-		return u, origin, false
+	err := l.personalize(x, base, ti)
+	if err == nil {
+		return true
 	}
-	if base != l.get && l.filledURL(ti) {
-		if filled := sentURL(x); filled != nil {
-			return filled, filled, true
-		}
+	*out = append(*out, l.unfilled(ti, v.id, kind, err))
+	if j != nil {
+		res := &(*out)[len(*out)-1]
+		res.Intended, res.Queued, res.Arrival = j.intended, j.queued, true
 	}
-	return u, origin, true
+	return false
 }
 
 // redirect returns where a redirect answer leads when it is to be followed, and marks res when

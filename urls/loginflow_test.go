@@ -1,76 +1,23 @@
 package urls
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/webload/webload/extract"
+	"github.com/webload/webload/internal/wikisite"
 )
 
-// wikiSite is a loopback site with a MediaWiki-shaped login: the form's hidden wpLoginToken
-// ends in "+\" as MediaWiki's do and is bound to the session cookie the form page sets.
-type wikiSite struct {
-	mu       sync.Mutex
-	tokens   map[string]string // session -> login token
-	loggedIn map[string]string // session -> user
-	users    map[string]string // user -> password
-}
-
+// newWikiSite serves a wiki with a MediaWiki-shaped login (see package wikisite) whose
+// accounts are users' on loopback.
 func newWikiSite(t *testing.T, users map[string]string) *httptest.Server {
-	s := &wikiSite{tokens: map[string]string{}, loggedIn: map[string]string{}, users: users}
-	srv := httptest.NewServer(s)
+	srv := httptest.NewServer(wikisite.New(users))
 	t.Cleanup(srv.Close)
 	return srv
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-func (s *wikiSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	session := ""
-	if c, err := r.Cookie("wiki_session"); err == nil {
-		session = c.Value
-	}
-	switch {
-	case r.URL.Path == "/login" && r.Method == http.MethodGet:
-		session = randomHex(8)
-		token := randomHex(16) + `+\`
-		s.tokens[session] = token
-		http.SetCookie(w, &http.Cookie{Name: "wiki_session", Value: session, Path: "/", HttpOnly: true})
-		fmt.Fprintf(w, `<form method="post" name="userlogin"><input name="wpName"><input type="password" name="wpPassword">`+
-			`<input type="hidden" value="%s" name="wpLoginToken"></form>`, token)
-	case r.URL.Path == "/login" && r.Method == http.MethodPost:
-		want, ok := s.tokens[session]
-		user := r.PostFormValue("wpName")
-		if !ok || r.PostFormValue("wpLoginToken") != want || s.users[user] != r.PostFormValue("wpPassword") {
-			http.Error(w, "login failed", http.StatusForbidden)
-			return
-		}
-		delete(s.tokens, session)
-		s.loggedIn[session] = user
-		http.Redirect(w, r, "/account", http.StatusFound)
-	case r.URL.Path == "/account":
-		user, ok := s.loggedIn[session]
-		if !ok {
-			http.Error(w, "not logged in", http.StatusForbidden)
-			return
-		}
-		fmt.Fprintf(w, `<h1 id="user">%s</h1>`, user)
-	default:
-		http.NotFound(w, r)
-	}
 }
 
 // login walks one user through the site as the engine will: GET the form, take the token and

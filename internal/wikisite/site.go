@@ -1,9 +1,27 @@
 // Package wikisite is a loopback site with MediaWiki's login, for the tests of logged-in
-// users: Special:UserLogin's form carries a hidden wpLoginToken (ending in "+\" as MediaWiki's
-// do) bound to the session cookie the form page sets, the POST checks it and the account's own
-// password, and Special:Preferences and Special:Watchlist answer only a logged-in session. The
-// site counts logins and logged-in page views per account, so a test can tell that each user
-// logged in as its own account.
+// users: the login form carries a hidden wpLoginToken (ending in "+\" as MediaWiki's do, so it
+// reaches the server intact only form-encoded) bound to the session cookie the form page sets,
+// the POST checks it and the account's own password, and the account pages answer only a
+// session logged in. The site counts logins, refused logins and logged-in page views per
+// account, so a test can tell that each user logged in as its own account.
+//
+// It answers two sets of paths. MediaWiki's own, as examples/login uses them:
+//
+//	GET  /index.php?title=Special:UserLogin  the form, with a new session and its token
+//	POST /index.php?title=Special:UserLogin  wpName, wpPassword, wpLoginToken: a new session
+//	                                         and 302 to Main_Page; else the form again with an
+//	                                         error box, status 200, as MediaWiki answers
+//	GET  /index.php?title=Special:Preferences (and Special:Watchlist) 200 for a logged-in
+//	                                         session, else 403
+//	GET  /index.php?title=User:NAME, Main_Page  200 for anyone
+//
+// (/wiki/TITLE is the same as /index.php?title=TITLE), and short ones for the engine's tests:
+//
+//	GET  /login    the form: a new session cookie (wiki_session) and token
+//	POST /login    wpName, wpPassword, wpLoginToken: 302 to /account, else 403
+//	GET  /account  <h1 id="user">NAME</h1> for a logged-in session, else 403
+//
+// where /wiki/Special:Preferences?u=NAME answers 200 only to the session logged in as NAME.
 package wikisite
 
 import (
@@ -31,11 +49,12 @@ const (
 	MainPage        = "Main_Page"
 )
 
-// Site is a running wiki on 127.0.0.1. Its methods are safe for concurrent use.
+// Site is the wiki: serve it with net/http (New), or let Start serve it on loopback. It is
+// safe for concurrent use.
 type Site struct {
-	base string
-	srv  *http.Server
-	done chan struct{}
+	base string        // set by Start
+	srv  *http.Server  // set by Start
+	done chan struct{} // closed when srv has stopped
 
 	mu        sync.Mutex
 	passwords map[string]string // account -> password
@@ -45,17 +64,24 @@ type Site struct {
 	failed    int               // login attempts refused
 	views     map[string]int    // account -> logged-in pages it viewed
 	refused   int               // logged-in pages asked for without a login
+	forms     int               // login forms asked for
+	again     int               // of them, by a client that sent a session cookie
 }
 
-// Start serves a wiki whose accounts are passwords' keys on a free port of 127.0.0.1.
+// New makes a wiki whose accounts are passwords' keys (account -> password).
+func New(passwords map[string]string) *Site {
+	return &Site{passwords: maps.Clone(passwords), tokens: map[string]string{}, sessions: map[string]string{},
+		logins: map[string]int{}, views: map[string]int{}}
+}
+
+// Start serves New(passwords) on a free port of 127.0.0.1; Close stops it.
 func Start(passwords map[string]string) (*Site, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("listening for the wiki: %w", err)
 	}
-	s := &Site{base: "http://" + ln.Addr().String(), done: make(chan struct{}),
-		passwords: maps.Clone(passwords), tokens: map[string]string{}, sessions: map[string]string{},
-		logins: map[string]int{}, views: map[string]int{}}
+	s := New(passwords)
+	s.base, s.done = "http://"+ln.Addr().String(), make(chan struct{})
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		defer close(s.done)
@@ -64,11 +90,14 @@ func Start(passwords map[string]string) (*Site, error) {
 	return s, nil
 }
 
-// URL is the site's base, http://127.0.0.1:PORT, to which /index.php?title=PAGE is added.
+// URL is the base of a site that Start serves, http://127.0.0.1:PORT.
 func (s *Site) URL() string { return s.base }
 
-// Close stops the site and waits for its server to end.
+// Close stops a site that Start serves and waits for its server to end.
 func (s *Site) Close() error {
+	if s.srv == nil {
+		return nil
+	}
 	err := s.srv.Close()
 	<-s.done
 	if errors.Is(err, http.ErrServerClosed) {
@@ -106,55 +135,104 @@ func (s *Site) Refused() int {
 	return s.refused
 }
 
-// ServeHTTP implements http.Handler.
+// Forms is how many login forms were asked for, and how many of them by a client that sent a
+// session cookie (one that logs in again without having dropped its cookies).
+func (s *Site) Forms() (all, withSession int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.forms, s.again
+}
+
+// ServeHTTP answers as the package comment says.
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	title := r.URL.Query().Get("title")
-	if p, ok := strings.CutPrefix(r.URL.Path, "/wiki/"); ok {
-		title = p
-	} else if r.URL.Path != "/index.php" {
-		http.NotFound(w, r)
-		return
-	}
 	session := ""
 	if c, err := r.Cookie(SessionCookie); err == nil {
 		session = c.Value
 	}
-	w.Header().Set("Content-Type", "text/html; charset=UTF-8")
-	w.Header().Set("Cache-Control", "private, must-revalidate, max-age=0")
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	user, loggedIn := s.sessions[session]
+	switch r.URL.Path {
+	case "/login":
+		if r.Method == http.MethodPost {
+			s.shortLogin(w, r, session)
+			return
+		}
+		token := s.newForm(w, session)
+		fmt.Fprintf(w, `<form method="post" name="userlogin"><input name="wpName"><input type="password" name="wpPassword">`+
+			`<input type="hidden" value="%s" name="wpLoginToken"></form>`, html.EscapeString(token))
+		return
+	case "/account":
+		if !loggedIn {
+			s.refuse(w)
+			return
+		}
+		fmt.Fprintf(w, `<h1 id="user">%s</h1>`, html.EscapeString(user))
+		return
+	case "/index.php":
+		s.page(w, r, r.URL.Query().Get("title"), session)
+		return
+	}
+	if title, ok := strings.CutPrefix(r.URL.Path, "/wiki/"); ok {
+		s.page(w, r, title, session)
+		return
+	}
+	http.NotFound(w, r)
+}
+
+// page answers a wiki page by its title. The caller holds mu.
+func (s *Site) page(w http.ResponseWriter, r *http.Request, title, session string) {
+	w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+	w.Header().Set("Cache-Control", "private, must-revalidate, max-age=0")
+	user, loggedIn := s.sessions[session]
 	switch {
 	case title == LoginPage && r.Method == http.MethodPost:
 		s.login(w, r, session)
 	case title == LoginPage:
-		s.loginForm(w, "")
+		s.loginForm(w, session, "")
 	case title == PreferencesPage || title == WatchlistPage:
-		user, ok := s.sessions[session]
-		if !ok {
-			s.refused++
-			w.WriteHeader(http.StatusForbidden)
-			fmt.Fprint(w, page("Login required", `<p>Please <a href="/index.php?title=Special:UserLogin">log in</a> to view this page.</p>`))
+		// ?u=NAME asks for NAME's page: another account's is refused too.
+		if u := r.URL.Query().Get("u"); !loggedIn || u != "" && u != user {
+			s.refuse(w)
 			return
 		}
 		s.views[user]++
-		fmt.Fprint(w, page(strings.TrimPrefix(title, "Special:"), `<p id="pt-userpage">`+html.EscapeString(user)+`</p>`))
+		fmt.Fprint(w, wikiPage(strings.TrimPrefix(title, "Special:"), `<p id="pt-userpage">`+html.EscapeString(user)+`</p>`))
 	case title == MainPage || strings.HasPrefix(title, "User:"):
 		who := "Not logged in"
-		if user, ok := s.sessions[session]; ok {
+		if loggedIn {
 			who = user
 		}
-		fmt.Fprint(w, page(strings.ReplaceAll(title, "_", " "), `<p id="pt-userpage">`+html.EscapeString(who)+`</p>`))
+		fmt.Fprint(w, wikiPage(strings.ReplaceAll(title, "_", " "), `<p id="pt-userpage">`+html.EscapeString(who)+`</p>`))
 	default:
 		http.NotFound(w, r)
 	}
 }
 
-// loginForm answers Special:UserLogin with a new session and its token, as MediaWiki does for a
-// visitor without one; problem, if any, is shown above the form as MediaWiki's error box.
-func (s *Site) loginForm(w http.ResponseWriter, problem string) {
+// refuse answers a logged-in page asked for without a login. The caller holds mu.
+func (s *Site) refuse(w http.ResponseWriter) {
+	s.refused++
+	w.WriteHeader(http.StatusForbidden)
+	fmt.Fprint(w, wikiPage("Login required", `<p>Please <a href="/index.php?title=Special:UserLogin">log in</a> to view this page.</p>`))
+}
+
+// newForm starts a new session with its login token, as MediaWiki does for a login form, and
+// returns the token. The caller holds mu.
+func (s *Site) newForm(w http.ResponseWriter, old string) string {
+	s.forms++
+	if old != "" {
+		s.again++
+	}
 	session, token := randomHex(16), randomHex(16)+`+\`
 	s.tokens[session] = token
 	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: session, Path: "/", HttpOnly: true})
+	return token
+}
+
+// loginForm answers Special:UserLogin with a new session and its token; problem, if any, is
+// shown above the form as MediaWiki's error box. The caller holds mu.
+func (s *Site) loginForm(w http.ResponseWriter, old, problem string) {
+	token := s.newForm(w, old)
 	var b strings.Builder
 	if problem != "" {
 		fmt.Fprintf(&b, `<div class="cdx-message cdx-message--error errorbox">%s</div>`, problem)
@@ -169,27 +247,36 @@ func (s *Site) loginForm(w http.ResponseWriter, problem string) {
 <input name="authAction" type="hidden" value="login">
 <input name="wpLoginToken" type="hidden" value="%s">
 </form>`, html.EscapeString(token))
-	fmt.Fprint(w, page("Log in", b.String()))
+	fmt.Fprint(w, wikiPage("Log in", b.String()))
 }
 
-// login checks the form's token against the session's and the password against the account's.
-// A success answers as MediaWiki does, with a redirect to the page to return to; a failure with
-// the form again and an error box, status 200.
+// check tells whether the form's POST carries the session's token and the account's password,
+// and counts a refusal. The caller holds mu.
+func (s *Site) check(r *http.Request, session string) (user string, tokenOK, ok bool) {
+	want, hasToken := s.tokens[session]
+	user = r.PostFormValue("wpName")
+	pass, known := s.passwords[user]
+	tokenOK = hasToken && r.PostFormValue("wpLoginToken") == want
+	ok = tokenOK && known && r.PostFormValue("wpPassword") == pass
+	if !ok {
+		s.failed++
+	}
+	return user, tokenOK, ok
+}
+
+// login answers MediaWiki's login POST: a new session against session fixation and a redirect
+// to the main page, or the form again with an error box and status 200. The caller holds mu.
 func (s *Site) login(w http.ResponseWriter, r *http.Request, session string) {
-	want, ok := s.tokens[session]
-	user, pass := r.PostFormValue("wpName"), r.PostFormValue("wpPassword")
+	user, tokenOK, ok := s.check(r, session)
 	switch {
-	case !ok || r.PostFormValue("wpLoginToken") != want:
-		s.failed++
-		s.loginForm(w, "There seems to be a problem with your login session; this action has been canceled as a precaution against session hijacking.")
+	case !tokenOK:
+		s.loginForm(w, session, "There seems to be a problem with your login session; this action has been canceled as a precaution against session hijacking.")
 		return
-	case s.passwords[user] == "" || s.passwords[user] != pass:
-		s.failed++
-		s.loginForm(w, "Incorrect username or password entered. Please try again.")
+	case !ok:
+		s.loginForm(w, session, "Incorrect username or password entered. Please try again.")
 		return
 	}
 	delete(s.tokens, session)
-	// A new session on login, as MediaWiki does against session fixation.
 	delete(s.sessions, session)
 	session = randomHex(16)
 	s.sessions[session] = user
@@ -199,8 +286,22 @@ func (s *Site) login(w http.ResponseWriter, r *http.Request, session string) {
 	http.Redirect(w, r, "/index.php?title="+MainPage, http.StatusFound)
 }
 
-// page is a wiki page with its title and content.
-func page(title, content string) string {
+// shortLogin answers POST /login: the session is kept, logged in, with a redirect to /account;
+// a refusal is 403. The caller holds mu.
+func (s *Site) shortLogin(w http.ResponseWriter, r *http.Request, session string) {
+	user, _, ok := s.check(r, session)
+	if !ok {
+		http.Error(w, "login failed", http.StatusForbidden)
+		return
+	}
+	delete(s.tokens, session)
+	s.sessions[session] = user
+	s.logins[user]++
+	http.Redirect(w, r, "/account", http.StatusFound)
+}
+
+// wikiPage is a wiki page with its title and content.
+func wikiPage(title, content string) string {
 	return `<!DOCTYPE html>
 <html lang="en" dir="ltr"><head><meta charset="UTF-8"><title>` + html.EscapeString(title) + ` - Test Wiki</title></head>
 <body><h1 id="firstHeading">` + html.EscapeString(title) + `</h1>

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -97,5 +98,61 @@ func TestLoginAndLoggedInPages(t *testing.T) {
 	}
 	if s.FailedLogins() != 2 || s.Refused() != 1 {
 		t.Errorf("%d failed logins and %d refused pages, want 2 and 1", s.FailedLogins(), s.Refused())
+	}
+}
+
+// TestShortPaths: the engine tests' /login and /account, served by New through httptest; a
+// refused login is 403 there, a form asked for again with the session counts, and ?u=NAME
+// refuses another account's preferences.
+func TestShortPaths(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(New(map[string]string{"alice": "a+&1"}))
+	t.Cleanup(srv.Close)
+	site := srv.Config.Handler.(*Site)
+	b := newBrowser(t, srv.URL)
+	get := func(path string) (int, string) {
+		resp, err := b.c.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	post := func(pass string) int {
+		_, form := get("/login")
+		m := regexp.MustCompile(`value="([^"]*)" name="wpLoginToken"`).FindStringSubmatch(form)
+		if m == nil {
+			t.Fatalf("no token in %s", form)
+		}
+		resp, err := b.c.PostForm(srv.URL+"/login", url.Values{"wpName": {"alice"}, "wpPassword": {pass}, "wpLoginToken": {m[1]}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code, _ := get("/account"); code != http.StatusForbidden {
+		t.Errorf("/account without a login: %d", code)
+	}
+	if code := post("wrong"); code != http.StatusForbidden {
+		t.Errorf("a wrong password: %d, want 403", code)
+	}
+	if code := post("a+&1"); code != http.StatusOK { // the redirect to /account, followed
+		t.Errorf("a login: %d, want 200 from /account", code)
+	}
+	if code, page := get("/account"); code != http.StatusOK || page != `<h1 id="user">alice</h1>` {
+		t.Errorf("/account: %d %q", code, page)
+	}
+	for u, want := range map[string]int{"alice": http.StatusOK, "bob": http.StatusForbidden} {
+		if code, _ := get("/wiki/Special:Preferences?u=" + u); code != want {
+			t.Errorf("preferences of %s: %d, want %d", u, code, want)
+		}
+	}
+	if all, again := site.Forms(); all != 2 || again != 1 {
+		t.Errorf("forms %d, %d with a session; want 2 and 1", all, again)
+	}
+	if site.Logins()["alice"] != 1 || site.FailedLogins() != 1 {
+		t.Errorf("logins %v, %d failed", site.Logins(), site.FailedLogins())
 	}
 }
