@@ -326,3 +326,53 @@ func TestHeaderTakesEachUsersValue(t *testing.T) {
 		t.Errorf("the pages saw X-Account %v, want %v", seen, want)
 	}
 }
+
+// TestURLFileFlow: a URL file carries a flow: each user adds to a cart, then views the cart it
+// got, by the id its own answer gave. The cart's line stays one row as written.
+func TestURLFileFlow(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	carts := map[string]int{} // cart -> views
+	made := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.URL.Path == "/cart/add" && r.Method == http.MethodPost {
+			made++
+			id := fmt.Sprintf("c%d", made)
+			carts[id] = 0
+			fmt.Fprintf(w, `{"cart_id":%q}`, id)
+			return
+		}
+		id, ok := strings.CutPrefix(r.URL.Path, "/cart/")
+		if _, exists := carts[id]; !ok || !exists {
+			http.NotFound(w, r)
+			return
+		}
+		carts[id]++
+	}))
+	t.Cleanup(srv.Close)
+	dir := writeFiles(t, map[string]string{"urls.txt": "SITE=" + srv.URL + "\n#@extract cart_id json:cart_id\n$(SITE)/cart/add POST item=1\n$(SITE)/cart/$(cart_id)\n"})
+	jsonFile := filepath.Join(dir, "run.json")
+	stdout, stderr, code := webload(t, nil, "-q", "--no-parser", "-c", "5", "-r", "4", "-f", filepath.Join(dir, "urls.txt"), "-o", jsonFile)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	mu.Lock()
+	for id, views := range carts {
+		if views != 1 {
+			t.Errorf("cart %s viewed %d times, want once, by the user that made it", id, views)
+		}
+	}
+	if len(carts) != 10 {
+		t.Errorf("%d carts made, want 10 (5 users, 2 each)", len(carts))
+	}
+	mu.Unlock()
+	rep, err := stats.ReadJSON(jsonFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := urlRow(t, &rep, "GET", srv.URL+"/cart/$(cart_id)"); u.Hits != 10 || u.StatusCodes["200"] != 10 {
+		t.Errorf("the cart's row: %d hits, statuses %v; want 10 answered 200", u.Hits, u.StatusCodes)
+	}
+}
