@@ -79,7 +79,12 @@ func Parse(r io.Reader, name string, pick Pick) (*Table, error) {
 		}
 		if len(row) != len(header) {
 			line, _ := cr.FieldPos(0)
-			return nil, fmt.Errorf("%s:%d: %d fields, the header row has %d", name, line, len(row), len(header))
+			hint := ""
+			if len(row) > len(header) {
+				// The usual cause: a password with the separator in it.
+				hint = fmt.Sprintf(" (a value with %q in it must be in double quotes)", cr.Comma)
+			}
+			return nil, fmt.Errorf("%s:%d: %d fields, the header row has %d%s", name, line, len(row), len(header), hint)
 		}
 		t.rows = append(t.rows, row)
 	}
