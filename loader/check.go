@@ -8,7 +8,7 @@ import (
 // checkSets are the run's response checks, made once by New and read by every user.
 type checkSets struct {
 	all *check.Set           // Config.Checks, for the targets without checks of their own; nil for none
-	own map[int32]*check.Set // Config.Checks and the target's own, for targets that have some
+	own map[int32]*check.Set // Config.Checks and the target's own, for targets that have some; a login step's own alone
 }
 
 func newCheckSets(cfg *Config, targets []urls.Target) checkSets {
@@ -22,6 +22,18 @@ func newCheckSets(cfg *Config, targets []urls.Target) checkSets {
 		}
 		// The target's own first: a failure names the check written for this page.
 		c.own[int32(i)] = check.NewSet(append(append([]check.Expr(nil), targets[i].Checks...), cfg.Checks...)...)
+	}
+	// A login step is checked by its own checks only (a login file's #@check lines): a site
+	// that refuses a login with 200 and the form again is caught there, while the run's checks
+	// are written for the pages of the list.
+	for i := range cfg.Login {
+		if len(cfg.Login[i].Checks) == 0 {
+			continue
+		}
+		if c.own == nil {
+			c.own = map[int32]*check.Set{}
+		}
+		c.own[int32(len(targets)+i)] = check.NewSet(cfg.Login[i].Checks...)
 	}
 	return c
 }
@@ -37,15 +49,18 @@ func (c *checkSets) of(ti int) *check.Set {
 // startCheck begins checking the response in x, whose head was read, and tells whether it is
 // checked. The checks apply to what a URL of the list answered: its own response, or with
 // redirects followed the answer at the end of them (past meta refreshes too: see endCheck and
-// leftByRefresh). A redirect that is followed, a page's
-// resources and the login steps are not checked: the user listed pages, not the images on
-// them. x.body.check is set when the checks look at the body, so it is fed as it is read.
+// leftByRefresh). A redirect that is followed and a page's resources are not checked: the user
+// listed pages, not the images on them; a login step only by its own checks. x.body.check is
+// set when the checks look at the body, so it is fed as it is read.
 func (l *Loader) startCheck(x *exchange, ti int, kind Kind, res *Result) bool {
 	x.body.check = nil
-	if kind != KindURL || ti >= len(l.targets) {
-		return false
+	var set *check.Set
+	switch {
+	case kind == KindURL && ti < len(l.targets):
+		set = l.checks.of(ti)
+	case kind == KindLogin:
+		set = l.checks.own[int32(ti)]
 	}
-	set := l.checks.of(ti)
 	if set == nil || l.passesOn(x, res) {
 		return false
 	}

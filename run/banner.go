@@ -37,8 +37,47 @@ func banner(s *Spec) string {
 	if len(s.Targets) == 1 {
 		noun = "URL"
 	}
-	return fmt.Sprintf("** webload %s\n** %s, %s, over %d %s%s\n%s%sLoading... Ctrl-C stops and reports what was measured.\n",
-		s.Info.Version, who, plan, len(s.Targets), noun, bannerHosts(s.Targets), bannerRoutes(c, s.Targets), bannerDatabases(s))
+	return fmt.Sprintf("** webload %s\n** %s, %s, over %d %s%s\n%s%s%sLoading... Ctrl-C stops and reports what was measured.\n",
+		s.Info.Version, who, plan, len(s.Targets), noun, bannerHosts(s.Targets), bannerRoutes(c, s.Targets), bannerSessions(s), bannerDatabases(s))
+}
+
+// bannerSessions names the data file users take their rows from and the login steps they
+// begin with, when there is a login file or a relogin (a lone --login shows as it always did).
+func bannerSessions(s *Spec) string {
+	var b strings.Builder
+	ss := &s.Sessions
+	if ss.DataFile != "" {
+		fmt.Fprintf(&b, "** data: %s, %s, %s\n", ss.DataFile, plural(ss.DataRows, "row"), ss.DataPick)
+	}
+	c := &s.Config
+	if ss.LoginFile == "" && (c.ReloginEvery == 0 || len(c.Login) == 0) {
+		return b.String()
+	}
+	var from []string
+	if ss.LoginFile != "" {
+		from = append(from, plural(ss.LoginSteps, "step")+" from "+ss.LoginFile)
+	}
+	if n := len(c.Login) - ss.LoginSteps; n > 0 {
+		if len(from) == 0 {
+			from = append(from, plural(n, "step")+" from --login")
+		} else {
+			from = append(from, fmt.Sprintf("%d from --login", n))
+		}
+	}
+	fmt.Fprintf(&b, "** login: %s", strings.Join(from, " and "))
+	if c.ReloginEvery > 0 {
+		fmt.Fprintf(&b, ", again after every %s", plural(c.ReloginEvery, "URL"))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// plural is "1 row", "2 rows".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // bannerDatabases names the databases the run reads (--db), passwords hidden, and when.

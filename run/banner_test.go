@@ -136,3 +136,39 @@ func TestBannerNamesTheDatabases(t *testing.T) {
 		})
 	}
 }
+
+// TestBannerNamesSessions: the banner names the data file (its rows and pick, never a value)
+// and the login file, so a run about to log in with the wrong accounts shows before it starts.
+func TestBannerNamesSessions(t *testing.T) {
+	t.Parallel()
+	login := []urls.Target{{Method: "GET", URL: "http://h/login"}, {Method: "POST", URL: "http://h/login"}, {Method: "GET", URL: "http://h/sso"}}
+	tests := []struct {
+		name     string
+		sessions Sessions
+		login    []urls.Target
+		relogin  int
+		want     string // the lines between the plan and "Loading..."
+	}{
+		{"none", Sessions{}, nil, 0, ""},
+		{"--login only, as before", Sessions{}, login[:1], 0, ""},
+		{"data and login file", Sessions{DataFile: "users.csv", DataRows: 10, DataPick: "sequential", LoginFile: "login.txt", LoginSteps: 2}, login[:2], 0,
+			"** data: users.csv, 10 rows, sequential\n** login: 2 steps from login.txt\n"},
+		{"one row, a --login after the file, relogin", Sessions{DataFile: "u.csv", DataRows: 1, DataPick: "random", LoginFile: "login.txt", LoginSteps: 2}, login, 50,
+			"** data: u.csv, 1 row, random\n** login: 2 steps from login.txt and 1 from --login, again after every 50 URLs\n"},
+		{"data alone", Sessions{DataFile: "u.csv", DataRows: 3, DataPick: "unique"}, nil, 0, "** data: u.csv, 3 rows, unique\n"},
+		{"relogin with --login only", Sessions{}, login[:1], 5, "** login: 1 step from --login, again after every 5 URLs\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := Spec{Config: loader.Config{Users: 2, Reps: 1, Login: tt.login, ReloginEvery: tt.relogin}, Sessions: tt.sessions,
+				Targets: []urls.Target{{Method: "GET", URL: "http://h/"}}}
+			got := banner(&s)
+			_, rest, _ := strings.Cut(got, "over 1 URL on http://h\n")
+			between, _, _ := strings.Cut(rest, "Loading...")
+			if between != tt.want {
+				t.Errorf("banner:\n%s\nwant between the plan and Loading:\n%s", got, tt.want)
+			}
+		})
+	}
+}

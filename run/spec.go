@@ -22,6 +22,8 @@ type Spec struct {
 	Config loader.Config
 	// Targets is the URL list, in the order of the file.
 	Targets []urls.Target
+	// Sessions names where users' own variables and login steps come from, for the banner.
+	Sessions Sessions
 	// Info is echoed into the result (see NewInfo and Identify); Execute adds the start time,
 	// the stop reason and a shard's start offset.
 	Info stats.RunInfo
@@ -49,6 +51,18 @@ type Spec struct {
 	// postgres_exporter's figures. A database that cannot be read costs a warning, never the
 	// run.
 	Databases []dbload.Target
+}
+
+// Sessions names where a run's users take their own variables and login steps from, never
+// the values (often passwords).
+type Sessions struct {
+	DataFile string // --data: the file as given, "" for none
+	DataRows int    // its rows, the header left out
+	DataPick string // how users take the rows: sequential, random or unique
+	// LoginFile is the --login-file as given, "" for none; its LoginSteps are the first steps
+	// of Config.Login, any --login lines follow.
+	LoginFile  string
+	LoginSteps int
 }
 
 // Outputs says what is printed and which files are written. Each file output names the flag

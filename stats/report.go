@@ -210,6 +210,12 @@ type RunInfo struct {
 	MaxUsers   int        `json:"max_users"` // open model: cap on requests in flight
 	Ramp       float64    `json:"ramp"`      // seconds
 	URLFile    string     `json:"url_file,omitempty"`
+	// DataFile and DataPick are the file users took their own variables from (--data) and how
+	// (sequential, random, unique); LoginFile the login steps' file. Never their values; absent
+	// when not used, and in results saved before.
+	DataFile  string `json:"data_file,omitempty"`
+	DataPick  string `json:"data_pick,omitempty"`
+	LoginFile string `json:"login_file,omitempty"`
 	// HistogramUnit is the unit of the encoded histograms' values.
 	HistogramUnit string `json:"histogram_unit"`
 	// Test fingerprints what was run (the URL list and every setting that shapes the load), so

@@ -24,7 +24,7 @@ func browserFlags(o *runOptions, def *loader.Config) []cli.Flag {
 		&cli.BoolFlag{Name: "no-cache", Destination: &o.noCache, Category: catBrowser, Usage: "fetch a page's resources on every visit, not once per user (--rate: not once per run, as its arrivals are returning visitors)"},
 		&cli.BoolFlag{Name: "lazy-images", Destination: &o.lazyImages, Value: def.LazyImages, Category: catBrowser, Usage: "also fetch images marked loading=\"lazy\", which browsers fetch only when scrolled near; without it they are left out. Of every image one srcset candidate is fetched, as a 1x display at 1280 px picks it"},
 		&cli.BoolFlag{Name: "no-cookies", Destination: &o.noCookies, Value: !def.Cookies, DisableDefaultText: true, Category: catBrowser, Usage: "do not keep cookies (by default each user has its own cookie jar)"},
-		&cli.StringSliceFlag{Name: "login", Destination: &o.login, Category: catBrowser, Usage: "each user first requests `\"URL [POST data]\"` once (siege's login-url); repeatable for multi-step logins"},
+		&cli.StringSliceFlag{Name: "login", Destination: &o.login, Category: catBrowser, Usage: "each user first requests `\"URL [POST data]\"` once (siege's login-url), after the steps of any --login-file; repeatable for multi-step logins"},
 		&cli.BoolFlag{Name: "no-follow", Destination: &o.noFollow, Value: !def.FollowRedirects, DisableDefaultText: true, Category: catBrowser, Usage: "do not follow redirects (by default up to 10 hops, each a transaction; a URL still redirected after them is a too-many-redirects failure)"},
 		&cli.BoolFlag{Name: "follow-any-host", Destination: &o.followAnyHost, Category: catBrowser, Usage: "follow redirects to hosts that are not in the URL list"},
 		&cli.BoolFlag{Name: "auth-any-host", Destination: &o.authAnyHost, DisableDefaultText: true, Category: catBrowser, Usage: "send -u and the secret -H headers (Authorization, Cookie, X-Api-Key...) to every host; by default a redirect or resource on another host or port gets none, as with curl"},
@@ -46,7 +46,8 @@ func browserFlags(o *runOptions, def *loader.Config) []cli.Flag {
 }
 
 // browserFromFlags sets the loader's browser-like options and credentials from the flags.
-func browserFromFlags(o *runOptions, cfg *loader.Config, env lookupEnv, p *problems) {
+// sess names the users' own variables, which --login lines may refer to.
+func browserFromFlags(o *runOptions, cfg *loader.Config, env lookupEnv, sess *sessions, p *problems) {
 	cfg.Parser = o.parser && !o.noParser
 	for _, h := range o.resourceHosts.Value() {
 		for _, name := range strings.Split(h, ",") {
@@ -84,9 +85,9 @@ func browserFromFlags(o *runOptions, cfg *loader.Config, env lookupEnv, p *probl
 	}
 	cfg.HTTP2 = o.http2
 	for i, line := range o.login.Value() {
-		t, err := urls.ParseLine(line, urls.Options{Getenv: env})
+		t, err := urls.ParseLine(line, urls.Options{Getenv: env, PerUser: sess.perUser})
 		if err != nil {
-			p.addValue("login", line, fmt.Errorf("--login %d: %w", i+1, err))
+			p.addValue("login", line, fmt.Errorf("--login %d: %w", i+1, sess.explain(err)))
 			continue
 		}
 		t.Source = fmt.Sprintf("--login %d", i+1)

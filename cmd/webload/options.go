@@ -25,6 +25,10 @@ type runOptions struct {
 	resourceHosts, login                                                       cli.StringSlice
 	acceptEncoding                                                             string
 
+	// Logged-in users
+	data, dataPick, loginFile string
+	reloginEvery              int
+
 	// Output
 	output, html, log, mark, hdrLog, csv, label, serverMetrics, siegeFormat, promListen, interval string
 	verbose, quiet, jsonOutput, perURL                                                            bool

@@ -28,6 +28,8 @@ func settingName(field string) string {
 		return "--connection close"
 	case "Volatile":
 		return "--volatile"
+	case "ReloginEvery":
+		return "--relogin-every"
 	}
 	return ""
 }

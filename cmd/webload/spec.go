@@ -37,16 +37,19 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 		p.add("", err) // the siegerc's bad lines, which name their line already
 	}
 	loadFromFlags(c, o, &s.Config, &p)
+	sess := sessionsFromFlags(c, o, &s, env, &p)
 	requestsFromFlags(c, o, &s.Config, &p)
-	browserFromFlags(o, &s.Config, env, &p)
+	browserFromFlags(o, &s.Config, sess.env(env), sess, &p)
 	s.Outputs = outputsFromFlags(o, &p)
 	checksFromFlags(c, o, &s, &p)
 	if s.Outputs.Verbose {
 		s.Config.BatchSize = 1 // each line as soon as its request ends
 	}
-	s.Targets = targetsFromFlags(c, o, env, &p)
+	s.Targets = targetsFromFlags(c, o, sess.env(env), sess, &p)
 	s.Info = run.NewInfo(&s.Config, o.reps, o.file, version)
+	s.Info.DataFile, s.Info.DataPick, s.Info.LoginFile = s.Sessions.DataFile, s.Sessions.DataPick, s.Sessions.LoginFile
 	shardFromFlags(c, o, &s, env, &p)
+	checkSessions(o, &s, sess, &p) // after the shards, which number the open model's users
 	if len(p.list) == 0 {
 		// The loader's own checks (--cert without --key, --http2 with --connection close, a
 		// bad --proxy) come before the banner too; after other problems they would repeat them.
@@ -247,20 +250,21 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, p *problems) {
 
 // targetsFromFlags reads the URL given on the command line or the URL file ("-" is standard
 // input). An unquoted "URL POST data" arrives as several arguments and is put back together.
-func targetsFromFlags(c *cli.Context, o *runOptions, env lookupEnv, p *problems) []urls.Target {
-	opt := urls.Options{Getenv: env, AllowAbsoluteBodies: o.allowAbsoluteBodies}
+// sess names the users' own variables (--data columns, the login file's #@extract names).
+func targetsFromFlags(c *cli.Context, o *runOptions, env lookupEnv, sess *sessions, p *problems) []urls.Target {
+	opt := urls.Options{Getenv: env, AllowAbsoluteBodies: o.allowAbsoluteBodies, PerUser: sess.perUser}
 	args := c.Args().Slice()
 	one := func(flag, line string) []urls.Target {
 		t, err := urls.ParseLine(line, opt)
 		if err != nil {
-			p.addValue(flag, line, err)
+			p.addValue(flag, line, sess.explain(err))
 			return nil
 		}
 		return []urls.Target{t}
 	}
 	many := func(targets []urls.Target, err error) []urls.Target {
 		if err != nil {
-			p.add("file", err)
+			p.add("file", sess.explain(err))
 		}
 		return targets
 	}
