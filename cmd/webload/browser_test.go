@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -97,6 +98,28 @@ func TestProbe(t *testing.T) {
 		if got := strings.Contains(stdout, "the body"); got != (flag == "-p") {
 			t.Errorf("%s: body printed %v", flag, got)
 		}
+	}
+}
+
+// -g and -p send one request that is no user's: a URL with a per-user variable is refused
+// before anything is sent, instead of probing the reference as written.
+func TestProbeRefusesPerUserVariables(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int64
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	t.Cleanup(site.Close)
+	data := filepath.Join(t.TempDir(), "users.csv")
+	if err := os.WriteFile(data, []byte("user,pass\nann,s3cret-pw\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, flag := range []string{"-g", "-p"} {
+		_, stderr, code := webload(t, nil, flag, site.URL+"/u/$(user)", "--data", data)
+		if code != 2 || !strings.Contains(stderr, "$(user) is a per-user variable") || strings.Contains(stderr, "s3cret") {
+			t.Errorf("%s: exit %d: %s", flag, code, stderr)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Errorf("%d requests sent", hits.Load())
 	}
 }
 
