@@ -96,6 +96,15 @@ func (w *AbortWatch) judge(every time.Duration, start time.Time, stop func()) {
 	}
 }
 
+// abortEvery is how often --abort-on is judged: every second, or every timeline interval when
+// that is shorter. A minute's timeline must not let a broken server take a minute of load.
+func abortEvery(interval time.Duration) time.Duration {
+	if interval <= 0 {
+		return time.Second
+	}
+	return min(interval, time.Second)
+}
+
 // GateAbortError says an --abort-on gate stopped the run, after every output was written with
 // what was measured until then.
 type GateAbortError struct{ Abort stats.Abort }

@@ -156,7 +156,7 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 	sink = live.wrap(sink, targets, start)
 	var watch *AbortWatch
 	if len(spec.AbortOn) > 0 {
-		watch = WatchGates(sink, spec.AbortOn, spec.AbortWindow, spec.Interval, start, l.Abort)
+		watch = WatchGates(sink, spec.AbortOn, spec.AbortWindow, abortEvery(spec.Interval), start, l.Abort)
 		sink = watch
 	}
 	notices := stderr
