@@ -153,7 +153,7 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 		sink = stats.NewVerbose(stdout, stderr, targets, l.Request, rec)
 	}
 	start := time.Now()
-	sink = live.wrap(sink, targets, start)
+	sink = live.wrap(sink, targets, start, l.ActiveUsers)
 	var watch *AbortWatch
 	if len(spec.AbortOn) > 0 {
 		watch = WatchGates(sink, spec.AbortOn, spec.AbortWindow, abortEvery(spec.Interval), start, l.Abort)
