@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/urls"
 )
 
 // discard is the end of a sink chain in tests that only read a Window.
@@ -209,4 +210,28 @@ func FuzzParseLiveGate(f *testing.F) {
 			t.Fatalf("ParseLiveGate(%q) = %+v; ParseGate gives %+v, %v", expr, g, a, err)
 		}
 	})
+}
+
+// A series whose last run an --abort-on gate stopped says so, with the gate, as that run did.
+func TestCombineKeepsTheAbort(t *testing.T) {
+	t.Parallel()
+	targets := []urls.Target{{Method: "GET", URL: "http://127.0.0.1/a"}}
+	a := &Abort{Gate: "p95>1s", Value: 2.5, At: 7, Window: 2}
+	var runs []Report
+	for i, stop := range []loader.StopReason{loader.TimeUp, loader.Aborted} {
+		info := RunInfo{}
+		if stop == loader.Aborted {
+			info.Abort = a
+		}
+		rec := NewRecorder(targets, Options{})
+		rec.Record(evenly(30, 0, time.Second, time.Duration(i+1)*time.Millisecond, 200))
+		runs = append(runs, rec.Report(loader.Outcome{Elapsed: time.Second, Users: 1, Stop: stop}, info, "x"))
+	}
+	got, err := Combine(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Run.StopReason != StopAborted || got.Run.Abort == nil || *got.Run.Abort != *a {
+		t.Errorf("combined stop %q, abort %+v; want aborted by %+v", got.Run.StopReason, got.Run.Abort, *a)
+	}
 }
