@@ -64,16 +64,6 @@ func (w *AbortWatch) Close() (stats.Abort, bool) {
 	return *w.fired, true
 }
 
-// Fired returns the gate that fired so far, if one did; safe from any goroutine.
-func (w *AbortWatch) Fired() (stats.Abort, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.fired == nil {
-		return stats.Abort{}, false
-	}
-	return *w.fired, true
-}
-
 func (w *AbortWatch) judge(every time.Duration, start time.Time, stop func()) {
 	defer close(w.ended)
 	tick := time.NewTicker(every)

@@ -235,3 +235,34 @@ func TestCombineKeepsTheAbort(t *testing.T) {
 		t.Errorf("combined stop %q, abort %+v; want aborted by %+v", got.Run.StopReason, got.Run.Abort, *a)
 	}
 }
+
+// BenchmarkWindowRecord is --abort-on's cost per request, on the collector's goroutine.
+func BenchmarkWindowRecord(b *testing.B) {
+	w := NewWindow(&discard{}, 10*time.Second)
+	batch := evenly(256, 0, 50*time.Millisecond, 20*time.Millisecond, 200)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		// Each batch ends 50 ms after the last, so the window slides as in a run.
+		for j := range batch {
+			batch[j].Intended += 50 * time.Millisecond
+			batch[j].Start += 50 * time.Millisecond
+		}
+		w.Record(batch)
+		i++
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(i*len(batch)), "ns/request")
+}
+
+// BenchmarkWindowFired is one judgement of two gates over a full window.
+func BenchmarkWindowFired(b *testing.B) {
+	w := NewWindow(&discard{}, 10*time.Second)
+	w.Record(evenly(10000, 0, 10*time.Second, 20*time.Millisecond, 200))
+	gates := []Gate{{Metric: "p95", Op: ">", Value: 1}, {Metric: "error_rate", Op: ">", Value: 5}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, fired := w.Fired(gates, 10*time.Second); fired {
+			b.Fatal("fired on a healthy window")
+		}
+	}
+}
