@@ -20,7 +20,7 @@ type abortOptions struct {
 func abortFlags(o *abortOptions) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "abort-on", Destination: &o.on, Category: catGates, Usage: "stop the run (exit 1) as soon as `EXPR` holds over the last --abort-window of requests, e.g. error_rate>5 or p95>2s (repeatable; --assert's figures that are kept during the run); judged every second once the window holds " + fmt.Sprint(stats.WindowMinRequests) + " requests or the run has lasted a whole window; the report covers what was measured"},
-		&cli.StringFlag{Name: "abort-window", Destination: &o.window, Value: run.DefaultAbortWindow.String(), Category: catGates, Usage: "how far back --abort-on looks, `DURATION`"},
+		&cli.StringFlag{Name: "abort-window", Destination: &o.window, Value: run.DefaultAbortWindow.String(), Category: catGates, Usage: "judge --abort-on over the requests that ended in the last `DURATION`"},
 	}
 }
 
