@@ -145,7 +145,7 @@ type Abort struct {
 	// Value is the window's figure when it fired, in the figure's base unit: seconds for
 	// times, percent for error_rate and availability, per second for trate.
 	Value float64 `json:"value"`
-	// At is when it fired, in seconds from the run's start.
+	// At is when it fired, in seconds from the run's start, to the millisecond.
 	At float64 `json:"at"`
 	// Window is the window's width in seconds.
 	Window float64 `json:"window"`
@@ -181,7 +181,7 @@ func (w *Window) Fired(gates []Gate, at time.Duration) (Abort, bool) {
 		}
 		v, ok := m.Run(&rep)
 		if ok && gateHolds(g.Op, v, g.Value) {
-			return Abort{Gate: g.label(), Value: v, At: at.Seconds(), Window: w.width.Seconds()}, true
+			return Abort{Gate: g.label(), Value: v, At: at.Round(time.Millisecond).Seconds(), Window: w.width.Seconds()}, true
 		}
 	}
 	return Abort{}, false
