@@ -34,6 +34,7 @@ const (
 	TimeUp                            // the run's Duration elapsed
 	Interrupted                       // the context was cancelled (Ctrl-C, SIGTERM)
 	TooManyFailures                   // MaxFailures requests got no response
+	Aborted                           // Abort was called: a gate judged during the run fired
 )
 
 func (r StopReason) String() string {
@@ -44,6 +45,8 @@ func (r StopReason) String() string {
 		return "time"
 	case TooManyFailures:
 		return "failures"
+	case Aborted:
+		return "aborted"
 	default:
 		return "interrupted"
 	}
@@ -122,6 +125,7 @@ type Loader struct {
 	checkSamples, extractSamples map[int32]string
 	sampled                      [NumErrKinds]atomic.Bool // a sample is kept: later failures of the kind skip the lock
 	socketErr                    atomic.Int64             // requests without a response, for MaxFailures
+	active                       atomic.Int64             // see ActiveUsers
 
 	batches sync.Pool
 	pages   sync.Pool // page buffers, *[]byte, lent to the users' bodies (see body.take)
@@ -410,6 +414,16 @@ func (l *Loader) stop(reason StopReason) {
 	l.stopped.Store(true)
 	close(l.stopCh)
 }
+
+// Abort stops the run as its Duration would, with the reason Aborted: the requests in flight
+// finish and are counted. It is for whoever judges the results as they come (a sink); safe
+// from any goroutine once Run has started, and only the first stop counts.
+func (l *Loader) Abort() { l.stop(Aborted) }
+
+// ActiveUsers is how many users are busy now: in the closed model those that have started (past
+// their place in the ramp) and not finished, in the open model those serving an arrival. Safe
+// from any goroutine.
+func (l *Loader) ActiveUsers() int64 { return l.active.Load() }
 
 // stopOffset is when the run was stopped, from its start.
 func (l *Loader) stopOffset() time.Duration {

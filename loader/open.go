@@ -149,8 +149,10 @@ func (l *Loader) worker(id int, first job, jobs <-chan job, cache *resourceCache
 	}
 	served := 0
 	for j, ok := first, true; ok; j, ok = <-jobs {
+		l.active.Add(1) // busy from here; waiting for the next job is idle
 		if v != nil {
 			v.visit(j.target, &j, b)
+			l.active.Add(-1)
 			continue
 		}
 		if x.sess != nil && l.reloginDue(served) {
@@ -160,5 +162,6 @@ func (l *Loader) worker(id int, first job, jobs <-chan job, cache *resourceCache
 		res, end := l.send(x, j.target, id)
 		res.Intended, res.Queued, res.Arrival = j.intended, j.queued, true
 		b.add(res, end)
+		l.active.Add(-1)
 	}
 }

@@ -19,6 +19,8 @@ func (l *Loader) user(id int, p plan, rng *rand.Rand, s *session, out chan<- *[]
 			return
 		}
 	}
+	l.active.Add(1)
+	defer l.active.Add(-1)
 	x, b, done := l.sender(out)
 	defer done()
 	x.sess = s

@@ -53,6 +53,7 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	repeat := max(spec.Repeat, 1)
 	var runs []stats.Report
 	interrupted, aborted := false, false
+	var gateAbort *stats.Abort    // the --abort-on gate that stopped the series
 	dbWarned := map[string]bool{} // a database that cannot be read is warned of once a series
 	for i := range repeat {
 		if i > 0 && !pauseBetweenRuns(ctx, spec.RepeatPause) {
@@ -83,6 +84,10 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 			aborted = true
 			break
 		}
+		if stop == loader.Aborted && rep.Run.Abort != nil {
+			aborted, gateAbort = true, rep.Run.Abort
+			break
+		}
 	}
 	liveErr := live.close()
 	rep := runs[0]
@@ -106,6 +111,9 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	}
 	if interrupted {
 		return rep, InterruptedError{context.Cause(ctx)}
+	}
+	if gateAbort != nil {
+		return rep, GateAbortError{Abort: *gateAbort}
 	}
 	if aborted {
 		return rep, AbortedError{Threshold: cfg.MaxFailures, Failed: noResponse(&runs[len(runs)-1])}
@@ -145,7 +153,12 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 		sink = stats.NewVerbose(stdout, stderr, targets, l.Request, rec)
 	}
 	start := time.Now()
-	sink = live.wrap(sink, targets, start)
+	sink = live.wrap(sink, targets, start, l.ActiveUsers)
+	var watch *AbortWatch
+	if len(spec.AbortOn) > 0 {
+		watch = WatchGates(sink, spec.AbortOn, spec.AbortWindow, abortEvery(spec.Interval), start, l.Abort)
+		sink = watch
+	}
 	notices := stderr
 	stopProgress := func() {}
 	if spec.Outputs.Progress {
@@ -169,7 +182,14 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 	live.runEnded(outcome.Elapsed)
 	close(finished)
 	stopProgress()
-	rep := rec.Report(outcome, spec.Info, spec.Outputs.Label)
+	info := spec.Info
+	if watch != nil {
+		// Only a gate that stopped the run is its stop reason: the run may have ended anyway.
+		if a, fired := watch.Close(); fired && outcome.Stop == loader.Aborted {
+			info.Abort = &a
+		}
+	}
+	rep := rec.Report(outcome, info, spec.Outputs.Label)
 	// The final readings are taken side by side, so that their bounds do not add up.
 	var server sysload.Summary
 	var wg sync.WaitGroup

@@ -51,14 +51,16 @@ func startLiveOutputs(ctx context.Context, out *Outputs) (*liveOutputs, error) {
 	return o, nil
 }
 
-// wrap puts the live outputs around a run's sink; start is the run's wall-clock start.
-func (o *liveOutputs) wrap(next loader.Sink, targets []urls.Target, start time.Time) loader.Sink {
+// wrap puts the live outputs around a run's sink; start is the run's wall-clock start, users
+// its count of busy users (loader.ActiveUsers).
+func (o *liveOutputs) wrap(next loader.Sink, targets []urls.Target, start time.Time, users func() int64) loader.Sink {
 	if o.csv != nil {
 		o.runCSV = stats.NewRequestCSV(o.csv, targets, start, next)
 		next = o.runCSV
 	}
 	if o.metrics != nil {
 		next = o.metrics.Wrap(next, start)
+		o.metrics.WatchUsers(users)
 	}
 	return next
 }

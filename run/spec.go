@@ -32,6 +32,12 @@ type Spec struct {
 	// Interval is the width of the timeline's buckets and the server's sampling period; 0 keeps
 	// no timeline.
 	Interval time.Duration
+	// AbortOn are gates (stats.ParseLiveGate) judged every second (every Interval if shorter) over the
+	// last AbortWindow of results while each run goes: the first that holds stops the run,
+	// whose result then says which (RunInfo.Abort), and Execute returns a GateAbortError.
+	AbortOn []stats.Gate
+	// AbortWindow is how far back AbortOn looks; 0 means DefaultAbortWindow.
+	AbortWindow time.Duration
 	// Repeat is how many times the load runs; the runs are kept in one result. 0 means 1.
 	Repeat int
 	// RepeatPause lets the server settle between the runs of a series.

@@ -43,6 +43,9 @@ func Combine(runs []Report) (Report, error) {
 		if r.Run.StopReason == StopInterrupted {
 			f.run.StopReason = StopInterrupted
 		}
+		if r.Run.StopReason == StopAborted { // the series ended there: its gate is the series'
+			f.run.StopReason, f.run.Abort = StopAborted, r.Run.Abort
+		}
 	}
 	// The runs' schedules and ramps each had their own moments; a series has neither.
 	f.schedule = nil

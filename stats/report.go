@@ -225,6 +225,9 @@ type RunInfo struct {
 	Shard *ShardInfo `json:"shard,omitempty"`
 	// Shards lists the parts a merged result was made of.
 	Shards []ShardInfo `json:"shards,omitempty"`
+	// Abort is the --abort-on gate that stopped the run (StopAborted); nil otherwise, and in
+	// results saved before.
+	Abort *Abort `json:"abort,omitempty"`
 }
 
 // Model is how a run made its load, as saved results name it.
@@ -245,6 +248,7 @@ const (
 	StopTimeUp      StopReason = "time"
 	StopInterrupted StopReason = "interrupted"
 	StopFailures    StopReason = "failures"
+	StopAborted     StopReason = "aborted" // an --abort-on gate fired; RunInfo.Abort says which
 )
 
 // ShardInfo is one shard of a run made by several webload processes (--shard I/N).

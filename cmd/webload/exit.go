@@ -10,7 +10,7 @@ import (
 // 129, 130 and 143 (128 plus the signal) come from signalCause.
 const (
 	exitOK         = 0
-	exitGateFailed = 1 // an --assert, --max-regression or --max-content-changes check failed
+	exitGateFailed = 1 // an --assert, --abort-on, --max-regression or --max-content-changes check failed
 	exitUsage      = 2 // bad flags, unreadable or malformed input, unresolvable hosts
 	exitAborted    = 3 // --failures reached
 	// exitInconclusive: no --max-regression limit failed, but a change beyond one could not be
@@ -70,11 +70,12 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "webload: %v\n", err)
 	var gate gateError
+	var abortGate abortGateError
 	var aborted abortedError
 	var bug bugError
 	var inconclusive inconclusiveError
 	switch {
-	case errors.As(err, &gate):
+	case errors.As(err, &gate), errors.As(err, &abortGate):
 		return exitGateFailed
 	case errors.As(err, &inconclusive):
 		return exitInconclusive

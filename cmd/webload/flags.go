@@ -60,7 +60,7 @@ func optionFlags(o *runOptions) []cli.Flag {
 		&cli.StringFlag{Name: "prometheus-listen", Destination: &o.promListen, Category: catOutput, Usage: "serve the run's Prometheus metrics (/metrics) on loopback `ADDRESS` while it lasts, e.g. 127.0.0.1:9464"},
 		&cli.StringFlag{Name: "pprof", Destination: &o.pprof, Category: catDiagnostics, Usage: "serve Go's profiler (/debug/pprof/) on loopback `ADDRESS` while the run lasts, e.g. 127.0.0.1:6060"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Destination: &o.version, Category: catDiagnostics, Usage: "print the version"},
-	}, append(append(browserFlags(o, &def), sessionFlags(o)...), shardFlags(o)...)...)
+	}, append(append(append(browserFlags(o, &def), sessionFlags(o)...), shardFlags(o)...), abortFlags(&o.abort)...)...)
 }
 
 // valueFlags lists the flag names (every alias) that take a value, which argument

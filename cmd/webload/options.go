@@ -37,6 +37,7 @@ type runOptions struct {
 	// Gates and comparison
 	assert, checks cli.StringSlice
 	junit, history string
+	abort          abortOptions
 
 	// Distributed runs
 	shard, startAt, startAfter string

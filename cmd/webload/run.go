@@ -64,6 +64,7 @@ func runError(err error) error {
 	var setting run.SettingError
 	var intr run.InterruptedError
 	var aborted run.AbortedError
+	var gateAbort run.GateAbortError
 	var bug run.AccountingError
 	switch {
 	case errors.As(err, &intr):
@@ -72,6 +73,8 @@ func runError(err error) error {
 		return interruptedError{sc}
 	case errors.As(err, &aborted):
 		return abortedError{threshold: aborted.Threshold, failed: aborted.Failed}
+	case errors.As(err, &gateAbort):
+		return abortGateError{gateAbort.Abort}
 	case errors.As(err, &bug):
 		return bugError{bug.Err}
 	case errors.Is(err, loader.ErrBadRate):

@@ -227,6 +227,7 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, p *problems) {
 		}
 		s.gates = append(s.gates, g)
 	}
+	abortFromFlags(c, &o.abort, s, p)
 	s.junit = o.junit
 	if s.junit != "" && len(o.assert.Value()) == 0 {
 		p.addf("junit", "--junit: there are no gates to report; add --assert EXPR")

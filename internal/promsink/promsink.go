@@ -15,6 +15,11 @@
 //	webload_response_time_seconds          histogram response time of transactions, from the
 //	                                                 intended start
 //	webload_run_elapsed_seconds            gauge     time since the run in progress started
+//	webload_users_active                   gauge     users busy now (see loader.ActiveUsers);
+//	                                                 0 between runs
+//	webload_step                           gauge     the step in progress of a run made of
+//	                                                 steps: its users or offered rate (SetStep);
+//	                                                 0 for a run of one step
 //
 // The counters add up over a --repeat series, as Prometheus counters must only grow; their
 // totals are then the combined report's figures.
@@ -51,6 +56,8 @@ type Metrics struct {
 	mu      sync.Mutex
 	started time.Time     // of the run in progress, zero before the first
 	elapsed time.Duration // of the last run once it ended; 0 while one runs
+	users   func() int64  // the run in progress' busy users; nil between runs
+	step    float64       // see SetStep
 
 	// Children looked up once, so a request costs an atomic add, not a label hash. Only the
 	// sink of the run in progress touches them, and runs follow each other.
@@ -97,7 +104,15 @@ func New() *Metrics {
 		Name: "webload_run_elapsed_seconds",
 		Help: "Seconds since the run in progress started; the last run's length once it ended.",
 	}, m.elapsedSeconds)
-	m.reg.MustRegister(m.requests, m.failures, m.bytes, m.responseTime, elapsed)
+	users := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "webload_users_active",
+		Help: "Users busy now: started and not finished (closed model), serving an arrival (open model).",
+	}, m.activeUsers)
+	step := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "webload_step",
+		Help: "The step in progress of a run made of steps: its users or offered rate; 0 for a run of one step.",
+	}, m.currentStep)
+	m.reg.MustRegister(m.requests, m.failures, m.bytes, m.responseTime, elapsed, users, step)
 	for k := loader.ErrNone + 1; k < loader.NumErrKinds; k++ {
 		// Every failure kind exists from the start at 0, so rate() sees the first one.
 		m.byError[k] = m.failures.WithLabelValues(k.String())
@@ -120,11 +135,46 @@ func (m *Metrics) Wrap(next loader.Sink, start time.Time) loader.Sink {
 	return &sink{m: m, next: next}
 }
 
-// RunEnded freezes the elapsed gauge at the run's length, which the loader measured.
+// RunEnded freezes the elapsed gauge at the run's length, which the loader measured, and lets
+// the users gauge fall to 0.
 func (m *Metrics) RunEnded(elapsed time.Duration) {
 	m.mu.Lock()
 	m.elapsed = max(elapsed, time.Nanosecond) // 0 would mean "still running"
+	m.users = nil
 	m.mu.Unlock()
+}
+
+// WatchUsers makes active (such as the loader's ActiveUsers, safe from any goroutine) the
+// source of webload_users_active until the run ends (RunEnded). Read at each scrape, so the
+// loader's hot path pays nothing for it.
+func (m *Metrics) WatchUsers(active func() int64) {
+	m.mu.Lock()
+	m.users = active
+	m.mu.Unlock()
+}
+
+// SetStep sets webload_step: the users or offered rate of the step in progress, for a run made
+// of steps (a concurrency ladder, a capacity search), so a dashboard can tell them apart. Safe
+// from any goroutine; it keeps its value until set again.
+func (m *Metrics) SetStep(v float64) {
+	m.mu.Lock()
+	m.step = v
+	m.mu.Unlock()
+}
+
+func (m *Metrics) activeUsers() float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.users == nil {
+		return 0
+	}
+	return float64(m.users())
+}
+
+func (m *Metrics) currentStep() float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.step
 }
 
 func (m *Metrics) elapsedSeconds() float64 {

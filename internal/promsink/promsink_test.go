@@ -142,3 +142,38 @@ func BenchmarkRecord(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(batch)), "ns/request")
 }
+
+// webload_users_active reads the run's busy users at each scrape and falls to 0 when the run
+// ends; webload_step shows what SetStep set, 0 until then.
+func TestUsersAndStepGauges(t *testing.T) {
+	t.Parallel()
+	m := New()
+	const users, step = "webload_users_active{}", "webload_step{}"
+	tests := []struct {
+		name              string
+		do                func()
+		wantUsers, wantSt float64
+	}{
+		{name: "before a run", do: func() {}, wantUsers: 0, wantSt: 0},
+		{name: "during a run", do: func() {
+			m.Wrap(&countSink{}, time.Now())
+			m.WatchUsers(func() int64 { return 17 })
+		}, wantUsers: 17, wantSt: 0},
+		{name: "a step", do: func() { m.SetStep(40) }, wantUsers: 17, wantSt: 40},
+		{name: "after the run", do: func() { m.RunEnded(time.Second) }, wantUsers: 0, wantSt: 40},
+	}
+	for _, tt := range tests { // in order: each step builds on the last
+		tt.do()
+		v := values(t, m)
+		if v[users] != tt.wantUsers || v[step] != tt.wantSt {
+			t.Errorf("%s: users %v, step %v; want %v and %v", tt.name, v[users], v[step], tt.wantUsers, tt.wantSt)
+		}
+	}
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for _, want := range []string{"webload_users_active 0\n", "webload_step 40\n", "# TYPE webload_users_active gauge"} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("exposition lacks %q:\n%s", want, rec.Body.String())
+		}
+	}
+}

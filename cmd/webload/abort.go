@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/run"
+	"github.com/webload/webload/stats"
+)
+
+// abortOptions are the values of the flags that stop a run early when a gate breaks.
+type abortOptions struct {
+	on     cli.StringSlice
+	window string
+}
+
+// abortFlags are --abort-on and --abort-window.
+func abortFlags(o *abortOptions) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "abort-on", Destination: &o.on, Category: catGates, Usage: "stop the run (exit 1) as soon as `EXPR` holds over the last --abort-window of requests, e.g. error_rate>5 or p95>2s (repeatable; --assert's figures that are kept during the run); judged every second once the window holds " + fmt.Sprint(stats.WindowMinRequests) + " requests or the run has lasted a whole window; the report covers what was measured"},
+		&cli.StringFlag{Name: "abort-window", Destination: &o.window, Value: run.DefaultAbortWindow.String(), Category: catGates, Usage: "judge --abort-on over the requests that ended in the last `DURATION`"},
+	}
+}
+
+// abortFromFlags reads --abort-on and --abort-window into the spec.
+func abortFromFlags(c *cli.Context, o *abortOptions, s *runSpec, p *problems) {
+	for _, expr := range o.on.Value() {
+		g, err := stats.ParseLiveGate(expr)
+		if err != nil {
+			p.addValue("abort-on", expr, fmt.Errorf("--abort-on: %w", err))
+			continue
+		}
+		s.AbortOn = append(s.AbortOn, g)
+	}
+	w, err := parseSeconds(o.window)
+	switch {
+	case err != nil || w < 100*time.Millisecond:
+		p.addf("abort-window", "--abort-window: want a duration of at least 100ms such as 10s (got %q)", o.window)
+	case c.IsSet("abort-window") && len(o.on.Value()) == 0:
+		p.addf("abort-window", "--abort-window: there are no gates to judge; add --abort-on EXPR")
+	}
+	s.AbortWindow = w
+}
+
+// abortGateError says an --abort-on gate stopped the run, after its report was written: exit 1.
+type abortGateError struct{ abort stats.Abort }
+
+func (e abortGateError) Error() string {
+	return "aborted by " + e.abort.String() + "; the report covers what was measured"
+}

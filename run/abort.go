@@ -1,0 +1,103 @@
+package run
+
+import (
+	"sync"
+	"time"
+
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
+)
+
+// DefaultAbortWindow is how far back --abort-on gates look when no window is given.
+const DefaultAbortWindow = 10 * time.Second
+
+// AbortWatch judges gates on a sliding window of a run's results while the run goes, and stops
+// the run when one holds. It is a loader.Sink: put it in the run's sink chain. Build it with
+// WatchGates, and Close it once the loader's Run has returned.
+type AbortWatch struct {
+	window *stats.Window
+	gates  []stats.Gate
+
+	mu    sync.Mutex
+	fired *stats.Abort
+
+	quit, ended chan struct{}
+	closeOnce   sync.Once
+}
+
+var _ loader.Sink = (*AbortWatch)(nil)
+
+// WatchGates wraps next in a stats.Window of width (DefaultAbortWindow when 0) and judges gates
+// (from stats.ParseLiveGate) on it every `every` (a second when 0), from a goroutine of its own,
+// reading the time since start, the moment the run starts. The first gate that holds is kept
+// and stop is called, once: typically the loader's Abort, or whatever ends a capacity step early.
+// Judging then ends. The window is not judged until it holds stats.WindowMinRequests requests or
+// the run has lasted a whole window.
+func WatchGates(next loader.Sink, gates []stats.Gate, width, every time.Duration, start time.Time, stop func()) *AbortWatch {
+	if width <= 0 {
+		width = DefaultAbortWindow
+	}
+	if every <= 0 {
+		every = time.Second
+	}
+	w := &AbortWatch{window: stats.NewWindow(next, width), gates: gates, quit: make(chan struct{}), ended: make(chan struct{})}
+	go w.judge(every, start, stop)
+	return w
+}
+
+// Record implements loader.Sink.
+func (w *AbortWatch) Record(batch []loader.Result) { w.window.Record(batch) }
+
+// Window gives the window, whose figures can be read at any time (see stats.Window.Figures).
+func (w *AbortWatch) Window() *stats.Window { return w.window }
+
+// Close stops judging and returns the gate that fired, if one did. Call it after the loader's
+// Run has returned; later calls return the same.
+func (w *AbortWatch) Close() (stats.Abort, bool) {
+	w.closeOnce.Do(func() { close(w.quit) })
+	<-w.ended
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fired == nil {
+		return stats.Abort{}, false
+	}
+	return *w.fired, true
+}
+
+func (w *AbortWatch) judge(every time.Duration, start time.Time, stop func()) {
+	defer close(w.ended)
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.quit:
+			return
+		case now := <-tick.C:
+			a, fired := w.window.Fired(w.gates, now.Sub(start))
+			if !fired {
+				continue
+			}
+			w.mu.Lock()
+			w.fired = &a
+			w.mu.Unlock()
+			stop()
+			return
+		}
+	}
+}
+
+// abortEvery is how often --abort-on is judged: every second, or every timeline interval when
+// that is shorter. A minute's timeline must not let a broken server take a minute of load.
+func abortEvery(interval time.Duration) time.Duration {
+	if interval <= 0 {
+		return time.Second
+	}
+	return min(interval, time.Second)
+}
+
+// GateAbortError says an --abort-on gate stopped the run, after every output was written with
+// what was measured until then.
+type GateAbortError struct{ Abort stats.Abort }
+
+// Error names the gate and the window's value, e.g. "aborted by --abort-on p95>1s: ...".
+func (e GateAbortError) Error() string { return "aborted by " + e.Abort.String() }

@@ -1,0 +1,188 @@
+package stats
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/webload/webload/loader"
+)
+
+// WindowMinRequests is how many requests must have ended in a window before its gates are
+// judged, unless the run has lasted a whole window: a slow first request, or the first few of a
+// cold server, must not stop a run that has barely begun. A run that has lasted a whole window
+// is judged on what it holds, however little, so that a server that stalls (and so ends few
+// requests) is still caught.
+const WindowMinRequests = 20
+
+// windowSlots is how many slots a window is cut into: it slides a tenth of its width at a time.
+const windowSlots = 10
+
+// Window keeps the figures of the requests that ended in the last Width of a run, for gates
+// judged while the run goes (--abort-on). It passes every batch on to next. Unlike the Recorder
+// it is read from another goroutine, so it guards its state with a mutex (taken once per batch).
+// Its latency histograms keep two significant digits (1 %), plenty to judge a limit, and 20 KiB
+// each.
+type Window struct {
+	next  loader.Sink
+	width time.Duration
+	slot  time.Duration
+
+	mu      sync.Mutex
+	slots   [windowSlots]windowSlot // a ring: slot k of the run is slots[k%windowSlots]
+	scratch *hdr.Histogram          // the slots' histograms added, at each judgement
+}
+
+// windowSlot holds the requests that ended in one slot of the run.
+type windowSlot struct {
+	k     int64 // the slot of the run it holds; -1 when empty
+	tally Tally
+	sum   time.Duration // response times of the transactions
+	top   time.Duration // the longest of them
+	hist  *hdr.Histogram
+}
+
+var _ loader.Sink = (*Window)(nil)
+
+// NewWindow wraps next in a window of the given width (at least a millisecond).
+func NewWindow(next loader.Sink, width time.Duration) *Window {
+	width = max(width, time.Millisecond)
+	w := &Window{next: next, width: width, slot: width / windowSlots, scratch: hdr.New(histLowest, histHighest, 2)}
+	for i := range w.slots {
+		w.slots[i] = windowSlot{k: -1, hist: hdr.New(histLowest, histHighest, 2)}
+	}
+	return w
+}
+
+// Record implements loader.Sink. A request counts in the slot in which it ended (from its
+// intended start, as in the timeline); one that ended before the window is left out.
+func (w *Window) Record(batch []loader.Result) {
+	w.mu.Lock()
+	for i := range batch {
+		r := &batch[i]
+		if r.Kind == loader.KindPage {
+			continue // a page visit, not a request
+		}
+		rt := r.ResponseTime()
+		k := int64(max(r.Intended+rt, 0) / w.slot)
+		s := &w.slots[k%windowSlots]
+		if s.k > k {
+			continue // the slot has moved on: this request ended before the window
+		}
+		if s.k < k {
+			s.reset(k)
+		}
+		if !s.tally.Record(r) {
+			continue
+		}
+		s.sum += rt
+		s.top = max(s.top, rt)
+		v, _ := toUnits(rt)
+		_ = s.hist.RecordValue(v) // toUnits clamps into the histogram's range
+	}
+	w.mu.Unlock()
+	w.next.Record(batch)
+}
+
+func (s *windowSlot) reset(k int64) {
+	s.hist.Reset()
+	*s = windowSlot{k: k, hist: s.hist}
+}
+
+// Figures are the window's figures at moment at of the run (from its start), in a Report's
+// fields, so that a gate reads them as it reads a whole run's: requests, transactions, their
+// successes and failures, availability, mean, longest and percentile response times, and the
+// transaction rate over the part of the window the run has lasted. Ready says whether the
+// window holds enough to be judged (see WindowMinRequests). Safe from any goroutine.
+func (w *Window) Figures(at time.Duration) (rep Report, ready bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := int64(max(at, 0) / w.slot)
+	first := max(now-windowSlots+1, 0)
+	w.scratch.Reset()
+	var t Tally
+	var sum, top time.Duration
+	for i := range w.slots {
+		s := &w.slots[i]
+		if s.k < first || s.k > now {
+			continue
+		}
+		t.Add(s.tally)
+		sum += s.sum
+		top = max(top, s.top)
+		w.scratch.Merge(s.hist) // same range: nothing is dropped
+	}
+	rep.Requests, rep.Transactions = t.Requests, t.Transactions
+	rep.SuccessfulTransactions, rep.FailedTransactions = t.Successful, t.Failed
+	if n := t.Transactions + t.Failed; n > 0 {
+		rep.Availability = float64(t.Transactions) / float64(n) * 100
+	}
+	if t.Transactions > 0 {
+		rep.ResponseTime = (sum / time.Duration(t.Transactions)).Seconds()
+		rep.LongestTransaction = top.Seconds()
+		rep.Percentiles.quantiles(func(q float64, v *float64) {
+			*v = fromUnits(w.scratch.ValueAtPercentile(q)).Seconds()
+		})
+		rep.Percentiles.Max = top.Seconds()
+	}
+	if span := at - time.Duration(first)*w.slot; span > 0 {
+		rep.TransactionRate = float64(t.Transactions) / span.Seconds()
+	}
+	rep.ElapsedTime = min(at, w.width).Seconds()
+	return rep, t.Requests >= WindowMinRequests || (at >= w.width && t.Requests > 0)
+}
+
+// Width is the window's width.
+func (w *Window) Width() time.Duration { return w.width }
+
+// Abort is an --abort-on gate that fired: the run stopped because the window's figure held.
+type Abort struct {
+	// Gate is the expression as written.
+	Gate string `json:"gate"`
+	// Value is the window's figure when it fired, in the figure's base unit: seconds for
+	// times, percent for error_rate and availability, per second for trate.
+	Value float64 `json:"value"`
+	// At is when it fired, in seconds from the run's start, to the millisecond.
+	At float64 `json:"at"`
+	// Window is the window's width in seconds.
+	Window float64 `json:"window"`
+}
+
+// String says which gate fired, with the window's value in the gate's unit, e.g.
+// "--abort-on p95>1s: p95 was 2991.000 ms over the last 2s, at 5.3 s into the run".
+func (a Abort) String() string {
+	value := strconv.FormatFloat(a.Value, 'f', -1, 64)
+	name := a.Gate
+	if g, err := ParseGate(a.Gate); err == nil {
+		if m, ok := LookupFigure(g.Metric); ok {
+			scale, prec, unit := display(m, a.Value)
+			name, value = m.Name, strconv.FormatFloat(a.Value*scale, 'f', prec, 64)+unit
+		}
+	}
+	return fmt.Sprintf("--abort-on %s: %s was %s over the last %s, at %.1f s into the run",
+		a.Gate, name, value, durationOf(a.Window), a.At)
+}
+
+// Fired judges gates (from ParseLiveGate) on the window at moment at of the run and returns the
+// first that holds, which means the run must stop. Nothing fires before the window is ready,
+// and a gate on response times does not fire on a window without transactions, which has none.
+func (w *Window) Fired(gates []Gate, at time.Duration) (Abort, bool) {
+	rep, ready := w.Figures(at)
+	if !ready {
+		return Abort{}, false
+	}
+	for _, g := range gates {
+		m, ok := LookupFigure(g.Metric)
+		if !ok || (m.Latency && rep.Transactions == 0) {
+			continue
+		}
+		v, ok := m.Run(&rep)
+		if ok && gateHolds(g.Op, v, g.Value) {
+			return Abort{Gate: g.label(), Value: v, At: at.Round(time.Millisecond).Seconds(), Window: w.width.Seconds()}, true
+		}
+	}
+	return Abort{}, false
+}
