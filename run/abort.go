@@ -41,6 +41,7 @@ func WatchGates(next loader.Sink, gates []stats.Gate, width, every time.Duration
 		every = time.Second
 	}
 	w := &AbortWatch{window: stats.NewWindow(next, width), gates: gates, quit: make(chan struct{}), ended: make(chan struct{})}
+	w.window.SetClock(func() time.Duration { return time.Since(start) })
 	go w.judge(every, start, stop)
 	return w
 }

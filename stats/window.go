@@ -31,6 +31,10 @@ type Window struct {
 	width time.Duration
 	slot  time.Duration
 
+	// now, when set (SetClock), is the run's clock: a request is counted when the window
+	// receives it, if that is later than when it ended.
+	now func() time.Duration
+
 	mu      sync.Mutex
 	slots   [windowSlots]windowSlot // a ring: slot k of the run is slots[k%windowSlots]
 	scratch *hdr.Histogram          // the slots' histograms added, at each judgement
@@ -57,9 +61,22 @@ func NewWindow(next loader.Sink, width time.Duration) *Window {
 	return w
 }
 
+// SetClock gives the window the run's clock (the time since its start), before the first
+// Record. A browser-like visit hands over its requests when the whole page is loaded, its
+// resources included, which on a slow site is longer than a window: counted by when they ended,
+// the page's own request would already have left the window when it arrives, and a gate on a
+// stalled site would wait for many visits. With a clock, a request counts in the slot in which
+// the window receives it, when that is later than its end.
+func (w *Window) SetClock(now func() time.Duration) { w.now = now }
+
 // Record implements loader.Sink. A request counts in the slot in which it ended (from its
-// intended start, as in the timeline); one that ended before the window is left out.
+// intended start, as in the timeline), or arrived (see SetClock); one that ended before the
+// window is left out.
 func (w *Window) Record(batch []loader.Result) {
+	var arrived time.Duration
+	if w.now != nil {
+		arrived = w.now()
+	}
 	w.mu.Lock()
 	for i := range batch {
 		r := &batch[i]
@@ -67,7 +84,7 @@ func (w *Window) Record(batch []loader.Result) {
 			continue // a page visit, not a request
 		}
 		rt := r.ResponseTime()
-		k := int64(max(r.Intended+rt, 0) / w.slot)
+		k := int64(max(r.Intended+rt, arrived, 0) / w.slot)
 		s := &w.slots[k%windowSlots]
 		if s.k > k {
 			continue // the slot has moved on: this request ended before the window

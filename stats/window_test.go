@@ -116,6 +116,24 @@ func near(got, want, rel float64) bool {
 	return d <= rel*want && -d <= rel*want
 }
 
+// A browser-like visit hands over its requests when the page is loaded: with the run's clock,
+// a slow page request that arrives after it has left the window by its end still counts.
+func TestWindowCountsLateArrivals(t *testing.T) {
+	t.Parallel()
+	gates := mustLiveGates(t, "p95>500ms")
+	for _, clock := range []bool{false, true} {
+		w := NewWindow(&discard{}, 2*time.Second)
+		if clock {
+			w.SetClock(func() time.Duration { return 7 * time.Second })
+		}
+		// 25 requests of 3 s that ended at 1-2 s, handed over at 7 s.
+		w.Record(evenly(25, time.Second, 2*time.Second, 3*time.Second, 200))
+		if _, fired := w.Fired(gates, 7*time.Second); fired != clock {
+			t.Errorf("with the clock %v: fired %v", clock, fired)
+		}
+	}
+}
+
 func TestWindowFigures(t *testing.T) {
 	t.Parallel()
 	w := NewWindow(&discard{}, 2*time.Second)
