@@ -1,0 +1,102 @@
+package stats
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestLadderKeepsStepsAndTotals(t *testing.T) {
+	t.Parallel()
+	two, four := loadSaved(t, "repeat"), loadSaved(t, "closed") // 2 users (a series), then 4
+	rep, err := Ladder([]Report{two, four})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Transactions != two.Transactions+four.Transactions || rep.Requests != two.Requests+four.Requests {
+		t.Errorf("transactions %d, requests %d: want the steps' sums %d and %d", rep.Transactions, rep.Requests,
+			two.Transactions+four.Transactions, two.Requests+four.Requests)
+	}
+	if len(rep.Steps) != 2 || rep.Steps[0].Run.Users != 2 || rep.Steps[1].Run.Users != 4 {
+		t.Fatalf("steps %d, want the two steps in order", len(rep.Steps))
+	}
+	if len(rep.Steps[0].Repeats) != 2 {
+		t.Errorf("the first step's series has %d repeats, want 2", len(rep.Steps[0].Repeats))
+	}
+	if rep.Repeats != nil {
+		t.Errorf("a ladder is not a series: %d repeats", len(rep.Repeats))
+	}
+	if rep.Run.Users != 4 || rep.Users.Count != 4 {
+		t.Errorf("users %d (count %d), want the largest step's 4", rep.Run.Users, rep.Users.Count)
+	}
+	if err := rep.Check(); err != nil {
+		t.Error(err)
+	}
+	// Written, read and written again, a ladder is the same bytes, its steps included.
+	first := jsonOf(t, &rep)
+	var back Report
+	if err := json.Unmarshal(first, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Steps) != 2 || back.Steps[1].Transactions != four.Transactions {
+		t.Fatalf("read back %d steps", len(back.Steps))
+	}
+	if again := jsonOf(t, &back); !bytes.Equal(first, again) {
+		t.Errorf("written again, the ladder differs:\n%s", again)
+	}
+}
+
+func TestLadderRefusesFewerThanTwoSteps(t *testing.T) {
+	t.Parallel()
+	if _, err := Ladder([]Report{loadSaved(t, "closed")}); !errors.Is(err, ErrNoSteps) {
+		t.Errorf("one step: %v, want ErrNoSteps", err)
+	}
+}
+
+func TestLittle(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		rep  Report
+		want float64
+	}{
+		{"all time in requests", Report{TransactionRate: 400, ResponseTime: 0.02, Run: RunInfo{Users: 8}}, 1},
+		{"queued behind the server", Report{TransactionRate: 400, ResponseTime: 0.08, Run: RunInfo{Users: 32}}, 1},
+		{"pauses count half of -d", Report{TransactionRate: 50, ResponseTime: 0.1, Run: RunInfo{Users: 10, Delay: 0.2}}, 1},
+		{"time lost outside requests", Report{TransactionRate: 200, ResponseTime: 0.02, Run: RunInfo{Users: 8}}, 0.5},
+		{"open model has no users", Report{TransactionRate: 200, ResponseTime: 0.02, Run: RunInfo{Model: ModelOpen, Users: 8}}, 0},
+		{"no users", Report{TransactionRate: 200, ResponseTime: 0.02}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := tc.rep.Little(); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("Little() = %g, want %g", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLadderTable(t *testing.T) {
+	t.Parallel()
+	rep, err := Ladder([]Report{
+		{TransactionRate: 99.5, ResponseTime: 0.0201, Percentiles: Percentiles{P95: 0.021, P99: 0.022}, Concurrency: 2, Run: RunInfo{Users: 2}},
+		{TransactionRate: 401, ResponseTime: 0.04, Percentiles: Percentiles{P95: 0.05, P99: 0.06}, Concurrency: 16,
+			FailedTransactions: 3, Run: RunInfo{Users: 16}},
+		{TransactionRate: 200, ResponseTime: 0.04, Percentiles: Percentiles{P95: 0.05, P99: 0.06}, Concurrency: 8, Run: RunInfo{Users: 32}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	writeSteps(&b, &rep)
+	want := "\nLadder:      users     TRate/s   RTime ms     p95 ms     p99 ms     failed     Conc  Little\n" +
+		"                 2       99.50      20.10      21.00      22.00          0     2.00  1.00 ok\n" +
+		"                16      401.00      40.00      50.00      60.00          3    16.00  1.00 ok\n" +
+		"                32      200.00      40.00      50.00      60.00          0     8.00  0.25 off by -75%\n"
+	if b.String() != want {
+		t.Errorf("ladder table:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
