@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// ErrNoSteps is returned by Ladder for fewer than two steps: one step is an ordinary run.
-var ErrNoSteps = errors.New("a ladder needs at least two steps")
+// ErrNoSteps is returned by Ladder for an empty list.
+var ErrNoSteps = errors.New("a ladder needs at least one step")
 
 // LittleTolerance is how far a step's Little's law ratio may stray from 1 and still read "ok":
 // beyond it, the users spent a noticeable share of their time outside the requests measured
@@ -21,9 +21,9 @@ const LittleTolerance = 0.10
 // top-level figures are the whole ladder's, as Combine makes them: every request counted once,
 // percentiles over all of them. So the totals, the accounting check, the history and the gates
 // read a ladder like any run, and each step keeps the figures of its own load. Run.Users is
-// the most users any step had.
+// the most users any step had. One step is a ladder too: one that was stopped after its first.
 func Ladder(steps []Report) (Report, error) {
-	if len(steps) < 2 {
+	if len(steps) == 0 {
 		return Report{}, ErrNoSteps
 	}
 	rep, err := Combine(steps)

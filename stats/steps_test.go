@@ -49,10 +49,15 @@ func TestLadderKeepsStepsAndTotals(t *testing.T) {
 	}
 }
 
-func TestLadderRefusesFewerThanTwoSteps(t *testing.T) {
+func TestLadderOfNoStepsIsRefused(t *testing.T) {
 	t.Parallel()
-	if _, err := Ladder([]Report{loadSaved(t, "closed")}); !errors.Is(err, ErrNoSteps) {
-		t.Errorf("one step: %v, want ErrNoSteps", err)
+	if _, err := Ladder(nil); !errors.Is(err, ErrNoSteps) {
+		t.Errorf("no steps: %v, want ErrNoSteps", err)
+	}
+	// A ladder stopped during its second step has one: still a ladder.
+	rep, err := Ladder([]Report{loadSaved(t, "closed")})
+	if err != nil || len(rep.Steps) != 1 {
+		t.Errorf("one step: %d steps, %v", len(rep.Steps), err)
 	}
 }
 
