@@ -105,3 +105,16 @@ func TestLadderTable(t *testing.T) {
 		t.Errorf("ladder table:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+// A saved ladder is the ladder of its saved steps, to the last digit.
+func TestSavedLadderIsItsSteps(t *testing.T) {
+	t.Parallel()
+	saved := loadSaved(t, "ladder")
+	again, err := Ladder(saved.Steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := jsonOf(t, &again), jsonOf(t, &saved); !bytes.Equal(got, want) {
+		t.Errorf("Ladder of the saved steps differs from the saved ladder:\n--- got\n%s\n--- want\n%s", got, want)
+	}
+}
