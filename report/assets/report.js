@@ -260,6 +260,41 @@
     }, [c.x].concat(c.y));
   }
 
+  // renderLadder draws the ladders' rate and p95 against the users of each step, a line per
+  // result: the knee is where the rate stops rising and the p95 starts to climb.
+  function renderLadder() {
+    const l = data.ladder;
+    if (!l) {
+      return;
+    }
+    const sec = section("ladder");
+    sec.hidden = false;
+    sec.append(el("p", { className: "note" },
+      "Each point is a step of a ladder (-c 10,20,40): a run of its own at that many users. " +
+      "Past the server's capacity the rate stays flat while the p95 grows with the users."));
+    const draw = (c, label, value) => {
+      const series = [{ label: "users", value: (u, x) => (x === null ? "-" : String(x)) }];
+      data.runs.forEach((run, i) => {
+        series.push({
+          label: run.label,
+          stroke: runColours[i % runColours.length],
+          width: 2,
+          spanGaps: true,
+          points: { show: true },
+          value: (u, v) => value(v),
+        });
+      });
+      addChart(sec, {
+        height: 300,
+        scales: { x: { time: false, distr: 3, log: 2 }, y: { range: fromZero } },
+        axes: [{ label: "users" }, { label: label, size: 70 }],
+        series: series,
+      }, [c.x].concat(c.y));
+    };
+    draw(l.rate, "transactions/s", rate);
+    draw(l.p95, "p95 (ms)", ms);
+  }
+
   function renderTimelines() {
     const sec = section("timelines");
     data.runs.forEach((run) => {
@@ -367,6 +402,7 @@
     renderHeader();
     renderSummary();
     renderComparison();
+    renderLadder();
     renderPercentiles();
     renderTimelines();
     renderResponses();
