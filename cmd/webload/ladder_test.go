@@ -117,3 +117,26 @@ func TestLadderRefusals(t *testing.T) {
 		})
 	}
 }
+
+// compare on two ladders lines their steps up, a row per number of users, in text and
+// Markdown alike.
+func TestCompareLadders(t *testing.T) {
+	t.Parallel()
+	a := "../../stats/testdata/saved/ladder.json"
+	b := "../../stats/testdata/saved/ladder-b.json"
+	for _, format := range []string{"text", "md"} {
+		stdout, stderr, code := webload(t, nil, "compare", "--format", format, a, b)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, stderr)
+		}
+		_, steps, ok := strings.Cut(stdout, "Ladder, step by step")
+		if !ok {
+			t.Fatalf("%s: no ladder table:\n%s", format, stdout)
+		}
+		for _, users := range []string{"2", "4", "8"} {
+			if !strings.Contains(steps, "\n"+users+" ") && !strings.Contains(steps, "\n| "+users+" |") {
+				t.Errorf("%s: no row for %s users:\n%s", format, users, steps)
+			}
+		}
+	}
+}
