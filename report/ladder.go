@@ -9,6 +9,34 @@ import "github.com/webload/webload/stats"
 type ladder struct {
 	Rate curves `json:"rate"` // transactions per second
 	P95  curves `json:"p95"`  // ms
+	// Tables has each ladder's steps as the text report's table shows them, a row per step.
+	Tables []ladderTable `json:"tables"`
+}
+
+// ladderTable is one result's steps.
+type ladderTable struct {
+	Label string `json:"label"`
+	Table table  `json:"table"`
+}
+
+// stepColumns head a ladder's table: sysbench's per-thread-count figures and Little's law.
+var stepColumns = []column{
+	{Title: "Users", Num: true}, {Title: "TRate (/s)", Num: true}, {Title: "RTime (ms)", Num: true},
+	{Title: "p95 (ms)", Num: true}, {Title: "p99 (ms)", Num: true}, {Title: "Failed", Num: true},
+	{Title: "Conc", Num: true, Hint: "mean requests in flight"},
+	{Title: "Little", Hint: "rate × (response time + mean pause) / users: 1 when the users' time is all accounted for"},
+}
+
+// stepTable is a ladder's table, a row per step in the order run.
+func stepTable(steps []stats.Report) table {
+	t := table{Columns: stepColumns}
+	for i := range steps {
+		s := &steps[i]
+		t.Rows = append(t.Rows, []cell{count(int64(s.Run.Users)), figure(s.TransactionRate), millis(s.ResponseTime),
+			millis(s.Percentiles.P95), millis(s.Percentiles.P99), count(s.FailedTransactions), figure(s.Concurrency),
+			text(stats.LittleVerdict(s.Little()))})
+	}
+	return t
 }
 
 // buildLadder reads the ladders among results; nil when there is none, and the page draws no
@@ -18,7 +46,11 @@ func buildLadder(results []stats.Report) *ladder {
 	rates := make([][]float64, len(results))
 	p95s := make([][]float64, len(results))
 	found := false
+	var tables []ladderTable
 	for i := range results {
+		if len(results[i].Steps) > 0 {
+			tables = append(tables, ladderTable{Label: stats.Label(&results[i], i), Table: stepTable(results[i].Steps)})
+		}
 		for _, s := range results[i].Steps {
 			found = true
 			users[i] = append(users[i], float64(s.Run.Users))
@@ -29,5 +61,5 @@ func buildLadder(results []stats.Report) *ladder {
 	if !found {
 		return nil
 	}
-	return &ladder{Rate: alignCurves(users, rates), P95: alignCurves(users, p95s)}
+	return &ladder{Rate: alignCurves(users, rates), P95: alignCurves(users, p95s), Tables: tables}
 }

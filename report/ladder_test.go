@@ -47,6 +47,12 @@ func TestLadderData(t *testing.T) {
 	if slices.ContainsFunc(l.Rate.Y[2], func(v float64) bool { return !math.IsNaN(v) }) {
 		t.Errorf("the plain run has points: %v", l.Rate.Y[2])
 	}
+	if len(l.Tables) != 2 || l.Tables[1].Label != "8 workers" || len(l.Tables[1].Table.Rows) != 3 {
+		t.Fatalf("tables %+v, want the two ladders' of 3 steps each", l.Tables)
+	}
+	if row := l.Tables[0].Table.Rows[2]; row[0].Text != "8" || !strings.HasSuffix(row[7].Text, " ok") {
+		t.Errorf("the 8 users' row %v, want 8 users and Little's law ok", row)
+	}
 	if buildLadder([]stats.Report{plain}) != nil {
 		t.Error("a page without ladders has ladder data")
 	}
@@ -76,6 +82,9 @@ func TestLadderChartInBrowser(t *testing.T) {
 		page := browsertest.Open(t, ctx, path, `document.documentElement.dataset.ready === "yes"`)
 		if n := browsertest.Eval[int](page, `document.querySelectorAll("#ladder .chart").length`); n != tc.charts {
 			t.Errorf("%s: %d ladder charts, want %d", tc.name, n, tc.charts)
+		}
+		if n := browsertest.Eval[int](page, `document.querySelectorAll("#ladder table.ladder-steps tbody tr").length`); n != 3*len(tc.results)*min(tc.charts, 1) {
+			t.Errorf("%s: %d step rows", tc.name, n)
 		}
 		if tc.charts > 0 {
 			legend := browsertest.Eval[string](page, `[...document.querySelectorAll("#ladder .u-legend th")].map((th) => th.textContent.trim()).join("|")`)

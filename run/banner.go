@@ -28,7 +28,7 @@ func banner(s *Spec) string {
 	}
 	who := fmt.Sprintf("%d users", c.Users)
 	if len(s.Ladder) > 1 {
-		who = ladderUsers(s.Ladder)
+		who, plan = ladderUsers(s.Ladder), plan+" per step"
 	}
 	if c.Rate > 0 {
 		who = fmt.Sprintf("%.6g requests/s (open model, up to %d users)", c.Rate, c.MaxUsers)

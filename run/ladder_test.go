@@ -163,7 +163,7 @@ func TestLadderSaysWhatEachStepDoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"** a ladder of 1, 3 users, 2 requests each, over 1 URL on ",
+		"** a ladder of 1, 3 users, 2 requests each per step, over 1 URL on ",
 		"** step 1 of 2: 1 users\n",
 		"Step 1 of 2: 1 users, 2 transactions, ",
 		"** step 2 of 2: 3 users\n",

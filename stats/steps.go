@@ -82,12 +82,13 @@ func writeSteps(b *strings.Builder, rep *Report) {
 		s := &rep.Steps[i]
 		fmt.Fprintf(b, "%18d %11.2f %10.2f %10.2f %10.2f %10d %8.2f  %s\n", s.Run.Users, s.TransactionRate,
 			s.ResponseTime*1000, s.Percentiles.P95*1000, s.Percentiles.P99*1000, s.FailedTransactions, s.Concurrency,
-			littleVerdict(s.Little()))
+			LittleVerdict(s.Little()))
 	}
 }
 
-// littleVerdict shows a Little ratio and whether it is within LittleTolerance of 1.
-func littleVerdict(ratio float64) string {
+// LittleVerdict shows a Little ratio (Report.Little) and whether it is within LittleTolerance
+// of 1: "0.98 ok", "0.62 off by -38%", or "-" for a run without users.
+func LittleVerdict(ratio float64) string {
 	switch {
 	case ratio == 0:
 		return "-"

@@ -293,6 +293,12 @@
     };
     draw(l.rate, "transactions/s", rate);
     draw(l.p95, "p95 (ms)", ms);
+    for (const t of l.tables) {
+      if (data.runs.length > 1) {
+        sec.append(el("h3", {}, t.label));
+      }
+      sec.append(renderTable(t.table, "ladder-steps"));
+    }
   }
 
   function renderTimelines() {
