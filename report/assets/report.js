@@ -182,6 +182,18 @@
     return chart;
   }
 
+  // runLines are a chart's lines of the results, one per result in its colour, gaps bridged;
+  // value shows a point's figure in the legend, extra adds options to every line.
+  function runLines(value, extra) {
+    return data.runs.map((run, i) => Object.assign({
+      label: run.label,
+      stroke: runColours[i % runColours.length],
+      width: 2,
+      spanGaps: true,
+      value: (u, v) => value(v),
+    }, extra));
+  }
+
   // ---- Sections
 
   function renderHeader() {
@@ -231,16 +243,8 @@
       "Latency at each percentile of the transactions, read from the run's whole histogram. " +
       "The percentile axis stretches the tail: each step is ten times closer to the maximum, " +
       "where each line ends."));
-    const series = [{ label: "percentile", value: (u, x) => (x === null ? "-" : percentileAt(x)) }];
-    data.runs.forEach((run, i) => {
-      series.push({
-        label: run.label,
-        stroke: runColours[i % runColours.length],
-        width: 2,
-        spanGaps: true,
-        value: (u, v) => ms(v),
-      });
-    });
+    const series = [{ label: "percentile", value: (u, x) => (x === null ? "-" : percentileAt(x)) }]
+      .concat(runLines(ms, {}));
     addChart(sec, {
       height: 360,
       padding: [null, 40, null, null], // room for the last percentile's label
@@ -273,17 +277,8 @@
       "Each point is a step of a ladder (-c 10,20,40): a run of its own at that many users. " +
       "Past the server's capacity the rate stays flat while the p95 grows with the users."));
     const draw = (c, label, value) => {
-      const series = [{ label: "users", value: (u, x) => (x === null ? "-" : String(x)) }];
-      data.runs.forEach((run, i) => {
-        series.push({
-          label: run.label,
-          stroke: runColours[i % runColours.length],
-          width: 2,
-          spanGaps: true,
-          points: { show: true },
-          value: (u, v) => value(v),
-        });
-      });
+      const series = [{ label: "users", value: (u, x) => (x === null ? "-" : String(x)) }]
+        .concat(runLines(value, { points: { show: true } }));
       addChart(sec, {
         height: 300,
         scales: { x: { time: false, distr: 3, log: 2 }, y: { range: fromZero } },
