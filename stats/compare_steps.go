@@ -43,7 +43,8 @@ func (c *Comparison) compareSteps(reports []Report) error {
 				break
 			}
 			step := reports[i].Steps[j]
-			step.Label = Label(&reports[i], i) // the stack's name, which a step's own label may lack
+			// The stack's name and the step's users, as limits on the step name their verdicts.
+			step.Label = fmt.Sprintf("%s at %d users", Label(&reports[i], i), users)
 			steps = append(steps, step)
 		}
 		if len(steps) < len(reports) {
@@ -118,4 +119,14 @@ func (c *Comparison) writeStepTable(b *strings.Builder, md bool) {
 		return
 	}
 	writeAligned(b, rows)
+}
+
+// checkStepLimits judges the limits on every step the ladders share, as on the whole results:
+// a stack that holds the whole but regresses at one load regresses there.
+func (c *Comparison) checkStepLimits(limits []Limit) []Verdict {
+	var out []Verdict
+	for i := range c.Steps {
+		out = append(out, c.Steps[i].CheckLimits(limits)...)
+	}
+	return out
 }

@@ -118,3 +118,33 @@ func TestSavedLadderIsItsSteps(t *testing.T) {
 		t.Errorf("Ladder of the saved steps differs from the saved ladder:\n--- got\n%s\n--- want\n%s", got, want)
 	}
 }
+
+// A limit holds for every step two ladders share: 4 workers against 8 regress at 8 users,
+// where the smaller stack passed its knee, and that step's verdict fails.
+func TestLadderLimitsJudgeEachStep(t *testing.T) {
+	t.Parallel()
+	cmp, err := Compare([]Report{loadSaved(t, "ladder-b"), loadSaved(t, "ladder")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits, err := ParseLimits("p95=10%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checks []string
+	failedAt8 := false
+	for _, v := range cmp.CheckLimits(limits) {
+		checks = append(checks, v.Check)
+		if v.Check == "4 workers at 8 users: p95" {
+			failedAt8 = !v.Passed && !v.Inconclusive
+			t.Log(v.Text)
+		}
+	}
+	want := []string{"4 workers: p95", "4 workers at 2 users: p95", "4 workers at 4 users: p95", "4 workers at 8 users: p95"}
+	if strings.Join(checks, "|") != strings.Join(want, "|") {
+		t.Errorf("checks %q, want %q", checks, want)
+	}
+	if !failedAt8 {
+		t.Error("p95 at 8 users, 89 % worse and significant, should fail")
+	}
+}
