@@ -1,6 +1,12 @@
 package report
 
-import "github.com/webload/webload/stats"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/webload/webload/stats"
+)
 
 // ladder is what the page draws of concurrency ladders (-c 10,20,40): the transaction rate and
 // the p95 of each step against its users, a line per result on one x axis, so that where the
@@ -62,4 +68,14 @@ func buildLadder(results []stats.Report) *ladder {
 		return nil
 	}
 	return &ladder{Rate: alignCurves(users, rates), P95: alignCurves(users, p95s), Tables: tables}
+}
+
+// ladderNote says that a ladder's summary is its steps together, and where each step's are.
+func ladderNote(r *stats.Report, label string) string {
+	users := make([]string, len(r.Steps))
+	for i := range r.Steps {
+		users[i] = strconv.Itoa(r.Steps[i].Run.Users)
+	}
+	return fmt.Sprintf("%q is a ladder of %d steps (%s users): its figures here are all the steps together; "+
+		"each step's are under Rate and p95 by users.", label, len(r.Steps), strings.Join(users, ", "))
 }

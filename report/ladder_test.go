@@ -53,6 +53,9 @@ func TestLadderData(t *testing.T) {
 	if row := l.Tables[0].Table.Rows[2]; row[0].Text != "8" || !strings.HasSuffix(row[7].Text, " ok") {
 		t.Errorf("the 8 users' row %v, want 8 users and Little's law ok", row)
 	}
+	if got, want := ladderNote(&a, "4 workers"), `"4 workers" is a ladder of 3 steps (2, 4, 8 users)`; !strings.HasPrefix(got, want) {
+		t.Errorf("summary note %q, want it to begin %q", got, want)
+	}
 	if buildLadder([]stats.Report{plain}) != nil {
 		t.Error("a page without ladders has ladder data")
 	}

@@ -55,6 +55,9 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 		if n := len(r.Repeats); n > 1 {
 			p.SummaryNotes = append(p.SummaryNotes, seriesNote(r, labels[i]))
 		}
+		if len(r.Steps) > 0 {
+			p.SummaryNotes = append(p.SummaryNotes, ladderNote(r, labels[i]))
+		}
 		tl, err := runTimeline(r, opt.MaxPoints)
 		if err != nil {
 			return p, &ResultError{Index: i, Label: labels[i], Err: fmt.Errorf("timeline: %w", err)}

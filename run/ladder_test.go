@@ -42,8 +42,8 @@ func TestLadderShowsTheKnee(t *testing.T) {
 	const workers, service = 4, 40 * time.Millisecond
 	srv, hits := newCapacitySite(t, workers, service)
 	ladder := []int{1, 2, 4, 8, 16}
-	spec := smallSpec(t, srv.URL+"/", 1, 500) // at most 500 requests per user, and 1.5 s, per step
-	spec.Config.Duration = 1500 * time.Millisecond
+	spec := smallSpec(t, srv.URL+"/", 1, 500) // at most 500 requests per user, and 2 s, per step
+	spec.Config.Duration = 2 * time.Second
 	spec.Ladder = ladder
 	rep, err := Execute(boundedCtx(t), spec, Streams{Stdout: io.Discard, Stderr: io.Discard})
 	if err != nil {
@@ -76,8 +76,14 @@ func TestLadderShowsTheKnee(t *testing.T) {
 	if rate[0] >= rate[3]/2 {
 		t.Errorf("1 user made %.1f/s, 8 users %.1f/s: want less than half", rate[0], rate[3])
 	}
-	if r := rate[4] / rate[3]; r < 0.7 || r > 1.3 {
-		t.Errorf("beyond the knee the rate should stay flat: 8 users %.1f/s, 16 users %.1f/s", rate[3], rate[4])
+	// Past the knee, doubling the users adds no rate, only queueing. A starved machine (the CPU
+	// is shared with other tests) stretches the site's 40 ms and only ever lowers a rate, so the
+	// bound below is loose and the bounds above are tight.
+	if rate[3] > rate[2]*1.3 || rate[4] > rate[3]*1.3 || rate[4] < rate[3]*0.5 {
+		t.Errorf("beyond the knee the rate should stay flat: 4, 8, 16 users %.1f, %.1f, %.1f/s", rate[2], rate[3], rate[4])
+	}
+	if rt4, rt16 := rep.Steps[2].ResponseTime, rep.Steps[4].ResponseTime; rt16 < 2.5*rt4 {
+		t.Errorf("16 users wait behind the 4 workers: response time %.1f ms, want at least 2.5 x the 4 users' %.1f ms", rt16*1000, rt4*1000)
 	}
 	if rep.Run.Users != 16 || rep.Transactions != sumOf(rep.Steps, func(r *stats.Report) int64 { return r.Transactions }) {
 		t.Errorf("the whole: %d users, %d transactions; want 16 and the steps' sum", rep.Run.Users, rep.Transactions)

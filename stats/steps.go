@@ -77,7 +77,8 @@ func writeSteps(b *strings.Builder, rep *Report) {
 	if len(rep.Steps) == 0 {
 		return
 	}
-	b.WriteString("\nLadder:      users     TRate/s   RTime ms     p95 ms     p99 ms     failed     Conc  Little\n")
+	fmt.Fprintf(b, "\nLadder of %d steps, one after the other (the figures above are all of them together):\n", len(rep.Steps))
+	b.WriteString("Ladder:      users     TRate/s   RTime ms     p95 ms     p99 ms     failed     Conc  Little\n")
 	for i := range rep.Steps {
 		s := &rep.Steps[i]
 		fmt.Fprintf(b, "%18d %11.2f %10.2f %10.2f %10.2f %10d %8.2f  %s\n", s.Run.Users, s.TransactionRate,

@@ -97,7 +97,8 @@ func TestLadderTable(t *testing.T) {
 	}
 	var b strings.Builder
 	writeSteps(&b, &rep)
-	want := "\nLadder:      users     TRate/s   RTime ms     p95 ms     p99 ms     failed     Conc  Little\n" +
+	want := "\nLadder of 3 steps, one after the other (the figures above are all of them together):\n" +
+		"Ladder:      users     TRate/s   RTime ms     p95 ms     p99 ms     failed     Conc  Little\n" +
 		"                 2       99.50      20.10      21.00      22.00          0     2.00  1.00 ok\n" +
 		"                16      401.00      40.00      50.00      60.00          3    16.00  1.00 ok\n" +
 		"                32      200.00      40.00      50.00      60.00          0     8.00  0.25 off by -75%\n"
