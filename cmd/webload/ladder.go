@@ -42,13 +42,19 @@ func parseUsers(s string) ([]int, error) {
 	users := make([]int, 0, len(parts))
 	for _, part := range parts {
 		n, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || n < 1 || n > maxStepUsers {
-			if len(parts) == 1 {
-				return nil, fmt.Errorf("the number of users must be from 1 to %d (got %q)", maxStepUsers, s)
-			}
-			return nil, fmt.Errorf("want a number of users from 1 to %d per step, such as 10,20,40 (got %q in %q)", maxStepUsers, part, s)
+		if err == nil && n >= 1 && n <= maxStepUsers {
+			users = append(users, n)
+			continue
 		}
-		users = append(users, n)
+		switch {
+		case len(parts) > 1:
+			return nil, fmt.Errorf("want a number of users from 1 to %d per step, such as 10,20,40 (got %q in %q)", maxStepUsers, part, s)
+		case err != nil:
+			return nil, fmt.Errorf("want a number of users, or a ladder such as 10,20,40 (got %q)", s)
+		case n < 1:
+			return nil, fmt.Errorf("the number of users must be at least 1 (got %d)", n) // siege's wording before ladders
+		}
+		return nil, fmt.Errorf("the number of users must be at most %d (got %d)", maxStepUsers, n)
 	}
 	return users, nil
 }
