@@ -22,9 +22,11 @@ type page struct {
 	// Comparison is set when there are several results.
 	Comparison *comparison `json:"comparison,omitempty"`
 	// Curves are the results' percentile plots, on one x axis.
-	Curves      curves `json:"curves"`
-	StatusCodes table  `json:"status_codes"`
-	Errors      table  `json:"errors"`
+	Curves curves `json:"curves"`
+	// Ladder has the ladders' rate and p95 by users; nil when no result is a ladder.
+	Ladder      *ladder `json:"ladder,omitempty"`
+	StatusCodes table   `json:"status_codes"`
+	Errors      table   `json:"errors"`
 }
 
 // runPage is what belongs to one result alone.
@@ -53,6 +55,9 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 		if n := len(r.Repeats); n > 1 {
 			p.SummaryNotes = append(p.SummaryNotes, seriesNote(r, labels[i]))
 		}
+		if len(r.Steps) > 0 {
+			p.SummaryNotes = append(p.SummaryNotes, ladderNote(r, labels[i]))
+		}
 		tl, err := runTimeline(r, opt.MaxPoints)
 		if err != nil {
 			return p, &ResultError{Index: i, Label: labels[i], Err: fmt.Errorf("timeline: %w", err)}
@@ -77,6 +82,7 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 	if p.Curves, err = buildCurves(results); err != nil {
 		return p, err
 	}
+	p.Ladder = buildLadder(results)
 	if len(results) > 1 {
 		cmp, err := stats.Compare(results, true)
 		if err != nil {

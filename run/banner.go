@@ -27,6 +27,9 @@ func banner(s *Spec) string {
 		plan = "until Ctrl-C"
 	}
 	who := fmt.Sprintf("%d users", c.Users)
+	if len(s.Ladder) > 1 {
+		who, plan = ladderUsers(s.Ladder), plan+" per step"
+	}
 	if c.Rate > 0 {
 		who = fmt.Sprintf("%.6g requests/s (open model, up to %d users)", c.Rate, c.MaxUsers)
 	}

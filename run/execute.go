@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
@@ -21,9 +22,9 @@ type Streams struct {
 	Stdout, Stderr io.Writer
 }
 
-// Execute runs the load (a series of spec.Repeat runs), writes every output the spec asks for
-// and keeps the result in the history, then returns the result: the one run's, or the series
-// combined. An interrupted or aborted series still writes everything it measured before it
+// Execute runs the load (a series of spec.Repeat runs, or a ladder of such series), writes
+// every output the spec asks for and keeps the result in the history, then returns the result:
+// the one run's, the series combined, or the ladder (see stats.Ladder). An interrupted or aborted series still writes everything it measured before it
 // returns an InterruptedError or AbortedError. A SettingError means nothing was run. It raises
 // the open-file limit and sets the garbage collector's target for the run's size (unless GOGC
 // is set): both belong to the process, which is the run's.
@@ -31,6 +32,9 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	stdout, terminal := st.Stdout, st.Stderr
 	stderr := &lockedWriter{w: st.Stderr} // the stop notice and verbose failures share it
 	cfg := &spec.Config
+	if len(spec.Ladder) > 1 && (cfg.Rate > 0 || cfg.Shards > 1) {
+		return stats.Report{}, SettingError{ErrLadder}
+	}
 	// Through a proxy, the proxy resolves the names; a name mapped to an address (Resolve) is
 	// not looked up, and the host ConnectTo leads to is.
 	if cfg.Proxy == "" {
@@ -38,10 +42,11 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 			return stats.Report{}, SettingError{err}
 		}
 	}
-	if err := loader.RaiseFileLimit(max(cfg.Users, cfg.MaxUsers)); err != nil {
+	users := max(cfg.Users, cfg.MaxUsers, slices.Max(append([]int{0}, spec.Ladder...)))
+	if err := loader.RaiseFileLimit(users); err != nil {
 		return stats.Report{}, SettingError{err}
 	}
-	defer tuneGC(ctx, max(cfg.Users, cfg.MaxUsers), len(spec.Targets))()
+	defer tuneGC(ctx, users, len(spec.Targets))()
 	talk := !spec.Outputs.Quiet && !spec.Outputs.JSON
 	if talk {
 		fmt.Fprint(stderr, banner(&spec))
@@ -50,53 +55,19 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	if err != nil {
 		return stats.Report{}, err
 	}
-	repeat := max(spec.Repeat, 1)
-	var runs []stats.Report
-	interrupted, aborted := false, false
-	var gateAbort *stats.Abort    // the --abort-on gate that stopped the series
-	dbWarned := map[string]bool{} // a database that cannot be read is warned of once a series
-	for i := range repeat {
-		if i > 0 && !pauseBetweenRuns(ctx, spec.RepeatPause) {
-			interrupted = true
-			break
-		}
-		if i == 0 {
-			if err := waitForStart(ctx, spec.StartAt); err != nil {
-				live.close()
-				return stats.Report{}, err
-			}
-		}
-		rep, stop, err := runOnce(ctx, &spec, live, stdout, stderr, terminal, talk, dbWarned)
-		if err != nil {
-			live.close()
-			return stats.Report{}, err
-		}
-		runs = append(runs, rep)
-		if repeat > 1 && talk {
-			fmt.Fprintf(stderr, "Run %d of %d: %d transactions, %.2f trans/sec, p95 %.3f ms, %d failed\n", i+1, repeat,
-				rep.Transactions, rep.TransactionRate, rep.Percentiles.P95*1000, rep.FailedTransactions)
-		}
-		if stop == loader.Interrupted {
-			interrupted = true
-			break
-		}
-		if stop == loader.TooManyFailures {
-			aborted = true
-			break
-		}
-		if stop == loader.Aborted && rep.Run.Abort != nil {
-			aborted, gateAbort = true, rep.Run.Abort
-			break
-		}
+	out := &runIO{live: live, stdout: stdout, stderr: stderr, terminal: terminal, talk: talk, dbWarned: map[string]bool{}}
+	var rep stats.Report
+	var end seriesEnd
+	if len(spec.Ladder) > 1 {
+		rep, end, err = ladder(ctx, &spec, out)
+	} else {
+		rep, end, err = series(ctx, &spec, out, true)
 	}
 	liveErr := live.close()
-	rep := runs[0]
-	if repeat > 1 {
-		var err error
-		if rep, err = stats.Combine(runs); err != nil {
-			return rep, err
-		}
+	if err != nil {
+		return rep, err
 	}
+	interrupted, aborted := end.interrupted, end.aborted
 	if err := errors.Join(liveErr, writeOutputs(&rep, &spec.Outputs, stdout, time.Now())); err != nil {
 		return rep, err
 	}
@@ -112,13 +83,75 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	if interrupted {
 		return rep, InterruptedError{context.Cause(ctx)}
 	}
-	if gateAbort != nil {
-		return rep, GateAbortError{Abort: *gateAbort}
+	if end.gate != nil {
+		return rep, GateAbortError{Abort: *end.gate}
 	}
 	if aborted {
-		return rep, AbortedError{Threshold: cfg.MaxFailures, Failed: noResponse(&runs[len(runs)-1])}
+		return rep, AbortedError{Threshold: cfg.MaxFailures, Failed: end.failed}
 	}
 	return rep, nil
+}
+
+// runIO is where the runs of an Execute print and what they share: the live outputs and the
+// databases already warned of.
+type runIO struct {
+	live                     *liveOutputs
+	stdout, stderr, terminal io.Writer
+	talk                     bool
+	dbWarned                 map[string]bool // a database that cannot be read is warned of once
+}
+
+// seriesEnd says whether a series ended early: interrupted, or aborted after failed requests
+// that got no response in its last run.
+type seriesEnd struct {
+	interrupted, aborted bool
+	failed               int64
+	gate                 *stats.Abort // the --abort-on gate that stopped it, if one did
+}
+
+// series makes spec.Repeat runs with a pause between them, waiting for spec.StartAt before the
+// first when first is set, and returns the one run's result or the runs combined.
+func series(ctx context.Context, spec *Spec, out *runIO, first bool) (stats.Report, seriesEnd, error) {
+	repeat := max(spec.Repeat, 1)
+	var runs []stats.Report
+	var end seriesEnd
+	for i := range repeat {
+		if i > 0 && !pauseBetweenRuns(ctx, spec.RepeatPause) {
+			end.interrupted = true
+			break
+		}
+		if i == 0 && first {
+			if err := waitForStart(ctx, spec.StartAt); err != nil {
+				return stats.Report{}, end, err
+			}
+		}
+		rep, stop, err := runOnce(ctx, spec, out.live, out.stdout, out.stderr, out.terminal, out.talk, out.dbWarned)
+		if err != nil {
+			return stats.Report{}, end, err
+		}
+		runs = append(runs, rep)
+		if repeat > 1 && out.talk {
+			fmt.Fprintf(out.stderr, "Run %d of %d: %d transactions, %.2f trans/sec, p95 %.3f ms, %d failed\n", i+1, repeat,
+				rep.Transactions, rep.TransactionRate, rep.Percentiles.P95*1000, rep.FailedTransactions)
+		}
+		if stop == loader.Interrupted {
+			end.interrupted = true
+			break
+		}
+		if stop == loader.TooManyFailures {
+			end.aborted, end.failed = true, noResponse(&rep)
+			break
+		}
+		if stop == loader.Aborted && rep.Run.Abort != nil {
+			end.aborted, end.gate = true, rep.Run.Abort
+			break
+		}
+	}
+	if repeat == 1 {
+		return runs[0], end, nil
+	}
+	rep, err := stats.Combine(runs)
+	return rep, end, err
 }
 
 // noResponse counts a run's requests that got no response, what MaxFailures counts.

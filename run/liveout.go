@@ -65,6 +65,13 @@ func (o *liveOutputs) wrap(next loader.Sink, targets []urls.Target, start time.T
 	return next
 }
 
+// setStep books the step in progress (a ladder's users) for the metrics' webload_step.
+func (o *liveOutputs) setStep(v float64) {
+	if o.metrics != nil {
+		o.metrics.SetStep(v)
+	}
+}
+
 // runEnded books the end of a run: the CSV's write error, the metrics' final elapsed time.
 func (o *liveOutputs) runEnded(elapsed time.Duration) {
 	if o.runCSV != nil && o.csvErr == nil {

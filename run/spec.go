@@ -38,7 +38,13 @@ type Spec struct {
 	AbortOn []stats.Gate
 	// AbortWindow is how far back AbortOn looks; 0 means DefaultAbortWindow.
 	AbortWindow time.Duration
-	// Repeat is how many times the load runs; the runs are kept in one result. 0 means 1.
+	// Ladder lists the users of each step of a concurrency ladder (-c 10,20,40), run one after
+	// the other, each like a run of its own with Config's other settings, and kept in one result
+	// (stats.Ladder). Empty or one step is an ordinary run of Config.Users users. Closed model
+	// only: the open model's load is its rate.
+	Ladder []int
+	// Repeat is how many times the load runs; the runs are kept in one result. 0 means 1. In a
+	// ladder, each step is such a series.
 	Repeat int
 	// RepeatPause lets the server settle between the runs of a series.
 	RepeatPause time.Duration

@@ -56,6 +56,11 @@ func (r *Report) Check() error {
 	if inTimeline != r.Requests {
 		add("timeline counts %d requests, total is %d", inTimeline, r.Requests)
 	}
+	for i := range r.Steps {
+		if err := r.Steps[i].Check(); err != nil {
+			add("step %d: %v", i+1, err)
+		}
+	}
 	if len(problems) > 0 {
 		return fmt.Errorf("accounting check failed: %s", strings.Join(problems, "; "))
 	}

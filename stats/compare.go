@@ -63,6 +63,9 @@ type Comparison struct {
 	// ContentURLs counts the URLs whose answers were compared, for "2 of 50 URLs" (0 when the
 	// results record no sizes, those saved before sizes were: then only changes are shown).
 	ContentURLs int `json:"content_urls,omitempty"`
+	// Steps compares ladders (-c 10,20,40) step by step, one entry per number of users every
+	// result has; absent unless every result is a ladder.
+	Steps []StepComparison `json:"steps,omitempty"`
 
 	// reports and hists are the results compared and their latency distributions, kept so
 	// that a limit on a figure outside the table is judged as a column would be.
@@ -169,6 +172,9 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 	}
 	c.noteLocalServer()
 	c.noteQueriesSources()
+	if err := c.compareSteps(reports); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 

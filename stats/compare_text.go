@@ -71,7 +71,15 @@ func (c *Comparison) table() [][]string {
 // WriteText writes the comparison as an aligned text table.
 func (c *Comparison) WriteText(w io.Writer) error {
 	var b strings.Builder
-	rows := c.table()
+	writeAligned(&b, c.table())
+	c.writeStepTable(&b, false)
+	c.writeFooter(&b, false)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeAligned writes rows as columns padded to their widest cell, the first to the left.
+func writeAligned(b *strings.Builder, rows [][]string) {
 	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for i, s := range r {
@@ -81,16 +89,13 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	for _, r := range rows {
 		for i, s := range r {
 			if i == 0 {
-				fmt.Fprintf(&b, "%-*s", widths[i], s)
+				fmt.Fprintf(b, "%-*s", widths[i], s)
 			} else {
-				fmt.Fprintf(&b, "  %*s", widths[i], s)
+				fmt.Fprintf(b, "  %*s", widths[i], s)
 			}
 		}
 		b.WriteString("\n")
 	}
-	c.writeFooter(&b, false)
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // markdownCell is s as the text of one Markdown table cell: a backslash is doubled (else it
@@ -103,7 +108,15 @@ func markdownCell(s string) string {
 // WriteMarkdown writes the comparison as a Markdown table, to paste into a ticket.
 func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	rows := c.table()
+	writeMarkdownRows(&b, c.table())
+	c.writeStepTable(&b, true)
+	c.writeFooter(&b, true)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeMarkdownRows writes rows as a Markdown table whose first row is the header.
+func writeMarkdownRows(b *strings.Builder, rows [][]string) {
 	for i, r := range rows {
 		cells := make([]string, len(r))
 		for j, s := range r {
@@ -114,9 +127,6 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 			b.WriteString("|---" + strings.Repeat("|---:", len(r)-1) + "|\n")
 		}
 	}
-	c.writeFooter(&b, true)
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 func (c *Comparison) writeFooter(b *strings.Builder, md bool) {

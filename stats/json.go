@@ -39,11 +39,11 @@ func WriteJSON(w io.Writer, v any) error {
 
 // writeReport writes rep as json.Encoder with SetIndent(prefix, "  ") would, and a newline when
 // prefix is empty (the top level). The report without its URL rows and repeats is marshaled as
-// usual; the rows go where it says "urls": null, the repeats before its closing brace.
+// usual; the rows go where it says "urls": null, the repeats and steps before its closing brace.
 // Write errors stick in w and come out of its Flush.
 func writeReport(w *bufio.Writer, rep *Report, prefix string) error {
 	head := *rep
-	head.URLs, head.Repeats = nil, nil
+	head.URLs, head.Repeats, head.Steps = nil, nil, nil
 	b, err := json.MarshalIndent(&head, prefix, "  ")
 	if err != nil {
 		return err
@@ -59,16 +59,22 @@ func writeReport(w *bufio.Writer, rep *Report, prefix string) error {
 		return err
 	}
 	rest := b[i+len(key)+len("null"):]
-	if len(rep.Repeats) > 0 {
+	for _, nested := range []struct {
+		key  string
+		list []Report
+	}{{"repeats", rep.Repeats}, {"steps", rep.Steps}} {
+		if len(nested.list) == 0 {
+			continue
+		}
 		end := len(rest) - len("\n"+prefix+"}")
 		w.Write(rest[:end])
-		w.WriteString(",\n" + prefix + `  "repeats": [`)
-		for k := range rep.Repeats {
+		w.WriteString(",\n" + prefix + `  "` + nested.key + `": [`)
+		for k := range nested.list {
 			if k > 0 {
 				w.WriteByte(',')
 			}
 			w.WriteString("\n" + prefix + "    ")
-			if err := writeReport(w, &rep.Repeats[k], prefix+"    "); err != nil {
+			if err := writeReport(w, &nested.list[k], prefix+"    "); err != nil {
 				return err
 			}
 		}

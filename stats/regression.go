@@ -40,7 +40,8 @@ func ParseLimits(s string) ([]Limit, error) {
 // Beyond the limit, a change judged significant fails, and so does one with no noise estimate
 // (nothing shows it is noise); any other is inconclusive, whatever its p-value: a test that
 // cannot tell a change beyond the limit from noise has not shown that the limit holds. An
-// inconclusive verdict says how many repeats (or requests) would decide.
+// inconclusive verdict says how many repeats (or requests) would decide. Ladders' shared steps
+// are judged too, each verdict named by its stack and users.
 func (c *Comparison) CheckLimits(limits []Limit) []Verdict {
 	var out []Verdict
 	for i, row := range c.Rows[1:] {
@@ -48,7 +49,7 @@ func (c *Comparison) CheckLimits(limits []Limit) []Verdict {
 			out = append(out, c.checkLimit(i+1, row, l))
 		}
 	}
-	return out
+	return append(out, c.checkStepLimits(limits)...)
 }
 
 func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) Verdict {

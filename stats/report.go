@@ -97,6 +97,11 @@ type Report struct {
 	Logins *LoginStats `json:"logins,omitempty"`
 	// Repeats holds each run of a --repeat series, whose combination this report is.
 	Repeats []Report `json:"repeats,omitempty"`
+	// Steps holds each step of a concurrency ladder (-c 10,20,40), in the order run; the figures
+	// above are the whole ladder's (see Ladder). A step's users are its Run.Users: the key
+	// "concurrency" is siege's mean requests in flight. Absent for any other run, and in results
+	// saved before ladders.
+	Steps []Report `json:"steps,omitempty"`
 }
 
 // Percentiles of response time, in seconds.

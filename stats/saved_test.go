@@ -13,7 +13,7 @@ import (
 // were made). Whatever the code inside does, they must load, report, compare and merge to the
 // figures in testdata/saved/golden, which -update rewrites.
 var savedFixtures = []string{"closed", "repeat", "open", "browser", "shard0", "shard1", "open-shard0", "open-shard1",
-	"db-mysql", "db-two", "db-shard0", "db-shard1", "login-extract", "login-extract-broken"}
+	"db-mysql", "db-two", "db-shard0", "db-shard1", "login-extract", "login-extract-broken", "ladder", "ladder-b"}
 
 func loadSaved(t testing.TB, name string) Report {
 	t.Helper()
@@ -80,6 +80,8 @@ func TestSavedResultsCompare(t *testing.T) {
 		{"closed-db-mysql", "closed", "db-mysql"},
 		{"db-mysql-db-two", "db-mysql", "db-two"},
 		{"login-extract-broken", "login-extract", "login-extract-broken"},
+		{"ladder-ladder-b", "ladder", "ladder-b"},
+		{"closed-ladder", "closed", "ladder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

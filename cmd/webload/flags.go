@@ -14,7 +14,8 @@ import (
 func optionFlags(o *runOptions) []cli.Flag {
 	def := loader.DefaultConfig()
 	return append([]cli.Flag{
-		&cli.IntFlag{Name: "concurrent", Aliases: []string{"c"}, Destination: &o.concurrent, Value: def.Users, Category: catLoad, Usage: "`N` simulated users"},
+		&cli.StringFlag{Name: "concurrent", Aliases: []string{"c"}, Destination: &o.concurrent, Value: strconv.Itoa(def.Users), DefaultText: strconv.Itoa(def.Users), Category: catLoad,
+			Usage: "`N` simulated users, or a ladder of steps such as 10,20,40: each step a run of its own (same -r/-t, --repeat per step), kept in one result"},
 		&cli.StringFlag{Name: "reps", Aliases: []string{"r"}, Destination: &o.reps, Category: catLoad, Usage: "`N` requests per user, or \"once\" to fetch each URL once in total"},
 		&cli.StringFlag{Name: "time", Aliases: []string{"t"}, Destination: &o.time, Category: catLoad, Usage: "run for `NUM[S|M|H]` (no unit means minutes, as in siege)"},
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Destination: &o.file, Category: catRequests, Usage: "read URLs from `FILE` (siege's urls.txt format; - for standard input)"},

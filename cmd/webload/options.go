@@ -7,11 +7,11 @@ import "github.com/urfave/cli/v2"
 // settings reach the fields the same way, through the flags. Fields are named after the flags.
 type runOptions struct {
 	// Load
-	concurrent, maxUsers, repeat                        int
-	reps, time, rate, ramp, delay, timeout, repeatPause string
-	internet, benchmark                                 bool
-	seed                                                uint64
-	failures                                            int64
+	maxUsers, repeat                                                int
+	concurrent, reps, time, rate, ramp, delay, timeout, repeatPause string
+	internet, benchmark                                             bool
+	seed                                                            uint64
+	failures                                                        int64
 
 	// URLs and requests
 	file, userAgent, contentType, connection, headerBuffer, maxBody string

@@ -36,6 +36,7 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 	for _, err := range earlier {
 		p.add("", err) // the siegerc's bad lines, which name their line already
 	}
+	usersFromFlags(o, &s, &p)
 	loadFromFlags(c, o, &s.Config, &p)
 	sess := sessionsFromFlags(c, o, &s, env, &p)
 	requestsFromFlags(c, o, &s.Config, &p)
@@ -64,13 +65,9 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 	return s, nil
 }
 
-// loadFromFlags reads how much load, for how long: users or rate, repetitions, time, pauses.
+// loadFromFlags reads how much load, for how long (usersFromFlags reads the users): rate, repetitions, time, pauses.
 func loadFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *problems) {
 	cfg.MaxUsers = 0 // the open model's cap, set with --rate below: a closed run's result shows none
-	cfg.Users = o.concurrent
-	if cfg.Users < 1 {
-		p.addf("concurrent", "-c: the number of users must be at least 1 (got %d)", cfg.Users)
-	}
 	switch o.reps {
 	case "":
 	case "once":

@@ -182,6 +182,18 @@
     return chart;
   }
 
+  // runLines are a chart's lines of the results, one per result in its colour, gaps bridged;
+  // value shows a point's figure in the legend, extra adds options to every line.
+  function runLines(value, extra) {
+    return data.runs.map((run, i) => Object.assign({
+      label: run.label,
+      stroke: runColours[i % runColours.length],
+      width: 2,
+      spanGaps: true,
+      value: (u, v) => value(v),
+    }, extra));
+  }
+
   // ---- Sections
 
   function renderHeader() {
@@ -231,16 +243,8 @@
       "Latency at each percentile of the transactions, read from the run's whole histogram. " +
       "The percentile axis stretches the tail: each step is ten times closer to the maximum, " +
       "where each line ends."));
-    const series = [{ label: "percentile", value: (u, x) => (x === null ? "-" : percentileAt(x)) }];
-    data.runs.forEach((run, i) => {
-      series.push({
-        label: run.label,
-        stroke: runColours[i % runColours.length],
-        width: 2,
-        spanGaps: true,
-        value: (u, v) => ms(v),
-      });
-    });
+    const series = [{ label: "percentile", value: (u, x) => (x === null ? "-" : percentileAt(x)) }]
+      .concat(runLines(ms, {}));
     addChart(sec, {
       height: 360,
       padding: [null, 40, null, null], // room for the last percentile's label
@@ -258,6 +262,38 @@
       ],
       series: series,
     }, [c.x].concat(c.y));
+  }
+
+  // renderLadder draws the ladders' rate and p95 against the users of each step, a line per
+  // result: the knee is where the rate stops rising and the p95 starts to climb.
+  function renderLadder() {
+    const l = data.ladder;
+    if (!l) {
+      return;
+    }
+    const sec = section("ladder");
+    sec.hidden = false;
+    sec.append(el("p", { className: "note" },
+      "Each point is a step of a ladder (-c 10,20,40): a run of its own at that many users. " +
+      "Past the server's capacity the rate stays flat while the p95 grows with the users."));
+    const draw = (c, label, value) => {
+      const series = [{ label: "users", value: (u, x) => (x === null ? "-" : String(x)) }]
+        .concat(runLines(value, { points: { show: true } }));
+      addChart(sec, {
+        height: 300,
+        scales: { x: { time: false, distr: 3, log: 2 }, y: { range: fromZero } },
+        axes: [{ label: "users" }, { label: label, size: 70 }],
+        series: series,
+      }, [c.x].concat(c.y));
+    };
+    draw(l.rate, "transactions/s", rate);
+    draw(l.p95, "p95 (ms)", ms);
+    for (const t of l.tables) {
+      if (data.runs.length > 1) {
+        sec.append(el("h3", {}, t.label));
+      }
+      sec.append(renderTable(t.table, "ladder-steps"));
+    }
   }
 
   function renderTimelines() {
@@ -367,6 +403,7 @@
     renderHeader();
     renderSummary();
     renderComparison();
+    renderLadder();
     renderPercentiles();
     renderTimelines();
     renderResponses();

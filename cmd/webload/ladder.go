@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// maxSteps bounds a ladder: sysbench's tables have a handful of thread counts, and a list of
+// thousands is a typo that would run for hours.
+const maxSteps = 64
+
+// maxStepUsers bounds the users of a step, far beyond what one machine opens connections for,
+// so a stray digit is refused rather than tried.
+const maxStepUsers = 1_000_000
+
+// usersFromFlags reads -c: a number of users, or a ladder of them (-c 10,20,40), whose steps
+// the run makes one after the other. Config.Users is the first step's, so the settings checked
+// against it (--data unique rows, the file limit) hold for a ladder's first step at least.
+func usersFromFlags(o *runOptions, s *runSpec, p *problems) {
+	users, err := parseUsers(o.concurrent)
+	if err != nil {
+		p.addf("concurrent", "-c: %w", err)
+		return
+	}
+	s.Config.Users = users[0]
+	if len(users) == 1 {
+		return
+	}
+	s.Ladder = users
+	if o.shard != "" {
+		p.addf("concurrent", "-c %s: a ladder runs its steps on one machine; --shard cannot split it", o.concurrent)
+	}
+}
+
+// parseUsers reads -c's value: one number of users, or several separated by commas.
+func parseUsers(s string) ([]int, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) > maxSteps {
+		return nil, fmt.Errorf("at most %d steps in a ladder (got %d)", maxSteps, len(parts))
+	}
+	users := make([]int, 0, len(parts))
+	for _, part := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err == nil && n >= 1 && n <= maxStepUsers {
+			users = append(users, n)
+			continue
+		}
+		switch {
+		case len(parts) > 1:
+			return nil, fmt.Errorf("want a number of users from 1 to %d per step, such as 10,20,40 (got %q in %q)", maxStepUsers, part, s)
+		case err != nil:
+			return nil, fmt.Errorf("want a number of users, or a ladder such as 10,20,40 (got %q)", s)
+		case n < 1:
+			return nil, fmt.Errorf("the number of users must be at least 1 (got %d)", n) // siege's wording before ladders
+		}
+		return nil, fmt.Errorf("the number of users must be at most %d (got %d)", maxStepUsers, n)
+	}
+	return users, nil
+}
