@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -88,4 +89,32 @@ func scrapeLine(addr, prefix string) string {
 		}
 	}
 	return ""
+}
+
+// A ladder's metrics page says which step is in progress: the site scrapes it while it answers,
+// and sees each step's users in turn.
+func TestMetricsShowLadderStep(t *testing.T) {
+	t.Parallel()
+	addr := freeAddr(t)
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		line := scrapeLine(addr, "webload_step ")
+		mu.Lock()
+		seen[line] = true
+		mu.Unlock()
+		w.Write([]byte("ok\n"))
+	}))
+	t.Cleanup(srv.Close)
+	spec := smallSpec(t, srv.URL+"/", 1, 2)
+	spec.Ladder = []int{1, 3}
+	spec.Outputs.PromAddr = addr
+	if _, err := Execute(boundedCtx(t), spec, Streams{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !seen["webload_step 1"] || !seen["webload_step 3"] || len(seen) != 2 {
+		t.Errorf("steps seen while answering: %v; want webload_step 1 and 3", seen)
+	}
 }
