@@ -14,6 +14,11 @@ import (
 // only pile up a queue on the server, and make the next step start behind.
 const Badly = 2
 
+// badWindows is how many windows in a row must break the SLO badly: a queue that grows
+// breaks every window after the first, while a pause of the machine (a GC, a busy neighbour)
+// spoils one.
+const badWindows = 2
+
 // minWindow is the transactions a window needs before it is judged: a window of fewer is
 // extended, so that one slow request at 10 req/s does not end a step.
 const minWindow = 20
@@ -39,8 +44,8 @@ func relaxed(slo []stats.Gate) []stats.Gate {
 
 // watch is the sink of a step. It passes the results of requests intended after the settle
 // time on to the step's recorder, moved so that the step starts at 0, and judges every window
-// of the whole step, settle time included, against the relaxed SLO: the first window that
-// fails calls stop. It is fed from the loader's one delivering goroutine, as every sink is.
+// of the whole step, settle time included, against the relaxed SLO: badWindows failing in a
+// row call stop. It is fed from the loader's one delivering goroutine, as every sink is.
 type watch struct {
 	next    loader.Sink
 	settle  time.Duration
@@ -52,9 +57,9 @@ type watch struct {
 	cur     *stats.Recorder // the window being filled; nil until its first result
 	curEnd  time.Duration   // when the window may be judged, by the end times of results
 	moved   []loader.Result // reused for the batch passed on
+	strikes int             // windows in a row that broke the relaxed SLO
 	fired   bool
 	firedAt stats.Report // the window that fired
-	why     []stats.Verdict
 }
 
 var _ loader.Sink = (*watch)(nil)
@@ -102,9 +107,12 @@ func (w *watch) judge() {
 		return
 	}
 	w.cur = nil
-	v := stats.CheckGates(&rep, w.bad)
-	if stats.Failed(v) > 0 {
-		w.fired, w.firedAt, w.why = true, rep, v
+	if stats.Failed(stats.CheckGates(&rep, w.bad)) == 0 {
+		w.strikes = 0
+		return
+	}
+	if w.strikes++; w.strikes >= badWindows {
+		w.fired, w.firedAt = true, rep
 		w.stop()
 	}
 }

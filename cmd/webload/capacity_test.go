@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/internal/capsite"
+)
+
+func startCapsite(t *testing.T, cfg capsite.Config) *capsite.Site {
+	t.Helper()
+	site, err := capsite.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { site.Close() })
+	return site
+}
+
+// savedCapacity is the part of a saved search the tests read.
+type savedCapacity struct {
+	Transactions int64 `json:"transactions"`
+	Run          struct {
+		Rate float64 `json:"rate"`
+	} `json:"run"`
+	Capacity *struct {
+		Rate  float64  `json:"rate"`
+		SLO   []string `json:"slo"`
+		Steps []struct {
+			Rate      float64 `json:"rate"`
+			P95       float64 `json:"p95"`
+			ErrorRate float64 `json:"error_rate"`
+			Passed    bool    `json:"passed"`
+		} `json:"steps"`
+	} `json:"capacity"`
+}
+
+// A site of 8 workers of 20 ms holds 400 req/s; the search must land within 10 % of it, and
+// the saved result is the step at that rate with the search attached.
+func TestCapacityFindsAKnownCapacity(t *testing.T) {
+	t.Parallel()
+	site := startCapsite(t, capsite.Config{Workers: 8, Service: 20 * time.Millisecond})
+	out := filepath.Join(t.TempDir(), "cap.json")
+	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<100ms", "--step-time", "2s", "--settle", "1s",
+		"--from", "100", "--max-steps", "12", "--no-parser", "-o", out, site.URL())
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved savedCapacity
+	if err := json.Unmarshal(data, &saved); err != nil {
+		t.Fatal(err)
+	}
+	c := saved.Capacity
+	if c == nil {
+		t.Fatalf("no capacity in the saved result\n%s", stdout)
+	}
+	t.Logf("found %v req/s\n%s", c.Rate, stdout)
+	if c.Rate < 360 || c.Rate > 440 {
+		t.Fatalf("capacity %v req/s, want within 10 %% of 400\n%s", c.Rate, stdout)
+	}
+	if saved.Run.Rate != c.Rate || saved.Transactions == 0 || len(c.SLO) != 1 || c.SLO[0] != "p95<100ms" {
+		t.Fatalf("saved step at %v req/s with %d transactions, SLO %v; want the step at %v", saved.Run.Rate, saved.Transactions, c.SLO, c.Rate)
+	}
+	if len(c.Steps) > 12 || strings.Count(stdout, " req/s: ") != len(c.Steps) {
+		t.Fatalf("%d steps saved, printed:\n%s", len(c.Steps), stdout)
+	}
+	if !strings.Contains(stdout, "Capacity: ") || !strings.Contains(stdout, "next step ") {
+		t.Fatalf("no capacity line:\n%s", stdout)
+	}
+}
+
+// A site that takes 200 ms a request never keeps p95<50ms: the search halves from 4 req/s down
+// to 1, says so and exits 1, as a failed gate does.
+func TestCapacityNoneFound(t *testing.T) {
+	t.Parallel()
+	site := startCapsite(t, capsite.Config{Workers: 4, Service: 200 * time.Millisecond})
+	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<50ms", "--step-time", "1s", "--settle", "0",
+		"--from", "4", "--no-parser", site.URL())
+	if code != exitGateFailed {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitGateFailed, stdout, stderr)
+	}
+	if strings.Count(stdout, " req/s: ") != 3 || !strings.Contains(stdout, "Capacity: none found: even 1 req/s failed (p95 2") {
+		t.Fatalf("stdout:\n%s", stdout)
+	}
+	if !strings.Contains(stderr, "none found") {
+		t.Fatalf("stderr: %s", stderr)
+	}
+}
+
+func TestCapacityUsage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no slo", nil, "--slo: name at least one gate"},
+		{"bad slo", []string{"--slo", "p96<1s"}, "unknown metric"},
+		{"users", []string{"--slo", "p95<1s", "-c", "10"}, "--concurrent does not apply"},
+		{"time", []string{"--slo", "p95<1s", "-t", "10S"}, "--time does not apply"},
+		{"to below from", []string{"--slo", "p95<1s", "--from", "100", "--to", "50"}, "--to 50 is below --from 100"},
+		{"step time", []string{"--slo", "p95<1s", "--step-time", "0"}, "--step-time"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			args := append([]string{"capacity"}, tc.args...)
+			_, stderr, code := webload(t, nil, append(args, "http://127.0.0.1:1/")...)
+			if code != exitUsage || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, exitUsage, tc.want)
+			}
+		})
+	}
+}
