@@ -69,7 +69,7 @@ func (w *watch) Record(batch []loader.Result) {
 	w.moved = w.moved[:0]
 	for i := range batch {
 		r := &batch[i]
-		w.observe(r)
+		w.observe(batch[i : i+1])
 		if r.Intended >= w.settle {
 			m := *r
 			m.Intended -= w.settle
@@ -82,12 +82,13 @@ func (w *watch) Record(batch []loader.Result) {
 	}
 }
 
-// observe adds r to its window, judging the window first when r ended after it.
-func (w *watch) observe(r *loader.Result) {
+// observe adds the one result of one to its window, judging the window first when the result
+// ended after it.
+func (w *watch) observe(one []loader.Result) {
 	if w.fired || len(w.bad) == 0 {
 		return
 	}
-	end := r.Intended + r.ResponseTime()
+	end := one[0].Intended + one[0].ResponseTime()
 	if w.cur != nil && end >= w.curEnd {
 		w.judge()
 	}
@@ -95,7 +96,7 @@ func (w *watch) observe(r *loader.Result) {
 		w.cur = stats.NewRecorder(w.targets, stats.Options{Interval: w.window})
 		w.curEnd = (end/w.window + 1) * w.window
 	}
-	w.cur.Record([]loader.Result{*r})
+	w.cur.Record(one)
 }
 
 // judge checks the window when it has enough transactions, and starts a new one; a window of
