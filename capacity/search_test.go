@@ -169,3 +169,46 @@ func TestSearchStopsOnErrors(t *testing.T) {
 		t.Fatalf("cancelled: %v", err)
 	}
 }
+
+// The result saved is the step at the capacity with the search attached; when none passed, the
+// lowest rate's, so the file still tells how far the site was from the SLO.
+func TestResultReport(t *testing.T) {
+	t.Parallel()
+	slo := mustGates(t, "p95<500ms")
+	for _, tc := range []struct {
+		name     string
+		capacity float64
+		opts     Options
+		wantRate float64 // the saved step's
+	}{
+		{name: "found", capacity: 300, opts: Options{From: 100}, wantRate: 300},
+		{name: "none", capacity: 0.5, opts: Options{From: 4}, wantRate: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := &site{capacity: tc.capacity}
+			measure := func(ctx context.Context, rate float64) (Measured, error) {
+				m, err := s.measure(ctx, rate)
+				m.Report.Run.Rate = rate
+				return m, err
+			}
+			res, err := Search(context.Background(), slo, tc.opts, measure)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, ok := res.Report(slo)
+			if !ok || rep.Run.Rate != tc.wantRate || rep.Capacity == nil || rep.Capacity.Rate != res.Rate ||
+				len(rep.Capacity.Steps) != len(res.Steps) || rep.Capacity.SLO[0] != "p95<500ms" {
+				t.Fatalf("saved %+v with %+v; rates %v", rep.Run, rep.Capacity, s.rates)
+			}
+			for i, st := range rep.Capacity.Steps {
+				if st.Rate != res.Steps[i].Rate || st.Passed != res.Steps[i].Passed {
+					t.Fatalf("step %d: %+v against %+v", i, st, res.Steps[i])
+				}
+			}
+		})
+	}
+	if _, ok := (&Result{Best: -1, NextFailed: -1}).Report(slo); ok {
+		t.Fatal("a search without steps saved a result")
+	}
+}
