@@ -119,3 +119,34 @@ func TestCapacityUsage(t *testing.T) {
 		})
 	}
 }
+
+// Two stacks searched the same way compare side by side, capacity first, and a stack that
+// holds half as much fails --max-regression capacity=10%.
+func TestCapacityCompare(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	search := func(workers int, out string) {
+		site := startCapsite(t, capsite.Config{Workers: workers, Service: 20 * time.Millisecond})
+		stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<100ms", "--step-time", "1s", "--settle", "500ms",
+			"--from", "100", "--max-steps", "4", "--no-parser", "--label", out, "-o", filepath.Join(dir, out+".json"), site.URL())
+		if code != 0 {
+			t.Errorf("%s: exit %d\n%s%s", out, code, stdout, stderr)
+		}
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); search(1, "small") }() // 50 req/s
+	search(8, "large")                                    // 400 req/s
+	<-done
+	if t.Failed() {
+		return
+	}
+	stdout, stderr, code := webload(t, nil, "compare", "--max-regression", "capacity=10%",
+		filepath.Join(dir, "large.json"), filepath.Join(dir, "small.json"))
+	if code != exitGateFailed {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitGateFailed, stdout, stderr)
+	}
+	head := strings.SplitN(stdout, "\n", 2)[0]
+	if !strings.HasPrefix(head, "Run    Capacity (req/s)") || !strings.Contains(stdout, "small Capacity ") || !strings.Contains(stdout, "FAILED") {
+		t.Fatalf("compare:\n%s", stdout)
+	}
+}
