@@ -18,7 +18,7 @@ import (
 	"github.com/webload/webload/stats"
 )
 
-// capacityCommand registers `webload capacity`: the run's flags that shape requests, plus the
+// capacityCommandDef is `webload capacity`: the run's flags that shape requests, plus the
 // search's own.
 func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 	o := new(runOptions)
@@ -115,7 +115,7 @@ func capacityFromFlags(c *cli.Context) (capacitySearch, error) {
 	if s.opts.To, err = parseRate(c.String("to")); err != nil {
 		p.addf("to", "--to: %w", err)
 	}
-	if err == nil && s.opts.To < s.opts.From {
+	if err == nil && s.opts.To < s.opts.From && c.IsSet("from") {
 		p.addf("to", "--to %s is below --from %s", c.String("to"), c.String("from"))
 	}
 	if s.opts.MaxSteps = c.Int("max-steps"); s.opts.MaxSteps < 1 {

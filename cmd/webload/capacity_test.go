@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -148,5 +151,31 @@ func TestCapacityCompare(t *testing.T) {
 	head := strings.SplitN(stdout, "\n", 2)[0]
 	if !strings.HasPrefix(head, "Run    Capacity (req/s)") || !strings.Contains(stdout, "small Capacity ") || !strings.Contains(stdout, "FAILED") {
 		t.Fatalf("compare:\n%s", stdout)
+	}
+}
+
+// Ctrl-C ends the search in its step: the steps measured are printed and saved, and the exit
+// is the signal's, as a run's.
+func TestCapacityInterrupted(t *testing.T) {
+	t.Parallel()
+	site := startCapsite(t, capsite.Config{Workers: 8, Service: 20 * time.Millisecond})
+	out := filepath.Join(t.TempDir(), "cap.json")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	time.AfterFunc(2500*time.Millisecond, func() { cancel(signalCause{syscall.SIGINT}) })
+	var stdout, stderr bytes.Buffer
+	err := runApp(ctx, []string{"webload", "capacity", "--slo", "p95<5s", "--step-time", "1s", "--settle", "0",
+		"--from", "20", "--max-steps", "20", "--no-parser", "-o", out, site.URL()}, &stdout, &stderr,
+		func(string) (string, bool) { return "", false })
+	// 20 and 40 req/s take a second each; the signal cuts 80.
+	if code := exitCode(err, &stderr); code != 130 {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	if n := strings.Count(stdout.String(), " req/s: "); n < 1 || !strings.Contains(stdout.String(), "Capacity: ") {
+		t.Fatalf("%d steps printed:\n%s", n, stdout.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(data), `"capacity"`) {
+		t.Fatalf("saved %v: %.200s", err, data)
 	}
 }
