@@ -42,11 +42,8 @@ type CapacityStep struct {
 func NewCapacityStep(rate float64, rep *Report, verdicts []Verdict, passed, endedEarly bool) CapacityStep {
 	s := CapacityStep{Rate: rate, TransactionRate: rep.TransactionRate, P95: rep.Percentiles.P95,
 		ErrorRate: share(rep.FailedTransactions, rep.Transactions), Passed: passed, EndedEarly: endedEarly}
-	// The elapsed time includes the wait for the requests in flight at the end, which at a
-	// rate near capacity is a large part of a short step: per second of the step itself, the
-	// rate reads as the site kept up, which it did.
-	if t := rep.Run.TimeLimit; t > 0 && rep.ElapsedTime > t {
-		s.TransactionRate = float64(rep.Transactions) / t
+	if r, ok := completedPerSecond(rep); ok && !endedEarly {
+		s.TransactionRate = r
 	}
 	for _, v := range verdicts {
 		if !v.Passed && !math.IsNaN(v.Measured) {
@@ -60,6 +57,29 @@ func NewCapacityStep(rate float64, rep *Report, verdicts []Verdict, passed, ende
 		s.Broke = "no transaction completed"
 	}
 	return s
+}
+
+// completedPerSecond is the transactions completed per second within the step's time
+// (Run.TimeLimit), by the timeline's whole intervals in it. The run's own rate divides by an
+// elapsed time that includes the wait for the requests in flight at the end, which near
+// capacity is a large part of a short step; and it counts those requests, so a site that
+// fell behind would read as keeping up once its queue had drained.
+func completedPerSecond(rep *Report) (float64, bool) {
+	iv, limit := rep.TimelineInterval, rep.Run.TimeLimit
+	if iv <= 0 || limit <= 0 {
+		return 0, false
+	}
+	covered := math.Floor(limit/iv+1e-9) * iv
+	if covered <= 0 {
+		return 0, false
+	}
+	var n int64
+	for _, p := range rep.Timeline {
+		if p.Start < covered-iv/2 {
+			n += p.Transactions
+		}
+	}
+	return float64(n) / covered, true
 }
 
 // figureText is a figure's name and value as verdicts show it: "p95 812.345 ms".

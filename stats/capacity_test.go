@@ -69,10 +69,15 @@ func TestNewCapacityStepNamesTheBrokenGate(t *testing.T) {
 	if s.Broke != "error_rate 5.000 %" || s.ErrorRate != 5 || s.P95 != 0.25 || s.TransactionRate != 100 {
 		t.Fatalf("step %+v", s)
 	}
-	// 262 transactions of a 2 s step that took 2.36 s with the requests in flight at its end.
-	rep = &Report{Transactions: 262, ElapsedTime: 2.36, TransactionRate: 111, Run: RunInfo{TimeLimit: 2}}
-	if s := NewCapacityStep(131.25, rep, nil, true, false); s.TransactionRate != 131 {
-		t.Fatalf("rate of a step that waited for its requests in flight: %v, want 131", s.TransactionRate)
+	// 262 transactions of a 2 s step that took 2.36 s with the requests in flight at its end,
+	// 17 of which completed after the step: 245 in 2 s.
+	rep = &Report{Transactions: 262, ElapsedTime: 2.36, TransactionRate: 111, Run: RunInfo{TimeLimit: 2}, TimelineInterval: 1,
+		Timeline: []TimelinePoint{{Start: 0, Transactions: 120}, {Start: 1, Transactions: 125}, {Start: 2, Transactions: 17}}}
+	if s := NewCapacityStep(131.25, rep, nil, true, false); s.TransactionRate != 122.5 {
+		t.Fatalf("rate of a step that waited for its requests in flight: %v, want 122.5", s.TransactionRate)
+	}
+	if s := NewCapacityStep(131.25, rep, nil, false, true); s.TransactionRate != 111 {
+		t.Fatalf("rate of a step ended early: %v, want the run's 111", s.TransactionRate)
 	}
 	if s := NewCapacityStep(100, &Report{}, nil, false, true); s.Broke != "no transaction completed" {
 		t.Fatalf("a step without transactions: %+v", s)
