@@ -53,7 +53,11 @@ func NewCapacityStep(rate float64, rep *Report, verdicts []Verdict, passed, ende
 			}
 		}
 	}
-	if !passed && s.Broke == "" && rep.Transactions == 0 {
+	switch {
+	case passed || s.Broke != "" || rep.Transactions > 0:
+	case rep.FailedTransactions > 0:
+		s.Broke = "every request failed"
+	default:
 		s.Broke = "no transaction completed"
 	}
 	return s

@@ -82,6 +82,9 @@ func TestNewCapacityStepNamesTheBrokenGate(t *testing.T) {
 	if s := NewCapacityStep(100, &Report{}, nil, false, true); s.Broke != "no transaction completed" {
 		t.Fatalf("a step without transactions: %+v", s)
 	}
+	if s := NewCapacityStep(100, &Report{FailedTransactions: 3}, nil, false, false); s.Broke != "every request failed" {
+		t.Fatalf("a step whose requests all failed: %+v", s)
+	}
 }
 
 // A search's result saves and reads back whole, compares with a Capacity column first, and

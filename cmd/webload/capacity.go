@@ -160,8 +160,8 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 	if spec.Outputs.Quiet {
 		lines = io.Discard
 	}
-	fmt.Fprintf(lines, "Capacity search for %s: steps of %v after %v settling, from %s/s up to %s/s\n",
-		sloText(search.slo), search.stepTime, search.settle, c.String("from"), c.String("to"))
+	fmt.Fprintf(lines, "Capacity search for %s: steps of %v after %v settling, from %g/s up to %g/s\n",
+		sloText(search.slo), search.stepTime, search.settle, min(search.opts.From, search.opts.To), search.opts.To)
 	search.opts.Step = func(s capacity.Step) { fmt.Fprintln(lines, s.Summary().Line()) }
 	res, searchErr := capacity.Search(c.Context, search.slo, search.opts, m.Measure)
 	summary := res.Summary(search.slo)
