@@ -116,8 +116,10 @@ func countOf(v float64) cell {
 // summaryRows are siege's summary in its order, then the percentiles and webload's own figures:
 // the figures of stats' list by name, and beside them those only the page shows. Times of
 // transactions are in milliseconds, sizes in siege's MB of 2^20 bytes. The logins and
-// extractions (sessionRows) come last, shown when a result had some.
+// extractions (sessionRows) come last, shown when a result had some. A capacity search's
+// result (webload capacity) is headed by the capacity it found.
 var summaryRows = append([]figureRow{
+	listed("capacity"),
 	listed("transactions"),
 	listed("availability"),
 	listed("elapsed"),

@@ -186,3 +186,19 @@ func TestSpreadText(t *testing.T) {
 		}
 	}
 }
+
+// A capacity search's result heads its summary with the capacity; a plain run beside it shows
+// none, and plain runs alone have no such row.
+func TestSummaryShowsCapacity(t *testing.T) {
+	t.Parallel()
+	search := stats.Report{Transactions: 10, Capacity: &stats.Capacity{Rate: 437.5}}
+	tb := summaryTable([]stats.Report{search, {Transactions: 10}})
+	if got := tb.Rows[0]; got[0].Text != "Capacity (req/s)" || got[1].Key != 437.5 || !math.IsNaN(got[2].Key) {
+		t.Fatalf("first row %+v", got)
+	}
+	for _, row := range summaryTable([]stats.Report{{Transactions: 10}}).Rows {
+		if row[0].Text == "Capacity (req/s)" {
+			t.Fatal("a plain run shows a capacity")
+		}
+	}
+}

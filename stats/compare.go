@@ -20,10 +20,18 @@ var columns = figuresNamed("elapsed", "rtime", "trate", "concurrency", "successf
 // comparison of runs that read no database keeps the table it always had.
 var dbColumns = figuresNamed("qps", "q/t", "slow")
 
-// tableFigures are the columns of a table of results: columns, then the dbColumns some result
-// (or a run of its series) measured.
+// capacityColumn leads the table when a result compared is a capacity search's: the rate a
+// stack holds is what such a comparison is for.
+var capacityColumn = figuresNamed("capacity")
+
+// tableFigures are the columns of a table of results: the capacity when some result measured
+// it, columns, then the dbColumns some result (or a run of its series) measured.
 func tableFigures(reports []Report) []Figure {
-	out := slices.Clone(columns)
+	var out []Figure
+	if slices.ContainsFunc(reports, func(r Report) bool { return r.Capacity != nil }) {
+		out = slices.Clone(capacityColumn)
+	}
+	out = append(out, columns...)
 	for _, f := range dbColumns {
 		if slices.ContainsFunc(reports, func(r Report) bool { return measuredIn(&r, f) }) {
 			out = append(out, f)

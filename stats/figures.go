@@ -128,6 +128,9 @@ var figures = []Figure{
 	percentileFigure("p99", 99),
 	percentileFigure("p99.9", 99.9),
 	percentileFigure("max", 100),
+	{Name: "capacity", Kind: FigureRate, HigherIsBetter: true, Summary: "Capacity (req/s)", unit: " req/s",
+		run:     capacityRate,
+		compare: compareView{key: "capacity", title: "Capacity", unit: "req/s", scale: 1, decimals: 1}},
 	{Name: "la", Kind: FigureRate, run: serverLoad,
 		compare: compareView{key: "la", title: "LA", scale: 1, decimals: 2}},
 	{Name: "mem", Kind: FigureCount, unit: " MB", run: serverMem,
@@ -180,6 +183,14 @@ func percentileFigure(name string, q float64) Figure {
 		f.Summary, f.compare.title, f.compare.quantile = "Max (ms)", "Max", 0
 	}
 	return f
+}
+
+// capacityRate is the capacity a search found; a plain run measured none.
+func capacityRate(r *Report) (float64, bool) {
+	if r.Capacity == nil {
+		return 0, false
+	}
+	return r.Capacity.Rate, true
 }
 
 func runFigure(f func(*Report) float64) func(*Report) (float64, bool) {

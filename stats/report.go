@@ -95,6 +95,9 @@ type Report struct {
 	// Logins has the login steps' figures; nil in a run without login steps, and in results
 	// saved before they were apart.
 	Logins *LoginStats `json:"logins,omitempty"`
+	// Capacity is the capacity search this report is the best step of (webload capacity); nil
+	// for a plain run, and in results saved before searches.
+	Capacity *Capacity `json:"capacity,omitempty"`
 	// Repeats holds each run of a --repeat series, whose combination this report is.
 	Repeats []Report `json:"repeats,omitempty"`
 	// Steps holds each step of a concurrency ladder (-c 10,20,40), in the order run; the figures

@@ -27,7 +27,7 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 		Name:                      "webload",
 		CustomAppHelpTemplate:     inCategoryOrder(cli.AppHelpTemplate),
 		Usage:                     "load-test a web site, siege-compatible, with exact statistics",
-		UsageText:                 "webload [options] URL\n   webload [options] -f urls.txt\n   webload demo\n   webload compare old.json new.json\n   webload report old.json new.json --html report.html\n   webload urls import --base URL export.csv",
+		UsageText:                 "webload [options] URL\n   webload [options] -f urls.txt\n   webload demo\n   webload capacity --slo 'p95<500ms' URL\n   webload compare old.json new.json\n   webload report old.json new.json --html report.html\n   webload urls import --base URL export.csv",
 		Version:                   version,
 		HideVersion:               true, // -v is siege's --verbose; -V prints the version
 		HideHelp:                  true,
@@ -83,6 +83,7 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 				HideHelp:  true,
 				Action:    reportCommand,
 			},
+			capacityCommandDef(stdout, stderr, env),
 			urlsCommand(stdout, stderr),
 			{
 				Name:      "help",

@@ -1,0 +1,42 @@
+package capacity
+
+import "github.com/webload/webload/stats"
+
+// Summary is the search as a result keeps it: the capacity, the SLO as written and each
+// step's figures.
+func (r *Result) Summary(slo []stats.Gate) stats.Capacity {
+	c := stats.Capacity{Rate: r.Rate, Capped: r.Capped}
+	for _, g := range slo {
+		c.SLO = append(c.SLO, g.Expr)
+	}
+	for i := range r.Steps {
+		c.Steps = append(c.Steps, r.Steps[i].Summary())
+	}
+	return c
+}
+
+// Summary is the step's figures as the search prints and keeps them.
+func (s *Step) Summary() stats.CapacityStep {
+	return stats.NewCapacityStep(s.Rate, &s.Measured.Report, s.Verdicts, s.Passed, s.EndedEarly)
+}
+
+// Report is the result to save for the search: the report of the step at the capacity, or
+// when no step passed the lowest rate's, with the search's summary attached. ok is false when
+// no step was measured.
+func (r *Result) Report(slo []stats.Gate) (rep stats.Report, ok bool) {
+	i := r.Best
+	if i < 0 {
+		for k := range r.Steps {
+			if i < 0 || r.Steps[k].Rate < r.Steps[i].Rate {
+				i = k
+			}
+		}
+	}
+	if i < 0 {
+		return stats.Report{}, false
+	}
+	rep = r.Steps[i].Measured.Report
+	c := r.Summary(slo)
+	rep.Capacity = &c
+	return rep, true
+}

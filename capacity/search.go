@@ -1,0 +1,167 @@
+// Package capacity finds how much load a site takes before it breaks its service level: the
+// highest open-model rate whose measurement passes every SLO gate. Search is the pure logic
+// (double while the SLO holds, then bisect between the last passing and the first failing
+// rate); Measurer measures one rate with the loader, after a settle time that is not counted,
+// and ends a step early when a window of it breaks the SLO badly. Both are bounded: a search
+// stops after MaxSteps measurements whatever happens, and never offers more than To.
+package capacity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/webload/webload/stats"
+)
+
+// The defaults of Options' zero fields.
+const (
+	DefaultFrom      = 10     // req/s: a first step any site serving people holds
+	DefaultTo        = 100000 // req/s: beyond one load generator's reach on most machines
+	DefaultPrecision = 0.05   // the passing rate is within 5 % of the failing one
+	DefaultMaxSteps  = 20     // doubling from 10 to 100 000 takes 14, bisecting 4 more
+	minRate          = 1.0    // req/s: below this a failing From is not halved further
+)
+
+// ErrNoSLO is returned by Search without a gate to search against.
+var ErrNoSLO = errors.New("a capacity search needs at least one SLO gate")
+
+// Options bound a search. Rates are in arrivals per second.
+type Options struct {
+	// From is the first rate measured; 0 means DefaultFrom.
+	From float64
+	// To caps the rates measured: a site that holds To has a capacity of at least To. 0 means
+	// DefaultTo.
+	To float64
+	// Precision ends the bisection once the first failing rate is within this fraction above
+	// the last passing one; 0 means DefaultPrecision.
+	Precision float64
+	// MaxSteps caps the measurements; 0 means DefaultMaxSteps.
+	MaxSteps int
+	// Step, when set, is told of each step as it finishes, to print it.
+	Step func(Step)
+}
+
+func (o Options) withDefaults() Options {
+	if o.From <= 0 {
+		o.From = DefaultFrom
+	}
+	if o.To <= 0 {
+		o.To = DefaultTo
+	}
+	o.From = min(o.From, o.To)
+	if o.Precision <= 0 {
+		o.Precision = DefaultPrecision
+	}
+	if o.MaxSteps <= 0 {
+		o.MaxSteps = DefaultMaxSteps
+	}
+	return o
+}
+
+// Measured is one rate's measurement.
+type Measured struct {
+	// Report is the figures of the step, its settle time left out.
+	Report stats.Report
+	// EndedEarly is set when the step was stopped because it broke the SLO badly; the step
+	// fails whatever Report says.
+	EndedEarly bool
+}
+
+// Measure measures the load at rate arrivals per second. It returns an error when the step
+// could not be measured (the context was cancelled, the site cannot be reached at all), which
+// ends the search.
+type Measure func(ctx context.Context, rate float64) (Measured, error)
+
+// Step is one measured rate and its verdicts.
+type Step struct {
+	Rate       float64
+	Measured   Measured
+	Verdicts   []stats.Verdict
+	Passed     bool
+	EndedEarly bool
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	// Rate is the capacity: the highest rate that passed; 0 when none did.
+	Rate float64
+	// Steps are in the order they were measured.
+	Steps []Step
+	// Best indexes the step at Rate, and NextFailed the lowest failing step above it; -1 when
+	// there is none (no rate passed; or every rate up to To passed, or the search was cut).
+	Best, NextFailed int
+	// Capped is set when To itself passed: the capacity is at least Rate.
+	Capped bool
+}
+
+// Search finds the highest rate whose measurement passes every gate of slo. It measures From,
+// doubles the rate while the steps pass (up to To), then bisects between the last passing and
+// the first failing rate until they are within Precision. When From fails it halves instead,
+// down to 1 req/s. It stops after MaxSteps measurements in any case. On an error of measure it
+// returns the steps so far with the error.
+func Search(ctx context.Context, slo []stats.Gate, opts Options, measure Measure) (Result, error) {
+	if len(slo) == 0 {
+		return Result{Best: -1, NextFailed: -1}, ErrNoSLO
+	}
+	opts = opts.withDefaults()
+	res := Result{Best: -1, NextFailed: -1}
+	rate := opts.From
+	for len(res.Steps) < opts.MaxSteps {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		m, err := measure(ctx, rate)
+		if err != nil {
+			return res, fmt.Errorf("measuring %g req/s: %w", rate, err)
+		}
+		step := judge(rate, m, slo)
+		res.Steps = append(res.Steps, step)
+		if opts.Step != nil {
+			opts.Step(step)
+		}
+		i := len(res.Steps) - 1
+		if step.Passed {
+			if rate > res.Rate {
+				res.Rate, res.Best = rate, i
+			}
+		} else if res.NextFailed < 0 || rate < res.Steps[res.NextFailed].Rate {
+			res.NextFailed = i
+		}
+		next, done := nextRate(&res, &opts)
+		if done {
+			break
+		}
+		rate = next
+	}
+	return res, nil
+}
+
+// nextRate chooses the rate after the steps so far, or says the search is over.
+func nextRate(res *Result, opts *Options) (next float64, done bool) {
+	pass := res.Rate
+	if res.NextFailed < 0 {
+		if pass >= opts.To {
+			res.Capped = true
+			return 0, true
+		}
+		return min(pass*2, opts.To), false
+	}
+	fail := res.Steps[res.NextFailed].Rate
+	if pass == 0 {
+		next = fail / 2
+		return next, next < minRate
+	}
+	if fail <= pass*(1+opts.Precision) {
+		return 0, true
+	}
+	return (pass + fail) / 2, false
+}
+
+// judge checks a measurement against the SLO. A step that completed no transaction fails: its
+// percentiles read 0, which would pass any latency gate.
+func judge(rate float64, m Measured, slo []stats.Gate) Step {
+	v := stats.CheckGates(&m.Report, slo)
+	return Step{Rate: rate, Measured: m, Verdicts: v, EndedEarly: m.EndedEarly,
+		Passed: !m.EndedEarly && m.Report.Transactions > 0 && stats.Failed(v) == 0 && stats.CountInconclusive(v) == 0}
+}

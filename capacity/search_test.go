@@ -1,0 +1,214 @@
+package capacity
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/webload/webload/stats"
+)
+
+func mustGates(t *testing.T, exprs ...string) []stats.Gate {
+	t.Helper()
+	var out []stats.Gate
+	for _, e := range exprs {
+		g, err := stats.ParseGate(e)
+		if err != nil {
+			t.Fatalf("ParseGate(%q): %v", e, err)
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// site plays a stack whose p95 is 50 ms up to capacity req/s and 2 s above it; with early set
+// it ends the steps above capacity early, as a live check would.
+type site struct {
+	capacity float64
+	early    bool
+	rates    []float64
+}
+
+func (s *site) measure(_ context.Context, rate float64) (Measured, error) {
+	s.rates = append(s.rates, rate)
+	rep := stats.Report{Transactions: 100, Percentiles: stats.Percentiles{P95: 0.05}}
+	if rate > s.capacity {
+		rep.Percentiles.P95 = 2
+		return Measured{Report: rep, EndedEarly: s.early}, nil
+	}
+	return Measured{Report: rep}, nil
+}
+
+func TestSearchFindsTheThreshold(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		capacity float64
+		opts     Options
+		early    bool
+		capped   bool
+		noneWant bool
+	}{
+		{name: "from the default", capacity: 400},
+		{name: "a capacity just above a power of two", capacity: 650, opts: Options{From: 10}},
+		{name: "from above the capacity halves first", capacity: 37, opts: Options{From: 500}},
+		{name: "early ends count as failures", capacity: 1234, early: true},
+		{name: "a tighter precision", capacity: 400, opts: Options{Precision: 0.01}},
+		{name: "capped by To", capacity: 5000, opts: Options{From: 100, To: 1000}, capped: true},
+		{name: "nothing passes", capacity: 0.5, opts: Options{From: 10}, noneWant: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := &site{capacity: tc.capacity, early: tc.early}
+			var told []Step
+			tc.opts.Step = func(st Step) { told = append(told, st) }
+			res, err := Search(context.Background(), mustGates(t, "p95<500ms"), tc.opts, s.measure)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(told) != len(res.Steps) || len(res.Steps) != len(s.rates) {
+				t.Fatalf("%d steps told, %d kept, %d measured", len(told), len(res.Steps), len(s.rates))
+			}
+			if len(res.Steps) > DefaultMaxSteps {
+				t.Fatalf("%d steps, more than %d: %v", len(res.Steps), DefaultMaxSteps, s.rates)
+			}
+			switch {
+			case tc.noneWant:
+				if res.Rate != 0 || res.Best != -1 || res.NextFailed < 0 {
+					t.Fatalf("found %v (best %d, next failed %d) on a site that holds nothing; rates %v", res.Rate, res.Best, res.NextFailed, s.rates)
+				}
+				if last := s.rates[len(s.rates)-1]; last < minRate {
+					t.Fatalf("measured %v req/s, below the floor of %v", last, minRate)
+				}
+				return
+			case tc.capped:
+				if !res.Capped || res.Rate != 1000 || res.NextFailed != -1 {
+					t.Fatalf("rate %v capped %v next failed %d, want 1000 capped; rates %v", res.Rate, res.Capped, res.NextFailed, s.rates)
+				}
+				return
+			}
+			precision := tc.opts.withDefaults().Precision
+			if res.Rate > tc.capacity || res.Rate < tc.capacity/(1+precision) {
+				t.Fatalf("found %v, want within %v below %v; rates %v", res.Rate, precision, tc.capacity, s.rates)
+			}
+			best, next := res.Steps[res.Best], res.Steps[res.NextFailed]
+			if !best.Passed || best.Rate != res.Rate || next.Passed || next.Rate <= res.Rate || next.Rate > res.Rate*(1+precision) {
+				t.Fatalf("best %+v, next failed %+v", best.Rate, next.Rate)
+			}
+			if next.EndedEarly != tc.early {
+				t.Fatalf("next failed step ended early: %v, want %v", next.EndedEarly, tc.early)
+			}
+		})
+	}
+}
+
+func TestSearchStopsAfterMaxSteps(t *testing.T) {
+	t.Parallel()
+	s := &site{capacity: 1e9}
+	res, err := Search(context.Background(), mustGates(t, "p95<500ms"), Options{MaxSteps: 3, To: 1e12}, s.measure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Steps) != 3 || res.Rate != 40 || res.Capped {
+		t.Fatalf("%d steps, rate %v, capped %v: want 3 steps ending at 40 uncapped", len(res.Steps), res.Rate, res.Capped)
+	}
+}
+
+func TestSearchChecksEveryGate(t *testing.T) {
+	t.Parallel()
+	// p95 always passes; errors appear above 300 req/s.
+	measure := func(_ context.Context, rate float64) (Measured, error) {
+		rep := stats.Report{Transactions: 1000, Percentiles: stats.Percentiles{P95: 0.01}}
+		if rate > 300 {
+			rep.FailedTransactions = 50
+		}
+		return Measured{Report: rep}, nil
+	}
+	res, err := Search(context.Background(), mustGates(t, "p95<500ms", "error_rate<1"), Options{}, measure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rate > 300 || res.Rate < 300/1.05 {
+		t.Fatalf("found %v, want just below 300", res.Rate)
+	}
+}
+
+func TestSearchFailsAStepWithoutTransactions(t *testing.T) {
+	t.Parallel()
+	measure := func(context.Context, float64) (Measured, error) { return Measured{}, nil }
+	res, err := Search(context.Background(), mustGates(t, "p95<500ms"), Options{From: 4}, measure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rate != 0 || len(res.Steps) != 3 { // 4, 2, 1
+		t.Fatalf("rate %v after %d steps, want none after 3", res.Rate, len(res.Steps))
+	}
+}
+
+func TestSearchStopsOnErrors(t *testing.T) {
+	t.Parallel()
+	boom := errors.New("boom")
+	calls := 0
+	measure := func(_ context.Context, rate float64) (Measured, error) {
+		calls++
+		if calls == 3 {
+			return Measured{}, boom
+		}
+		return Measured{Report: stats.Report{Transactions: 1}}, nil
+	}
+	res, err := Search(context.Background(), mustGates(t, "p95<500ms"), Options{}, measure)
+	if !errors.Is(err, boom) || len(res.Steps) != 2 || res.Rate != 20 {
+		t.Fatalf("err %v, %d steps, rate %v: want boom after 2 steps at 20", err, len(res.Steps), res.Rate)
+	}
+	if _, err := Search(context.Background(), nil, Options{}, measure); !errors.Is(err, ErrNoSLO) {
+		t.Fatalf("no SLO: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Search(ctx, mustGates(t, "p95<1s"), Options{}, measure); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
+}
+
+// The result saved is the step at the capacity with the search attached; when none passed, the
+// lowest rate's, so the file still tells how far the site was from the SLO.
+func TestResultReport(t *testing.T) {
+	t.Parallel()
+	slo := mustGates(t, "p95<500ms")
+	for _, tc := range []struct {
+		name     string
+		capacity float64
+		opts     Options
+		wantRate float64 // the saved step's
+	}{
+		{name: "found", capacity: 300, opts: Options{From: 100}, wantRate: 300},
+		{name: "none", capacity: 0.5, opts: Options{From: 4}, wantRate: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := &site{capacity: tc.capacity}
+			measure := func(ctx context.Context, rate float64) (Measured, error) {
+				m, err := s.measure(ctx, rate)
+				m.Report.Run.Rate = rate
+				return m, err
+			}
+			res, err := Search(context.Background(), slo, tc.opts, measure)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, ok := res.Report(slo)
+			if !ok || rep.Run.Rate != tc.wantRate || rep.Capacity == nil || rep.Capacity.Rate != res.Rate ||
+				len(rep.Capacity.Steps) != len(res.Steps) || rep.Capacity.SLO[0] != "p95<500ms" {
+				t.Fatalf("saved %+v with %+v; rates %v", rep.Run, rep.Capacity, s.rates)
+			}
+			for i, st := range rep.Capacity.Steps {
+				if st.Rate != res.Steps[i].Rate || st.Passed != res.Steps[i].Passed {
+					t.Fatalf("step %d: %+v against %+v", i, st, res.Steps[i])
+				}
+			}
+		})
+	}
+	if _, ok := (&Result{Best: -1, NextFailed: -1}).Report(slo); ok {
+		t.Fatal("a search without steps saved a result")
+	}
+}

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/capacity"
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/run"
+	"github.com/webload/webload/stats"
+)
+
+// capacityCommandDef is `webload capacity`: the run's flags that shape requests, plus the
+// search's own.
+func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
+	o := new(runOptions)
+	flags := capacityFlags()
+	for _, f := range optionFlags(o) {
+		if slices.Contains(notForCapacity, f.Names()[0]) {
+			hide(f) // still parsed, so that setting one is refused by name
+		}
+		flags = append(flags, f)
+	}
+	return &cli.Command{
+		Name:      "capacity",
+		Usage:     "find the highest rate (open model) whose steps keep an SLO: double, then bisect to within 5 %",
+		ArgsUsage: "--slo 'p95<500ms' [--slo 'error_rate<1'] URL|-f FILE",
+		Flags:     flags,
+		HideHelp:  true,
+		Action:    func(c *cli.Context) error { return capacityCommand(c, o, stdout, stderr, env) },
+	}
+}
+
+func capacityFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "slo", Category: catLoad, Usage: "a step passes when every `GATE` holds, in --assert's words: p95<500ms, error_rate<1; repeatable, at least one"},
+		&cli.StringFlag{Name: "step-time", Value: "10s", Category: catLoad, Usage: "measure each rate for `DURATION`"},
+		&cli.StringFlag{Name: "settle", Value: "2s", Category: catLoad, Usage: "load each rate for `DURATION` before its step, uncounted, so a queue the rate builds shows in the step"},
+		&cli.StringFlag{Name: "from", Value: "10", Category: catLoad, Usage: "first `RATE` in requests per second (halved while it fails, down to 1/s)"},
+		&cli.StringFlag{Name: "to", Value: "100000", Category: catLoad, Usage: "highest `RATE` tried: a site that holds it has a capacity of at least that"},
+		&cli.IntFlag{Name: "max-steps", Value: capacity.DefaultMaxSteps, Category: catLoad, Usage: "measure at most `N` rates"},
+		helpFlag(),
+	}
+}
+
+// notForCapacity are run flags that have no meaning in a search, which sets the load itself
+// and prints its own lines; a user who sets one is told so rather than ignored.
+var notForCapacity = []string{"concurrent", "reps", "time", "rate", "ramp", "delay", "benchmark",
+	"repeat", "repeat-pause", "interval", "verbose", "html", "log", "mark", "hdr-log", "csv",
+	"siege-format", "prometheus-listen", "assert", "junit", "history", "server-metrics", "db",
+	"shard", "shards", "start-at", "start-after", "get", "print", "config", "per-url", "pprof", "failures"}
+
+// hide keeps a flag out of the help.
+func hide(f cli.Flag) {
+	switch f := f.(type) {
+	case *cli.StringFlag:
+		f.Hidden = true
+	case *cli.IntFlag:
+		f.Hidden = true
+	case *cli.Int64Flag:
+		f.Hidden = true
+	case *cli.Uint64Flag:
+		f.Hidden = true
+	case *cli.BoolFlag:
+		f.Hidden = true
+	case *cli.StringSliceFlag:
+		f.Hidden = true
+	}
+}
+
+// capacitySearch is what the search's own flags ask for.
+type capacitySearch struct {
+	slo              []stats.Gate
+	opts             capacity.Options
+	stepTime, settle time.Duration
+}
+
+func capacityFromFlags(c *cli.Context) (capacitySearch, error) {
+	var s capacitySearch
+	var p problems
+	for _, name := range notForCapacity {
+		if c.IsSet(name) {
+			p.addf(name, "--%s does not apply to webload capacity, which sets the load itself", name)
+		}
+	}
+	for _, expr := range c.StringSlice("slo") {
+		g, err := stats.ParseGate(expr)
+		if err != nil {
+			p.addf("slo", "--slo: %w", err)
+			continue
+		}
+		s.slo = append(s.slo, g)
+	}
+	if len(c.StringSlice("slo")) == 0 {
+		p.addf("slo", "--slo: name at least one gate the steps must keep, such as --slo 'p95<500ms'")
+	}
+	var err error
+	if s.stepTime, err = parseSeconds(c.String("step-time")); err != nil || s.stepTime <= 0 {
+		p.addf("step-time", "--step-time: want a positive duration such as 10s (got %q)", c.String("step-time"))
+	}
+	if s.settle, err = parseSeconds(c.String("settle")); err != nil || s.settle < 0 {
+		p.addf("settle", "--settle: want a duration such as 2s, or 0 (got %q)", c.String("settle"))
+	}
+	if s.opts.From, err = parseRate(c.String("from")); err != nil {
+		p.addf("from", "--from: %w", err)
+	}
+	if s.opts.To, err = parseRate(c.String("to")); err != nil {
+		p.addf("to", "--to: %w", err)
+	}
+	if err == nil && s.opts.To < s.opts.From && c.IsSet("from") {
+		p.addf("to", "--to %s is below --from %s", c.String("to"), c.String("from"))
+	}
+	if s.opts.MaxSteps = c.Int("max-steps"); s.opts.MaxSteps < 1 {
+		p.addf("max-steps", "--max-steps: want at least 1 (got %d)", s.opts.MaxSteps)
+	}
+	return s, p.err(func(string, string) (string, bool) { return "", false })
+}
+
+// capacityCommand runs the search. It prints each step as it ends and the capacity last, and
+// exits 0 when a rate passed, 1 (as a failed gate) when even the lowest rate tried failed.
+func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env lookupEnv) error {
+	if c.Bool("help") {
+		return cli.ShowCommandHelp(c, "capacity")
+	}
+	search, err := capacityFromFlags(c)
+	if err != nil {
+		return err
+	}
+	// The open model: --rate sets its cap on users in flight (--max-users), each step its rate.
+	if err := c.Set("rate", "1"); err != nil {
+		return fmt.Errorf("setting the open model: %w", err)
+	}
+	spec, err := specFromFlags(c, o, env, func(string, string) (string, bool) { return "", false })
+	if err != nil {
+		return err
+	}
+	cfg := &spec.Config
+	if cfg.Proxy == "" {
+		if err := loader.CheckHosts(c.Context, cfg.Routed(spec.Targets), net.DefaultResolver.LookupHost); err != nil {
+			return usageError{err}
+		}
+	}
+	if err := loader.RaiseFileLimit(cfg.MaxUsers); err != nil {
+		return usageError{err}
+	}
+	m := &capacity.Measurer{Config: spec.Config, Targets: spec.Targets, StepTime: search.stepTime,
+		Settle: search.settle, SLO: search.slo, Info: spec.Info, Label: spec.Outputs.Label}
+	lines := stdout // the steps and the capacity; with -j the JSON alone goes to stdout
+	if spec.Outputs.JSON {
+		lines = stderr
+	}
+	if spec.Outputs.Quiet {
+		lines = io.Discard
+	}
+	fmt.Fprintf(lines, "Capacity search for %s: steps of %v after %v settling, from %g/s up to %g/s\n",
+		sloText(search.slo), search.stepTime, search.settle, min(search.opts.From, search.opts.To), search.opts.To)
+	search.opts.Step = func(s capacity.Step) { fmt.Fprintln(lines, s.Summary().Line()) }
+	res, searchErr := capacity.Search(c.Context, search.slo, search.opts, m.Measure)
+	summary := res.Summary(search.slo)
+	fmt.Fprintln(lines, summary.Summary())
+	if err := saveCapacity(&res, search.slo, &spec.Outputs, stdout); err != nil {
+		return err
+	}
+	switch {
+	case searchErr != nil && c.Context.Err() != nil:
+		return runError(run.InterruptedError{Cause: context.Cause(c.Context)})
+	case searchErr != nil:
+		return searchErr
+	case res.Rate == 0:
+		return noCapacityError{summary.Summary()}
+	}
+	return nil
+}
+
+// saveCapacity writes the result of the step at the capacity, the search attached, to -o and,
+// with -j, to stdout.
+func saveCapacity(res *capacity.Result, slo []stats.Gate, out *run.Outputs, stdout io.Writer) error {
+	rep, ok := res.Report(slo)
+	if !ok {
+		return nil
+	}
+	var errs []error
+	if out.JSONFile != "" {
+		errs = append(errs, stats.SaveJSON(out.JSONFile, &rep))
+	}
+	if out.JSON {
+		errs = append(errs, stats.WriteJSON(stdout, &rep))
+	}
+	return errors.Join(errs...)
+}
+
+func sloText(slo []stats.Gate) string {
+	var s []string
+	for _, g := range slo {
+		s = append(s, g.Expr)
+	}
+	return strings.Join(s, ", ")
+}
+
+// noCapacityError says no rate kept the SLO; it exits as a failed gate does.
+type noCapacityError struct{ summary string }
+
+func (e noCapacityError) Error() string { return strings.TrimPrefix(e.summary, "Capacity: ") }
+func (e noCapacityError) Unwrap() error { return gateError{failed: 1, total: 1} }

@@ -1,0 +1,147 @@
+package stats
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// search is a capacity search's outcome as the searcher sums it up: 400 passes, 420 breaks
+// p95 and 800 ended early on its errors.
+func search() *Capacity {
+	return &Capacity{Rate: 400, SLO: []string{"p95<100ms", "error_rate<1"}, Steps: []CapacityStep{
+		{Rate: 200, TransactionRate: 199.5, P95: 0.021, Passed: true},
+		{Rate: 400, TransactionRate: 398.25, P95: 0.0456, Passed: true},
+		{Rate: 800, TransactionRate: 401, P95: 1.5, ErrorRate: 12.5, EndedEarly: true, Broke: "error_rate 12.500 %"},
+		{Rate: 600, TransactionRate: 400, P95: 0.9, Broke: "p95 900.000 ms"},
+		{Rate: 420, TransactionRate: 399, P95: 0.112345, Broke: "p95 112.345 ms"},
+	}}
+}
+
+func TestCapacityText(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		cap  *Capacity
+		want string
+	}{
+		{name: "found", cap: search(),
+			want: "Capacity: 400 req/s (p95 45.600 ms at that rate; next step 420 req/s failed: p95 112.345 ms)"},
+		{name: "capped", cap: &Capacity{Rate: 1000, Capped: true, Steps: []CapacityStep{{Rate: 1000, P95: 0.01, Passed: true}}},
+			want: "Capacity: at least 1000 req/s (p95 10.000 ms at that rate; the highest rate allowed (--to))"},
+		{name: "none", cap: &Capacity{Steps: []CapacityStep{{Rate: 10, Broke: "p95 2000.000 ms"}, {Rate: 5, Broke: "p95 1500.000 ms"}}},
+			want: "Capacity: none found: even 5 req/s failed (p95 1500.000 ms)"},
+		{name: "bisected rate", cap: &Capacity{Rate: 437.5, Steps: []CapacityStep{{Rate: 437.5, P95: 0.05, Passed: true}}},
+			want: "Capacity: 437.5 req/s (p95 50.000 ms at that rate)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := tc.cap.Summary(); got != tc.want {
+				t.Fatalf("Summary()\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+	var b bytes.Buffer
+	if err := WriteCapacity(&b, search()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 6 || !strings.HasSuffix(lines[0], "passed") || !strings.HasSuffix(lines[2], "FAILED, ended early: error_rate 12.500 %") ||
+		!strings.Contains(lines[1], "      400 req/s:     398.25 trans/sec, p95     45.600 ms, errors   0.000 %") {
+		t.Fatalf("WriteCapacity:\n%s", b.String())
+	}
+}
+
+func TestNewCapacityStepNamesTheBrokenGate(t *testing.T) {
+	t.Parallel()
+	rep := &Report{Transactions: 190, FailedTransactions: 10, TransactionRate: 100, Percentiles: Percentiles{P95: 0.25}}
+	var gates []Gate
+	for _, e := range []string{"p95<500ms", "error_rate<1"} {
+		g, err := ParseGate(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gates = append(gates, g)
+	}
+	s := NewCapacityStep(100, rep, CheckGates(rep, gates), false, false)
+	if s.Broke != "error_rate 5.000 %" || s.ErrorRate != 5 || s.P95 != 0.25 || s.TransactionRate != 100 {
+		t.Fatalf("step %+v", s)
+	}
+	// 262 transactions of a 2 s step that took 2.36 s with the requests in flight at its end,
+	// 17 of which completed after the step: 245 in 2 s.
+	rep = &Report{Transactions: 262, ElapsedTime: 2.36, TransactionRate: 111, Run: RunInfo{TimeLimit: 2}, TimelineInterval: 1,
+		Timeline: []TimelinePoint{{Start: 0, Transactions: 120}, {Start: 1, Transactions: 125}, {Start: 2, Transactions: 17}}}
+	if s := NewCapacityStep(131.25, rep, nil, true, false); s.TransactionRate != 122.5 {
+		t.Fatalf("rate of a step that waited for its requests in flight: %v, want 122.5", s.TransactionRate)
+	}
+	if s := NewCapacityStep(131.25, rep, nil, false, true); s.TransactionRate != 111 {
+		t.Fatalf("rate of a step ended early: %v, want the run's 111", s.TransactionRate)
+	}
+	if s := NewCapacityStep(100, &Report{}, nil, false, true); s.Broke != "no transaction completed" {
+		t.Fatalf("a step without transactions: %+v", s)
+	}
+	if s := NewCapacityStep(100, &Report{FailedTransactions: 3}, nil, false, false); s.Broke != "every request failed" {
+		t.Fatalf("a step whose requests all failed: %+v", s)
+	}
+}
+
+// A search's result saves and reads back whole, compares with a Capacity column first, and
+// --max-regression capacity=10% fails a stack that holds 25 % less.
+func TestCapacityCompares(t *testing.T) {
+	t.Parallel()
+	base := fakeRun("old", 1, 2000, 20*time.Millisecond, 5*time.Millisecond, 5*time.Second)
+	cand := fakeRun("new", 2, 2000, 20*time.Millisecond, 5*time.Millisecond, 5*time.Second)
+	base.Capacity = search()
+	base.Run.Version = "test"
+	path := filepath.Join(t.TempDir(), "old.json")
+	if err := SaveJSON(path, &base); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Capacity == nil || back.Capacity.Summary() != base.Capacity.Summary() || len(back.Capacity.Steps) != 5 {
+		t.Fatalf("read back %+v", back.Capacity)
+	}
+	c := *search()
+	c.Rate = 300
+	cand.Capacity = &c
+	cmp, err := Compare([]Report{back, cand}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Columns[0].Key != "capacity" || cmp.Rows[1].Cells[0].Value != 300 || *cmp.Rows[1].Cells[0].Change != -0.25 || !cmp.Rows[1].Cells[0].Worse {
+		t.Fatalf("columns %+v, candidate's first cell %+v", cmp.Columns[0], cmp.Rows[1].Cells[0])
+	}
+	var text bytes.Buffer
+	if err := cmp.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "Capacity") || !strings.Contains(text.String(), "300.0") {
+		t.Fatalf("the table shows no capacity:\n%s", text.String())
+	}
+	for _, tc := range []struct {
+		limit string
+		pass  bool
+	}{{"capacity=10%", false}, {"capacity=30%", true}} {
+		limits, err := ParseLimits(tc.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := cmp.CheckLimits(limits); len(v) != 1 || v[0].Passed != tc.pass {
+			t.Errorf("%s: %+v", tc.limit, v)
+		}
+	}
+	// Plain runs keep the table they always had.
+	plain, err := Compare([]Report{fakeRun("a", 1, 100, time.Millisecond, time.Millisecond, time.Second), cand}, false)
+	if err != nil || plain.Columns[0].Key != "capacity" {
+		t.Fatalf("a capacity result beside a plain run: %v, %+v", err, plain.Columns[0])
+	}
+	plain, err = Compare([]Report{fakeRun("a", 1, 100, time.Millisecond, time.Millisecond, time.Second), fakeRun("b", 2, 100, time.Millisecond, time.Millisecond, time.Second)}, false)
+	if err != nil || plain.Columns[0].Key == "capacity" {
+		t.Fatalf("plain runs: %v, %+v", err, plain.Columns[0])
+	}
+}
