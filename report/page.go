@@ -24,7 +24,10 @@ type page struct {
 	// Curves are the results' percentile plots, on one x axis.
 	Curves curves `json:"curves"`
 	// Ladder has the ladders' rate and p95 by users; nil when no result is a ladder.
-	Ladder      *ladder `json:"ladder,omitempty"`
+	Ladder *ladder `json:"ladder,omitempty"`
+	// Capacity has the capacity searches' completed rate and p95 by offered rate; nil when no
+	// result is a search.
+	Capacity    *ladder `json:"capacity,omitempty"`
 	StatusCodes table   `json:"status_codes"`
 	Errors      table   `json:"errors"`
 }
@@ -83,6 +86,7 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 		return p, err
 	}
 	p.Ladder = buildLadder(results)
+	p.Capacity = buildCapacity(results)
 	if len(results) > 1 {
 		cmp, err := stats.Compare(results, true)
 		if err != nil {

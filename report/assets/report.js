@@ -264,36 +264,46 @@
     }, [c.x].concat(c.y));
   }
 
-  // renderLadder draws the ladders' rate and p95 against the users of each step, a line per
-  // result: the knee is where the rate stops rising and the p95 starts to climb.
-  function renderLadder() {
-    const l = data.ladder;
-    if (!l) {
+  // renderSteps draws steps of load (d: a ladder's users, or a capacity search's offered
+  // rates) against what they gave, the completed rate and the p95, a line per result: the knee
+  // is where the rate stops rising and the p95 starts to climb.
+  function renderSteps(d, id, xLabel, note) {
+    if (!d) {
       return;
     }
-    const sec = section("ladder");
+    const sec = section(id);
     sec.hidden = false;
-    sec.append(el("p", { className: "note" },
-      "Each point is a step of a ladder (-c 10,20,40): a run of its own at that many users. " +
-      "Past the server's capacity the rate stays flat while the p95 grows with the users."));
+    sec.append(el("p", { className: "note" }, note));
     const draw = (c, label, value) => {
-      const series = [{ label: "users", value: (u, x) => (x === null ? "-" : String(x)) }]
+      const series = [{ label: xLabel, value: (u, x) => (x === null ? "-" : String(x)) }]
         .concat(runLines(value, { points: { show: true } }));
       addChart(sec, {
         height: 300,
         scales: { x: { time: false, distr: 3, log: 2 }, y: { range: fromZero } },
-        axes: [{ label: "users" }, { label: label, size: 70 }],
+        axes: [{ label: xLabel }, { label: label, size: 70 }],
         series: series,
       }, [c.x].concat(c.y));
     };
-    draw(l.rate, "transactions/s", rate);
-    draw(l.p95, "p95 (ms)", ms);
-    for (const t of l.tables) {
+    draw(d.rate, "transactions/s", rate);
+    draw(d.p95, "p95 (ms)", ms);
+    for (const t of d.tables) {
       if (data.runs.length > 1) {
         sec.append(el("h3", {}, t.label));
       }
-      sec.append(renderTable(t.table, "ladder-steps"));
+      sec.append(renderTable(t.table, id + "-steps"));
     }
+  }
+
+  function renderLadder() {
+    renderSteps(data.ladder, "ladder", "users",
+      "Each point is a step of a ladder (-c 10,20,40): a run of its own at that many users. " +
+      "Past the server's capacity the rate stays flat while the p95 grows with the users.");
+  }
+
+  function renderCapacity() {
+    renderSteps(data.capacity, "capacity", "offered (/s)",
+      "Each point is a step of a capacity search (webload capacity): a run of its own at that " +
+      "arrival rate. Past the capacity the completed rate falls behind the offer and the p95 climbs.");
   }
 
   function renderTimelines() {
@@ -404,6 +414,7 @@
     renderSummary();
     renderComparison();
     renderLadder();
+    renderCapacity();
     renderPercentiles();
     renderTimelines();
     renderResponses();

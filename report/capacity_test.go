@@ -1,0 +1,102 @@
+package report
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/webload/webload/internal/browsertest"
+	"github.com/webload/webload/stats"
+)
+
+// searched is a saved run with a capacity search's steps, in the order a search measures them.
+func searched(t *testing.T, label string, steps ...stats.CapacityStep) stats.Report {
+	t.Helper()
+	r := savedResult(t, "closed")
+	r.Label = label
+	r.Capacity = &stats.Capacity{Rate: 150, SLO: []string{"p95<500ms"}, Steps: steps}
+	return r
+}
+
+var (
+	pass100 = stats.CapacityStep{Rate: 100, TransactionRate: 99.5, P95: 0.120, Passed: true}
+	pass200 = stats.CapacityStep{Rate: 200, TransactionRate: 198, P95: 0.210, Passed: true}
+	fail400 = stats.CapacityStep{Rate: 400, TransactionRate: 260, P95: 2.5, Broke: "p95 2500 ms", EndedEarly: true}
+	pass300 = stats.CapacityStep{Rate: 300, TransactionRate: 290, P95: 0.450, Passed: true}
+)
+
+func TestCapacityData(t *testing.T) {
+	t.Parallel()
+	a := searched(t, "old", pass100, pass200, fail400, pass300)
+	b := searched(t, "new", pass100, pass200)
+	plain := savedResult(t, "closed")
+	c := buildCapacity([]stats.Report{a, plain, b})
+	if c == nil {
+		t.Fatal("no capacity data")
+	}
+	if !slices.Equal(c.Rate.X, series{100, 200, 300, 400}) {
+		t.Fatalf("x %v, want the offered rates 100 to 400 in order", c.Rate.X)
+	}
+	if !slices.Equal(c.Rate.Y[0], series{99.5, 198, 290, 260}) || c.P95.Y[0][3] != 2500 {
+		t.Errorf("old's rates %v and p95 %v", c.Rate.Y[0], c.P95.Y[0])
+	}
+	if slices.ContainsFunc(c.Rate.Y[1], func(v float64) bool { return !math.IsNaN(v) }) {
+		t.Errorf("the plain run has points: %v", c.Rate.Y[1])
+	}
+	if !math.IsNaN(c.Rate.Y[2][2]) || c.Rate.Y[2][1] != 198 {
+		t.Errorf("new's rates %v, want points at 100 and 200 only", c.Rate.Y[2])
+	}
+	if len(c.Tables) != 2 || c.Tables[0].Label != "old" || len(c.Tables[0].Table.Rows) != 4 {
+		t.Fatalf("tables %+v, want old's 4 steps and new's 2", c.Tables)
+	}
+	if last := c.Tables[0].Table.Rows[3]; !strings.HasPrefix(last[0].Text, "400") || last[4].Text != "failed: p95 2500 ms" {
+		t.Errorf("old's last row %v, want the failed 400/s step", last)
+	}
+	if buildCapacity([]stats.Report{plain}) != nil {
+		t.Error("a page without searches has capacity data")
+	}
+}
+
+// In the browser, a search's page draws rate and p95 by offered rate; a page without one keeps
+// the section hidden.
+func TestCapacityChartInBrowser(t *testing.T) {
+	t.Parallel()
+	if _, err := browsertest.Find(); err != nil {
+		t.Skipf("browser test skipped: %v", err)
+	}
+	ctx := browsertest.Context(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name    string
+		results []stats.Report
+		charts  int
+		rows    int
+	}{
+		{"searches", []stats.Report{searched(t, "old", pass100, pass200, fail400, pass300), searched(t, "new", pass100, pass200)}, 2, 6},
+		{"plain", []stats.Report{savedResult(t, "closed")}, 0, 0},
+	} {
+		path := filepath.Join(dir, tc.name+".html")
+		if err := os.WriteFile(path, render(t, tc.results, Options{}), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		page := browsertest.Open(t, ctx, path, `document.documentElement.dataset.ready === "yes"`)
+		if n := browsertest.Eval[int](page, `document.querySelectorAll("#capacity .chart").length`); n != tc.charts {
+			t.Errorf("%s: %d capacity charts, want %d", tc.name, n, tc.charts)
+		}
+		if n := browsertest.Eval[int](page, `document.querySelectorAll("#capacity table.capacity-steps tbody tr").length`); n != tc.rows {
+			t.Errorf("%s: %d step rows, want %d", tc.name, n, tc.rows)
+		}
+		if tc.charts > 0 {
+			legend := browsertest.Eval[string](page, `[...document.querySelectorAll("#capacity .u-legend th")].map((th) => th.textContent.trim()).join("|")`)
+			if !strings.Contains(legend, "old") || !strings.Contains(legend, "new") {
+				t.Errorf("%s: legend %q lacks a result", tc.name, legend)
+			}
+		}
+		if p := page.Problems(); len(p) > 0 {
+			t.Errorf("%s: the page reported problems:\n%s", tc.name, strings.Join(p, "\n"))
+		}
+	}
+}
