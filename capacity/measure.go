@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/webload/webload/internal/promsink"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
@@ -33,6 +34,9 @@ type Measurer struct {
 	Info stats.RunInfo
 	// Label names each step's result.
 	Label string
+	// Metrics, when set (--prometheus-listen), counts every step's requests and shows the
+	// rate in progress as webload_step and the users busy as webload_users_active.
+	Metrics *promsink.Metrics
 }
 
 // Measure implements Measure. It returns the context's error when ctx was cancelled, even if
@@ -56,7 +60,16 @@ func (m *Measurer) Measure(ctx context.Context, rate float64) (Measured, error) 
 	step, stop := context.WithCancel(ctx)
 	defer stop()
 	w := &watch{next: rec, settle: m.Settle, window: window, bad: relaxed(m.SLO), targets: targets, stop: stop}
-	o := l.Run(step, w)
+	var sink loader.Sink = w
+	if m.Metrics != nil {
+		m.Metrics.SetStep(rate)
+		m.Metrics.WatchUsers(l.ActiveUsers)
+		sink = m.Metrics.Wrap(w, time.Now())
+	}
+	o := l.Run(step, sink)
+	if m.Metrics != nil {
+		m.Metrics.RunEnded(o.Elapsed)
+	}
 	if err := ctx.Err(); err != nil {
 		return Measured{}, err
 	}

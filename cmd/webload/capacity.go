@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/capacity"
+	"github.com/webload/webload/internal/promsink"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
@@ -55,7 +56,7 @@ func capacityFlags() []cli.Flag {
 // and prints its own lines; a user who sets one is told so rather than ignored.
 var notForCapacity = []string{"concurrent", "reps", "time", "rate", "ramp", "delay", "benchmark",
 	"repeat", "repeat-pause", "interval", "verbose", "html", "log", "mark", "hdr-log", "csv",
-	"siege-format", "prometheus-listen", "assert", "junit", "history", "server-metrics", "db",
+	"siege-format", "assert", "junit", "history", "server-metrics", "db",
 	"shard", "shards", "start-at", "start-after", "get", "print", "config", "per-url", "pprof", "failures"}
 
 // hide keeps a flag out of the help.
@@ -153,6 +154,14 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 	}
 	m := &capacity.Measurer{Config: spec.Config, Targets: spec.Targets, StepTime: search.stepTime,
 		Settle: search.settle, SLO: search.slo, Info: spec.Info, Label: spec.Outputs.Label}
+	if addr := spec.Outputs.PromAddr; addr != "" {
+		m.Metrics = promsink.New()
+		stop, err := run.ServeLoopback(c.Context, "prometheus-listen", addr, m.Metrics.Handler())
+		if err != nil {
+			return runError(err)
+		}
+		defer stop()
+	}
 	lines := stdout // the steps and the capacity; with -j the JSON alone goes to stdout
 	if spec.Outputs.JSON {
 		lines = stderr

@@ -4,9 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -181,5 +186,44 @@ func TestCapacityInterrupted(t *testing.T) {
 	data, err := os.ReadFile(out)
 	if err != nil || !strings.Contains(string(data), `"capacity"`) {
 		t.Fatalf("saved %v: %.200s", err, data)
+	}
+}
+
+// With --prometheus-listen, the metrics page names the rate being measured: the site scrapes
+// it while it answers, and sees each step's rate in turn.
+func TestCapacityShowsItsStep(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if resp, err := http.Get("http://" + addr + "/metrics"); err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			for _, line := range strings.Split(string(body), "\n") {
+				if strings.HasPrefix(line, "webload_step ") {
+					mu.Lock()
+					seen[line] = true
+					mu.Unlock()
+				}
+			}
+		}
+		w.Write([]byte("ok\n"))
+	}))
+	t.Cleanup(site.Close)
+	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<5s", "--step-time", "500ms", "--settle", "0",
+		"--from", "20", "--max-steps", "2", "--no-parser", "--prometheus-listen", addr, site.URL+"/")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !seen["webload_step 20"] || !seen["webload_step 40"] || len(seen) != 2 {
+		t.Errorf("steps seen while answering: %v; want webload_step 20 and 40", seen)
 	}
 }
