@@ -3,6 +3,7 @@ package urls
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -76,7 +77,7 @@ func CompileTemplate(s string, perUser func(name string) bool) *Template {
 			t.parts = append(t.parts, templatePart{text: s[lit:start]})
 		}
 		t.parts = append(t.parts, templatePart{name: name})
-		if !containsString(t.names, name) {
+		if !slices.Contains(t.names, name) {
 			t.names = append(t.names, name)
 		}
 		i = start + 2 + end + 1
@@ -89,15 +90,6 @@ func CompileTemplate(s string, perUser func(name string) bool) *Template {
 		t.parts = append(t.parts, templatePart{text: s[lit:]})
 	}
 	return t
-}
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // String is the text as written, with its references: what reports show.
