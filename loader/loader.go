@@ -153,7 +153,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 	}
 	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
 	if cfg.Parser {
-		l.parsed = newParseCache(l.findPage, maxParsedPages, maxParsedResources)
+		l.parsed = newParseCache(l.findPage, parseLimits{pages: maxParsedPages, resources: maxParsedResources, kept: maxKeptBodies})
 	}
 	for _, h := range cfg.ResourceHosts {
 		l.resourceHosts.addName(h)

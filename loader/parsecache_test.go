@@ -26,46 +26,67 @@ func TestParseCache(t *testing.T) {
 		want      []string
 	}
 	pageA, pageB := `<img src=a.png><script src="/s.js">`, `<img src=b.png>`
+	pageC := strings.Replace(pageA, "a.png", "c.png", 1) // pageA's length, one byte apart
+	pageD := `<img src=//cdn/i.png><img src=/j.png>`
+	const big = 1 << 20 // no bound on the bytes kept
 	cases := []struct {
-		name             string
-		maxPages, maxURL int
-		visits           []visit
-		wantParses       int64
-		wantPages        int
+		name                      string
+		maxPages, maxURL, maxKept int
+		visits                    []visit
+		wantParses                int64
+		wantPages, wantKept       int // pages cached, bytes of bodies kept
 	}{
-		{"same page again", 10, 100, []visit{
+		{"same page again", 10, 100, big, []visit{
 			{"http://h/x/p", pageA, []string{"http://h/x/a.png", "http://h/s.js"}},
 			{"http://h/x/p", pageA, []string{"http://h/x/a.png", "http://h/s.js"}},
 			{"http://h/x/p", pageA, []string{"http://h/x/a.png", "http://h/s.js"}},
-		}, 1, 1},
-		{"changed body", 10, 100, []visit{
+		}, 1, 1, len(pageA)},
+		{"changed body", 10, 100, big, []visit{
 			{"http://h/p", pageA, []string{"http://h/a.png", "http://h/s.js"}},
 			{"http://h/p", pageB, []string{"http://h/b.png"}},
 			{"http://h/p", pageB, []string{"http://h/b.png"}},
 			{"http://h/p", pageA, []string{"http://h/a.png", "http://h/s.js"}},
-		}, 3, 1},
-		{"same body at another URL", 10, 100, []visit{
+		}, 3, 1, 0},
+		{"same body at another URL", 10, 100, big, []visit{
 			{"http://h/x/p", pageA, []string{"http://h/x/a.png", "http://h/s.js"}},
 			{"http://h/y/p", pageA, []string{"http://h/y/a.png", "http://h/s.js"}},
 			{"http://h/y/p", pageA, []string{"http://h/y/a.png", "http://h/s.js"}},
-		}, 2, 2},
-		{"other hosts left out before caching", 10, 100, []visit{
-			{"http://h/p", `<img src=//cdn/i.png><img src=/j.png>`, []string{"http://h/j.png"}},
-			{"http://h/p", `<img src=//cdn/i.png><img src=/j.png>`, []string{"http://h/j.png"}},
-		}, 1, 1},
-		{"full of pages", 1, 100, []visit{
+		}, 2, 2, 2 * len(pageA)},
+		{"other hosts left out before caching", 10, 100, big, []visit{
+			{"http://h/p", pageD, []string{"http://h/j.png"}},
+			{"http://h/p", pageD, []string{"http://h/j.png"}},
+		}, 1, 1, len(pageD)},
+		{"full of pages", 1, 100, big, []visit{
 			{"http://h/1", pageB, []string{"http://h/b.png"}},
 			{"http://h/2", pageB, []string{"http://h/b.png"}},
 			{"http://h/2", pageB, []string{"http://h/b.png"}},
 			{"http://h/1", pageA, []string{"http://h/a.png", "http://h/s.js"}},
 			{"http://h/1", pageA, []string{"http://h/a.png", "http://h/s.js"}},
-		}, 4, 1},
-		{"full of resources", 10, 2, []visit{
+		}, 4, 1, 0},
+		{"full of resources", 10, 2, big, []visit{
 			{"http://h/1", pageA, []string{"http://h/a.png", "http://h/s.js"}},
 			{"http://h/2", pageB, []string{"http://h/b.png"}},
 			{"http://h/2", pageB, []string{"http://h/b.png"}},
 			{"http://h/1", pageA, []string{"http://h/a.png", "http://h/s.js"}},
-		}, 3, 1},
+		}, 3, 1, len(pageA)},
+		{"changed body of the same length, kept", 10, 100, big, []visit{
+			{"http://h/p", pageA, []string{"http://h/a.png", "http://h/s.js"}},
+			{"http://h/p", pageC, []string{"http://h/c.png", "http://h/s.js"}},
+			{"http://h/p", pageC, []string{"http://h/c.png", "http://h/s.js"}},
+			{"http://h/p", pageA, []string{"http://h/a.png", "http://h/s.js"}},
+		}, 3, 1, 0},
+		{"changed body of the same length, hashed", 10, 100, 0, []visit{
+			{"http://h/p", pageA, []string{"http://h/a.png", "http://h/s.js"}},
+			{"http://h/p", pageA, []string{"http://h/a.png", "http://h/s.js"}},
+			{"http://h/p", pageC, []string{"http://h/c.png", "http://h/s.js"}},
+			{"http://h/p", pageA, []string{"http://h/a.png", "http://h/s.js"}},
+		}, 3, 1, 0},
+		{"bodies past the bound hashed", 10, 100, len(pageA), []visit{
+			{"http://h/1", pageA, []string{"http://h/a.png", "http://h/s.js"}},
+			{"http://h/2", pageB, []string{"http://h/b.png"}},
+			{"http://h/2", pageB, []string{"http://h/b.png"}},
+			{"http://h/1", pageA, []string{"http://h/a.png", "http://h/s.js"}},
+		}, 2, 2, len(pageA)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +100,7 @@ func TestParseCache(t *testing.T) {
 				}
 				return page.Found{Resources: keep}
 			}
-			c := newParseCache(find, tc.maxPages, tc.maxURL)
+			c := newParseCache(find, parseLimits{pages: tc.maxPages, resources: tc.maxURL, kept: tc.maxKept})
 			var key []byte
 			for i, v := range tc.visits {
 				u, err := url.Parse(v.url)
@@ -102,6 +123,13 @@ func TestParseCache(t *testing.T) {
 			}
 			if len(c.pages) != tc.wantPages || c.held > tc.maxURL {
 				t.Errorf("%d pages and %d URLs cached, want %d pages and at most %d URLs", len(c.pages), c.held, tc.wantPages, tc.maxURL)
+			}
+			kept := 0
+			for _, p := range c.pages {
+				kept += len(p.body)
+			}
+			if c.kept != tc.wantKept || kept != c.kept {
+				t.Errorf("%d bytes of bodies kept (%d counted), want %d", kept, c.kept, tc.wantKept)
 			}
 		})
 	}
@@ -201,5 +229,73 @@ func benchPages(b *testing.B, cfg Config) {
 	}
 	if parses := l.parsed.parses.Load(); parses > int64(len(pages)) {
 		b.Fatalf("%d parses of %d pages", parses, len(pages))
+	}
+}
+
+// BenchmarkParseCacheHit is what a visit of a cached page pays to know that its body is the
+// one parsed before: a 31 KiB page (the mean of a site's most visited pages), its copy kept
+// and compared byte for byte, or past the bound on kept bodies, hashed.
+func BenchmarkParseCacheHit(b *testing.B) {
+	body := []byte(`<!DOCTYPE html><html><head><link rel=stylesheet href=/s.css></head><body>` +
+		strings.Repeat("<p>Plain text of a page that holds no resource at all.</p>\n", 520) + `</body></html>`)
+	u, err := url.Parse("http://127.0.0.1/wiki/Main_Page")
+	if err != nil {
+		b.Fatal(err)
+	}
+	find := func(body []byte, pageURL *url.URL) page.Found {
+		return page.Found{Resources: page.Resources(body, pageURL)}
+	}
+	for _, bc := range []struct {
+		name string
+		kept int
+	}{{"kept", maxKeptBodies}, {"hashed", 0}} {
+		b.Run(bc.name, func(b *testing.B) {
+			c := newParseCache(find, parseLimits{pages: maxParsedPages, resources: maxParsedResources, kept: bc.kept})
+			key := []byte(nil)
+			_, key = c.resources(body, u, key)
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var p *pageResources
+				p, key = c.resources(body, u, key)
+				if len(p.urls) != 1 {
+					b.Fatalf("resources %v", p.keys)
+				}
+			}
+			if got := c.parses.Load(); got != 1 {
+				b.Fatalf("%d parses, want 1", got)
+			}
+		})
+	}
+}
+
+// Two page URLs share a parse cache key only when they are the same URL, whatever bytes their
+// decoded parts hold.
+func TestPageKeyTellsURLsApart(t *testing.T) {
+	t.Parallel()
+	raw := []string{
+		"http://h/a", "https://h/a", "http://h/a?", "http://h/a?q", "http://h/a#q", "http://h/a?#",
+		"http://h/a%00b", "http://h/a%00b?c", "http://h/a?%00b", "http://h/a#%00b", "http://h/a%2Fb",
+		"http://h/a/b", "http://h:80/a", "http://u@h/a", "http://u:p@h/a", "http://h/a%3F", "http://h/a?b#c",
+		"http://h/a%23b", "mailto:a@h", "http:a", "http:///a", "http://h//a", "http://h/%C3%A9", "http://h/é",
+	}
+	keys := map[string]string{}
+	for _, r := range raw {
+		u, err := url.Parse(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := url.Parse(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := string(appendPageKey(nil, u))
+		if string(appendPageKey([]byte("old key"), again)[len("old key"):]) != k {
+			t.Errorf("%s: two keys for one URL", r)
+		}
+		if other, ok := keys[k]; ok && other != u.String() {
+			t.Errorf("%s and %s share a key", other, u)
+		}
+		keys[k] = u.String()
 	}
 }

@@ -20,11 +20,13 @@ var errStaleConn = errors.New("the kept-alive connection was closed by the serve
 // HTTP/1.1, or writing a request to it failed.
 var errRetiredConn = errors.New("the connection is not used again")
 
-// idleCheckAfter is how long after the previous request on a connection began the next one
-// looks whether the connection is still usable. The look is a system call, as costly as a
-// request's own write on a fast loopback; after a millisecond it is a small share of any
-// request's time. Servers close idle connections after a second or more, and a close seen
-// only after writing is still resent (see roundTrip).
+// idleCheckAfter is how long a connection must have been idle, from the last byte of its
+// previous answer, before a request looks whether it is still usable. The look is a system
+// call, as costly as a request's own write on a fast loopback; after a millisecond idle it is a
+// small share of any request's time. Servers close idle connections after a second or more,
+// and a close seen only after writing is still resent (see roundTrip). Idle time counts from
+// the answer, not from the request: a connection handed from one request to the next at once
+// is not idle however long its answers took.
 const idleCheckAfter = time.Millisecond
 
 // wireConn is the connection fasthttp speaks HTTP/1.1 over, on top of TLS and proxy tunnels. It
@@ -41,7 +43,10 @@ type wireConn struct {
 	peekFn func(fd uintptr) bool
 	addr   wireAddr
 	born   time.Time     // when the connection was made: the origin of last
-	last   time.Duration // when the current (or last) request began to be written
+	last   time.Duration // when the last bytes of an answer were read, or the connection made
+	// idleAfter is idleCheckAfter, a field so that tests can tell idle from busy on any machine.
+	idleAfter time.Duration
+	looks     int // how often usable looked at the socket
 
 	// used is set once a request on the connection got a byte of answer: a later request on
 	// it is on a kept-alive connection.
@@ -88,7 +93,7 @@ func wire(conn net.Conn, err error, keepHead bool) (net.Conn, error) {
 
 // newWireConn wraps conn, which speaks plain HTTP after its TLS and tunnel layers.
 func newWireConn(conn net.Conn) *wireConn {
-	c := &wireConn{Conn: conn, born: time.Now()}
+	c := &wireConn{Conn: conn, born: time.Now(), idleAfter: idleCheckAfter}
 	c.addr = wireAddr{Addr: conn.LocalAddr(), conn: c}
 	if sc, ok := tcpOf(conn).(syscall.Conn); ok {
 		if raw, err := sc.SyscallConn(); err == nil {
@@ -139,11 +144,9 @@ func (c *wireConn) Write(p []byte) (int, error) {
 		if c.retired {
 			return 0, errRetiredConn
 		}
-		now := time.Since(c.born) // the monotonic clock only, half the cost of time.Now
-		if c.used && (c.lines.pending() || (now-c.last >= idleCheckAfter && !c.usable())) {
+		if c.used && (c.lines.pending() || (time.Since(c.born)-c.last >= c.idleAfter && !c.usable())) {
 			return 0, errStaleConn
 		}
-		c.last = now
 		c.writing, c.got = true, 0
 		c.lines.start()
 		c.rawHead = c.rawHead[:0]
@@ -176,6 +179,9 @@ func (c *wireConn) Read(p []byte) (int, error) {
 		}
 	}
 	c.got += n
+	if n > 0 {
+		c.last = time.Since(c.born) // the monotonic clock only, half the cost of time.Now
+	}
 	return n, err
 }
 
@@ -207,6 +213,7 @@ func (c *wireConn) usable() bool {
 	if c.raw == nil {
 		return true
 	}
+	c.looks++
 	if err := c.raw.Read(c.peekFn); err != nil {
 		return false
 	}

@@ -130,3 +130,50 @@ func BenchmarkWireExchange(b *testing.B) {
 		}
 	}
 }
+
+// A kept-alive connection is looked at before a request only when it sat idle since its last
+// answer, however long that answer took to come: a slow server's busy connections cost no
+// system call a request, and one left idle is still checked.
+func TestIdleCheckCountsFromTheAnswer(t *testing.T) {
+	t.Parallel()
+	const slow, idleAfter = 300 * time.Millisecond, 200 * time.Millisecond
+	srv := newRawServer(t, func(conn net.Conn, _ *http.Request, _ int) bool {
+		time.Sleep(slow)
+		return writeOK(conn)
+	})
+	conn, err := net.Dial("tcp", srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	c := newWireConn(conn)
+	c.idleAfter = idleAfter
+	exchange := func() {
+		t.Helper()
+		if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		const ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok" // writeOK's answer
+		got := make([]byte, len(ok))
+		if _, err := io.ReadFull(c, got); err != nil || string(got) != ok {
+			t.Fatalf("answer %q, %v", got, err)
+		}
+	}
+	steps := []struct {
+		name      string
+		idle      time.Duration // before the request
+		wantLooks int
+	}{
+		{"first request", 0, 0},
+		{"at once after a slow answer", 0, 0},
+		{"again at once", 0, 0},
+		{"after sitting idle", idleAfter + 50*time.Millisecond, 1},
+	}
+	for _, s := range steps {
+		time.Sleep(s.idle)
+		exchange()
+		if c.looks != s.wantLooks {
+			t.Fatalf("%s: looked %d times at the connection, want %d", s.name, c.looks, s.wantLooks)
+		}
+	}
+}
