@@ -1,0 +1,113 @@
+package loader
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// h2cChildEnv, set in the environment of this test binary, makes it serve h2c instead of
+// running tests: the server of BenchmarkSendHTTP2Client, in a process of its own so that its
+// allocations are not counted as the client's.
+const h2cChildEnv = "WEBLOAD_TEST_H2C_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(h2cChildEnv) != "" {
+		if err := serveH2CChild(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// serveH2CChild serves h2cServer's 100-byte answer on a loopback port whose address it writes
+// as one line to out, until in ends: the parent holds in open, so the child goes when the
+// parent does, killed or not.
+func serveH2CChild(in io.Reader, out io.Writer) error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("listening for h2c: %w", err)
+	}
+	body := make([]byte, 100)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(body) })}
+	srv.Protocols = new(http.Protocols)
+	srv.Protocols.SetUnencryptedHTTP2(true)
+	go func() { _ = srv.Serve(ln) }()
+	if _, err := fmt.Fprintln(out, ln.Addr()); err != nil {
+		return fmt.Errorf("telling the h2c address: %w", err)
+	}
+	_, _ = io.Copy(io.Discard, in)
+	return srv.Close()
+}
+
+// h2cChildServer starts this test binary again as an h2c server (serveH2CChild) and returns
+// its base URL; the child ends with the benchmark or test.
+func h2cChildServer(tb testing.TB) string {
+	tb.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), h2cChildEnv+"=1")
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		_ = stdin.Close() // the child's own way out
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	addr := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		addr <- strings.TrimSpace(line)
+	}()
+	select {
+	case a := <-addr:
+		if a == "" {
+			tb.Fatal("the h2c server process told no address")
+		}
+		return "http://" + a
+	case <-time.After(10 * time.Second):
+		tb.Fatal("the h2c server process told no address within 10 s")
+		return ""
+	}
+}
+
+// BenchmarkSendHTTP2Client is BenchmarkSendHTTP2 with its server in another process: its
+// allocations are the client's only.
+func BenchmarkSendHTTP2Client(b *testing.B) {
+	l := benchLoaderFor(b, h2cChildServer(b), true)
+	x := l.newExchange()
+	b.ReportAllocs()
+	for b.Loop() {
+		if res, _ := l.send(x, 0, 0); res.Status != 200 || res.Err != ErrNone {
+			b.Fatalf("result %+v", res)
+		}
+	}
+}
