@@ -9,13 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
 
-// h2cChildEnv, set in the environment of this test binary, makes it serve h2c instead of
-// running tests: the server of BenchmarkSendHTTP2Client, in a process of its own so that its
-// allocations are not counted as the client's.
+// h2cChildEnv, set in the environment of this test binary, makes it serve HTTP/1.1 and h2c
+// instead of running tests: the server of BenchmarkSendClient and BenchmarkSendHTTP2Client, in a
+// process of its own so that its allocations and CPU are not counted as the client's.
 const h2cChildEnv = "WEBLOAD_TEST_H2C_SERVER"
 
 func TestMain(m *testing.M) {
@@ -29,7 +30,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// serveH2CChild serves h2cServer's 100-byte answer on a loopback port whose address it writes
+// serveH2CChild serves h2cServer's 100-byte answer, over HTTP/1.1 or h2c with prior knowledge
+// as the client speaks, on a loopback port whose address it writes
 // as one line to out, until in ends: the parent holds in open, so the child goes when the
 // parent does, killed or not.
 func serveH2CChild(in io.Reader, out io.Writer) error {
@@ -40,6 +42,7 @@ func serveH2CChild(in io.Reader, out io.Writer) error {
 	body := make([]byte, 100)
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(body) })}
 	srv.Protocols = new(http.Protocols)
+	srv.Protocols.SetHTTP1(true)
 	srv.Protocols.SetUnencryptedHTTP2(true)
 	go func() { _ = srv.Serve(ln) }()
 	if _, err := fmt.Fprintln(out, ln.Addr()); err != nil {
@@ -99,15 +102,35 @@ func h2cChildServer(tb testing.TB) string {
 	}
 }
 
-// BenchmarkSendHTTP2Client is BenchmarkSendHTTP2 with its server in another process: its
-// allocations are the client's only.
-func BenchmarkSendHTTP2Client(b *testing.B) {
-	l := benchLoaderFor(b, h2cChildServer(b), true)
+// BenchmarkSendClient is BenchmarkSend with its server in another process: the HTTP/1.1 path's
+// allocations and CPU (cpu-ns/op), the client's only.
+func BenchmarkSendClient(b *testing.B) { benchSendClient(b, false) }
+
+// BenchmarkSendHTTP2Client is BenchmarkSendHTTP2 with its server in another process: the
+// HTTP/2 path's allocations and CPU (cpu-ns/op), the client's only.
+func BenchmarkSendHTTP2Client(b *testing.B) { benchSendClient(b, true) }
+
+func benchSendClient(b *testing.B, http2 bool) {
+	l := benchLoaderFor(b, h2cChildServer(b), http2)
 	x := l.newExchange()
 	b.ReportAllocs()
+	cpu := cpuTime(b)
 	for b.Loop() {
 		if res, _ := l.send(x, 0, 0); res.Status != 200 || res.Err != ErrNone {
 			b.Fatalf("result %+v", res)
 		}
 	}
+	// The process's CPU, user and system, per request: what a request costs the client on a
+	// machine that also runs the server, which wall time per request does not tell.
+	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op")
+}
+
+// cpuTime is the CPU time this process has used so far, user and system.
+func cpuTime(tb testing.TB) time.Duration {
+	tb.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
