@@ -20,8 +20,8 @@ const (
 	maxParsedPages     = 2048
 	maxParsedResources = 1 << 14
 	// maxKeptBodies bounds the bytes of the page bodies the cache keeps copies of: 8 MiB
-	// holds the 50 most visited pages of most sites (MediaWiki's run to 100 KiB). A page
-	// past it is recognised by its hash instead.
+	// holds 50 pages of up to 160 KiB each, the most visited pages a migration test loads.
+	// A page past it is recognised by its hash instead.
 	maxKeptBodies = 8 << 20
 )
 
