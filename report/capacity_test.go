@@ -2,8 +2,6 @@ package report
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -69,34 +67,10 @@ func TestCapacityChartInBrowser(t *testing.T) {
 	}
 	ctx := browsertest.Context(t)
 	dir := t.TempDir()
-	for _, tc := range []struct {
-		name    string
-		results []stats.Report
-		charts  int
-		rows    int
-	}{
-		{"searches", []stats.Report{searched(t, "old", pass100, pass200, fail400, pass300), searched(t, "new", pass100, pass200)}, 2, 6},
-		{"plain", []stats.Report{savedResult(t, "closed")}, 0, 0},
+	for _, p := range []stepsPage{
+		{"searches", []stats.Report{searched(t, "old", pass100, pass200, fail400, pass300), searched(t, "new", pass100, pass200)}, 2, 6, []string{"old", "new"}},
+		{"plain", []stats.Report{savedResult(t, "closed")}, 0, 0, nil},
 	} {
-		path := filepath.Join(dir, tc.name+".html")
-		if err := os.WriteFile(path, render(t, tc.results, Options{}), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		page := browsertest.Open(t, ctx, path, `document.documentElement.dataset.ready === "yes"`)
-		if n := browsertest.Eval[int](page, `document.querySelectorAll("#capacity .chart").length`); n != tc.charts {
-			t.Errorf("%s: %d capacity charts, want %d", tc.name, n, tc.charts)
-		}
-		if n := browsertest.Eval[int](page, `document.querySelectorAll("#capacity table.capacity-steps tbody tr").length`); n != tc.rows {
-			t.Errorf("%s: %d step rows, want %d", tc.name, n, tc.rows)
-		}
-		if tc.charts > 0 {
-			legend := browsertest.Eval[string](page, `[...document.querySelectorAll("#capacity .u-legend th")].map((th) => th.textContent.trim()).join("|")`)
-			if !strings.Contains(legend, "old") || !strings.Contains(legend, "new") {
-				t.Errorf("%s: legend %q lacks a result", tc.name, legend)
-			}
-		}
-		if p := page.Problems(); len(p) > 0 {
-			t.Errorf("%s: the page reported problems:\n%s", tc.name, strings.Join(p, "\n"))
-		}
+		checkStepsPage(t, ctx, dir, "capacity", "capacity-steps", p)
 	}
 }

@@ -2,7 +2,6 @@ package report
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -70,33 +69,10 @@ func TestLadderChartInBrowser(t *testing.T) {
 	}
 	ctx := browsertest.Context(t)
 	dir := t.TempDir()
-	for _, tc := range []struct {
-		name    string
-		results []stats.Report
-		charts  int
-	}{
-		{"ladders", []stats.Report{savedResult(t, "ladder"), savedResult(t, "ladder-b")}, 2},
-		{"plain", []stats.Report{savedResult(t, "closed")}, 0},
+	for _, p := range []stepsPage{
+		{"ladders", []stats.Report{savedResult(t, "ladder"), savedResult(t, "ladder-b")}, 2, 6, []string{"4 workers", "8 workers"}},
+		{"plain", []stats.Report{savedResult(t, "closed")}, 0, 0, nil},
 	} {
-		path := filepath.Join(dir, tc.name+".html")
-		if err := os.WriteFile(path, render(t, tc.results, Options{}), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		page := browsertest.Open(t, ctx, path, `document.documentElement.dataset.ready === "yes"`)
-		if n := browsertest.Eval[int](page, `document.querySelectorAll("#ladder .chart").length`); n != tc.charts {
-			t.Errorf("%s: %d ladder charts, want %d", tc.name, n, tc.charts)
-		}
-		if n := browsertest.Eval[int](page, `document.querySelectorAll("#ladder table.ladder-steps tbody tr").length`); n != 3*len(tc.results)*min(tc.charts, 1) {
-			t.Errorf("%s: %d step rows", tc.name, n)
-		}
-		if tc.charts > 0 {
-			legend := browsertest.Eval[string](page, `[...document.querySelectorAll("#ladder .u-legend th")].map((th) => th.textContent.trim()).join("|")`)
-			if !strings.Contains(legend, "4 workers") || !strings.Contains(legend, "8 workers") {
-				t.Errorf("%s: legend %q lacks a result", tc.name, legend)
-			}
-		}
-		if p := page.Problems(); len(p) > 0 {
-			t.Errorf("%s: the page reported problems:\n%s", tc.name, strings.Join(p, "\n"))
-		}
+		checkStepsPage(t, ctx, dir, "ladder", "ladder-steps", p)
 	}
 }
