@@ -85,17 +85,18 @@ func newParseCache(find func(body []byte, pageURL *url.URL) page.Found, limits p
 // for reuse, so that a hit allocates nothing. The result is shared: read it, never change it.
 func (c *parseCache) resources(body []byte, pageURL *url.URL, key []byte) (*pageResources, []byte) {
 	key = appendPageKey(key[:0], pageURL)
+	sum := bodySum{seed: c.seed, body: body}
 	c.mu.RLock()
 	old := c.pages[string(key)] // no allocation: the conversion is only for the lookup
 	c.mu.RUnlock()
-	if old != nil && old.matches(body, c.seed) {
+	if old != nil && old.matches(&sum) {
 		return old, key
 	}
 	p := c.parse(body, pageURL)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old = c.pages[string(key)]
-	if old != nil && old.matches(body, c.seed) {
+	if old != nil && old.matches(&sum) {
 		return old, key // another user cached this very body meanwhile
 	}
 	held := c.held + len(p.urls)
@@ -112,7 +113,7 @@ func (c *parseCache) resources(body []byte, pageURL *url.URL, key []byte) (*page
 	if old == nil && kept+len(body) <= c.limits.kept {
 		p.body = slices.Clone(body)
 	} else {
-		p.sum = maphash.Bytes(c.seed, body)
+		p.sum = sum.get()
 	}
 	c.pages[string(key)] = p
 	c.held, c.kept = held, kept+len(p.body)
@@ -138,15 +139,31 @@ func appendPageKey(key []byte, u *url.URL) []byte {
 	return key
 }
 
-// matches tells whether body is the one p's resources were found in.
-func (p *pageResources) matches(body []byte, seed maphash.Seed) bool {
-	if p.size != len(body) {
+// matches tells whether the body of sum is the one p's resources were found in.
+func (p *pageResources) matches(sum *bodySum) bool {
+	if p.size != len(sum.body) {
 		return false
 	}
 	if p.body != nil {
-		return bytes.Equal(p.body, body)
+		return bytes.Equal(p.body, sum.body)
 	}
-	return p.sum == maphash.Bytes(seed, body)
+	return p.sum == sum.get()
+}
+
+// bodySum is a body's hash, made at most once however often a visit asks for it: a page that
+// changes on every visit is looked up, looked up again under the lock and then stored by it.
+type bodySum struct {
+	seed maphash.Seed
+	body []byte
+	sum  uint64
+	done bool
+}
+
+func (s *bodySum) get() uint64 {
+	if !s.done {
+		s.sum, s.done = maphash.Bytes(s.seed, s.body), true
+	}
+	return s.sum
 }
 
 // parse finds the resources of body at pageURL.
