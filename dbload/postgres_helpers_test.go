@@ -9,12 +9,11 @@ import (
 	"github.com/webload/webload/internal/dbtest"
 )
 
-// pgServer starts PostgreSQL for these tests, with autovacuum off (its workers' transactions
-// would land in the counts at random) and deadlocks found after 100 ms rather than 1 s.
+// pgServer starts PostgreSQL for these tests (autovacuum off, as dbtest starts it), with
+// deadlocks found after 100 ms rather than 1 s.
 func pgServer(t *testing.T, statements bool) *dbtest.Server {
 	t.Helper()
 	s := dbtest.Postgres(t, dbtest.PostgresOptions{StatStatements: statements})
-	s.Exec(t, "ALTER SYSTEM SET autovacuum = off")
 	s.Exec(t, "ALTER SYSTEM SET deadlock_timeout = '100ms'")
 	s.Exec(t, "SELECT pg_reload_conf()")
 	return s

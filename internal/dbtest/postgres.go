@@ -67,8 +67,11 @@ func Postgres(t testing.TB, opts PostgresOptions) *Server {
 	}
 	port := freePort(t)
 	logFile := filepath.Join(dir, "postgres.log")
+	// Autovacuum off from the start: a worker is a backend of the database it visits, so it
+	// would show up at random in the transaction and connection counts the tests check.
 	args := []string{"-D", data, "-k", dir, "-h", "127.0.0.1", "-p", strconv.Itoa(port),
-		"-c", "fsync=off", "-c", "shared_buffers=16MB", "-c", "logging_collector=off"}
+		"-c", "fsync=off", "-c", "shared_buffers=16MB", "-c", "logging_collector=off",
+		"-c", "autovacuum=off"}
 	if opts.StatStatements {
 		args = append(args, "-c", "shared_preload_libraries=pg_stat_statements")
 	}
