@@ -45,6 +45,15 @@ type body struct {
 
 	mem bytes.Reader // a body fasthttp read whole, when a check must see it decoded
 
+	// decoded, when set, spares decoding a compressed body that uri's last one repeats byte
+	// for byte; key and cmp are scratch for its key and for the compared bytes, rec records a
+	// body to keep while it is decoded.
+	decoded *decodeCache
+	uri     *fasthttp.URI // the request's, set before each read
+	key     []byte
+	cmp     []byte
+	rec     recorder
+
 	counted counter
 	guard   guard
 	peek    *bufio.Reader
@@ -65,6 +74,9 @@ type bodySize struct {
 // whole request a failure, and so does a compressed body that does not decode.
 func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
 	b.page = b.page[:0]
+	if b.buf == nil {
+		b.page = nil // a page lent by the decode cache, never written to
+	}
 	stream := resp.BodyStream()
 	if stream == nil {
 		n := int64(len(resp.Body()))
@@ -98,24 +110,152 @@ func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
 	return size, err
 }
 
-// decode reads the counted body through the decoder its encoding needs.
+// decode reads the counted body through the decoder its encoding needs, or takes its figures
+// from the decode cache when the body repeats one kept there.
 func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
-	var r io.Reader = &b.counted
+	var src io.Reader = &b.counted
+	var kept *decodedBody
+	record := false
+	if b.decoded != nil && b.uri != nil && b.check == nil && compressed(encoding) {
+		b.key = b.uri.AppendBytes(b.key[:0])
+		var room bool
+		switch kept, room = b.decoded.get(b.key); {
+		case kept == nil:
+			record = room
+		case !kept.changed && kept.encoding == string(encoding) && (kept.paged || !keep):
+			var same bool
+			if same, src = b.compare(kept); same {
+				b.decoded.hits.Add(1)
+				if keep {
+					// Lent, not copied: what reads a kept page only reads it, and the
+					// capacity cut to its length keeps an append from writing into it.
+					b.release()
+					b.page = kept.page[:len(kept.page):len(kept.page)]
+				}
+				return bodySize{decoded: kept.size}, nil
+			}
+		default:
+			kept = nil // decoded as it comes: a changing body, or one kept otherwise
+		}
+	}
+	if record {
+		b.rec.start(src, b.decoded.limits.body)
+		src = &b.rec
+	}
+	size, err := b.decodeFrom(src, encoding, keep)
+	switch {
+	case err != nil || (!record && kept == nil):
+	case record && !b.rec.over && len(b.rec.buf) > 0:
+		b.decoded.decodes.Add(1)
+		b.decoded.keep(b.key, encoding, b.rec.buf, size.decoded, b.page, keep)
+	case kept != nil:
+		b.decoded.decodes.Add(1)
+		b.decoded.changed(b.key)
+	}
+	if cap(b.rec.buf) > 64<<10 {
+		b.rec.buf = nil // a large body's copy is not held by every user for the run
+	}
+	return size, err
+}
+
+// compressed tells whether an encoding is one the body decodes.
+func compressed(encoding []byte) bool {
+	for _, e := range [...]string{"gzip", "x-gzip", "deflate", "br"} {
+		if bytes.EqualFold(encoding, []byte(e)) {
+			return true
+		}
+	}
+	return false
+}
+
+// compare reads the counted body while it repeats kept's compressed bytes. same tells that it
+// did to its end; otherwise rest gives the whole body again: the bytes read, which are kept's
+// so far and the chunk that differed, then the rest of it as the counted body goes on.
+func (b *body) compare(kept *decodedBody) (same bool, rest io.Reader) {
+	if b.cmp == nil {
+		b.cmp = make([]byte, 4<<10)
+	}
+	want, off := kept.compressed, 0
+	for {
+		n, err := b.counted.Read(b.cmp)
+		if n > len(want)-off || !bytes.Equal(b.cmp[:n], want[off:off+n]) {
+			return false, b.resume(want[:off], b.cmp[:n], err)
+		}
+		off += n
+		if errors.Is(err, io.EOF) && off == len(want) {
+			return true, nil
+		}
+		if err != nil {
+			return false, b.resume(want[:off], nil, err)
+		}
+	}
+}
+
+// resume is a body read in part: read, then more, then whatever the counted body still has
+// unless err ended it.
+func (b *body) resume(read, more []byte, err error) io.Reader {
+	parts := []io.Reader{bytes.NewReader(read), bytes.NewReader(more)}
+	switch {
+	case err == nil:
+		parts = append(parts, &b.counted)
+	case !errors.Is(err, io.EOF):
+		parts = append(parts, failed{err})
+	}
+	return io.MultiReader(parts...)
+}
+
+// failed is a reader that failed with err.
+type failed struct{ err error }
+
+func (f failed) Read([]byte) (int, error) { return 0, f.err }
+
+// recorder copies the bytes read through it, up to a bound past which it gives up.
+type recorder struct {
+	r    io.Reader
+	buf  []byte
+	max  int
+	over bool
+}
+
+func (r *recorder) start(src io.Reader, max int) {
+	r.r, r.buf, r.max, r.over = src, r.buf[:0], max, false
+}
+
+func (r *recorder) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if !r.over {
+		if len(r.buf)+n > r.max {
+			r.over, r.buf = true, r.buf[:0]
+		} else {
+			r.buf = append(r.buf, p[:n]...)
+		}
+	}
+	return n, err
+}
+
+// decodeFrom reads src, the counted body or what stands for it, through the decoder its
+// encoding needs.
+func (b *body) decodeFrom(src io.Reader, encoding []byte, keep bool) (bodySize, error) {
+	r, decoding := src, true
 	switch {
 	case len(encoding) == 0, bytes.EqualFold(encoding, []byte("identity")):
+		decoding = false
 	case bytes.EqualFold(encoding, []byte("gzip")), bytes.EqualFold(encoding, []byte("x-gzip")):
 		if b.gz == nil {
 			b.gz = new(gzip.Reader)
 		}
-		if err := b.gz.Reset(&b.counted); err != nil {
+		if err := b.gz.Reset(src); err != nil {
 			if b.empty() {
 				return bodySize{}, nil
+			}
+			if b.counted.err != nil {
+				return bodySize{}, b.counted.err // the connection broke in the gzip header
 			}
 			return bodySize{}, fmt.Errorf("decoding gzip body: %w", errBadEncoding{err})
 		}
 		r = b.gz
 	case bytes.EqualFold(encoding, []byte("deflate")):
-		d, err := b.deflate()
+		d, err := b.deflate(src)
 		if err != nil && b.empty() {
 			return bodySize{}, nil
 		}
@@ -125,23 +265,24 @@ func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 		r = d
 	case bytes.EqualFold(encoding, []byte("br")):
 		if b.br == nil {
-			b.br = brrr.NewReader(&b.counted)
+			b.br = brrr.NewReader(src)
 		} else {
-			b.br.Reset(&b.counted)
+			b.br.Reset(src)
 		}
 		r = b.br
 	default:
 		// An encoding this client did not ask for: counted as received, not decoded.
+		decoding = false
 	}
-	if r != &b.counted {
+	if decoding {
 		b.guard = guard{r: r, max: b.maxBody, deadline: b.deadline, check: decodeCheck}
 		r = &b.guard
 	}
 	n, err := b.drain(r, keep)
-	if err != nil && r != &b.counted && b.empty() {
+	if err != nil && decoding && b.empty() {
 		return bodySize{}, nil
 	}
-	if err != nil && r != &b.counted && b.counted.err == nil && !errors.Is(err, errTooLarge) &&
+	if err != nil && decoding && b.counted.err == nil && !errors.Is(err, errTooLarge) &&
 		!errors.Is(err, errDecodeTimeout) {
 		err = errBadEncoding{err} // the bytes arrived but do not decode
 	}
@@ -181,11 +322,11 @@ func (b *body) empty() bool { return b.counted.n == 0 && b.counted.err == nil }
 
 // deflate returns a reader for an HTTP "deflate" body: zlib as the standard says, or the raw
 // deflate stream some servers send instead, told apart by the zlib header.
-func (b *body) deflate() (io.Reader, error) {
+func (b *body) deflate(src io.Reader) (io.Reader, error) {
 	if b.peek == nil {
-		b.peek = bufio.NewReaderSize(&b.counted, 512)
+		b.peek = bufio.NewReaderSize(src, 512)
 	} else {
-		b.peek.Reset(&b.counted)
+		b.peek.Reset(src)
 	}
 	head, _ := b.peek.Peek(2)
 	if len(head) == 2 && head[0]&0x0f == 8 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
@@ -257,6 +398,7 @@ func (b *body) take() {
 // keeping its own held 64 KiB or more for the whole run.
 func (b *body) release() {
 	if b.buf == nil {
+		b.page = nil // none, or one lent by the decode cache
 		return
 	}
 	*b.buf = b.page[:0] // the buffer as it grew

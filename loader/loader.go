@@ -108,6 +108,7 @@ type Loader struct {
 	names         requestNames // what hops and resources requested, with Config.NameRequests
 	checks        checkSets    // the response checks of each target
 	parsed        *parseCache  // the resources of each page, found once; nil without Config.Parser
+	decoded       *decodeCache // compressed bodies that repeat, decoded once
 	content       *learners    // what the listed URLs answered
 	users         *perUser     // the per-user variables; nil when the run has none
 
@@ -152,6 +153,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		return nil, err
 	}
 	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
+	l.decoded = newDecodeCache(decodeLimits{bytes: maxDecodedBytes, body: maxDecodedBody, urls: maxDecodedURLs})
 	if cfg.Parser {
 		l.parsed = newParseCache(l.findPage, parseLimits{pages: maxParsedPages, resources: maxParsedResources, kept: maxKeptBodies})
 	}

@@ -199,13 +199,15 @@ func TestRunParsesEachPageOnce(t *testing.T) {
 // page is parsed once per run and then found in the parse cache. An op is a page visit: the
 // page alone once its resources are cached, the page and its 4 resources with no cache.
 func BenchmarkUserLoopPages(b *testing.B) {
-	b.Run("cached", func(b *testing.B) { benchPages(b, Config{Parser: true, Cookies: true, FollowRedirects: true}) })
+	b.Run("cached", func(b *testing.B) { benchPages(b, Config{Parser: true, Cookies: true, FollowRedirects: true}, false) })
 	b.Run("no cache", func(b *testing.B) {
-		benchPages(b, Config{Parser: true, Cookies: true, FollowRedirects: true, NoCache: true})
+		benchPages(b, Config{Parser: true, Cookies: true, FollowRedirects: true, NoCache: true}, false)
 	})
+	// The pages gzip'd, as real sites serve them: each decoded once, then recognised.
+	b.Run("gzip", func(b *testing.B) { benchPages(b, Config{Parser: true, Cookies: true, FollowRedirects: true}, true) })
 }
 
-func benchPages(b *testing.B, cfg Config) {
+func benchPages(b *testing.B, cfg Config, gzipped bool) {
 	pages := make([][]byte, 50)
 	paths := make([]string, len(pages))
 	for i := range pages {
@@ -214,10 +216,18 @@ func benchPages(b *testing.B, cfg Config) {
 <body><img src=/logo.png><img src=/p/%d.jpg srcset="/p/%d.jpg 1x, /p/%d@2x.jpg 2x">%s</body></html>`,
 			i, i, i, strings.Repeat("<p>Plain text of a page that holds no resource at all. </p>\n", 500))
 	}
+	if gzipped {
+		for i, p := range pages {
+			pages[i] = fasthttp.AppendGzipBytes(nil, p)
+		}
+	}
 	handle := func(ctx *fasthttp.RequestCtx) {
 		var n int
 		if _, err := fmt.Sscanf(string(ctx.Path()), "/page/%d", &n); err == nil && n < len(pages) {
 			ctx.SetContentType("text/html; charset=utf-8")
+			if gzipped {
+				ctx.Response.Header.Set(fasthttp.HeaderContentEncoding, "gzip")
+			}
 			ctx.SetBody(pages[n])
 			return
 		}
@@ -229,6 +239,9 @@ func benchPages(b *testing.B, cfg Config) {
 	}
 	if parses := l.parsed.parses.Load(); parses > int64(len(pages)) {
 		b.Fatalf("%d parses of %d pages", parses, len(pages))
+	}
+	if decodes := l.decoded.decodes.Load(); gzipped && decodes > int64(len(pages)) {
+		b.Fatalf("%d decodes of %d pages", decodes, len(pages))
 	}
 }
 

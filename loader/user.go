@@ -76,7 +76,7 @@ func (l *Loader) sender(out chan<- *[]Result) (*exchange, *batcher, func()) {
 }
 
 func (l *Loader) newExchange() *exchange {
-	return &exchange{req: fasthttp.AcquireRequest(), resp: fasthttp.AcquireResponse(), body: body{maxBody: l.cfg.MaxBody, pages: &l.pages}}
+	return &exchange{req: fasthttp.AcquireRequest(), resp: fasthttp.AcquireResponse(), body: body{maxBody: l.cfg.MaxBody, pages: &l.pages, decoded: l.decoded}}
 }
 
 func (x *exchange) release() {
@@ -124,6 +124,7 @@ func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Dura
 		// by it too.
 		x.body.deadline = l.start.Add(offset + l.cfg.Timeout)
 		learn = kind == KindURL && l.sampleContent(x, ti)
+		x.body.uri = x.req.URI()
 		size, err = x.body.read(x.resp, parse && isHTML(x.resp.Header.ContentType()) || learn || l.extracting(ti, kind))
 		res.BodyBytes, res.Decoded = size.received, size.decoded
 		if checked && err == nil {
