@@ -148,7 +148,8 @@ func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 	case record && !b.rec.over && len(b.rec.buf) > 0:
 		b.decoded.decodes.Add(1)
 		b.decoded.keep(b.key, encoding, b.rec.buf, size.decoded, b.page, keep)
-	case kept != nil:
+	case kept != nil && b.counted.n > 0:
+		// An empty body (a HEAD's, a 304's) says nothing of the page that URL serves.
 		b.decoded.decodes.Add(1)
 		b.decoded.changed(b.key)
 	}
