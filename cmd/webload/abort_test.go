@@ -1,8 +1,12 @@
 package main
 
 import (
+	"encoding/xml"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -69,6 +73,78 @@ func TestAbortOnExitCodes(t *testing.T) {
 			}
 			if run["stop_reason"] != "aborted" || abort["gate"] != "error_rate>5" || abort["value"].(float64) <= 5 || abort["window"] != 2.0 {
 				t.Errorf("run = %v; want stopped by error_rate>5 over 2 s with a value above 5", run)
+			}
+		})
+	}
+}
+
+// A run that ends early still judges its --assert gates on what it measured and writes --junit,
+// with one more failed case for the early end: a CI job then reads this run's verdicts, not a
+// file an earlier run left in place. The exit code stays the early end's.
+func TestGatesWhenARunEndsEarly(t *testing.T) {
+	t.Parallel()
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close() // nothing listens there: every request gets no response
+	tests := []struct {
+		name  string
+		url   string
+		args  []string
+		code  int
+		cases []string // the JUnit test cases, in order
+		fails []string // those that failed
+	}{
+		{name: "abort-on", url: failingAfter(t, 40).URL + "/",
+			args: []string{"-c", "4", "-t", "30S", "--abort-on", "error_rate>5", "--abort-window", "2s"}, code: 1,
+			cases: []string{"p95<1m", "error_rate<1", "run ended as planned"}, fails: []string{"error_rate<1", "run ended as planned"}},
+		{name: "failures", url: down.URL + "/", args: []string{"-c", "2", "-t", "30S", "--failures", "5"}, code: 3,
+			cases: []string{"p95<1m", "error_rate<1", "run ended as planned"}, fails: []string{"error_rate<1", "run ended as planned"}},
+		{name: "as planned", url: failingAfter(t, 1<<40).URL + "/", args: []string{"-c", "2", "-r", "5"}, code: 0,
+			cases: []string{"p95<1m", "error_rate<1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			junit := filepath.Join(t.TempDir(), "gates.xml")
+			// What an earlier, passing run left: it must not survive this one.
+			if err := os.WriteFile(junit, []byte(`<testsuites tests="1" failures="0"></testsuites>`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := append(append([]string{"-j", "--assert", "p95<1m", "--assert", "error_rate<1", "--junit", junit}, tt.args...), tt.url)
+			stdout, stderr, code := webload(t, nil, args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
+			}
+			decode(t, []byte(stdout)) // stdout is still one JSON document
+			data, err := os.ReadFile(junit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Cases []struct {
+					Name    string `xml:"name,attr"`
+					Failure *struct {
+						Message string `xml:"message,attr"`
+					} `xml:"failure"`
+				} `xml:"testsuite>testcase"`
+			}
+			if err := xml.Unmarshal(data, &doc); err != nil {
+				t.Fatalf("JUnit file: %v\n%s", err, data)
+			}
+			var cases, fails []string
+			for _, c := range doc.Cases {
+				cases = append(cases, c.Name)
+				if c.Failure != nil {
+					fails = append(fails, c.Name)
+					if c.Name == "run ended as planned" && !strings.Contains(c.Failure.Message, "run ended early (aborted") {
+						t.Errorf("the early end's failure says %q, want the abort named", c.Failure.Message)
+					}
+				}
+			}
+			if !slices.Equal(cases, tt.cases) || !slices.Equal(fails, tt.fails) {
+				t.Errorf("JUnit cases %q, failed %q; want %q and %q\n%s", cases, fails, tt.cases, tt.fails, data)
+			}
+			if tt.code != 0 && !strings.Contains(stderr, "Gate run ended early (aborted") {
+				t.Errorf("stderr does not give the early end as a failed gate:\n%s", stderr)
 			}
 		})
 	}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -53,7 +55,11 @@ func runCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env loo
 	}
 	rep, err := run.Execute(c.Context, spec.Spec, run.Streams{Stdout: stdout, Stderr: stderr})
 	if err != nil {
-		return runError(err)
+		err = runError(err)
+		if endedEarly(err) {
+			judgeEarlyEnd(&rep, &spec, err, stdout, stderr)
+		}
+		return err
 	}
 	return checkGates(&rep, &spec, stdout, stderr)
 }
@@ -87,9 +93,36 @@ func runError(err error) error {
 	return err
 }
 
-// checkGates evaluates --assert on the result, prints each verdict and writes --junit. Under -j
-// the verdicts go to stderr, so that stdout stays one JSON document for jq and scripts.
-func checkGates(rep *stats.Report, spec *runSpec, stdout, stderr io.Writer) error {
+// endedEarly tells whether a run's error is a stop after measuring: an interrupt, --failures or
+// --abort-on. Its report is out and its result saved; the gates can still be judged.
+func endedEarly(err error) bool {
+	var intr interruptedError
+	var aborted abortedError
+	var gate abortGateError
+	return errors.As(err, &intr) || errors.As(err, &aborted) || errors.As(err, &gate)
+}
+
+// judgeEarlyEnd judges --assert on what a run that ended early measured, and adds a failed check
+// for the early end itself, so that --junit records this run (where a file of an earlier run
+// would otherwise be left in place, passing) and the gates' values are there to read. The exit
+// code stays the early end's; a JUnit file that cannot be written is said on stderr.
+func judgeEarlyEnd(rep *stats.Report, spec *runSpec, ended error, stdout, stderr io.Writer) {
+	early := stats.Verdict{
+		Check:    "run ended as planned",
+		Measured: math.NaN(),
+		Text:     "run ended early (" + ended.Error() + "): FAILED",
+	}
+	err := checkGates(rep, spec, stdout, stderr, early)
+	var gate gateError
+	if err != nil && !errors.As(err, &gate) {
+		fmt.Fprintf(stderr, "webload: %v\n", err)
+	}
+}
+
+// checkGates evaluates --assert on the result, prints each verdict, with more after them, and
+// writes --junit. Under -j the verdicts go to stderr, so that stdout stays one JSON document
+// for jq and scripts.
+func checkGates(rep *stats.Report, spec *runSpec, stdout, stderr io.Writer, more ...stats.Verdict) error {
 	if len(spec.gates) == 0 {
 		return nil
 	}
@@ -97,7 +130,8 @@ func checkGates(rep *stats.Report, spec *runSpec, stdout, stderr io.Writer) erro
 	if spec.Outputs.JSON {
 		stdout = stderr
 	}
-	return finishVerdicts(stats.CheckGates(rep, spec.gates), lines, spec.junit, "webload "+stats.Label(rep, 0), stdout)
+	results := append(stats.CheckGates(rep, spec.gates), more...)
+	return finishVerdicts(results, lines, spec.junit, "webload "+stats.Label(rep, 0), stdout)
 }
 
 // isTerminal tells whether w is a terminal, where a progress line can be redrawn in place.

@@ -48,8 +48,9 @@ func TestSignalWritesThePartialReport(t *testing.T) {
 				time.Sleep(100 * time.Millisecond)
 			}))
 			t.Cleanup(site.Close)
-			out := filepath.Join(t.TempDir(), "partial.json")
-			cmd := exec.Command(os.Args[0], "-c", "4", "-t", "1H", "--timeout", "5", "-o", out, site.URL+"/")
+			out, junit := filepath.Join(t.TempDir(), "partial.json"), filepath.Join(t.TempDir(), "gates.xml")
+			cmd := exec.Command(os.Args[0], "-c", "4", "-t", "1H", "--timeout", "5", "-o", out,
+				"--assert", "p95<10m", "--junit", junit, site.URL+"/")
 			cmd.Env = append(os.Environ(), "WEBLOAD_TEST_MAIN=1")
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -96,6 +97,15 @@ func TestSignalWritesThePartialReport(t *testing.T) {
 			// Every request the server received was finished and counted.
 			if rep.Transactions != hits.Load() || rep.Run.StopReason != "interrupted" || rep.InFlightAtStop == 0 {
 				t.Errorf("saved %+v, server saw %d requests", rep, hits.Load())
+			}
+			// The gates were judged on what was measured, the interrupt a failed case of its own.
+			gates, err := os.ReadFile(junit)
+			if err != nil {
+				t.Fatalf("JUnit file not written: %v", err)
+			}
+			want := "run ended early (interrupted by " + tc.sig.String() + ")"
+			if !strings.Contains(string(gates), `<testcase name="p95&lt;10m"`) || !strings.Contains(string(gates), want) {
+				t.Errorf("JUnit file without the gate and %q:\n%s", want, gates)
 			}
 		})
 	}
