@@ -12,6 +12,23 @@ import (
 	"github.com/webload/webload/dbload"
 )
 
+// mergedStop is why a sharded run ended: the earliest end of one of its shards, so that a merged
+// result never reads "completed" when a shard was interrupted, aborted by an --abort-on gate
+// (whose gate it keeps) or stopped at its --failures threshold. Otherwise it is the first shard's.
+func mergedStop(shards []Report) (StopReason, *Abort) {
+	for _, reason := range []StopReason{StopInterrupted, StopAborted, StopFailures} {
+		for i := range shards {
+			if r := &shards[i].Run; r.StopReason == reason {
+				if reason != StopAborted {
+					return reason, nil
+				}
+				return reason, r.Abort
+			}
+		}
+	}
+	return shards[0].Run.StopReason, nil
+}
+
 // ErrNotShards is returned by Merge for results that are not all shards of one run.
 var ErrNotShards = errors.New("not the shards of one run")
 
@@ -58,11 +75,9 @@ func Merge(shards []Report) (Report, error) {
 		if err := f.load(r, a, place); err != nil {
 			return Report{}, fmt.Errorf("merge: combine run %d: %w", i+1, err)
 		}
-		if r.Run.StopReason == StopInterrupted {
-			f.run.StopReason = StopInterrupted
-		}
 		f.run.Shards = append(f.run.Shards, *r.Run.Shard)
 	}
+	f.run.StopReason, f.run.Abort = mergedStop(shards)
 	f.run.Shard = nil
 	f.run.StartedAt = start
 	f.elapsed = end.Sub(start).Seconds()

@@ -77,3 +77,51 @@ func TestMergeEqualsOneRecording(t *testing.T) {
 		}
 	}
 }
+
+// A merged run ended as its earliest-ending shard did: interrupted before aborted (with the
+// gate that fired) before stopped at --failures; shards that all ran their course keep the
+// first one's reason.
+func TestMergeStopReason(t *testing.T) {
+	t.Parallel()
+	gate := &Abort{Gate: "error_rate>5", Value: 12.5, At: 3.2, Window: 2}
+	tests := []struct {
+		name      string
+		reasons   []StopReason
+		want      StopReason
+		wantAbort bool
+	}{
+		{"all completed", []StopReason{StopCompleted, StopCompleted}, StopCompleted, false},
+		{"all out of time", []StopReason{StopTimeUp, StopTimeUp, StopTimeUp}, StopTimeUp, false},
+		{"last aborted", []StopReason{StopCompleted, StopAborted}, StopAborted, true},
+		{"first aborted", []StopReason{StopAborted, StopTimeUp}, StopAborted, true},
+		{"failures", []StopReason{StopTimeUp, StopFailures, StopTimeUp}, StopFailures, false},
+		{"aborted and failures", []StopReason{StopFailures, StopAborted}, StopAborted, true},
+		{"interrupted above all", []StopReason{StopAborted, StopFailures, StopInterrupted}, StopInterrupted, false},
+	}
+	targets := []urls.Target{{Method: "GET", URL: "http://127.0.0.1/a"}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var shards []Report
+			for i, reason := range tt.reasons {
+				rec := NewRecorder(targets, Options{})
+				rec.Record([]loader.Result{{Status: 200, Latency: time.Millisecond}})
+				info := RunInfo{Test: "same", Shard: &ShardInfo{Index: i, Count: len(tt.reasons)}}
+				r := rec.Report(loader.Outcome{Started: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Elapsed: time.Second, Users: 1}, info, "x")
+				r.Run.StopReason = reason
+				if reason == StopAborted {
+					r.Run.Abort = gate
+				}
+				shards = append(shards, r)
+			}
+			got, err := Merge(shards)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Run.StopReason != tt.want || (got.Run.Abort != nil) != tt.wantAbort ||
+				(tt.wantAbort && *got.Run.Abort != *gate) {
+				t.Errorf("stop %q, abort %+v; want %q, with the gate: %v", got.Run.StopReason, got.Run.Abort, tt.want, tt.wantAbort)
+			}
+		})
+	}
+}
