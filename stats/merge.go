@@ -12,9 +12,9 @@ import (
 	"github.com/webload/webload/dbload"
 )
 
-// mergedStop is why a sharded run ended: the earliest end of one of its shards, so that a merged
-// result never reads "completed" when a shard was interrupted, aborted by an --abort-on gate
-// (whose gate it keeps) or stopped at its --failures threshold. Otherwise it is the first shard's.
+// mergedStop is why a sharded run ended: a shard's early end when one had one (interrupted
+// before aborted, with its --abort-on gate, before stopped at --failures), so that a merged
+// result never reads "completed" when a shard stopped early; otherwise the first shard's reason.
 func mergedStop(shards []Report) (StopReason, *Abort) {
 	for _, reason := range []StopReason{StopInterrupted, StopAborted, StopFailures} {
 		for i := range shards {

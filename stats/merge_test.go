@@ -78,7 +78,7 @@ func TestMergeEqualsOneRecording(t *testing.T) {
 	}
 }
 
-// A merged run ended as its earliest-ending shard did: interrupted before aborted (with the
+// A merged run ended as a shard that stopped early did: interrupted before aborted (with the
 // gate that fired) before stopped at --failures; shards that all ran their course keep the
 // first one's reason.
 func TestMergeStopReason(t *testing.T) {
