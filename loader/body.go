@@ -113,16 +113,17 @@ func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
 // decode reads the counted body through the decoder its encoding needs, or takes its figures
 // from the decode cache when the body repeats one kept there.
 func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
+	coding := codingOf(encoding)
 	var src io.Reader = &b.counted
 	var kept *decodedBody
 	record := false
-	if b.decoded != nil && b.uri != nil && b.check == nil && compressed(encoding) {
+	if b.decoded != nil && b.uri != nil && b.check == nil && coding.compressed() {
 		b.key = b.uri.AppendBytes(b.key[:0])
 		var room bool
 		switch kept, room = b.decoded.get(b.key); {
 		case kept == nil:
 			record = room
-		case !kept.changed && kept.encoding == string(encoding) && (kept.paged || !keep):
+		case !kept.changed && kept.coding == coding && (kept.paged || !keep):
 			var same bool
 			if same, src = b.compare(kept); same {
 				b.decoded.hits.Add(1)
@@ -142,12 +143,12 @@ func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 		b.rec.start(src, b.decoded.limits.body)
 		src = &b.rec
 	}
-	size, err := b.decodeFrom(src, encoding, keep)
+	size, err := b.decodeFrom(src, coding, keep)
 	switch {
 	case err != nil || (!record && kept == nil):
 	case record && !b.rec.over && len(b.rec.buf) > 0:
 		b.decoded.decodes.Add(1)
-		b.decoded.keep(b.key, encoding, b.rec.buf, size.decoded, b.page, keep)
+		b.decoded.keep(b.key, coding, b.rec.buf, size.decoded, b.page, keep)
 	case kept != nil && b.counted.n > 0:
 		// An empty body (a HEAD's, a 304's) says nothing of the page that URL serves.
 		b.decoded.decodes.Add(1)
@@ -159,14 +160,34 @@ func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 	return size, err
 }
 
-// compressed tells whether an encoding is one the body decodes.
-func compressed(encoding []byte) bool {
-	for _, e := range [...]string{"gzip", "x-gzip", "deflate", "br"} {
-		if bytes.EqualFold(encoding, []byte(e)) {
-			return true
-		}
+// contentCoding is a body's Content-Encoding as the body reads it, told apart once a body.
+type contentCoding uint8
+
+const (
+	codingIdentity contentCoding = iota // none, or "identity": the bytes are the body
+	codingGzip                          // gzip and x-gzip
+	codingDeflate                       // zlib, or the raw deflate some servers send
+	codingBrotli
+	codingOther // one this client did not ask for: counted as received, not decoded
+)
+
+func codingOf(encoding []byte) contentCoding {
+	switch {
+	case len(encoding) == 0, bytes.EqualFold(encoding, []byte("identity")):
+		return codingIdentity
+	case bytes.EqualFold(encoding, []byte("gzip")), bytes.EqualFold(encoding, []byte("x-gzip")):
+		return codingGzip
+	case bytes.EqualFold(encoding, []byte("deflate")):
+		return codingDeflate
+	case bytes.EqualFold(encoding, []byte("br")):
+		return codingBrotli
 	}
-	return false
+	return codingOther
+}
+
+// compressed tells whether the body decodes bodies of this coding.
+func (c contentCoding) compressed() bool {
+	return c == codingGzip || c == codingDeflate || c == codingBrotli
 }
 
 // compare reads the counted body while it repeats kept's compressed bytes. same tells that it
@@ -235,13 +256,11 @@ func (r *recorder) Read(p []byte) (int, error) {
 }
 
 // decodeFrom reads src, the counted body or what stands for it, through the decoder its
-// encoding needs.
-func (b *body) decodeFrom(src io.Reader, encoding []byte, keep bool) (bodySize, error) {
-	r, decoding := src, true
-	switch {
-	case len(encoding) == 0, bytes.EqualFold(encoding, []byte("identity")):
-		decoding = false
-	case bytes.EqualFold(encoding, []byte("gzip")), bytes.EqualFold(encoding, []byte("x-gzip")):
+// coding needs.
+func (b *body) decodeFrom(src io.Reader, coding contentCoding, keep bool) (bodySize, error) {
+	r, decoding := src, coding.compressed()
+	switch coding {
+	case codingGzip:
 		if b.gz == nil {
 			b.gz = new(gzip.Reader)
 		}
@@ -255,7 +274,7 @@ func (b *body) decodeFrom(src io.Reader, encoding []byte, keep bool) (bodySize, 
 			return bodySize{}, fmt.Errorf("decoding gzip body: %w", errBadEncoding{err})
 		}
 		r = b.gz
-	case bytes.EqualFold(encoding, []byte("deflate")):
+	case codingDeflate:
 		d, err := b.deflate(src)
 		if err != nil && b.empty() {
 			return bodySize{}, nil
@@ -264,16 +283,13 @@ func (b *body) decodeFrom(src io.Reader, encoding []byte, keep bool) (bodySize, 
 			return bodySize{}, fmt.Errorf("decoding deflate body: %w", errBadEncoding{err})
 		}
 		r = d
-	case bytes.EqualFold(encoding, []byte("br")):
+	case codingBrotli:
 		if b.br == nil {
 			b.br = brrr.NewReader(src)
 		} else {
 			b.br.Reset(src)
 		}
 		r = b.br
-	default:
-		// An encoding this client did not ask for: counted as received, not decoded.
-		decoding = false
 	}
 	if decoding {
 		b.guard = guard{r: r, max: b.maxBody, deadline: b.deadline, check: decodeCheck}

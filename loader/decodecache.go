@@ -37,7 +37,7 @@ type decodeCache struct {
 
 // decodedBody is a compressed body and what it decoded to. It is shared and read-only.
 type decodedBody struct {
-	encoding   string // the Content-Encoding, as the server wrote it
+	coding     contentCoding
 	compressed []byte
 	size       int64  // bytes decoded
 	page       []byte // the start of the decoded body kept for the parser (body.page)
@@ -70,7 +70,7 @@ func (c *decodeCache) get(key []byte) (d *decodedBody, room bool) {
 
 // keep stores a body that decoded without error, unless key already holds one (another user
 // kept it meanwhile) or the bound is reached.
-func (c *decodeCache) keep(key []byte, encoding []byte, compressed []byte, size int64, page []byte, paged bool) {
+func (c *decodeCache) keep(key []byte, coding contentCoding, compressed []byte, size int64, page []byte, paged bool) {
 	n := len(compressed) + len(page)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -78,7 +78,7 @@ func (c *decodeCache) keep(key []byte, encoding []byte, compressed []byte, size 
 		return
 	}
 	c.bodies[string(key)] = &decodedBody{
-		encoding:   string(encoding),
+		coding:     coding,
 		compressed: slices.Clone(compressed),
 		size:       size,
 		page:       slices.Clone(page),
