@@ -40,13 +40,9 @@ func Combine(runs []Report) (Report, error) {
 		}
 		f.elapsed += r.ElapsedTime
 		offset += r.ElapsedTime
-		if r.Run.StopReason == StopInterrupted {
-			f.run.StopReason = StopInterrupted
-		}
-		if r.Run.StopReason == StopAborted { // the series ended there: its gate is the series'
-			f.run.StopReason, f.run.Abort = StopAborted, r.Run.Abort
-		}
 	}
+	// A run that ended early ended the series: its reason, and gate, are the series'.
+	f.run.StopReason, f.run.Abort = earlyStop(runs)
 	// The runs' schedules and ramps each had their own moments; a series has neither.
 	f.schedule = nil
 	f.users = seriesUsers(runs)

@@ -12,23 +12,6 @@ import (
 	"github.com/webload/webload/dbload"
 )
 
-// mergedStop is why a sharded run ended: a shard's early end when one had one (interrupted
-// before aborted, with its --abort-on gate, before stopped at --failures), so that a merged
-// result never reads "completed" when a shard stopped early; otherwise the first shard's reason.
-func mergedStop(shards []Report) (StopReason, *Abort) {
-	for _, reason := range []StopReason{StopInterrupted, StopAborted, StopFailures} {
-		for i := range shards {
-			if r := &shards[i].Run; r.StopReason == reason {
-				if reason != StopAborted {
-					return reason, nil
-				}
-				return reason, r.Abort
-			}
-		}
-	}
-	return shards[0].Run.StopReason, nil
-}
-
 // ErrNotShards is returned by Merge for results that are not all shards of one run.
 var ErrNotShards = errors.New("not the shards of one run")
 
@@ -77,7 +60,7 @@ func Merge(shards []Report) (Report, error) {
 		}
 		f.run.Shards = append(f.run.Shards, *r.Run.Shard)
 	}
-	f.run.StopReason, f.run.Abort = mergedStop(shards)
+	f.run.StopReason, f.run.Abort = earlyStop(shards)
 	f.run.Shard = nil
 	f.run.StartedAt = start
 	f.elapsed = end.Sub(start).Seconds()

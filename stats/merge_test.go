@@ -78,9 +78,9 @@ func TestMergeEqualsOneRecording(t *testing.T) {
 	}
 }
 
-// A merged run ended as a shard that stopped early did: interrupted before aborted (with the
-// gate that fired) before stopped at --failures; shards that all ran their course keep the
-// first one's reason.
+// A merged run, or a combined series, ended as a part that stopped early did: interrupted before
+// aborted (with the gate that fired) before stopped at --failures; parts that all ran their
+// course keep the first one's reason.
 func TestMergeStopReason(t *testing.T) {
 	t.Parallel()
 	gate := &Abort{Gate: "error_rate>5", Value: 12.5, At: 3.2, Window: 2}
@@ -114,13 +114,15 @@ func TestMergeStopReason(t *testing.T) {
 				}
 				shards = append(shards, r)
 			}
-			got, err := Merge(shards)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Run.StopReason != tt.want || (got.Run.Abort != nil) != tt.wantAbort ||
-				(tt.wantAbort && *got.Run.Abort != *gate) {
-				t.Errorf("stop %q, abort %+v; want %q, with the gate: %v", got.Run.StopReason, got.Run.Abort, tt.want, tt.wantAbort)
+			for name, join := range map[string]func([]Report) (Report, error){"merge": Merge, "combine": Combine} {
+				got, err := join(shards)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Run.StopReason != tt.want || (got.Run.Abort != nil) != tt.wantAbort ||
+					(tt.wantAbort && *got.Run.Abort != *gate) {
+					t.Errorf("%s: stop %q, abort %+v; want %q, with the gate: %v", name, got.Run.StopReason, got.Run.Abort, tt.want, tt.wantAbort)
+				}
 			}
 		})
 	}

@@ -1,0 +1,19 @@
+package stats
+
+// earlyStop is why a run made of several results ended (shards run at once, or the runs of a
+// series): a result's early end when one had one (interrupted before aborted, with its
+// --abort-on gate, before stopped at --failures), so that the whole never reads "completed"
+// when a part stopped early; otherwise the first result's reason.
+func earlyStop(runs []Report) (StopReason, *Abort) {
+	for _, reason := range []StopReason{StopInterrupted, StopAborted, StopFailures} {
+		for i := range runs {
+			if r := &runs[i].Run; r.StopReason == reason {
+				if reason != StopAborted {
+					return reason, nil
+				}
+				return reason, r.Abort
+			}
+		}
+	}
+	return runs[0].Run.StopReason, nil
+}
