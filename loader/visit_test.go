@@ -1,18 +1,11 @@
 package loader
 
 import (
-	"bytes"
-	"compress/flate"
-	"compress/gzip"
-	"compress/zlib"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
-
-	brrr "github.com/molecule-man/go-brrr"
 
 	"github.com/webload/webload/urls"
 )
@@ -241,26 +234,16 @@ func site2(r *http.Request) string { return "http://" + r.Host }
 // Compressed answers are counted as received and as decoded, and HTML is parsed after decoding.
 func TestContentEncoding(t *testing.T) {
 	page := []byte(strings.Repeat("<p>shop</p>", 2000) + `<img src="/img.png">`)
-	encoders := map[string]func(io.Writer) io.WriteCloser{
-		"gzip":        func(w io.Writer) io.WriteCloser { return gzip.NewWriter(w) },
-		"deflate":     func(w io.Writer) io.WriteCloser { return zlib.NewWriter(w) },
-		"raw deflate": func(w io.Writer) io.WriteCloser { z, _ := flate.NewWriter(w, 5); return z },
-		"br":          func(w io.Writer) io.WriteCloser { z, _ := brrr.NewWriter(w, 5); return z },
-	}
-	for name, enc := range encoders {
-		t.Run(name, func(t *testing.T) {
-			var buf bytes.Buffer
-			z := enc(&buf)
-			_, _ = z.Write(page)
-			_ = z.Close()
-			encoded := buf.Bytes()
+	for _, enc := range encoders {
+		t.Run(enc.name, func(t *testing.T) {
+			encoded := encodeWith(t, enc.encode, page)
 			site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
 				if r.URL.Path == "/img.png" {
 					_, _ = w.Write([]byte("png"))
 					return
 				}
 				w.Header().Set("Content-Type", "text/html")
-				w.Header().Set("Content-Encoding", strings.TrimPrefix(name, "raw "))
+				w.Header().Set("Content-Encoding", enc.header)
 				_, _ = w.Write(encoded)
 			})
 			results, _ := run(t, Config{Users: 1, Reps: 2, Parser: true, AcceptEncoding: "gzip, deflate, br"},
