@@ -149,12 +149,26 @@ func page(i int, price string, n int64, now time.Time) string {
 	return b.String()
 }
 
-// randomToken is a per-response CSRF token, 32 characters of base64url.
+// randomToken is a per-response CSRF token, 32 characters of base64url. Every eighth one is a
+// digit between two letters, so that each token switches between letters and digits as a
+// random one almost always does: drawn freely, about 1 token in 30 holds one digit or none,
+// and a fingerprint made of one answer cannot tell such a token from a word.
 func randomToken() string {
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	const (
+		letters  = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		digits   = "0123456789"
+		alphabet = letters + digits + "-_"
+	)
 	b := make([]byte, 32)
 	for i := range b {
-		b[i] = alphabet[rand.IntN(len(alphabet))]
+		switch i % 8 {
+		case 2, 4:
+			b[i] = letters[rand.IntN(len(letters))]
+		case 3:
+			b[i] = digits[rand.IntN(len(digits))]
+		default:
+			b[i] = alphabet[rand.IntN(len(alphabet))]
+		}
 	}
 	return string(b)
 }
