@@ -8,7 +8,7 @@ import (
 	"github.com/webload/webload/stats"
 )
 
-func mustGates(t *testing.T, exprs ...string) []stats.Gate {
+func mustGates(t testing.TB, exprs ...string) []stats.Gate {
 	t.Helper()
 	var out []stats.Gate
 	for _, e := range exprs {

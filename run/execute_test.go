@@ -40,7 +40,7 @@ func newSite(t *testing.T, onHit func()) *site {
 }
 
 // smallSpec is users × reps requests to url, printing nothing.
-func smallSpec(t *testing.T, url string, users, reps int) Spec {
+func smallSpec(t testing.TB, url string, users, reps int) Spec {
 	t.Helper()
 	target, err := urls.ParseLine(url, urls.Options{})
 	if err != nil {

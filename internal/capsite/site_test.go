@@ -3,6 +3,7 @@ package capsite
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ func TestStartRefusesBadConfig(t *testing.T) {
 		"no time":        {Workers: 1},
 		"negative time":  {Workers: 1, Service: -time.Millisecond},
 		"negative queue": {Workers: 1, Service: time.Millisecond, Queue: -1},
+		"negative fail":  {Workers: 1, Service: time.Millisecond, FailAfter: -1},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -77,22 +79,73 @@ func TestServesNoFasterThanCapacity(t *testing.T) {
 	}
 }
 
-// With a queue of 1 and one worker busy for long, a third request at once finds the queue full.
+// With a queue of 1 and its one worker busy, a request beyond the one waiting finds the queue
+// full. The site holds its requests until the 503 has come, and each request is sent once the
+// site holds the ones before it, so how fast the machine sends them does not matter.
 func TestFullQueueAnswers503(t *testing.T) {
 	t.Parallel()
-	site, err := Start(Config{Workers: 1, Service: 300 * time.Millisecond, Queue: 1})
+	hold := make(chan struct{})
+	site, err := Start(Config{Workers: 1, Service: time.Millisecond, Queue: 1, Hold: hold})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer site.Close()
-	statuses, _ := get(t, site.URL(), 3)
-	refused := 0
-	for _, s := range statuses {
-		if s == http.StatusServiceUnavailable {
-			refused++
+	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 3}}
+	statuses := make([]int, 3)
+	var wg sync.WaitGroup
+	for i, held := range []func() bool{
+		func() bool { return len(site.workers) == 1 && site.Waiting() == 0 },
+		func() bool { return site.Waiting() == 1 },
+		func() bool { return site.Refused() == 1 },
+	} {
+		wg.Go(func() {
+			resp, err := client.Get(site.URL())
+			if err != nil {
+				t.Errorf("request %d: %v", i, err)
+				return
+			}
+			resp.Body.Close()
+			statuses[i] = resp.StatusCode
+		})
+		waitUntil(t, held)
+	}
+	close(hold)
+	wg.Wait()
+	if want := []int{200, 200, 503}; !slices.Equal(statuses, want) || site.Served() != 2 || site.Refused() != 1 {
+		t.Errorf("statuses %v, served %d, refused %d: want %v, 2 and 1", statuses, site.Served(), site.Refused(), want)
+	}
+}
+
+// After FailAfter answers the site has fallen over: every later request is a 503.
+func TestFailAfter(t *testing.T) {
+	t.Parallel()
+	site, err := Start(Config{Workers: 2, Service: time.Millisecond, FailAfter: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	var got []int
+	for range 5 {
+		resp, err := http.Get(site.URL())
+		if err != nil {
+			t.Fatal(err)
 		}
+		resp.Body.Close()
+		got = append(got, resp.StatusCode)
 	}
-	if refused == 0 || site.Refused() != int64(refused) || site.Served()+site.Refused() != 3 {
-		t.Errorf("statuses %v, served %d, refused %d: want a 503 among 3 requests at once", statuses, site.Served(), site.Refused())
+	if want := []int{200, 200, 200, 503, 503}; !slices.Equal(got, want) || site.Served() != 3 || site.Refused() != 2 {
+		t.Errorf("statuses %v, served %d, refused %d; want %v, 3 and 2", got, site.Served(), site.Refused(), want)
 	}
+}
+
+// waitUntil polls cond, a bounded number of times (30 s at least).
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	for range 30000 {
+		if cond() {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("the site never got there")
 }

@@ -1,0 +1,35 @@
+package capacity
+
+import (
+	"testing"
+	"time"
+
+	"github.com/webload/webload/internal/capsite"
+)
+
+// BenchmarkCapacityAccuracy searches a site of 4 workers of 40 ms, whose capacity is exactly
+// 100 req/s, as `webload capacity --slo 'p95<100ms' --step-time 2s --settle 1s --from 25`
+// would, and reports the capacity found and its ratio to the truth. The answer depends on the
+// machine's own load as much as on the search (a busy client delays the site's workers too),
+// so it is measured here and by scripts/capacity-accuracy.sh, never judged by a test:
+//
+//	go test -run '^$' -bench CapacityAccuracy -benchtime 1x -count 5 ./capacity/
+func BenchmarkCapacityAccuracy(b *testing.B) {
+	cfg := capsite.Config{Workers: 4, Service: 40 * time.Millisecond}
+	site, err := capsite.Start(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { site.Close() })
+	m := measurer(b, site, "p95<100ms")
+	m.StepTime, m.Settle = 2*time.Second, time.Second
+	for b.Loop() {
+		res, err := Search(b.Context(), m.SLO, Options{From: 25, MaxSteps: 12}, m.Measure)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(res.Rate, "req/s-found")
+		b.ReportMetric(res.Rate/cfg.Capacity(), "found/true")
+		b.ReportMetric(float64(len(res.Steps)), "steps")
+	}
+}
