@@ -13,9 +13,7 @@ import (
 // openLargeReport opens the page of TestLargeReport in headless Chromium and logs how long it
 // takes to draw; it must draw without an error or a request.
 func openLargeReport(t *testing.T, html []byte) {
-	if _, err := browsertest.Find(); err != nil {
-		t.Skipf("browser test skipped: %v", err)
-	}
+	browsertest.Need(t)
 	ctx := browsertest.Context(t)
 	path := filepath.Join(t.TempDir(), "report.html")
 	if err := os.WriteFile(path, html, 0o644); err != nil {

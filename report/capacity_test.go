@@ -62,9 +62,7 @@ func TestCapacityData(t *testing.T) {
 // the section hidden.
 func TestCapacityChartInBrowser(t *testing.T) {
 	t.Parallel()
-	if _, err := browsertest.Find(); err != nil {
-		t.Skipf("browser test skipped: %v", err)
-	}
+	browsertest.Need(t)
 	ctx := browsertest.Context(t)
 	dir := t.TempDir()
 	for _, p := range []stepsPage{

@@ -99,9 +99,7 @@ func contentData(t *testing.T, page []byte) (rows [][]any, note string) {
 // the path column kept in view.
 func TestContentTableInBrowser(t *testing.T) {
 	t.Parallel()
-	if _, err := browsertest.Find(); err != nil {
-		t.Skipf("browser test skipped: %v", err)
-	}
+	browsertest.Need(t)
 	ctx := browsertest.Context(t)
 	results := brokenResults(t)
 	html := render(t, results, Options{})

@@ -16,9 +16,7 @@ import (
 // one without draws no such line.
 func TestDatabaseLineInBrowser(t *testing.T) {
 	t.Parallel()
-	if _, err := browsertest.Find(); err != nil {
-		t.Skipf("browser test skipped: %v", err)
-	}
+	browsertest.Need(t)
 	ctx := browsertest.Context(t)
 	with := small("with", 1)
 	with.Run.StartedAt = dbStart

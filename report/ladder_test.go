@@ -64,9 +64,7 @@ func TestLadderData(t *testing.T) {
 // a page without ladders keeps the section hidden.
 func TestLadderChartInBrowser(t *testing.T) {
 	t.Parallel()
-	if _, err := browsertest.Find(); err != nil {
-		t.Skipf("browser test skipped: %v", err)
-	}
+	browsertest.Need(t)
 	ctx := browsertest.Context(t)
 	dir := t.TempDir()
 	for _, p := range []stepsPage{

@@ -88,9 +88,7 @@ func wideResults(t *testing.T) []stats.Report {
 // view when a table is scrolled. Screenshots are kept (see browsertest.SaveArtifact).
 func TestTablesFitTheScreen(t *testing.T) {
 	t.Parallel()
-	if _, err := browsertest.Find(); err != nil {
-		t.Skipf("browser test skipped: %v", err)
-	}
+	browsertest.Need(t)
 	ctx := browsertest.Context(t)
 	html := render(t, wideResults(t), Options{})
 	path := filepath.Join(t.TempDir(), "wide.html")
@@ -182,9 +180,7 @@ const paintedAt = `((seconds) => {
 // in Chromium: lines are drawn through the runs and none across the pause.
 func TestPauseIsAGapInBrowser(t *testing.T) {
 	t.Parallel()
-	if _, err := browsertest.Find(); err != nil {
-		t.Skipf("browser test skipped: %v", err)
-	}
+	browsertest.Need(t)
 	ctx := browsertest.Context(t)
 	path := filepath.Join(t.TempDir(), "series.html")
 	if err := os.WriteFile(path, render(t, []stats.Report{series2(t, 10, 0, 20)}, Options{}), 0o644); err != nil {

@@ -11,6 +11,8 @@ import (
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 // load describes a synthetic run.
@@ -89,9 +91,8 @@ func render(tb testing.TB, results []stats.Report, opt Options) []byte {
 // size the page is meant to stay quick for, logs its size and render time, and opens it in
 // Chromium when there is one.
 func TestLargeReport(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds an hour-long result")
-	}
+	testtier.Maths(t)
+	testtier.Slow(t)
 	rep := synthetic(load{label: "one hour", urls: 500, seconds: 3600, perSecond: 100, slowdown: 4, seed: 1})
 	begin := time.Now()
 	page := render(t, []stats.Report{rep}, Options{})

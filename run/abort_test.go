@@ -66,8 +66,8 @@ func TestExecuteAbortOn(t *testing.T) {
 		wantGate string // "" for a run that is not aborted
 	}{
 		{name: "stall", turn: "stall", limit: 30 * time.Second, gates: []string{"error_rate>5", "p95>1s"}, window: 2 * time.Second, wantGate: "p95>1s"},
-		{name: "errors", turn: "500", limit: 30 * time.Second, gates: []string{"p95>1s", "error_rate>5"}, window: 2 * time.Second, wantGate: "error_rate>5"},
-		{name: "healthy", turn: "", limit: 3 * time.Second, gates: []string{"p95>1s", "error_rate>5"}, window: time.Second},
+		{name: "errors", turn: "500", limit: 30 * time.Second, gates: []string{"p95>1m", "error_rate>5"}, window: 2 * time.Second, wantGate: "error_rate>5"},
+		{name: "healthy", turn: "", limit: 3 * time.Second, gates: []string{"p95>1m", "error_rate>5"}, window: time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

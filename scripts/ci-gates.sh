@@ -58,6 +58,34 @@ func TestGateFails(t *testing.T) { t.Fatal("deliberate failure") }'
 gate "a failing test in examples/kubernetes" fail test
 unadd examples/kubernetes/gate_test.go
 
+# The maths step finds its tests by their call of testtier.Maths: one that passes passes the
+# step, one that fails fails it, and none at all fails it too (it would test nothing).
+gate "no maths test at all" fail maths
+add stats/gate_test.go 'package stats
+
+import (
+	"testing"
+
+	"github.com/webload/webload/internal/testtier"
+)
+
+func TestGateMaths(t *testing.T) { testtier.Maths(t) }'
+gate "a passing maths test" pass maths
+add stats/gate_test.go 'package stats
+
+import (
+	"testing"
+
+	"github.com/webload/webload/internal/testtier"
+)
+
+func TestGateMaths(t *testing.T) {
+	testtier.Maths(t)
+	t.Fatal("deliberate failure")
+}'
+gate "a failing maths test" fail maths
+unadd stats/gate_test.go
+
 add stats/gate_test.go 'package stats
 
 import "testing"

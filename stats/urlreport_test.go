@@ -10,6 +10,8 @@ import (
 
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 // manyURLs records hits results on each of n URLs, as a long URL list run once does.
@@ -37,6 +39,8 @@ func manyURLs(n, hits int) *Recorder {
 // A long URL list's report keeps every URL's figures exact: each row's hits, bytes and
 // histogram count are what was recorded.
 func TestLongURLListReportIsExact(t *testing.T) {
+	testtier.Maths(t)
+	testtier.Slow(t)
 	t.Parallel()
 	const n, hits = 200_000, 2
 	rep := manyURLs(n, hits).Report(loader.Outcome{Elapsed: time.Second, Users: 10}, RunInfo{}, "")

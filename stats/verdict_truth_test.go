@@ -11,6 +11,8 @@ import (
 
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 // latencyGen draws one transaction's latency.
@@ -198,6 +200,8 @@ func judgeHists(key string, a, b []*hdr.Histogram, pa, pb *hdr.Histogram) string
 // significant (at most 5 % plus a margin for the pairs drawn), and how often a real +10 % change
 // of every request is found: single runs of 1000 requests, and 3-run series of 1000 each.
 func TestVerdictErrorRates(t *testing.T) {
+	testtier.Maths(t)
+	testtier.Slow(t)
 	t.Parallel()
 	base := lognormal(50*time.Millisecond, 0.5)
 	keys := []string{"rtime", "p50", "p95"}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 // bodyJSON is the content of testdata/body.json.
@@ -260,6 +262,7 @@ func TestParseErrorKinds(t *testing.T) {
 // TestParseLongestLine checks that a line exactly at the limit is accepted,
 // so the limit is where the message says.
 func TestParseLongestLine(t *testing.T) {
+	testtier.Maths(t)
 	t.Parallel()
 	long := "#" + strings.Repeat("x", maxLineBytes-1)
 	for _, eol := range []string{"\n", "\r\n", ""} {

@@ -40,9 +40,9 @@ func TestAbortOnExitCodes(t *testing.T) {
 		stderr   string // a line stderr must hold
 		abortKey bool   // the JSON's run.abort
 	}{
-		{name: "errors abort", healthy: 40, args: []string{"-c", "4", "-t", "30S", "--abort-on", "p95>1s", "--abort-on", "error_rate>5", "--abort-window", "2s"},
+		{name: "errors abort", healthy: 40, args: []string{"-c", "4", "-t", "30S", "--abort-on", "p95>1m", "--abort-on", "error_rate>5", "--abort-window", "2s"},
 			code: 1, stderr: "webload: aborted by --abort-on error_rate>5: error_rate was ", abortKey: true},
-		{name: "healthy", healthy: 1 << 40, args: []string{"-c", "2", "-r", "30", "--abort-on", "error_rate>5", "--abort-on", "p95>1s"}, code: 0},
+		{name: "healthy", healthy: 1 << 40, args: []string{"-c", "2", "-r", "30", "--abort-on", "error_rate>5", "--abort-on", "p95>1m"}, code: 0},
 		{name: "bad gate", args: []string{"-r", "1", "--abort-on", "p95<<1s"}, code: 2, stderr: `--abort-on: bad gate "p95<<1s": at column 5`},
 		{name: "figure not live", args: []string{"-r", "1", "--abort-on", "la>4"}, code: 2, stderr: "--abort-on: bad gate \"la>4\": at column 1: la is not measured during the run"},
 		{name: "url gate", args: []string{"-r", "1", "--abort-on", "url:/a p95>1s"}, code: 2, stderr: "not on url:/a"},

@@ -49,8 +49,9 @@ func TestStopAmongResources(t *testing.T) {
 		cancel   bool // stop as Ctrl-C does, at the first resource request
 		wantCode int
 	}{
-		// 30 resources of 500 ms over 6 connections make a 2.5 s visit: -t 1S always cuts it.
-		{"time up", []string{"-t", "1S"}, false, 0},
+		// 30 resources of a second over 6 connections make a 5 s visit: -t 2S always cuts it,
+		// and leaves a busy machine 2 s to ask for the first resource.
+		{"time up", []string{"-t", "2S"}, false, 0},
 		{"Ctrl-C", []string{"-t", "1H"}, true, 130},
 	}
 	for _, tc := range tests {
@@ -62,7 +63,7 @@ func TestStopAmongResources(t *testing.T) {
 			if tc.cancel {
 				stop = func() { cancel(signalCause{syscall.SIGINT}) }
 			}
-			site := slowPageSite(t, 30, 500*time.Millisecond, stop)
+			site := slowPageSite(t, 30, time.Second, stop)
 			runCtx, done := context.WithTimeout(ctx, 60*time.Second)
 			defer done()
 			var out, errw bytes.Buffer

@@ -22,6 +22,8 @@ import (
 	"github.com/webload/webload/internal/dbtest"
 	"github.com/webload/webload/internal/nodeexportertest"
 	"github.com/webload/webload/stats"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 // dbServers start each kind of database the acceptance tests run against.
@@ -395,6 +397,7 @@ func TestDBServerMetricsExporter(t *testing.T) {
 // bounded, so the partial report is written and the database's entry says what failed.
 func TestDBSignalWithASilentDatabase(t *testing.T) {
 	t.Parallel()
+	testtier.Slow(t)
 	site := slowSite(t)
 	out := filepath.Join(t.TempDir(), "partial.json")
 	// A MySQL client waits for the server to speak first, and an HTTP server for the client:

@@ -36,9 +36,7 @@ func urlColumn(col int) string {
 // its header is clicked, and make no request. A screenshot is kept (see SaveArtifact).
 func TestHTMLReportInBrowser(t *testing.T) {
 	t.Parallel()
-	if _, err := browsertest.Find(); err != nil {
-		t.Skipf("browser test skipped: %v", err)
-	}
+	browsertest.Need(t)
 	ctx := browsertest.Context(t)
 	// /page/N answers with (N+1) KB, so the URLs' bytes differ and sorting them shows; the sort
 	// is checked on these sizes, which the test controls, not on measured times. Each of the 6

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/webload/webload/stats"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 // Four webload processes, each a shard of one run, against one loopback server: merged, they
@@ -18,6 +20,7 @@ import (
 // percentiles come from the added histograms.
 func TestShardedRunMerges(t *testing.T) {
 	t.Parallel()
+	testtier.Slow(t)
 	cases := []struct {
 		name      string
 		args      []string

@@ -14,6 +14,8 @@ import (
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 // stackRun loads a site whose every page takes delay, three runs, and saves the result.
@@ -159,6 +161,7 @@ func TestAssertGates(t *testing.T) {
 
 func TestHistoryTrend(t *testing.T) {
 	t.Parallel()
+	testtier.Slow(t)
 	site := newCounter(t, time.Millisecond, 200)
 	dir := t.TempDir()
 	for i := range 3 {
@@ -185,8 +188,9 @@ func TestServerMetricsLocal(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "Server load:") || !strings.Contains(stdout, "from local, 0 failed") {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	// A node exporter that is not there: the run goes on and says so.
-	stdout, stderr, code = webload(t, nil, "-c", "1", "-r", "3", "--server-metrics", "http://"+closedAddr(t)+"/metrics", site.URL+"/s")
+	// A node exporter that is not there: the run goes on and says so. An interval of an hour
+	// leaves the readings before and after the run, however long the run takes.
+	stdout, stderr, code = webload(t, nil, "-c", "1", "-r", "3", "--interval", "1h", "--server-metrics", "http://"+closedAddr(t)+"/metrics", site.URL+"/s")
 	if code != 0 || !strings.Contains(stdout, "Server samples:") || !strings.Contains(stdout, "2 failed") {
 		t.Errorf("unreachable exporter: exit %d\n%s%s", code, stdout, stderr)
 	}

@@ -22,6 +22,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 // Bound is how long a browser test may take before it gives up: a bound against a browser that
@@ -30,8 +32,19 @@ import (
 // has taken over a minute.
 const Bound = 3 * time.Minute
 
+// Need skips the test when Chromium is not installed, or under -short, which leaves out the
+// tests that start a browser.
+func Need(tb testing.TB) {
+	tb.Helper()
+	testtier.Program(tb, "Chromium")
+	if _, err := Find(); err != nil {
+		tb.Skipf("browser test skipped: %v", err)
+	}
+}
+
 // Context returns a context bounded by Bound, cancelled when the test ends.
 func Context(tb testing.TB) context.Context {
+	testtier.Program(tb, "Chromium")
 	ctx, cancel := context.WithTimeout(context.Background(), Bound)
 	tb.Cleanup(cancel)
 	return ctx

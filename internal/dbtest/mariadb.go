@@ -7,12 +7,15 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 // MariaDB starts a MariaDB server with the account User/Password and the database Database.
 // Its DSN is mysql://webload:…@127.0.0.1:PORT/.
 func MariaDB(t testing.TB) *Server {
 	t.Helper()
+	testtier.Program(t, "MariaDB")
 	install := findBinary(t, "mariadb-server", "mariadb-install-db")
 	server := findBinary(t, "mariadb-server", "mariadbd", "/usr/sbin")
 	client := findBinary(t, "mariadb-client", "mariadb")

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 // PostgresOptions vary the server a test gets.
@@ -23,6 +25,7 @@ type PostgresOptions struct {
 // Debian's package creates.
 func Postgres(t testing.TB, opts PostgresOptions) *Server {
 	t.Helper()
+	testtier.Program(t, "PostgreSQL")
 	globs := []string{"/usr/lib/postgresql/*/bin"}
 	initdb := findBinary(t, "postgresql", "initdb", globs...)
 	server := findBinary(t, "postgresql", "postgres", globs...)

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 // Binary is where Debian's prometheus-node-exporter package installs the exporter.
@@ -32,6 +34,7 @@ func Start(t testing.TB) string {
 // the exporter when the test ends.
 func Run(t testing.TB, binary, pkg string, env []string, args func(addr string) []string) string {
 	t.Helper()
+	testtier.Program(t, "an exporter")
 	if _, err := os.Stat(binary); err != nil {
 		t.Skipf("%s not found (%v); apt-get install %s enables this test", binary, err, pkg)
 	}

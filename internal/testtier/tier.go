@@ -29,6 +29,6 @@ func Program(t testing.TB, what string) {
 func Maths(t testing.TB) {
 	t.Helper()
 	if raceEnabled {
-		t.Skip("pure maths on one goroutine: runs without -race (go test ./stats/)")
+		t.Skip("pure maths on one goroutine: runs without -race (scripts/test.sh maths)")
 	}
 }
