@@ -11,21 +11,27 @@ import (
 // flight; ActiveUsers counts the users busy meanwhile, in either model, and none once it ended.
 func TestAbortAndActiveUsers(t *testing.T) {
 	t.Parallel()
+	// The timeouts are hang guards: the requests are held until the run has stopped.
 	tests := []struct {
 		name string
 		cfg  Config
 	}{
-		{name: "closed model", cfg: Config{Users: 3, Timeout: 10 * time.Second}},
-		{name: "open model", cfg: Config{Rate: 100, MaxUsers: 3, Reps: 3, Timeout: 10 * time.Second}},
+		{name: "closed model", cfg: Config{Users: 3, Timeout: 30 * time.Second}},
+		{name: "open model", cfg: Config{Rate: 100, MaxUsers: 3, Reps: 3, Timeout: 30 * time.Second}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			release := make(chan struct{})
+			arrived := make(chan struct{}, 3) // a request reached the server
+			release := make(chan struct{})    // the server may answer
 			srv := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) {
 				select {
+				case arrived <- struct{}{}:
+				default: // a request past the first three: the count of results tells
+				}
+				select {
 				case <-release:
-				case <-time.After(10 * time.Second):
+				case <-time.After(30 * time.Second):
 				}
 			})
 			l, err := New(tt.cfg, pageTargets(t, srv.URL, 1))
@@ -34,15 +40,20 @@ func TestAbortAndActiveUsers(t *testing.T) {
 			}
 			busy := make(chan int64, 1)
 			go func() {
-				deadline := time.Now().Add(8 * time.Second)
-				for srv.count("GET /p/0") < 3 && time.Now().Before(deadline) {
-					time.Sleep(5 * time.Millisecond)
+				defer close(release)                  // whatever happens, so that Run returns
+				guard := time.After(30 * time.Second) // a hang guard: ActiveUsers then tells
+			wait:
+				for range 3 {
+					select {
+					case <-arrived:
+					case <-guard:
+						break wait
+					}
 				}
 				busy <- l.ActiveUsers()
 				l.Abort()
 				l.Abort() // only the first stop counts
-				time.Sleep(50 * time.Millisecond)
-				close(release)
+				// The run has stopped when Abort returns: the answers come after the stop.
 			}()
 			var c collect
 			out := l.Run(context.Background(), &c)

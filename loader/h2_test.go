@@ -352,7 +352,7 @@ func TestHTTP2Failures(t *testing.T) {
 			}
 			select {
 			case <-r.Context().Done():
-			case <-time.After(10 * time.Second):
+			case <-time.After(30 * time.Second): // a hang guard, far past every case's timeout
 			}
 		}
 	}
@@ -366,30 +366,34 @@ func TestHTTP2Failures(t *testing.T) {
 		t.Cleanup(srv.Close)
 		return srv.URL + "/"
 	}
+	// A failure of its own (refused, TLS) must not be taken over by the timeout on a loaded
+	// machine, hence a long one; headers that never come time out whatever the timeout.
+	const long, short = 10 * time.Second, 300 * time.Millisecond
+	// A body that stalls after its headers must time out after they came, with their status,
+	// so its timeout outlasts a dial, a TLS handshake and the headers on a loaded machine many
+	// times over. The test waits it out once: its requests go out together.
+	const afterHeaders = 3 * time.Second
 	tests := []struct {
 		name       string
 		url        func(t *testing.T) string
+		timeout    time.Duration
 		want       ErrKind
 		wantStatus uint16
 		wantSample string
 	}{
-		{"refused", func(t *testing.T) string { return "http://" + closedPort(t) + "/" }, ErrRefused, 0, "refused"},
-		{"headers too late", func(t *testing.T) string { return newH2Server(t, false, stall(false)).URL + "/" }, ErrTimeout, 0, "timeout"},
-		{"body too late", func(t *testing.T) string { return newH2Server(t, false, stall(true)).URL + "/" }, ErrTimeout, 200, "timeout"},
-		{"h2c body too late", func(t *testing.T) string { return newH2Server(t, true, stall(true)).URL + "/" }, ErrTimeout, 200, "timeout"},
-		{"server speaks HTTP/1.1 only", func(t *testing.T) string { return http1Only(t, nil) }, ErrTLS, 0, "did not agree to HTTP/2 (ALPN)"},
-		{"server picks no protocol", func(t *testing.T) string { return http1Only(t, &tls.Config{NextProtos: []string{}}) }, ErrTLS, 0, "did not agree to HTTP/2 (ALPN)"},
+		{"refused", func(t *testing.T) string { return "http://" + closedPort(t) + "/" }, long, ErrRefused, 0, "refused"},
+		{"headers too late", func(t *testing.T) string { return newH2Server(t, false, stall(false)).URL + "/" }, short, ErrTimeout, 0, "timeout"},
+		{"body too late", func(t *testing.T) string { return newH2Server(t, false, stall(true)).URL + "/" }, afterHeaders, ErrTimeout, 200, "timeout"},
+		{"h2c body too late", func(t *testing.T) string { return newH2Server(t, true, stall(true)).URL + "/" }, afterHeaders, ErrTimeout, 200, "timeout"},
+		{"server speaks HTTP/1.1 only", func(t *testing.T) string { return http1Only(t, nil) }, long, ErrTLS, 0, "did not agree to HTTP/2 (ALPN)"},
+		{"server picks no protocol", func(t *testing.T) string { return http1Only(t, &tls.Config{NextProtos: []string{}}) }, long, ErrTLS, 0, "did not agree to HTTP/2 (ALPN)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			// The timeout cases need a short timeout; the others a long one, so that a handshake
-			// slowed by a loaded machine still fails for its own reason, not by timing out.
-			timeout := 10 * time.Second
-			if tc.want == ErrTimeout {
-				timeout = 300 * time.Millisecond
-			}
-			cfg := Config{Users: 2, Reps: 2, HTTP2: true, Insecure: true, Timeout: timeout}
+			// Four users of one request each, in flight together: a user's second request
+			// would wait out the timeout again.
+			cfg := Config{Users: 4, Reps: 1, HTTP2: true, Insecure: true, Timeout: tc.timeout}
 			results, out := run(t, cfg, oneTarget(t, tc.url(t)))
 			if len(results) != 4 {
 				t.Fatalf("%d results, want 4", len(results))
@@ -446,8 +450,8 @@ func TestHTTP2StreamLimitOpensAnotherConnection(t *testing.T) {
 		select {
 		case <-both:
 			io.WriteString(w, "ok")
-		case <-time.After(3 * time.Second):
-			w.WriteHeader(http.StatusServiceUnavailable) // the requests never overlapped
+		case <-time.After(30 * time.Second): // a hang guard: the requests never overlapped
+			w.WriteHeader(http.StatusServiceUnavailable)
 		}
 	}))
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
@@ -457,7 +461,8 @@ func TestHTTP2StreamLimitOpensAnotherConnection(t *testing.T) {
 	srv.Start()
 	t.Cleanup(srv.Close)
 
-	results, out := run(t, Config{Users: 2, Reps: 1, HTTP2: true}, oneTarget(t, srv.URL+"/"))
+	// Each request waits for the other, which a loaded machine may take long to send.
+	results, out := run(t, Config{Users: 2, Reps: 1, HTTP2: true, Timeout: 40 * time.Second}, oneTarget(t, srv.URL+"/"))
 	checkResults(t, results, 2, ErrNone)
 	for _, r := range results {
 		if r.Status != http.StatusOK {

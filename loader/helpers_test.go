@@ -86,7 +86,9 @@ func run(t *testing.T, cfg Config, targets []urls.Target) ([]Result, Outcome) {
 func runLoader(t *testing.T, cfg Config, targets []urls.Target) (*Loader, []Result, Outcome) {
 	t.Helper()
 	if cfg.Timeout == 0 {
-		cfg.Timeout = 5 * time.Second
+		// A hang guard: the tests that wait for a timeout set theirs, and every other request
+		// is answered in milliseconds, however loaded the machine.
+		cfg.Timeout = 30 * time.Second
 	}
 	l, err := New(cfg, targets)
 	if err != nil {
@@ -100,6 +102,43 @@ func runLoader(t *testing.T, cfg Config, targets []urls.Target) (*Loader, []Resu
 		t.Fatalf("run hit the test's bound")
 	}
 	return l, c.results, out
+}
+
+// stepSender builds a loader of cfg on targets and returns a function that sends one request to
+// target ti, through the whole request path, as a user would, and describes it. Tests that must
+// make a server's connection do something between two requests (close, send bytes unasked) and
+// wait until it did call it step by step, where a run's pace would race the server.
+func stepSender(t *testing.T, cfg Config, targets []urls.Target) func(ti int) Result {
+	t.Helper()
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 30 * time.Second // a hang guard: every request here is answered at once
+	}
+	cfg.Users, cfg.Reps = 1, 1 // what New asks of a closed run; the test makes the requests
+	l, err := New(cfg, targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.start = time.Now()
+	x := l.newExchange()
+	t.Cleanup(func() {
+		x.release()
+		l.client.CloseIdleConnections()
+	})
+	return func(ti int) Result {
+		res, _ := l.send(x, ti, 0)
+		return res
+	}
+}
+
+// await waits for ch to deliver or close, at most a hang guard's 30 s; what names what is
+// awaited.
+func await(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s: not after 30 s", what)
+	}
 }
 
 // snapshot copies the hit counts.

@@ -227,35 +227,53 @@ func TestTimeLimitStopsTheRun(t *testing.T) {
 	srv := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) {
 		time.Sleep(20 * time.Millisecond)
 	})
-	results, out := run(t, Config{Users: 4, Duration: 300 * time.Millisecond}, pageTargets(t, srv.URL, 5))
+	_, out := run(t, Config{Users: 4, Duration: 300 * time.Millisecond}, pageTargets(t, srv.URL, 5))
 	if out.Stop != TimeUp {
 		t.Fatalf("stop = %v, want time", out.Stop)
 	}
-	// The last requests may finish after the limit, so only the lower bound is a fact.
+	// The last requests may finish after the limit, so only the lower bound is a fact; so is
+	// none of the results, on a machine too busy to send a request in the time.
 	if out.Elapsed < 300*time.Millisecond {
 		t.Errorf("elapsed %v, shorter than the 300 ms limit", out.Elapsed)
-	}
-	if len(results) == 0 {
-		t.Fatal("no results")
 	}
 }
 
 func TestInterruptCountsRequestsInFlight(t *testing.T) {
 	t.Parallel()
-	release := make(chan struct{})
-	srv := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) { <-release })
-	l, err := New(Config{Users: 3, Timeout: 10 * time.Second}, pageTargets(t, srv.URL, 1))
+	const users = 3
+	arrived := make(chan struct{}, users) // a request reached the server
+	release := make(chan struct{})        // the server may answer
+	srv := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) {
+		select {
+		case arrived <- struct{}{}:
+		default: // a request past the users' first: the count of results tells
+		}
+		<-release
+	})
+	// The timeout is a hang guard: the requests are held until the run has stopped.
+	l, err := New(Config{Users: users, Timeout: 30 * time.Second}, pageTargets(t, srv.URL, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	go func() {
-		for srv.count("GET /p/0") < 3 {
-			time.Sleep(5 * time.Millisecond)
+		defer close(release)                  // whatever happens, so that Run returns
+		guard := time.After(30 * time.Second) // a hang guard: the results then say what went wrong
+	wait:
+		for range users {
+			select {
+			case <-arrived:
+			case <-guard:
+				break wait
+			}
 		}
 		cancel()
-		time.Sleep(50 * time.Millisecond)
-		close(release)
+		// The answers come only once the loader has stopped, so they come after the stop.
+		select {
+		case <-l.stopCh:
+		case <-guard:
+		}
 	}()
 	var c collect
 	out := l.Run(ctx, &c)

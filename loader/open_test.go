@@ -6,10 +6,13 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 func TestOpenModelKeepsItsSchedule(t *testing.T) {
 	t.Parallel()
+	testtier.Slow(t)
 	srv := newHitServer(t, nil)
 	results, out := run(t, Config{Rate: 200, MaxUsers: 100, Duration: 2 * time.Second}, pageTargets(t, srv.URL, 5))
 	// Requests 0..399 are due before 2 s. One that the stop overtakes is counted as unsent,
@@ -17,9 +20,8 @@ func TestOpenModelKeepsItsSchedule(t *testing.T) {
 	if got := int64(len(results)) + out.Unsent; got != 400 {
 		t.Errorf("%d sent + %d unsent, want 400", len(results), out.Unsent)
 	}
-	if len(results) == 0 {
-		t.Error("no request sent") // how many the stop overtakes depends on the machine's load
-	}
+	// How many the stop overtakes depends on the machine's load, all of them on one too busy
+	// to send a request in the run's 2 s: the sum above holds whatever the split.
 	for i, r := range results {
 		if r.Status != 200 {
 			t.Fatalf("result %d: %+v", i, r)
@@ -28,8 +30,8 @@ func TestOpenModelKeepsItsSchedule(t *testing.T) {
 			t.Fatalf("request started %v before its time", -lag)
 		}
 	}
-	if out.Users > 100 || out.Users < 1 {
-		t.Errorf("%d users, want 1..100", out.Users)
+	if out.Users > 100 || (len(results) > 0 && out.Users < 1) {
+		t.Errorf("%d users for %d requests sent, want 1..100", out.Users, len(results))
 	}
 }
 
@@ -52,6 +54,7 @@ func TestOpenModelTotalRequests(t *testing.T) {
 // the open model counts that wait, where a closed model would record a handful of slow requests.
 func TestOpenModelMeasuresFromTheIntendedStart(t *testing.T) {
 	t.Parallel()
+	testtier.Slow(t)
 	// The stall is timed from the first request the server sees, not from the test's start,
 	// so a slow start on a busy machine cannot move it out of the run.
 	var first sync.Once
@@ -97,10 +100,13 @@ func TestOpenModelQueuesAtTheUserCap(t *testing.T) {
 			maxWait = max(maxWait, r.Start-r.Intended)
 		}
 	}
-	// Each user starts at most 21 requests in the second (one every 50 ms, from 0 ms), so at
-	// least 58 of the 100 due are unsent, and the third due already finds both users busy.
-	if queued == 0 || maxWait <= 0 || out.Unsent < 58 {
-		t.Errorf("queued %d (longest wait %v), unsent %d: want the cap's backlog visible", queued, maxWait, out.Unsent)
+	// Each user's requests take 50 ms one after the other, so by the run's end each has sent at
+	// most one per 50 ms of it: about 21 in the second, and a few more if a busy machine fires
+	// the stop late. The rest of the 100 due are unsent, and the third due already finds both
+	// users busy.
+	mostSent := 2 * int64(out.Elapsed/(50*time.Millisecond))
+	if queued == 0 || maxWait <= 0 || out.Unsent < 100-mostSent {
+		t.Errorf("queued %d (longest wait %v), unsent %d in %v: want the cap's backlog visible", queued, maxWait, out.Unsent, out.Elapsed)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -139,31 +140,54 @@ func TestParseCache(t *testing.T) {
 // whose body changes between visits is parsed again, its new resources fetched.
 func TestRunParsesEachPageOnce(t *testing.T) {
 	t.Parallel()
+	// Users that reach a page none has cached yet each parse it (the first body stored is
+	// kept), so for the count to be exact one user, the first to ask for /a or /b, visits both
+	// alone: the server marks it with a cookie and holds the others' requests until it fetched
+	// both pages' images, which it does only after parsing them.
+	var leader atomic.Bool
+	var aImage, bImage atomic.Bool
+	var parsedBoth sync.Once
+	bothParsed := make(chan struct{})
 	var served atomic.Int64
 	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		switch r.URL.Path {
 		case "/a", "/b":
+			if _, err := r.Cookie("leader"); err != nil {
+				if leader.CompareAndSwap(false, true) {
+					http.SetCookie(w, &http.Cookie{Name: "leader", Value: "yes", Path: "/"})
+				} else {
+					select {
+					case <-bothParsed:
+					case <-time.After(30 * time.Second): // a hang guard: the count then fails
+					}
+				}
+			}
 			fmt.Fprintf(w, `<html><img src=%s.png><p>%s</p></html>`, r.URL.Path, strings.Repeat("text ", 2000))
 		case "/new":
 			// A new body, and a new image, on every visit.
 			fmt.Fprintf(w, `<img src=/new-%d.png>`, served.Add(1))
 		default:
+			if r.URL.Path == "/a.png" {
+				aImage.Store(true)
+			}
+			if r.URL.Path == "/b.png" {
+				bImage.Store(true)
+			}
+			if aImage.Load() && bImage.Load() {
+				parsedBoth.Do(func() { close(bothParsed) })
+			}
 			_, _ = w.Write([]byte("image"))
 		}
 	})
-	// Users that reach a page none has cached yet each parse it (the first body stored is kept),
-	// so where the count must be exact the users start a third of a second apart, each one's
-	// visits over in milliseconds.
 	cases := []struct {
 		name       string
 		paths      []string
-		ramp       time.Duration
 		wantParses int64
 		wantImages []string // fetched once each
 	}{
-		{"unchanged pages", []string{"/a", "/b"}, time.Second, 2, nil},
-		{"a page changed on every visit", []string{"/new"}, 0, 3 * 4, []string{"/new-1.png", "/new-6.png", "/new-12.png"}},
+		{"unchanged pages", []string{"/a", "/b"}, 2, nil},
+		{"a page changed on every visit", []string{"/new"}, 3 * 4, []string{"/new-1.png", "/new-6.png", "/new-12.png"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -172,7 +196,8 @@ func TestRunParsesEachPageOnce(t *testing.T) {
 			for _, p := range tc.paths {
 				targets = append(targets, target(t, site.URL+p))
 			}
-			cfg := Config{Users: 3, Reps: 4, Ramp: tc.ramp, Parser: true, Cookies: true, FollowRedirects: true, Timeout: 5 * time.Second}
+			// The timeout is a hang guard: a request the server holds waits for another user's.
+			cfg := Config{Users: 3, Reps: 4, Parser: true, Cookies: true, FollowRedirects: true, Timeout: 30 * time.Second}
 			l, err := New(cfg, targets)
 			if err != nil {
 				t.Fatal(err)
@@ -188,6 +213,11 @@ func TestRunParsesEachPageOnce(t *testing.T) {
 			}
 			if k := kinds(c.results); k[KindResource] == 0 {
 				t.Errorf("no resource fetched: %v", k)
+			}
+			for _, r := range c.results {
+				if r.Err != ErrNone || r.Status != 200 {
+					t.Errorf("result %+v, want a 200", r)
+				}
 			}
 			for _, img := range tc.wantImages {
 				if got := site.count("GET " + img); got != 1 {

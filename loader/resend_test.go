@@ -25,7 +25,8 @@ func rawTarget(t *testing.T, line string) urls.Target {
 
 // A server that closes idle keep-alive connections (as Apache, Node.js and gunicorn do after a
 // few seconds) must not turn the next request into a failure: it never reached the server, and
-// goes out again on a new connection, counted as resent.
+// goes out again on a new connection, counted as resent. Each request goes out once the server
+// has closed the connection of the one before, however long the machine took to get there.
 func TestResendAfterIdleClose(t *testing.T) {
 	t.Parallel()
 	for _, tls := range []bool{false, true} {
@@ -35,27 +36,44 @@ func TestResendAfterIdleClose(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			const n = 4
 			var hits atomic.Int64
 			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 				hits.Add(1)
 				_, _ = io.WriteString(w, "ok")
 			}))
 			srv.Config.IdleTimeout = 50 * time.Millisecond
+			// net/http reports a connection closed once it closed it: the next request then
+			// surely finds it closed.
+			closed := make(chan struct{}, 2*n) // never full: one connection per request and the test's end
+			srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+				if s == http.StateClosed {
+					closed <- struct{}{}
+				}
+			}
 			if tls {
 				srv.StartTLS()
 			} else {
 				srv.Start()
 			}
 			t.Cleanup(srv.Close)
-			// Four requests a second: each waits 250 ms, five times the server's idle timeout,
-			// so every kept-alive connection is closed by the time the next request wants it.
-			cfg := Config{Rate: 4, Reps: 4, MaxUsers: 1, Insecure: tls}
-			results, _ := run(t, cfg, []urls.Target{rawTarget(t, srv.URL+"/")})
-			// Three unless the machine is so slow that a request is sent within the idle
-			// timeout of the one before.
-			assertResent(t, results, 4, 1, 3)
-			if got := hits.Load(); got != 4 {
-				t.Errorf("server answered %d requests, want 4", got)
+			send := stepSender(t, Config{Insecure: tls}, []urls.Target{rawTarget(t, srv.URL+"/")})
+			var results []Result
+			for i := range n {
+				if i > 0 {
+					await(t, closed, "the idle connection closed by the server")
+				}
+				r := send(0)
+				if r.Err != ErrNone || r.Status != 200 {
+					// Without an answer no connection is left for the server to close.
+					t.Fatalf("request %d: %+v, want a 200", i, r)
+				}
+				results = append(results, r)
+			}
+			// Every request after the first finds its kept-alive connection closed.
+			assertResent(t, results, n, n-1, n-1)
+			if got := hits.Load(); got != n {
+				t.Errorf("server answered %d requests, want %d", got, n)
 			}
 		})
 	}

@@ -170,7 +170,7 @@ func TestClientCertificate(t *testing.T) {
 				ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool, MaxVersion: tc.maxVersion,
 			})
 			cacert := writePEM(t, t.TempDir(), "server.pem", "CERTIFICATE", srv.Certificate().Raw)
-			cfg := Config{Users: 2, Reps: 3, CACert: cacert, ClientCert: tc.cert, ClientKey: tc.key, Timeout: 2 * time.Second}
+			cfg := Config{Users: 2, Reps: 3, CACert: cacert, ClientCert: tc.cert, ClientKey: tc.key, Timeout: 30 * time.Second}
 			results, out := run(t, cfg, oneTarget(t, srv.URL+"/"))
 			if tc.wantKinds == nil {
 				checkResults(t, results, 6, ErrNone)

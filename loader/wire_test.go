@@ -12,26 +12,60 @@ import (
 
 // Bytes a server sends on an idle kept-alive connection, such as a second answer nobody asked
 // for, are not taken as the answer to the next request: that connection is left for a new one.
+// The server writes them once the client has read its answer, so that they wait in the socket
+// and not in the client's buffer, and the next request goes out only once they were written
+// and the connection has been idle long enough to be looked at.
 func TestUnaskedBytesOnIdleConnection(t *testing.T) {
 	t.Parallel()
+	const n = 4
+	read := make(chan struct{})     // the client read an answer: the server may go on
+	wrote := make(chan struct{}, n) // the server wrote its unasked bytes
+	done := make(chan struct{})     // the test is over: a server still waiting gives up
 	srv := newRawServer(t, func(conn net.Conn, _ *http.Request, _ int) bool {
 		if !writeOK(conn) {
 			return false
 		}
-		// Well before the next request, which comes 250 ms after this one.
-		time.Sleep(10 * time.Millisecond)
+		select {
+		case <-read:
+		case <-done:
+			return false
+		}
 		_, err := io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nextra")
+		wrote <- struct{}{}
 		return err == nil
 	})
-	results, _ := run(t, Config{Rate: 4, Reps: 4, MaxUsers: 1}, []urls.Target{rawTarget(t, srv.url("/"))})
-	assertResent(t, results, 4, 1, 3)
+	t.Cleanup(func() { close(done) }) // before the server's cleanup, which waits for its handlers
+	send := stepSender(t, Config{}, []urls.Target{rawTarget(t, srv.url("/"))})
+	var results []Result
+	for i := range n {
+		r := send(0)
+		if r.Err != ErrNone || r.Status != 200 {
+			// Without an answer the server is not waiting for it to be read.
+			t.Fatalf("request %d: %+v, want a 200", i, r)
+		}
+		results = append(results, r)
+		select {
+		case read <- struct{}{}:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("request %d: the server did not wait for its answer to be read", i)
+		}
+		await(t, wrote, "the unasked bytes written")
+		// The connection is looked at only once idle this long since its answer; sleeping
+		// makes sure of that however busy the machine, as a sleep lasts at least that long.
+		time.Sleep(idleCheckAfter)
+	}
+	// Every request after the first finds unasked bytes on its kept-alive connection.
+	assertResent(t, results, n, n-1, n-1)
 	for _, r := range results {
 		if r.BodyBytes != 2 {
 			t.Errorf("result %+v: a body of %d bytes, want the 2 of the answer", r, r.BodyBytes)
 		}
 	}
-	if got := srv.reqs.Load(); got != 4 {
-		t.Errorf("server read %d requests, want 4", got)
+	if got := srv.reqs.Load(); got != n {
+		t.Errorf("server read %d requests, want %d", got, n)
+	}
+	if got := srv.conns.Load(); got != n {
+		t.Errorf("%d connections, want %d: each left once it held unasked bytes", got, n)
 	}
 }
 
@@ -61,7 +95,8 @@ func TestBareLFResponses(t *testing.T) {
 				}
 				return true
 			})
-			results, _ := run(t, Config{Users: 1, Reps: 3, Timeout: 2 * time.Second}, []urls.Target{rawTarget(t, srv.url("/"))})
+			// The timeout is a hang guard: a head whose end is missed waits for it.
+			results, _ := run(t, Config{Users: 1, Reps: 3, Timeout: 30 * time.Second}, []urls.Target{rawTarget(t, srv.url("/"))})
 			assertResent(t, results, 3, 0, 0)
 			for _, r := range results {
 				if r.BodyBytes != 2 {
@@ -133,45 +168,43 @@ func BenchmarkWireExchange(b *testing.B) {
 
 // A kept-alive connection is looked at before a request only when it sat idle since its last
 // answer, however long that answer took to come: a slow server's busy connections cost no
-// system call a request, and one left idle is still checked.
+// system call a request, and one left idle is still checked. The connection's clock is the
+// test's, moved by hand, so that no step depends on how fast the machine runs it.
 func TestIdleCheckCountsFromTheAnswer(t *testing.T) {
 	t.Parallel()
-	const slow, idleAfter = 300 * time.Millisecond, 200 * time.Millisecond
-	srv := newRawServer(t, func(conn net.Conn, _ *http.Request, _ int) bool {
-		time.Sleep(slow)
-		return writeOK(conn)
-	})
+	srv := newRawServer(t, func(conn net.Conn, _ *http.Request, _ int) bool { return writeOK(conn) })
 	conn, err := net.Dial("tcp", srv.addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
 	c := newWireConn(conn)
-	c.idleAfter = idleAfter
-	exchange := func() {
-		t.Helper()
+	var now time.Duration // since the connection was made
+	c.since = func(time.Time) time.Duration { return now }
+	steps := []struct {
+		name      string
+		idle      time.Duration // from the previous answer to this request
+		slow      time.Duration // from this request to its answer
+		wantLooks int           // in all, after this step
+	}{
+		{"first request, slowly answered", 0, 100 * idleCheckAfter, 0},
+		{"at once after a slow answer", 0, 100 * idleCheckAfter, 0},
+		{"just short of idle", idleCheckAfter - time.Nanosecond, 0, 0},
+		{"after sitting idle", idleCheckAfter, 0, 1},
+		{"again at once", 0, 0, 1},
+		{"idle a long while", 1000 * idleCheckAfter, 0, 2},
+	}
+	for _, s := range steps {
+		now += s.idle
 		if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", s.name, err)
 		}
+		now += s.slow
 		const ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok" // writeOK's answer
 		got := make([]byte, len(ok))
 		if _, err := io.ReadFull(c, got); err != nil || string(got) != ok {
-			t.Fatalf("answer %q, %v", got, err)
+			t.Fatalf("%s: answer %q, %v", s.name, got, err)
 		}
-	}
-	steps := []struct {
-		name      string
-		idle      time.Duration // before the request
-		wantLooks int
-	}{
-		{"first request", 0, 0},
-		{"at once after a slow answer", 0, 0},
-		{"again at once", 0, 0},
-		{"after sitting idle", idleAfter + 50*time.Millisecond, 1},
-	}
-	for _, s := range steps {
-		time.Sleep(s.idle)
-		exchange()
 		if c.looks != s.wantLooks {
 			t.Fatalf("%s: looked %d times at the connection, want %d", s.name, c.looks, s.wantLooks)
 		}
