@@ -2,6 +2,7 @@ package dbload
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"flag"
 	"io"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/webload/webload/internal/dbtest"
 	"github.com/webload/webload/internal/nodeexportertest"
@@ -51,20 +54,20 @@ func readOnce(t *testing.T, src Source) Sample {
 	return s
 }
 
-// readUntil reads until ok accepts a reading, 40 times at most, and returns the last reading
-// and how many it took.
+// readUntil reads until ok accepts a reading, and returns the last reading and how many it
+// took. What it waits for (a client's goodbye, sessions that block until the test lets them
+// go) comes in well under a second; the 30 s are a hang guard, after which it returns the
+// last reading for the caller's check to fail on.
 func readUntil(t *testing.T, src Source, ok func(Sample) bool) (Sample, int) {
 	t.Helper()
-	var s Sample
-	n := 0
-	for n < 40 {
-		n++
-		if s = readOnce(t, src); ok(s) {
-			break
+	deadline := time.Now().Add(30 * time.Second)
+	for n := 1; ; n++ {
+		s := readOnce(t, src)
+		if ok(s) || time.Now().After(deadline) {
+			return s, n
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	return s, n
 }
 
 // capturePage saves the exporter's page as a fixture for the mapping tests, with -capture-exporters.
@@ -111,8 +114,10 @@ func TestExporterRealDatabases(t *testing.T) {
 		fixture  string
 		version  string
 		source   string
-		sleep    string
 		has, not Has
+		// hold takes a lock on a connection of the test's own and returns a statement that
+		// waits for it, and the function that lets it go.
+		hold func(t *testing.T, s *dbtest.Server) (wait string, release func())
 		// client is what one run of the server's command-line client adds to the count
 		// besides its statements (measured: MariaDB counts the client's COM_QUIT, PostgreSQL
 		// the transaction of its connection's start).
@@ -133,7 +138,7 @@ func TestExporterRealDatabases(t *testing.T) {
 			},
 			fixture: "mysqld_exporter-0.14-mariadb-10.11.prom", version: "MariaDB",
 			source: "mysql_global_status_questions-9*mysql_exporter_scrapes_total",
-			sleep:  "SELECT SLEEP(4)",
+			hold:   mysqlHold,
 			has:    HasSlowQueries | HasRowsRead | HasBuffer | HasLockWaits | HasDeadlocks | HasTempDiskTables,
 			not:    HasTempBytes | HasLockWaitsNow,
 			client: 1, exporterMin: -6, exporterMax: 6, monitor: true,
@@ -146,7 +151,7 @@ func TestExporterRealDatabases(t *testing.T) {
 			},
 			fixture: "postgres_exporter-0.11-postgresql-15.prom", version: "(Debian",
 			source: "pg_stat_database_xact_commit+pg_stat_database_xact_rollback",
-			sleep:  "SELECT pg_sleep(4)",
+			hold:   postgresHold,
 			has:    HasRowsRead | HasBuffer | HasDeadlocks | HasTempBytes,
 			not:    HasSlowQueries | HasLockWaits | HasLockWaitsNow | HasTempDiskTables,
 			client: 1, exporterMin: 0, exporterMax: 0, perScrape: 13,
@@ -194,6 +199,11 @@ func TestExporterRealDatabases(t *testing.T) {
 			if tc.monitor {
 				m := Start(t.Context(), openExporter(t, url), "exporter", 0)
 				server.Exec(t, statements(server.Kind, sent))
+				// The client's goodbye, which the count holds, can reach the server after the
+				// client has exited: the last reading waits until its connection is gone.
+				if rest, _ := readUntil(t, src, func(s Sample) bool { return s.Connections == 0 }); rest.Connections != 0 {
+					t.Errorf("connections %d after the client exited, want 0", rest.Connections)
+				}
 				sum := m.Stop()
 				if sum.Samples != 2 || sum.Kind != server.Kind || sum.Queries == nil {
 					t.Fatalf("monitor summary %+v, want two readings of a %s with a query count", sum, server.Kind)
@@ -204,14 +214,50 @@ func TestExporterRealDatabases(t *testing.T) {
 				}
 			}
 
-			// Three clients held open by a sleeping statement each, while the reader polls
-			// until it sees them (bounded: the sleepers end after 4 s).
-			wait := server.Hold(t, 3, tc.sleep)
-			defer wait()
-			if held, _ := readUntil(t, src, func(s Sample) bool { return s.Connections == 3 }); held.Connections != 3 {
-				t.Errorf("connections never read 3 while three clients slept; last %d", held.Connections)
+			// Three clients held open by a lock the test's own connection holds, so that all
+			// four are connected for as long as the reader needs to see them, however slowly
+			// the clients start; the lock goes only once a reading has counted them.
+			const held = 3
+			lockWait, release := tc.hold(t, server)
+			ended := server.Hold(t, held, lockWait)
+			defer ended()
+			defer release()
+			if got, _ := readUntil(t, src, func(s Sample) bool { return s.Connections == held+1 }); got.Connections != held+1 {
+				t.Errorf("connections never read %d while %d clients waited on the test's lock; last %d",
+					held+1, held, got.Connections)
 			}
 		})
+	}
+}
+
+// mysqlHold takes a named lock on a connection of the test's own, for dbtest's Hold to wait on;
+// GET_LOCK's names are the whole server's, whichever database a session uses.
+func mysqlHold(t *testing.T, s *dbtest.Server) (string, func()) {
+	t.Helper()
+	c := conn(t, siteDB(t, s.DSN))
+	var got sql.NullInt64
+	if err := c.QueryRowContext(t.Context(), "SELECT GET_LOCK('webload-hold', 0)").Scan(&got); err != nil || got.Int64 != 1 {
+		t.Fatalf("taking the lock: %v, %v", got, err)
+	}
+	// The waiters' timeout outlasts any wait the test makes for them.
+	return "SELECT GET_LOCK('webload-hold', 600)", func() {
+		if _, err := c.ExecContext(context.Background(), "DO RELEASE_LOCK('webload-hold')"); err != nil {
+			t.Errorf("releasing the lock: %v", err)
+		}
+	}
+}
+
+// postgresHold takes an advisory lock on a connection of the test's own, for dbtest's Hold to
+// wait on. An advisory lock belongs to a database: the DSN's, where dbtest's psql runs too.
+func postgresHold(t *testing.T, s *dbtest.Server) (string, func()) {
+	t.Helper()
+	c := pgConnect(t, s.DSN)
+	const lock = "SELECT pg_advisory_lock(4242)"
+	pgRun(t, c, pgx.QueryExecModeSimpleProtocol, lock)
+	return lock, func() {
+		if err := pgTry(c, "SELECT pg_advisory_unlock(4242)"); err != nil {
+			t.Errorf("releasing the lock: %v", err)
+		}
 	}
 }
 

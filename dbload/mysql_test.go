@@ -29,7 +29,7 @@ func TestMySQLCounters(t *testing.T) {
 	// (COM_QUIT, which Questions counts) a moment after its Close returned.
 	step := func(name string, f func(t *testing.T)) {
 		t.Run(name, func(t *testing.T) {
-			waitAtRest(t, src)
+			waitAtRest(t, src, db, 0)
 			f(t)
 		})
 	}
@@ -205,6 +205,9 @@ func TestMySQLCounters(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.Exec(t, fmt.Sprintf("KILL CONNECTION %d", id))
+		_ = read(t, r) // reconnects
+		// The mariadb client that sent the KILL says goodbye when it likes; src is open too.
+		waitAtRest(t, r, db, 1)
 		a := read(t, r)
 		send(t, db, 137)
 		b := read(t, r)
@@ -248,7 +251,8 @@ func TestMySQLCounters(t *testing.T) {
 		if err := db.QueryRow("SELECT COUNT(*) FROM scan WHERE v > 0").Scan(&n); err != nil {
 			t.Fatalf("scan: %v", err)
 		}
-		// Long enough for a few readings during the run, so the series has a middle.
+		// Long enough for a reading or more during the run, so the series has a middle on most
+		// machines; a busy one may take none, and the checks below hold either way.
 		time.Sleep(80 * time.Millisecond)
 		sum := m.Stop()
 		if sum.Queries == nil || *sum.Queries != 137 {
@@ -257,14 +261,14 @@ func TestMySQLCounters(t *testing.T) {
 		if sum.Kind != KindMySQL || !strings.Contains(sum.Version, "MariaDB") || sum.QueriesSource != "Questions" {
 			t.Errorf("kind %q, version %q, source %q", sum.Kind, sum.Version, sum.QueriesSource)
 		}
-		if sum.QueriesPerSec <= 0 || sum.Failures != 0 || sum.Samples < 3 {
+		if sum.QueriesPerSec <= 0 || sum.Failures != 0 || sum.Samples < 2 {
 			t.Errorf("queries/s %v, %d readings, %d failed", sum.QueriesPerSec, sum.Samples, sum.Failures)
 		}
 		if strings.Contains(sum.Source, dbtest.Password) {
 			t.Errorf("source %q shows the password", sum.Source)
 		}
-		if len(sum.Series) < 2 {
-			t.Fatalf("%d points, want one per interval", len(sum.Series))
+		if len(sum.Series) != sum.Samples-1 {
+			t.Fatalf("%d points from %d readings, want one per interval", len(sum.Series), sum.Samples)
 		}
 		var total float64
 		for _, p := range sum.Series {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webload/webload/internal/testtier"
 )
 
 func TestBrokenEndpointsRawBytes(t *testing.T) {
@@ -113,25 +115,37 @@ func TestStallBody(t *testing.T) {
 	t.Parallel()
 	s := startSite(t)
 	c := rawRequest(t, s.Addr(), "/stall-body")
-	got, err := readFor(c, 500*time.Millisecond)
-	if !isTimeout(err) {
-		t.Errorf("read ended with %v, want the read deadline", err)
+	// The head and the first 100 bytes go out in one flush: wait for them as long as a busy
+	// machine needs, then check that nothing follows. The short read after them can only
+	// miss bytes that a broken site sends late; it can never fail a site that stalls.
+	br := bufio.NewReader(c)
+	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	head, body, ok := strings.Cut(string(got), "\r\n\r\n")
-	if !ok || !strings.HasPrefix(head, "HTTP/1.1 200 OK\r\n") || !strings.Contains(head, "\r\nContent-Length: 100000") {
-		t.Errorf("head %q, want a 200 with Content-Length: 100000", head)
+	if resp.StatusCode != 200 || resp.ContentLength != 100000 {
+		t.Errorf("status %d, Content-Length %d; want 200 and 100000", resp.StatusCode, resp.ContentLength)
 	}
-	if len(body) != 100 {
-		t.Errorf("%d body bytes before the stall, want 100", len(body))
+	first := make([]byte, 100)
+	if n, err := io.ReadFull(resp.Body, first); err != nil {
+		t.Fatalf("%d body bytes, then %v; want 100 before the stall", n, err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+	more, err := io.ReadAll(resp.Body)
+	if len(more) != 0 || !isTimeout(err) {
+		t.Errorf("after 100 bytes: %d more, %v; want the stall (nothing until the read deadline)", len(more), err)
 	}
 }
 
 func TestTrickle(t *testing.T) {
 	t.Parallel()
+	testtier.Slow(t)
 	s := startSite(t)
+	start := time.Now()
 	c := rawRequest(t, s.Addr(), "/trickle")
 	br := bufio.NewReader(c)
-	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -139,15 +153,17 @@ func TestTrickle(t *testing.T) {
 	if resp.StatusCode != 200 || resp.ContentLength != 1000 {
 		t.Fatalf("status %d, Content-Length %d; want 200 and 1000", resp.StatusCode, resp.ContentLength)
 	}
-	// Bytes go out at 0 s, 1 s, 2 s...: in 2.5 s a client sees about three. How many exactly
-	// depends on how late a busy machine runs either side; the facts are that the first
-	// comes with the headers and that a second apart, 2.5 s hold nowhere near the whole body.
+	// Bytes go out at 0 s, 1 s, 2 s... after the request, the first in the same flush as the
+	// headers. How many a 2.5 s read sees depends on how late a busy machine runs either
+	// side, so the checks are the physical ones: the first byte is there, and no more than
+	// one a second since the request was sent.
 	_ = c.SetReadDeadline(time.Now().Add(2500 * time.Millisecond))
 	got, err := io.ReadAll(resp.Body)
+	most := 1 + int(time.Since(start)/time.Second)
 	if !isTimeout(err) {
 		t.Errorf("read ended with %v, want the read deadline", err)
 	}
-	if len(got) < 1 || len(got) > 10 || strings.Trim(string(got), "t") != "" {
-		t.Errorf("received %q in 2.5 s, want a trickle of a few bytes", got)
+	if len(got) < 1 || len(got) > most || strings.Trim(string(got), "t") != "" {
+		t.Errorf("received %q, want a trickle of 1 to %d bytes (one a second)", got, most)
 	}
 }

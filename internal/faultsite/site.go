@@ -47,6 +47,8 @@ type Site struct {
 	// restartErr is the latest failure to come back after GoDown; a later success
 	// clears it, since only an outage that never ended is worth reporting.
 	restartErr error
+	// outage is the current GoDown's comeback, nil while up; Up ends it early.
+	outage *outage
 }
 
 // generation is one life of the listener between start, GoDown and restart: a closed
