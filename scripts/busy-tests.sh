@@ -12,7 +12,7 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then RUNS=$1; shift; fi
 [ "${1:-}" = "--" ] && shift
 cd "$(dirname "$0")/.."
 if [ $# -eq 0 ]; then
-  set -- bash -c 'go test -count=1 -race ./... && go test -count=1 ./stats/ && (cd examples/kubernetes && go test -count=1 ./...)'
+  set -- scripts/test.sh all -count=1
 fi
 
 logs=$(mktemp -d)
