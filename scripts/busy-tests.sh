@@ -22,6 +22,7 @@ for _ in $(seq "$(nproc)"); do
   busy+=($!)
 done
 trap 'kill "${busy[@]}" 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
 echo "busy loops on $(nproc) cores: ${busy[*]}; command: $*"
 
 passed=0
