@@ -8,11 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webload/webload/internal/testtier"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
-
-	"github.com/webload/webload/internal/testtier"
 )
 
 // load describes a synthetic run.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webload/webload/internal/testtier"
 	"github.com/webload/webload/stats"
 )
 
@@ -57,6 +58,7 @@ func mustLive(t *testing.T, exprs ...string) []stats.Gate {
 // GateAbortError; a healthy server runs to its time limit.
 func TestExecuteAbortOn(t *testing.T) {
 	t.Parallel()
+	testtier.Slow(t)
 	tests := []struct {
 		name     string
 		turn     string

@@ -12,9 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webload/webload/stats"
-
 	"github.com/webload/webload/internal/testtier"
+	"github.com/webload/webload/stats"
 )
 
 // newCapacitySite starts a loopback server of known capacity: workers requests served at once,

@@ -8,10 +8,9 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/webload/webload/internal/testtier"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
-
-	"github.com/webload/webload/internal/testtier"
 )
 
 // manyURLs records hits results on each of n URLs, as a long URL list run once does.

@@ -9,10 +9,9 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/webload/webload/internal/testtier"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
-
-	"github.com/webload/webload/internal/testtier"
 )
 
 // latencyGen draws one transaction's latency.

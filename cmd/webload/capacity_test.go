@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/webload/webload/internal/capsite"
-
 	"github.com/webload/webload/internal/testtier"
 )
 

@@ -21,9 +21,8 @@ import (
 	"github.com/webload/webload/internal/dbsite"
 	"github.com/webload/webload/internal/dbtest"
 	"github.com/webload/webload/internal/nodeexportertest"
-	"github.com/webload/webload/stats"
-
 	"github.com/webload/webload/internal/testtier"
+	"github.com/webload/webload/stats"
 )
 
 // dbServers start each kind of database the acceptance tests run against.

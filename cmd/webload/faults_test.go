@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/internal/faultsite"
+	"github.com/webload/webload/internal/testtier"
 )
 
 // faultReport is what the fault tests read from the JSON result.
@@ -77,6 +78,9 @@ func TestFaults(t *testing.T) {
 		for _, tc := range tests {
 			t.Run(m.name+tc.path, func(t *testing.T) {
 				t.Parallel()
+				if tc.path == "/trickle" {
+					testtier.Slow(t) // a byte a second until the timeout
+				}
 				args := append(append([]string{"-j"}, m.args...), tc.extra...)
 				stdout, stderr, code := webload(t, nil, append(args, site.URL(tc.path))...)
 				if code != 0 {

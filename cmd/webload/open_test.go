@@ -120,6 +120,7 @@ func stallSite(t *testing.T, from, to time.Duration) *httptest.Server {
 // requests (--csv), which the freeze alone decides, not figures that depend on the throughput.
 func TestStallShowsInTheOpenModel(t *testing.T) {
 	t.Parallel()
+	testtier.Slow(t)
 	tests := []struct {
 		name  string
 		args  []string

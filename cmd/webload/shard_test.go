@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webload/webload/stats"
-
 	"github.com/webload/webload/internal/testtier"
+	"github.com/webload/webload/stats"
 )
 
 // Four webload processes, each a shard of one run, against one loopback server: merged, they

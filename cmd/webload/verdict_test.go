@@ -11,11 +11,10 @@ import (
 	"time"
 
 	"github.com/webload/webload/internal/nodeexportertest"
+	"github.com/webload/webload/internal/testtier"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
-
-	"github.com/webload/webload/internal/testtier"
 )
 
 // stackRun loads a site whose every page takes delay, three runs, and saves the result.
