@@ -2,6 +2,7 @@ package loader
 
 import (
 	"math/rand/v2"
+	"net/url"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -59,6 +60,9 @@ type exchange struct {
 	peek func(name string) []byte // resp's header lookup, for the checks
 	// sess is the values of the user this exchange sends for; nil when nothing is per-user.
 	sess *session
+	// at is the URL of the request in flight within a visit, which a redirect's Location is
+	// relative to; nil for plain requests, which follow no redirect.
+	at *url.URL
 	// fill and filledBody are scratch for the per-user URL, headers and body, reused from
 	// request to request; req points at filledBody until the next request is prepared.
 	fill, filledBody []byte
