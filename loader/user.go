@@ -57,7 +57,7 @@ type exchange struct {
 	resp *fasthttp.Response
 	body body
 	eval check.Eval               // the response checks, when the run has some
-	peek func(name string) []byte // resp's header lookup, for the checks
+	peek func(name string) []byte // received, for the checks
 	// sess is the values of the user this exchange sends for; nil when nothing is per-user.
 	sess *session
 	// at is the URL of the request in flight within a visit, which a redirect's Location is
