@@ -53,7 +53,7 @@ type Eval struct {
 }
 
 // Start begins the evaluation of a response of status whose headers header returns (nil for a
-// header the response lacks). It tells whether the body is needed: false when no condition
+// header the response lacks, an empty but not nil value for one that came empty). It tells whether the body is needed: false when no condition
 // looks at its content, or when the status or a header already failed.
 func (e *Eval) Start(s *Set, status int, header func(name string) []byte) (needBody bool) {
 	e.set, e.status, e.size, e.failed = s, status, 0, -1
@@ -89,13 +89,15 @@ func (e *Eval) Start(s *Set, status int, header func(name string) []byte) (needB
 	return e.open > 0
 }
 
-// header1 tells whether a header's value passes c.
+// header1 tells whether a header's value passes c; v is nil when the response has no such
+// header. An absent header equals no value, "" included, and differs from every one, as it
+// matches no pattern.
 func (c *cond) header1(v []byte) bool {
 	switch c.op {
 	case opEq:
-		return string(v) == c.str
+		return v != nil && string(v) == c.str
 	case opNe:
-		return string(v) != c.str
+		return v == nil || string(v) != c.str
 	case opMatch:
 		return v != nil && c.re.Match(v)
 	}

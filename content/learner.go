@@ -13,6 +13,8 @@
 package content
 
 import (
+	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"sync"
@@ -213,13 +215,21 @@ func (l *Learner) Profile() Profile {
 	return p
 }
 
-// CompileVolatile compiles the --volatile patterns.
+// CompileVolatile compiles the --volatile patterns. A pattern that matches the empty string
+// ("", "x*") is refused: it would mark every place of every answer, hiding nothing in
+// particular and turning each segment into noise.
 func CompileVolatile(patterns []string) ([]*regexp.Regexp, error) {
 	out := make([]*regexp.Regexp, 0, len(patterns))
 	for _, p := range patterns {
+		if p == "" {
+			return nil, errors.New(`empty pattern: give a regular expression of what varies, such as "order [0-9]+"`)
+		}
 		re, err := regexp.Compile(p)
 		if err != nil {
 			return nil, err
+		}
+		if re.MatchString("") {
+			return nil, fmt.Errorf("pattern %q matches the empty string, so it would mark every place of every answer: give one that matches what varies, such as \"order [0-9]+\"", p)
 		}
 		out = append(out, re)
 	}

@@ -1,6 +1,10 @@
 package loader
 
 import (
+	"strings"
+
+	"github.com/valyala/fasthttp"
+
 	"github.com/webload/webload/check"
 	"github.com/webload/webload/urls"
 )
@@ -65,12 +69,37 @@ func (l *Loader) startCheck(x *exchange, ti int, kind Kind, res *Result) bool {
 		return false
 	}
 	if x.peek == nil {
-		x.peek = x.resp.Header.Peek // made once: a method value per request would allocate
+		x.peek = x.received // made once: a method value per request would allocate
 	}
 	if x.eval.Start(set, int(res.Status), x.peek) {
 		x.body.check = &x.eval
 	}
 	return true
+}
+
+// received returns the value of the response header name in x as it came, as the checks
+// want it: nil when the response has none, empty but not nil when it came empty. fasthttp's
+// Peek tells neither apart, and makes up a Content-Type (text/plain) for an answer without
+// one. A Content-Type, Content-Encoding, Content-Length or Server that came empty reads as
+// absent: fasthttp keeps no more of them.
+func (x *exchange) received(name string) []byte {
+	h := &x.resp.Header
+	if strings.EqualFold(name, fasthttp.HeaderContentType) {
+		h.SetNoDefaultContentType(true)
+		v := h.ContentType()
+		h.SetNoDefaultContentType(false) // as the response was read: the rest of the run reads the default
+		if len(v) == 0 {
+			return nil
+		}
+		return v
+	}
+	if v := h.Peek(name); len(v) > 0 {
+		return v
+	}
+	if len(h.PeekAll(name)) > 0 {
+		return []byte{}
+	}
+	return nil
 }
 
 // endCheck completes a checked response whose body was read whole: one that failed a check is

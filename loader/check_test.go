@@ -250,3 +250,51 @@ func TestFailedCheckKeepsResources(t *testing.T) {
 		t.Errorf("%d failed pages, %d images (%d served); want the failed page's image fetched", page, images, srv.count("GET /img.png"))
 	}
 }
+
+// A header check reads the headers as they came, over HTTP/1.1 and HTTP/2 alike: one sent
+// empty equals "", one never sent equals nothing ("" included) and differs from everything,
+// and a Content-Type the server did not send is absent, not the text/plain fasthttp assumes.
+func TestHeaderChecksTellAbsentFromEmpty(t *testing.T) {
+	t.Parallel()
+	handle := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Empty", "")
+		w.Header().Set("X-Full", "yes")
+		w.Header()["Content-Type"] = nil // no Content-Type, none sniffed
+		fmt.Fprint(w, "ok")
+	}
+	h1 := newHitServer(t, handle)
+	h2 := newH2Server(t, true, handle)
+	for _, tc := range []struct {
+		check string
+		pass  bool
+	}{
+		{`header:X-Empty==""`, true},
+		{`header:X-Empty!=""`, false},
+		{`header:X-Empty~"^$"`, true},
+		{`header:X-Absent==""`, false},
+		{`header:X-Absent!=""`, true},
+		{`header:X-Absent!~"."`, true},
+		{`header:x-full=="yes"`, true},
+		{`header:Content-Type==""`, false},
+		{`header:Content-Type~"text/plain"`, false},
+		{`header:Content-Type!~"."`, true},
+	} {
+		for _, srv := range []struct {
+			name string
+			url  string
+			h2   bool
+		}{{"HTTP/1.1", h1.URL, false}, {"HTTP/2", h2.URL, true}} {
+			t.Run(srv.name+" "+tc.check, func(t *testing.T) {
+				t.Parallel()
+				results, _ := run(t, Config{Users: 1, Reps: 1, HTTP2: srv.h2, Checks: mustChecks(t, tc.check)}, checkTargets(t, srv.url, "/"))
+				want := ErrNone
+				if !tc.pass {
+					want = ErrCheck
+				}
+				if len(results) != 1 || results[0].Err != want || results[0].Status != 200 {
+					t.Errorf("results %+v, want one 200 with failure kind %v", results, want)
+				}
+			})
+		}
+	}
+}

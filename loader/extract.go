@@ -3,8 +3,6 @@ package loader
 import (
 	"time"
 
-	"github.com/valyala/fasthttp"
-
 	"github.com/webload/webload/extract"
 )
 
@@ -67,9 +65,16 @@ func (l *Loader) extractAnswer(x *exchange, ti int, res *Result, learn bool) {
 }
 
 // passesOn tells whether the answer in x, described in res, is a redirect the run follows:
-// not what the URL answered in the end, so neither its checks nor its rules read it.
+// not what the URL answered in the end, so neither its checks nor its rules read it. A
+// redirect a visit does not follow (to a host it may not go to, or to a Location it cannot
+// go to) ends the visit, so it is what the URL answered, and both read it. Past the hop limit
+// a redirect is still passed on: its result fails as ErrTooManyHops, whatever it says.
 func (l *Loader) passesOn(x *exchange, res *Result) bool {
-	return l.cfg.FollowRedirects && res.Redirected() && len(x.resp.Header.Peek(fasthttp.HeaderLocation)) > 0
+	if !l.cfg.FollowRedirects || !res.Redirected() {
+		return false
+	}
+	next := location(x.resp, x.at)
+	return next != nil && (l.cfg.FollowAnyHost || l.hosts.has(next))
 }
 
 // personalizeSend fills the request prepared in x for target ti with the user's values, or

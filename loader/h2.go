@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -103,7 +105,7 @@ func (c *h2Client) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
 		cancel()
 		return h2Error(err)
 	}
-	fillResponse(resp, hresp, &h2Body{body: hresp.Body, cancel: cancel})
+	fillResponse(resp, hresp, &h2Body{body: hresp.Body, cancel: cancel, head: hresp})
 	return nil
 }
 
@@ -238,7 +240,8 @@ func fillResponse(resp *fasthttp.Response, hr *http.Response, body io.Reader) {
 	resp.Reset()
 	resp.SetStatusCode(hr.StatusCode)
 	// Unlike the request's, the response's SetProtocol leaves IsHTTP11 true, so the result is
-	// not marked HTTP10; the head then reads "HTTP/2.0 200 OK".
+	// not marked HTTP10. fasthttp renders this head with a reason phrase and its defaults
+	// (Date, Content-Type), which ProbeOnce does not show: see h2Body.wireHead.
 	resp.Header.SetProtocol([]byte("HTTP/2.0"))
 	for k, vv := range hr.Header {
 		for _, v := range vv {
@@ -259,6 +262,10 @@ type h2Body struct {
 	body   io.ReadCloser
 	cancel context.CancelFunc
 	closed bool // fasthttp may close it again when the response is reset
+	// head is the answer's :status and headers as they came, which the fasthttp response
+	// does not keep: it reads a status of 0 as 200 and renders headers it defaults (Date,
+	// Content-Type). checkStatus and ProbeOnce read it.
+	head *http.Response
 }
 
 func (b *h2Body) Read(p []byte) (int, error) {
@@ -277,6 +284,21 @@ func (b *h2Body) Close() error {
 	err := b.body.Close()
 	b.cancel()
 	return err
+}
+
+// wireHead returns the answer's head as it came: "HTTP/2.0", the :status as sent (HTTP/2 has
+// no reason phrase) and the headers, sorted by name, as the transport keeps them in a map.
+func (b *h2Body) wireHead() string {
+	status, _, _ := strings.Cut(b.head.Status, " ")
+	var sb strings.Builder
+	sb.WriteString("HTTP/2.0 " + status + "\r\n")
+	for _, k := range slices.Sorted(maps.Keys(b.head.Header)) {
+		for _, v := range b.head.Header[k] {
+			sb.WriteString(k + ": " + v + "\r\n")
+		}
+	}
+	sb.WriteString("\r\n")
+	return sb.String()
 }
 
 // h2Error maps what the transport returns to what classify knows.

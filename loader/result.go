@@ -91,11 +91,16 @@ func (r *Result) Redirected() bool {
 	if r.Err != ErrNone {
 		return false
 	}
-	switch r.Status {
+	return redirectStatus(r.Status) || r.Refresh
+}
+
+// redirectStatus tells whether status is one of a redirect a browser follows.
+func redirectStatus(status uint16) bool {
+	switch status {
 	case 301, 302, 303, 307, 308:
 		return true
 	}
-	return r.Refresh
+	return false
 }
 
 // ResponseTime is the latency a visitor would see: from the intended start to the last byte.

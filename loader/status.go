@@ -12,10 +12,15 @@ var errBadStatus = errors.New("the response's status code is not a final HTTP st
 
 // checkStatus fails a response whose status code is no answer to the request, which fasthttp
 // takes as it comes: 000 (read as its default, 200), 099, or a 101 to a request without an
-// Upgrade header. Such a response is a bad response and its connection is not used again.
+// Upgrade header. Such a response is a bad response and its HTTP/1.1 connection is not used
+// again. Over HTTP/2 the same :status values fail the same way, and only their stream ends.
 func checkStatus(x *exchange) error {
 	code := x.resp.StatusCode()
 	stream := x.resp.BodyStream()
+	h2, _ := stream.(*h2Body)
+	if h2 != nil {
+		code = h2.head.StatusCode // "000" is 0 here, and a 200 in x.resp
+	}
 	c := wireOf(x.resp.LocalAddr())
 	switch {
 	case code < 100:
@@ -31,6 +36,8 @@ func checkStatus(x *exchange) error {
 	}
 	if s, ok := stream.(fasthttp.ReadCloserWithError); ok {
 		_ = s.CloseWithError(errBadStatus) // drops the connection
+	} else if h2 != nil {
+		_ = h2.Close() // ends the stream; the connection serves the others
 	}
 	return errBadStatus
 }

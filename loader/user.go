@@ -2,6 +2,7 @@ package loader
 
 import (
 	"math/rand/v2"
+	"net/url"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -56,9 +57,12 @@ type exchange struct {
 	resp *fasthttp.Response
 	body body
 	eval check.Eval               // the response checks, when the run has some
-	peek func(name string) []byte // resp's header lookup, for the checks
+	peek func(name string) []byte // received, for the checks
 	// sess is the values of the user this exchange sends for; nil when nothing is per-user.
 	sess *session
+	// at is the URL of the request in flight within a visit, which a redirect's Location is
+	// relative to; nil for plain requests, which follow no redirect.
+	at *url.URL
 	// fill and filledBody are scratch for the per-user URL, headers and body, reused from
 	// request to request; req points at filledBody until the next request is prepared.
 	fill, filledBody []byte

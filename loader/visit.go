@@ -107,7 +107,7 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 	for {
 		last := &v.results[len(v.results)-1]
 		var parsed *pageResources
-		if l.cfg.Parser && last.Arrived() && !last.Redirected() && len(v.x.body.page) > 0 {
+		if l.cfg.Parser && last.Arrived() && !redirectStatus(last.Status) && !last.Refresh && len(v.x.body.page) > 0 {
 			parsed, v.pageKey = l.parsed.resources(v.x.body.page, lastURL, v.pageKey)
 		}
 		// The page is parsed: its buffer serves other users while this one fetches the resources.
@@ -214,7 +214,9 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 		// The result is written in its place in out, so no copy of it sits in this frame.
 		*out = append(*out, Result{})
 		res := &(*out)[len(*out)-1]
+		x.at = u
 		end := l.do(x, ti, v.id, kind, res)
+		x.at = nil
 		res.Kind = kind
 		if l.cfg.NameRequests && (hop > 0 || kind == KindResource) {
 			method := "GET"
@@ -267,11 +269,32 @@ func (v *visitor) personalize(x *exchange, base *fasthttp.Request, ti int, kind 
 // it is not followed because of its host or because the URL's hops are used up.
 func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, hop int) *url.URL {
 	l := v.l
-	if !l.cfg.FollowRedirects || !res.Redirected() {
+	if !l.cfg.FollowRedirects || !redirectStatus(res.Status) {
 		return nil
 	}
+	next := location(resp, from)
+	if next == nil {
+		return nil
+	}
+	if res.Err != ErrNone {
+		// A redirect whose checks or rules failed was judged as the visit's end (see
+		// passesOn), or got no whole answer: it is not followed, and only its host is told.
+		res.OffHost = (res.Err == ErrCheck || res.Err == ErrExtract) && !l.cfg.FollowAnyHost && !l.hosts.has(next)
+		return nil
+	}
+	if !v.hopAllowed(res, next, hop, "redirected") {
+		return nil
+	}
+	return next
+}
+
+// location returns where the Location of the redirect answer in resp, to a request for from,
+// leads when a request can go there: an http or https URL with a host requests can carry,
+// without its fragment. nil for no Location, one that does not parse, another scheme
+// (javascript:, file:, mailto:) or no host: a browser stays on such an answer too.
+func location(resp *fasthttp.Response, from *url.URL) *url.URL {
 	loc := resp.Header.Peek(fasthttp.HeaderLocation)
-	if len(loc) == 0 {
+	if len(loc) == 0 || from == nil {
 		return nil
 	}
 	next, err := from.Parse(string(loc))
@@ -280,9 +303,6 @@ func (v *visitor) redirect(res *Result, resp *fasthttp.Response, from *url.URL, 
 	}
 	next.Fragment = ""
 	if !sendableHost(next) {
-		return nil
-	}
-	if !v.hopAllowed(res, next, hop, "redirected") {
 		return nil
 	}
 	return next

@@ -116,20 +116,33 @@ type CompareCell struct {
 	Test string `json:"test,omitempty"`
 	// CI and BaseCI are the 95 % confidence intervals of the candidate's and the baseline's
 	// figure, in the column's unit, for the latency figures judged on their distributions;
-	// absent when either is unbounded (too few requests for the percentile).
+	// both absent when an end of either is unbounded (too few requests for the percentile:
+	// one request cannot bound its median on either side, 19 their p99 from above).
 	CI     []float64 `json:"ci,omitempty"`
 	BaseCI []float64 `json:"base_ci,omitempty"`
 }
 
 // MarshalJSON writes a change from zero (±Inf, which JSON cannot hold) as no change figure, as
-// the trend's lines do; the two values still say what happened.
+// the trend's lines do; the two values still say what happened. An interval with an unbounded
+// end is left out, and its pair with it (judge keeps none; this holds for any cell).
 func (c CompareCell) MarshalJSON() ([]byte, error) {
 	type plain CompareCell // without this method
 	p := plain(c)
 	if p.Change != nil {
 		p.Change = finite(*p.Change)
 	}
+	if p.P != nil {
+		p.P = finite(*p.P)
+	}
+	if !allFinite(p.CI) || !allFinite(p.BaseCI) {
+		p.CI, p.BaseCI = nil, nil
+	}
 	return json.Marshal(p)
+}
+
+// allFinite tells whether every value of v is a number JSON can hold.
+func allFinite(v []float64) bool {
+	return !slices.ContainsFunc(v, func(x float64) bool { return finite(x) == nil })
 }
 
 // Compare lines up the runs against the first. Each report may be a --repeat series, whose

@@ -2,8 +2,10 @@ package stats
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A figure that grew from zero, such as failures on a stack that had none, is a change JSON cannot
@@ -47,5 +49,51 @@ func TestCompareJSONOfAChangeFromZero(t *testing.T) {
 	var text strings.Builder
 	if err := cmp.WriteText(&text); err != nil || !strings.Contains(text.String(), "+Inf") {
 		t.Errorf("the text still says the failures grew from zero: %v\n%s", err, text.String())
+	}
+}
+
+// Runs of a few requests give percentiles whose 95 % intervals are unbounded on one side or
+// both (one request cannot bound its median at all): such an interval is left out of the JSON,
+// as are both of a cell's when one is, and every output of the comparison is written.
+func TestCompareOfFewRequests(t *testing.T) {
+	t.Parallel()
+	ms := time.Millisecond
+	for _, n := range []int{1, 5, 19} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			t.Parallel()
+			base := fakeRun("old", 1, n, 10*ms, 5*ms, time.Second)
+			cand := fakeRun("new", 2, n, 20*ms, 5*ms, time.Second)
+			cmp, err := Compare([]Report{base, cand}, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := json.Marshal(cmp)
+			if err != nil {
+				t.Fatalf("the comparison of runs of %d requests is not written: %v", n, err)
+			}
+			var back struct {
+				Rows []struct {
+					Cells []struct {
+						CI     []float64 `json:"ci"`
+						BaseCI []float64 `json:"base_ci"`
+					} `json:"cells"`
+				} `json:"rows"`
+			}
+			if err := json.Unmarshal(out, &back); err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range back.Rows[1].Cells {
+				if (c.CI == nil) != (c.BaseCI == nil) || c.CI != nil && (len(c.CI) != 2 || len(c.BaseCI) != 2) {
+					t.Errorf("%s: intervals %v and %v, want both or neither, of two bounds", cmp.Columns[i].Key, c.BaseCI, c.CI)
+				}
+			}
+			var text, md strings.Builder
+			if err := cmp.WriteText(&text); err != nil || strings.Contains(text.String(), "NaN") {
+				t.Errorf("text: %v\n%s", err, text.String())
+			}
+			if err := cmp.WriteMarkdown(&md); err != nil || strings.Contains(md.String(), "NaN") {
+				t.Errorf("markdown: %v\n%s", err, md.String())
+			}
+		})
 	}
 }

@@ -10,6 +10,12 @@ import (
 // interval is a 95 % confidence interval of a figure, in histogram units.
 type interval struct{ lo, hi float64 }
 
+// bounded tells whether both ends of the interval are finite: a percentile of a few requests
+// may be bounded on one side, or none (a single request's median).
+func (a interval) bounded() bool {
+	return !math.IsInf(a.lo, 0) && !math.IsInf(a.hi, 0) && !math.IsNaN(a.lo) && !math.IsNaN(a.hi)
+}
+
 // apart tells whether two intervals do not overlap: then the figures differ whatever a p-value
 // says, and the change is never called noise.
 func (a interval) apart(b interval) bool { return a.hi < b.lo || b.hi < a.lo }

@@ -33,7 +33,7 @@ func judge(cell *CompareCell, base CompareCell, f Figure, baseVals, vals []float
 	}
 	if d.ok {
 		tests = append(tests, d.test)
-		if d.hasCI && !math.IsInf(d.base.lo+d.base.hi+d.cand.lo+d.cand.hi, 0) {
+		if d.hasCI && d.base.bounded() && d.cand.bounded() {
 			k := histUnit.Seconds() * f.compare.scale
 			cell.CI = []float64{d.cand.lo * k, d.cand.hi * k}
 			cell.BaseCI = []float64{d.base.lo * k, d.base.hi * k}

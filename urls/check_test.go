@@ -54,12 +54,3 @@ func TestCheckDirectiveErrors(t *testing.T) {
 		})
 	}
 }
-
-// A line that only begins like the directive is a comment, as siege reads it.
-func TestCheckDirectiveLookalike(t *testing.T) {
-	t.Parallel()
-	got, err := Parse(strings.NewReader("#@checks are below\nhttp://h/a\n"), "u.txt", "", Options{})
-	if err != nil || len(got[0].Checks) != 0 {
-		t.Fatalf("Parse = %v, %v", got, err)
-	}
-}

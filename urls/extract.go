@@ -15,13 +15,6 @@ const extractDirective = "#@extract"
 // errDanglingExtract reports rules after the last URL line, which would read no response.
 var errDanglingExtract = errors.New(extractDirective + " applies to no URL: it must stand before a URL line")
 
-// isDirective tells a trimmed line that starts with directive from a comment that only begins
-// like one ("#@checks below").
-func isDirective(line, directive string) bool {
-	rest, ok := strings.CutPrefix(line, directive)
-	return ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t')
-}
-
 // directiveCol turns a column of the text after a directive into one of the raw line, so
 // editors jump to the problem.
 func directiveCol(raw, directive string, col int) int {

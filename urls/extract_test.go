@@ -75,16 +75,6 @@ func TestExtractDirectiveErrors(t *testing.T) {
 	}
 }
 
-// A line that only begins like the directive is a comment, as siege reads it; and siege reads
-// the directive itself as a comment, so a file with one still works there.
-func TestExtractDirectiveLookalike(t *testing.T) {
-	t.Parallel()
-	got, err := Parse(strings.NewReader("#@extracts are below\n#@extract-me\nhttp://h/a\n"), "u.txt", "", Options{})
-	if err != nil || len(got[0].Extracts) != 0 {
-		t.Fatalf("Parse = %v, %v", got, err)
-	}
-}
-
 // TestExtractNamesAreVariableNames pins that extract accepts as a variable name exactly what a
 // URL file's $(NAME) does, so every extracted value can be referred to.
 func TestExtractNamesAreVariableNames(t *testing.T) {

@@ -24,6 +24,11 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(string(example))
+	// Lines that look like directives without being one: misspellings are errors, comments not.
+	for _, line := range []string{"#@ check status==200", "#@check: status==200", "#@chek status==200",
+		"#@Check status==200", "#@extarct t regex:t=(\\w+)", "#@", "#@\t", "# @check status==200", "##@check"} {
+		f.Add(line + "\nhttp://h/\n")
+	}
 
 	env := map[string]string{"HOST": "example.com", "PORT": "8080", "EMPTY": ""}
 	opt := Options{Getenv: getenvFrom(env)}

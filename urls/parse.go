@@ -186,6 +186,9 @@ func (p *parser) line(raw string) (t Target, ok bool, err error) {
 		p.weight, err = parseWeight(strings.TrimSpace(line[len(weightDirective):]))
 		return Target{}, false, err
 	}
+	if strings.HasPrefix(line, directivePrefix) {
+		return Target{}, false, unknownDirective(line)
+	}
 	if line == "" || line[0] == '#' {
 		return Target{}, false, nil
 	}

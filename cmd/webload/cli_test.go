@@ -274,11 +274,16 @@ func TestBadInput(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("# ok\nhttp://127.0.0.1:8080/\nftp://127.0.0.1/file\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	misspelt := filepath.Join(dir, "misspelt.txt")
+	if err := os.WriteFile(misspelt, []byte("#@check status==200\nhttp://127.0.0.1:8080/\n#@chek status==200\nhttp://127.0.0.1:8080/b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
 		want string // the one line printed
 	}{
+		{"misspelt directive", []string{"-f", misspelt}, misspelt + `:3: unknown directive "#@chek": want #@check, #@extract or #@weight (did you mean #@check?)`},
 		{"zero users", []string{"-c", "0", "http://127.0.0.1:1/"}, "webload: -c: the number of users must be at least 1 (got 0)"},
 		{"bad time", []string{"-t", "5X", "http://127.0.0.1:1/"}, `webload: -t: want NUM[S|M|H] such as 30S, 5M or 1H (got "5X")`},
 		{"bad reps", []string{"-r", "many", "http://127.0.0.1:1/"}, `webload: -r: want a number of requests per user or "once" (got "many")`},

@@ -11,12 +11,22 @@ import (
 	"github.com/webload/webload/stats"
 )
 
+// A --volatile pattern that does not compile, or that matches the empty string and so every
+// place of every answer, is refused before the run.
 func TestBadVolatilePattern(t *testing.T) {
 	t.Parallel()
-	stdout, stderr, code := webload(t, nil, "--volatile", `order \d+`, "--volatile", "a(b", "http://127.0.0.1:1/")
-	want := "webload: --volatile: error parsing regexp: missing closing ): `a(b`\n"
-	if code != 2 || stderr != want || stdout != "" {
-		t.Errorf("exit %d, stderr %q, stdout %q; want 2 and %q", code, stderr, stdout, want)
+	for _, tc := range []struct{ name, pattern, want string }{
+		{"does not compile", "a(b", "webload: --volatile: error parsing regexp: missing closing ): `a(b`\n"},
+		{"empty", "", `webload: --volatile: empty pattern: give a regular expression of what varies, such as "order [0-9]+"` + "\n"},
+		{"matches the empty string", "x*", `webload: --volatile: pattern "x*" matches the empty string, so it would mark every place of every answer: give one that matches what varies, such as "order [0-9]+"` + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			stdout, stderr, code := webload(t, nil, "--volatile", `order \d+`, "--volatile", tc.pattern, "http://127.0.0.1:1/")
+			if code != 2 || stderr != tc.want || stdout != "" {
+				t.Errorf("exit %d, stderr %q, stdout %q; want 2 and %q", code, stderr, stdout, tc.want)
+			}
+		})
 	}
 }
 

@@ -33,7 +33,8 @@ func usersFromFlags(o *runOptions, s *runSpec, p *problems) {
 	}
 }
 
-// parseUsers reads -c's value: one number of users, or several separated by commas.
+// parseUsers reads -c's value: one number of users, or several separated by commas, each
+// more than the one before.
 func parseUsers(s string) ([]int, error) {
 	parts := strings.Split(s, ",")
 	if len(parts) > maxSteps {
@@ -43,6 +44,11 @@ func parseUsers(s string) ([]int, error) {
 	for _, part := range parts {
 		n, err := strconv.Atoi(strings.TrimSpace(part))
 		if err == nil && n >= 1 && n <= maxStepUsers {
+			if len(users) > 0 && n <= users[len(users)-1] {
+				// A step with no more users than the one before measures nothing the ladder
+				// has not, and one with fewer runs down a knee the ladder is there to find.
+				return nil, fmt.Errorf("a ladder rises: each step has more users than the one before (got %d after %d in %q)", n, users[len(users)-1], s)
+			}
 			users = append(users, n)
 			continue
 		}

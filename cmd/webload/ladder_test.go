@@ -18,7 +18,11 @@ func TestParseUsers(t *testing.T) {
 		{"15", []int{15}},
 		{"10,20,40,80", []int{10, 20, 40, 80}},
 		{" 10, 20 ,40 ", []int{10, 20, 40}},
-		{"80,40", []int{80, 40}},
+		{"80,40", nil},
+		{"1,1", nil},
+		{"2,1", nil},
+		{"10,20,20,40", nil},
+		{"1,2", []int{1, 2}},
 		{"0", nil},
 		{"-5", nil},
 		{"10,,20", nil},
@@ -54,9 +58,12 @@ func FuzzParseUsers(f *testing.F) {
 		if len(got) == 0 || len(got) > maxSteps {
 			t.Fatalf("parseUsers(%q) = %d steps", s, len(got))
 		}
-		for _, u := range got {
+		for i, u := range got {
 			if u < 1 || u > maxStepUsers {
 				t.Fatalf("parseUsers(%q) gave %d users", s, u)
+			}
+			if i > 0 && u <= got[i-1] {
+				t.Fatalf("parseUsers(%q) = %v: a ladder that does not rise", s, got)
 			}
 		}
 	})
@@ -101,6 +108,8 @@ func TestLadderRefusals(t *testing.T) {
 	}{
 		{"zero users", []string{"-c", "0"}, "-c: "},
 		{"empty step", []string{"-c", "10,,20"}, "-c: "},
+		{"falling", []string{"-c", "2,1"}, "-c: a ladder rises: each step has more users than the one before (got 1 after 2 in \"2,1\")"},
+		{"flat", []string{"-c", "1,1"}, "-c: a ladder rises: each step has more users than the one before (got 1 after 1 in \"1,1\")"},
 		{"with a rate", []string{"-c", "1,2", "--rate", "10"}, "-c"},
 		{"with shards", []string{"-c", "1,2", "--shard", "1/2"}, "-c 1,2: a ladder"},
 	} {
