@@ -84,6 +84,9 @@ type Step struct {
 
 // Result is the outcome of a search.
 type Result struct {
+	// SLO is what every step was judged by: the gates given, with ErrorCeiling added when
+	// none of them bounds the failures (see SLO).
+	SLO []stats.Gate
 	// Rate is the capacity: the highest rate that passed; 0 when none did.
 	Rate float64
 	// Steps are in the order they were measured.
@@ -95,17 +98,20 @@ type Result struct {
 	Capped bool
 }
 
-// Search finds the highest rate whose measurement passes every gate of slo. It measures From,
+// Search finds the highest rate whose measurement passes every gate of slo, completed by SLO
+// (an error ceiling unless slo bounds failures itself). It measures From,
 // doubles the rate while the steps pass (up to To), then bisects between the last passing and
 // the first failing rate until they are within Precision. When From fails it halves instead,
 // down to 1 req/s. It stops after MaxSteps measurements in any case. On an error of measure it
 // returns the steps so far with the error.
 func Search(ctx context.Context, slo []stats.Gate, opts Options, measure Measure) (Result, error) {
-	if len(slo) == 0 {
-		return Result{Best: -1, NextFailed: -1}, ErrNoSLO
-	}
-	opts = opts.withDefaults()
 	res := Result{Best: -1, NextFailed: -1}
+	slo, err := SLO(slo)
+	if err != nil {
+		return res, err
+	}
+	res.SLO = slo
+	opts = opts.withDefaults()
 	rate := opts.From
 	for len(res.Steps) < opts.MaxSteps {
 		if err := ctx.Err(); err != nil {

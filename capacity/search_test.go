@@ -196,7 +196,7 @@ func TestResultReport(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, ok := res.Report(slo)
+			rep, ok := res.Report()
 			if !ok || rep.Run.Rate != tc.wantRate || rep.Capacity == nil || rep.Capacity.Rate != res.Rate ||
 				len(rep.Capacity.Steps) != len(res.Steps) || rep.Capacity.SLO[0] != "p95<500ms" {
 				t.Fatalf("saved %+v with %+v; rates %v", rep.Run, rep.Capacity, s.rates)
@@ -208,7 +208,7 @@ func TestResultReport(t *testing.T) {
 			}
 		})
 	}
-	if _, ok := (&Result{Best: -1, NextFailed: -1}).Report(slo); ok {
+	if _, ok := (&Result{Best: -1, NextFailed: -1}).Report(); ok {
 		t.Fatal("a search without steps saved a result")
 	}
 }

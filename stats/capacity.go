@@ -127,8 +127,8 @@ func (c *Capacity) best() (best, next *CapacityStep) {
 	return best, next
 }
 
-// Summary is the search's answer in one line: "Capacity: 400 req/s (p95 23.456 ms at that
-// rate; next step 420 req/s failed: p95 112.345 ms)".
+// Summary is the search's answer in one line: "Capacity: 400 req/s (p95 23.456 ms, errors
+// 0.000 % at that rate; next step 420 req/s failed: p95 112.345 ms)".
 func (c *Capacity) Summary() string {
 	best, next := c.best()
 	if best == nil {
@@ -137,7 +137,7 @@ func (c *Capacity) Summary() string {
 		}
 		return fmt.Sprintf("Capacity: none found: even %s req/s failed (%s)", offeredText(next.Rate), next.Broke)
 	}
-	s := fmt.Sprintf("Capacity: %s req/s (p95 %.3f ms at that rate", offeredText(c.Rate), best.P95*1000)
+	s := fmt.Sprintf("Capacity: %s req/s (p95 %.3f ms, errors %.3f %% at that rate", offeredText(c.Rate), best.P95*1000, best.ErrorRate)
 	switch {
 	case c.Capped:
 		s = "Capacity: at least" + s[len("Capacity:"):] + "; the highest rate allowed (--to)"

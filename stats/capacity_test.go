@@ -28,13 +28,13 @@ func TestCapacityText(t *testing.T) {
 		want string
 	}{
 		{name: "found", cap: search(),
-			want: "Capacity: 400 req/s (p95 45.600 ms at that rate; next step 420 req/s failed: p95 112.345 ms)"},
+			want: "Capacity: 400 req/s (p95 45.600 ms, errors 0.000 % at that rate; next step 420 req/s failed: p95 112.345 ms)"},
 		{name: "capped", cap: &Capacity{Rate: 1000, Capped: true, Steps: []CapacityStep{{Rate: 1000, P95: 0.01, Passed: true}}},
-			want: "Capacity: at least 1000 req/s (p95 10.000 ms at that rate; the highest rate allowed (--to))"},
+			want: "Capacity: at least 1000 req/s (p95 10.000 ms, errors 0.000 % at that rate; the highest rate allowed (--to))"},
 		{name: "none", cap: &Capacity{Steps: []CapacityStep{{Rate: 10, Broke: "p95 2000.000 ms"}, {Rate: 5, Broke: "p95 1500.000 ms"}}},
 			want: "Capacity: none found: even 5 req/s failed (p95 1500.000 ms)"},
 		{name: "bisected rate", cap: &Capacity{Rate: 437.5, Steps: []CapacityStep{{Rate: 437.5, P95: 0.05, Passed: true}}},
-			want: "Capacity: 437.5 req/s (p95 50.000 ms at that rate)"},
+			want: "Capacity: 437.5 req/s (p95 50.000 ms, errors 0.000 % at that rate)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -42,7 +42,7 @@ func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 
 func capacityFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "slo", Category: catLoad, Usage: "a step passes when every `GATE` holds, in --assert's words: p95<500ms, error_rate<1; repeatable, at least one"},
+		&cli.StringSliceFlag{Name: "slo", Category: catLoad, Usage: "a step passes when every `GATE` holds, in --assert's words: p95<500ms, error_rate<1; repeatable, at least one; error_rate<1 is added unless a gate bounds error_rate, availability or failed; gates a heavier load cannot break (p95>1s, trate>=10) are refused"},
 		&cli.StringFlag{Name: "step-time", Value: "10s", Category: catLoad, Usage: "measure each rate for `DURATION`"},
 		&cli.StringFlag{Name: "settle", Value: "2s", Category: catLoad, Usage: "load each rate for `DURATION` before its step, uncounted, so a queue the rate builds shows in the step"},
 		&cli.StringFlag{Name: "from", Value: "10", Category: catLoad, Usage: "first `RATE` in requests per second (halved while it fails, down to 1/s)"},
@@ -98,10 +98,20 @@ func capacityFromFlags(c *cli.Context) (capacitySearch, error) {
 			p.addf("slo", "--slo: %w", err)
 			continue
 		}
+		if err := capacity.CheckGate(g); err != nil {
+			p.addf("slo", "--slo: %w", err)
+			continue
+		}
 		s.slo = append(s.slo, g)
 	}
 	if len(c.StringSlice("slo")) == 0 {
 		p.addf("slo", "--slo: name at least one gate the steps must keep, such as --slo 'p95<500ms'")
+	} else if len(s.slo) == len(c.StringSlice("slo")) {
+		full, err := capacity.SLO(s.slo) // every gate passed CheckGate: this adds the error ceiling
+		if err != nil {
+			p.addf("slo", "--slo: %w", err)
+		}
+		s.slo = full
 	}
 	var err error
 	if s.stepTime, err = parseSeconds(c.String("step-time")); err != nil || s.stepTime <= 0 {
@@ -170,12 +180,12 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 		lines = io.Discard
 	}
 	fmt.Fprintf(lines, "Capacity search for %s: steps of %v after %v settling, from %g/s up to %g/s\n",
-		sloText(search.slo), search.stepTime, search.settle, min(search.opts.From, search.opts.To), search.opts.To)
+		sloText(search.slo, len(c.StringSlice("slo"))), search.stepTime, search.settle, min(search.opts.From, search.opts.To), search.opts.To)
 	search.opts.Step = func(s capacity.Step) { fmt.Fprintln(lines, s.Summary().Line()) }
 	res, searchErr := capacity.Search(c.Context, search.slo, search.opts, m.Measure)
-	summary := res.Summary(search.slo)
+	summary := res.Summary()
 	fmt.Fprintln(lines, summary.Summary())
-	if err := saveCapacity(&res, search.slo, &spec.Outputs, stdout); err != nil {
+	if err := saveCapacity(&res, &spec.Outputs, stdout); err != nil {
 		return err
 	}
 	switch {
@@ -191,8 +201,8 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 
 // saveCapacity writes the result of the step at the capacity, the search attached, to -o and,
 // with -j, to stdout.
-func saveCapacity(res *capacity.Result, slo []stats.Gate, out *run.Outputs, stdout io.Writer) error {
-	rep, ok := res.Report(slo)
+func saveCapacity(res *capacity.Result, out *run.Outputs, stdout io.Writer) error {
+	rep, ok := res.Report()
 	if !ok {
 		return nil
 	}
@@ -206,9 +216,15 @@ func saveCapacity(res *capacity.Result, slo []stats.Gate, out *run.Outputs, stdo
 	return errors.Join(errs...)
 }
 
-func sloText(slo []stats.Gate) string {
+// sloText lists the gates the steps are judged by; those past the first given were added by
+// the search (the error ceiling), and say so.
+func sloText(slo []stats.Gate, given int) string {
 	var s []string
-	for _, g := range slo {
+	for i, g := range slo {
+		if i >= given {
+			s = append(s, g.Expr+" (added: no --slo bounds the errors)")
+			continue
+		}
 		s = append(s, g.Expr)
 	}
 	return strings.Join(s, ", ")

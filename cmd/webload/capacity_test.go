@@ -99,6 +99,41 @@ func TestCapacitySearchSavesItsSteps(t *testing.T) {
 	}
 }
 
+// A site that answers 503 at once to most requests keeps p95<5s on the few it serves; the
+// error ceiling the search adds fails its step. The site falls over after 35 answers: 10 and
+// 20 req/s (30 requests) pass, 40 req/s serves at most 5 of its 40 and fails on its errors.
+func TestCapacityErrorCeiling(t *testing.T) {
+	t.Parallel()
+	testtier.Slow(t)
+	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: 35})
+	out := filepath.Join(t.TempDir(), "cap.json")
+	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<5s", "--step-time", "1s", "--settle", "0",
+		"--from", "10", "--max-steps", "4", "--no-parser", "-o", out, site.URL())
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved savedCapacity
+	if err := json.Unmarshal(data, &saved); err != nil {
+		t.Fatal(err)
+	}
+	c := saved.Capacity
+	if c == nil || c.Rate != 20 || !slices.Equal(c.SLO, []string{"p95<5s", "error_rate<1"}) {
+		t.Fatalf("saved %+v; want a capacity of 20 judged by p95<5s and error_rate<1\n%s", c, stdout)
+	}
+	if s := c.Steps[2]; s.Rate != 40 || s.Passed || s.ErrorRate < 50 {
+		t.Fatalf("the 40 req/s step %+v; want failed on its errors\n%s", s, stdout)
+	}
+	if !strings.Contains(stdout, "Capacity search for p95<5s, error_rate<1 (added: no --slo bounds the errors)") ||
+		!strings.Contains(stdout, "FAILED: error_rate ") || !strings.Contains(stdout, "Capacity: 20 req/s (p95 ") ||
+		!strings.Contains(stdout, " ms, errors 0.000 % at that rate") {
+		t.Fatalf("stdout:\n%s", stdout)
+	}
+}
+
 // A site that takes 200 ms a request never keeps p95<50ms: the search halves from 4 req/s down
 // to 1, says so and exits 1, as a failed gate does.
 func TestCapacityNoneFound(t *testing.T) {
@@ -130,6 +165,11 @@ func TestCapacityUsage(t *testing.T) {
 		{"time", []string{"--slo", "p95<1s", "-t", "10S"}, "--time does not apply"},
 		{"to below from", []string{"--slo", "p95<1s", "--from", "100", "--to", "50"}, "--to 50 is below --from 100"},
 		{"step time", []string{"--slo", "p95<1s", "--step-time", "0"}, "--step-time"},
+		{"lower bound on latency", []string{"--slo", "p95>500ms"}, "p95>500ms: a heavier load raises p95"},
+		{"lower bound on rtime", []string{"--slo", "rtime>=1s"}, "rtime>=1s: a heavier load raises rtime"},
+		{"always true", []string{"--slo", "trate>=0"}, "trate>=0: trate grows with the load offered"},
+		{"transactions", []string{"--slo", "transactions>100"}, "transactions>100: transactions grows with the load offered"},
+		{"error ceiling of 100 %", []string{"--slo", "p95<1s", "--slo", "error_rate<=100"}, "error_rate<=100: every step keeps it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
