@@ -24,7 +24,8 @@ type Measurer struct {
 	Config loader.Config
 	// Targets is the URL list.
 	Targets []urls.Target
-	// StepTime is the measured part of a step; Settle comes before it, uncounted.
+	// StepTime is the measured part of a step, MinStepTime at least; Settle comes before it,
+	// uncounted.
 	StepTime, Settle time.Duration
 	// Window is the period of the live check against the relaxed SLO; 0 means DefaultWindow.
 	Window time.Duration
@@ -42,8 +43,8 @@ type Measurer struct {
 // Measure implements Measure. It returns the context's error when ctx was cancelled, even if
 // part of the step was measured: a cut step says nothing of the rate.
 func (m *Measurer) Measure(ctx context.Context, rate float64) (Measured, error) {
-	if m.StepTime <= 0 || m.Settle < 0 {
-		return Measured{}, fmt.Errorf("a step needs a positive time and a settle time not negative (got %v and %v)", m.StepTime, m.Settle)
+	if m.StepTime < MinStepTime || m.Settle < 0 {
+		return Measured{}, fmt.Errorf("a step needs %v at least and a settle time not negative (got %v and %v)", MinStepTime, m.StepTime, m.Settle)
 	}
 	cfg := m.Config
 	cfg.Rate, cfg.Duration, cfg.Reps = rate, m.Settle+m.StepTime, 0

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/webload/webload/stats"
 )
@@ -80,7 +81,13 @@ type Step struct {
 	Verdicts   []stats.Verdict
 	Passed     bool
 	EndedEarly bool
+	// Inconclusive says why the step could not be judged: no gate failed, and some had too few
+	// measurements to hold (see MinSamples). Such a step neither passed nor failed.
+	Inconclusive string
 }
+
+// failed tells whether the step was judged and broke the SLO.
+func (s *Step) failed() bool { return !s.Passed && s.Inconclusive == "" }
 
 // Result is the outcome of a search.
 type Result struct {
@@ -127,11 +134,10 @@ func Search(ctx context.Context, slo []stats.Gate, opts Options, measure Measure
 			opts.Step(step)
 		}
 		i := len(res.Steps) - 1
-		if step.Passed {
-			if rate > res.Rate {
-				res.Rate, res.Best = rate, i
-			}
-		} else if res.NextFailed < 0 || rate < res.Steps[res.NextFailed].Rate {
+		switch {
+		case step.Passed && rate > res.Rate:
+			res.Rate, res.Best = rate, i
+		case step.failed() && (res.NextFailed < 0 || rate < res.Steps[res.NextFailed].Rate):
 			res.NextFailed = i
 		}
 		next, done := nextRate(&res, &opts)
@@ -143,31 +149,35 @@ func Search(ctx context.Context, slo []stats.Gate, opts Options, measure Measure
 	return res, nil
 }
 
-// nextRate chooses the rate after the steps so far, or says the search is over.
+// nextRate chooses the rate after the steps so far, or says the search is over. A step that
+// could not be judged counts as a floor to search up from, as a passing one does (a higher rate
+// brings more requests to judge by), but never as a capacity; one that measured nothing at all
+// ends the search.
 func nextRate(res *Result, opts *Options) (next float64, done bool) {
-	pass := res.Rate
-	if res.NextFailed < 0 {
-		if pass >= opts.To {
-			res.Capped = true
-			return 0, true
-		}
-		return min(pass*2, opts.To), false
+	fail := math.Inf(1)
+	if res.NextFailed >= 0 {
+		fail = res.Steps[res.NextFailed].Rate
 	}
-	fail := res.Steps[res.NextFailed].Rate
-	if pass == 0 {
+	lo := res.Rate
+	for i := range res.Steps {
+		if s := &res.Steps[i]; s.Inconclusive != "" && s.Rate < fail {
+			lo = max(lo, s.Rate)
+		}
+	}
+	last := &res.Steps[len(res.Steps)-1].Measured.Report
+	switch {
+	case last.Transactions+last.FailedTransactions == 0:
+		return 0, true // nothing at all was measured: a higher rate would be a blind guess
+	case res.NextFailed < 0 && lo >= opts.To:
+		res.Capped = res.Rate >= opts.To
+		return 0, true
+	case res.NextFailed < 0:
+		return min(lo*2, opts.To), false
+	case lo == 0:
 		next = fail / 2
 		return next, next < minRate
-	}
-	if fail <= pass*(1+opts.Precision) {
+	case fail <= lo*(1+opts.Precision):
 		return 0, true
 	}
-	return (pass + fail) / 2, false
-}
-
-// judge checks a measurement against the SLO. A step that completed no transaction fails: its
-// percentiles read 0, which would pass any latency gate.
-func judge(rate float64, m Measured, slo []stats.Gate) Step {
-	v := stats.CheckGates(&m.Report, slo)
-	return Step{Rate: rate, Measured: m, Verdicts: v, EndedEarly: m.EndedEarly,
-		Passed: !m.EndedEarly && m.Report.Transactions > 0 && stats.Failed(v) == 0 && stats.CountInconclusive(v) == 0}
+	return (lo + fail) / 2, false
 }

@@ -3,6 +3,8 @@ package capacity
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/webload/webload/stats"
@@ -133,15 +135,68 @@ func TestSearchChecksEveryGate(t *testing.T) {
 	}
 }
 
-func TestSearchFailsAStepWithoutTransactions(t *testing.T) {
+// A step with too few measurements for a gate neither passes nor fails: the search goes up,
+// where steps bring more requests, and gives no capacity when no step could be judged. One that
+// measured nothing at all ends the search.
+func TestSearchNeverPassesAStepTooSmallToJudge(t *testing.T) {
 	t.Parallel()
-	measure := func(context.Context, float64) (Measured, error) { return Measured{}, nil }
-	res, err := Search(context.Background(), mustGates(t, "p95<500ms"), Options{From: 4}, measure)
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name     string
+		count    func(rate float64) int64 // transactions of a 1 s step at rate
+		opts     Options
+		rates    []float64
+		capacity float64
+	}{
+		{name: "a rate's worth of transactions", count: func(r float64) int64 { return int64(r) },
+			opts: Options{From: 4, To: 64}, rates: []float64{4, 8, 16, 32, 64}, capacity: 64},
+		{name: "too few at every rate", count: func(float64) int64 { return MinSamples - 1 },
+			opts: Options{From: 10, To: 80}, rates: []float64{10, 20, 40, 80}},
+		{name: "nothing measured", count: func(float64) int64 { return 0 },
+			opts: Options{From: 10}, rates: []float64{10}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var rates []float64
+			measure := func(_ context.Context, rate float64) (Measured, error) {
+				rates = append(rates, rate)
+				return Measured{Report: stats.Report{Transactions: tc.count(rate), Percentiles: stats.Percentiles{P95: 0.01}}}, nil
+			}
+			res, err := Search(context.Background(), mustGates(t, "p95<500ms"), tc.opts, measure)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(rates, tc.rates) || res.Rate != tc.capacity {
+				t.Fatalf("measured %v, capacity %v; want %v and %v", rates, res.Rate, tc.rates, tc.capacity)
+			}
+			for _, s := range res.Steps {
+				if small := tc.count(s.Rate) < MinSamples; small != (s.Inconclusive != "") || (small && (s.Passed || s.failed())) {
+					t.Fatalf("step at %v: passed %v, inconclusive %q", s.Rate, s.Passed, s.Inconclusive)
+				}
+			}
+			c := res.Summary()
+			if tc.capacity == 0 && (c.Judged() || !strings.Contains(c.Summary(), "no step could be judged")) {
+				t.Fatalf("judged %v: %s", c.Judged(), c.Summary())
+			}
+		})
 	}
-	if res.Rate != 0 || len(res.Steps) != 3 { // 4, 2, 1
-		t.Fatalf("rate %v after %d steps, want none after 3", res.Rate, len(res.Steps))
+}
+
+// A percentile gate needs the transactions that put one in its slowest share: p99 needs 100,
+// so a step of 50 cannot pass it, though it passes p95.
+func TestSearchNeedsTransactionsForItsPercentile(t *testing.T) {
+	t.Parallel()
+	step := judge(10, Measured{Report: stats.Report{Transactions: 50, Percentiles: stats.Percentiles{P95: 0.01, P99: 0.01}}},
+		mustGates(t, "p95<500ms", "p99<1s", "error_rate<1"))
+	if step.Passed || step.failed() || step.Inconclusive != "50 transactions, p99 needs 100" {
+		t.Fatalf("passed %v, inconclusive %q", step.Passed, step.Inconclusive)
+	}
+	if v := step.Verdicts; !v[0].Passed || !v[1].Inconclusive || !v[2].Passed {
+		t.Fatalf("verdicts %+v", v)
+	}
+	// A gate that failed on enough measurements fails the step, whatever else lacked them.
+	step = judge(10, Measured{Report: stats.Report{Transactions: 5, FailedTransactions: 95}}, mustGates(t, "p95<500ms", "error_rate<1"))
+	if !step.failed() || step.Summary().Broke != "error_rate 95.000 %" {
+		t.Fatalf("a step of 95 %% errors: %+v", step.Summary())
 	}
 }
 
@@ -154,7 +209,7 @@ func TestSearchStopsOnErrors(t *testing.T) {
 		if calls == 3 {
 			return Measured{}, boom
 		}
-		return Measured{Report: stats.Report{Transactions: 1}}, nil
+		return Measured{Report: stats.Report{Transactions: 100}}, nil
 	}
 	res, err := Search(context.Background(), mustGates(t, "p95<500ms"), Options{}, measure)
 	if !errors.Is(err, boom) || len(res.Steps) != 2 || res.Rate != 20 {

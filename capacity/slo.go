@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/webload/webload/stats"
 )
@@ -116,4 +117,66 @@ func SLO(gates []stats.Gate) ([]stats.Gate, error) {
 		out = append(out, ceiling)
 	}
 	return out, nil
+}
+
+// MinSamples is the fewest measurements a gate's verdict on a step rests on (Gate.Samples:
+// transactions for a latency, transactions and failures for the others). A gate on fewer is
+// inconclusive: 0 failures of 5 requests says little of an error ceiling of 1 %, and the p95 of
+// 5 transactions is their slowest.
+const MinSamples = 20
+
+// MinStepTime is the shortest step a search measures: a step of less holds too few requests
+// at the rates a search starts from to judge, and its figures are mostly the start of the
+// run and the wait for the requests in flight at its end.
+const MinStepTime = time.Second
+
+// needs is how many measurements g's verdict needs: MinSamples, and for a percentile pN at least
+// 100/(100-N) transactions, so that the slowest (100-N) % of them hold one at least: p95 needs
+// 20, p99 100, p99.9 1 000.
+func needs(g stats.Gate) int64 {
+	n := int64(MinSamples)
+	if f, ok := stats.LookupFigure(g.Metric); ok {
+		if q, ok := f.Quantile(); ok && q < 100 {
+			n = max(n, int64(math.Ceil(100/(100-q)-1e-9)))
+		}
+	}
+	return n
+}
+
+// judge checks a measurement against the SLO. A gate with fewer measurements than it needs is
+// inconclusive, whatever its value; the step fails when it ended early or a gate it had enough
+// measurements for failed, passes when every gate held, and is inconclusive otherwise.
+func judge(rate float64, m Measured, slo []stats.Gate) Step {
+	rep := &m.Report
+	v := stats.CheckGates(rep, slo)
+	why := ""
+	for i, g := range slo {
+		have, need := g.Samples(rep), needs(g)
+		if have >= need {
+			continue
+		}
+		noun := "requests"
+		if f, ok := stats.LookupFigure(g.Metric); ok && f.Latency {
+			noun = "transactions"
+		}
+		name := g.Metric
+		if g.URL != "" {
+			name = "url:" + g.URL + " " + name
+		}
+		reason := fmt.Sprintf("%d %s, %s needs %d", have, noun, name, need)
+		v[i].Passed, v[i].Inconclusive = false, true
+		v[i].Text = fmt.Sprintf("%s: %s: INCONCLUSIVE", v[i].Check, reason)
+		if why == "" {
+			why = reason
+		}
+	}
+	step := Step{Rate: rate, Measured: m, Verdicts: v, EndedEarly: m.EndedEarly}
+	switch {
+	case m.EndedEarly || stats.Failed(v) > 0:
+	case stats.CountInconclusive(v) > 0:
+		step.Inconclusive = why
+	default:
+		step.Passed = true
+	}
+	return step
 }

@@ -36,7 +36,10 @@ func buildCapacity(results []stats.Report) *ladder {
 			rates[i] = append(rates[i], round(s.TransactionRate, 100))
 			p95s[i] = append(p95s[i], msRound(s.P95))
 			verdict := "passed"
-			if !s.Passed {
+			switch {
+			case s.Inconclusive != "":
+				verdict = "inconclusive: " + s.Inconclusive
+			case !s.Passed:
 				verdict = "failed: " + s.Broke
 			}
 			t.Rows = append(t.Rows, []cell{figure(s.Rate), figure(s.TransactionRate), millis(s.P95), figure(s.ErrorRate), text(verdict)})

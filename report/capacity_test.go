@@ -53,6 +53,10 @@ func TestCapacityData(t *testing.T) {
 	if last := c.Tables[0].Table.Rows[3]; !strings.HasPrefix(last[0].Text, "400") || last[4].Text != "failed: p95 2500 ms" {
 		t.Errorf("old's last row %v, want the failed 400/s step", last)
 	}
+	few := stats.CapacityStep{Rate: 10, TransactionRate: 10, P95: 0.01, Inconclusive: "10 transactions, p95 needs 20"}
+	if row := buildCapacity([]stats.Report{searched(t, "few", few, pass100)}).Tables[0].Table.Rows[0]; row[4].Text != "inconclusive: 10 transactions, p95 needs 20" {
+		t.Errorf("a step too small to judge reads %q", row[4].Text)
+	}
 	if buildCapacity([]stats.Report{plain}) != nil {
 		t.Error("a page without searches has capacity data")
 	}

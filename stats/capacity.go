@@ -31,22 +31,40 @@ type CapacityStep struct {
 	// P95 is in seconds, ErrorRate in percent of transactions, as --assert reads them.
 	P95       float64 `json:"p95"`
 	ErrorRate float64 `json:"error_rate"`
-	Passed    bool    `json:"passed"`
+	// Passed is set when every gate held on enough measurements to judge it. A step neither
+	// passed nor Inconclusive failed.
+	Passed bool `json:"passed"`
 	// EndedEarly marks a step stopped because it broke the SLO badly.
 	EndedEarly bool `json:"ended_early,omitempty"`
 	// Broke names the first gate the step failed and its value, such as "p95 812.345 ms".
 	Broke string `json:"broke,omitempty"`
+	// Inconclusive says why the step could not be judged, such as "12 transactions, p95 needs
+	// 20": no gate failed, and some had too few measurements to hold. Such a step neither
+	// passed nor failed. Results saved before searches judged this have none.
+	Inconclusive string `json:"inconclusive,omitempty"`
 }
 
-// NewCapacityStep sums up a step: its report and its verdicts on the SLO.
-func NewCapacityStep(rate float64, rep *Report, verdicts []Verdict, passed, endedEarly bool) CapacityStep {
+// StepOutcome is how a search judged a step, beside the figures NewCapacityStep reads from
+// its report.
+type StepOutcome struct {
+	Passed, EndedEarly bool
+	// Inconclusive says why the step could not be judged; "" when it was.
+	Inconclusive string
+}
+
+// NewCapacityStep sums up a step: its report, its verdicts on the SLO and how it was judged.
+func NewCapacityStep(rate float64, rep *Report, verdicts []Verdict, o StepOutcome) CapacityStep {
 	s := CapacityStep{Rate: rate, TransactionRate: rep.TransactionRate, P95: rep.Percentiles.P95,
-		ErrorRate: share(rep.FailedTransactions, rep.Transactions), Passed: passed, EndedEarly: endedEarly}
-	if r, ok := completedPerSecond(rep); ok && !endedEarly {
+		ErrorRate: share(rep.FailedTransactions, rep.Transactions), Passed: o.Passed, EndedEarly: o.EndedEarly}
+	if r, ok := completedPerSecond(rep); ok && !o.EndedEarly {
 		s.TransactionRate = r
 	}
+	if !o.Passed && !o.EndedEarly && o.Inconclusive != "" {
+		s.Inconclusive = o.Inconclusive
+		return s
+	}
 	for _, v := range verdicts {
-		if !v.Passed && !math.IsNaN(v.Measured) {
+		if !v.Passed && !v.Inconclusive && !math.IsNaN(v.Measured) {
 			if f, ok := LookupFigure(v.Figure); ok {
 				s.Broke = figureText(f, v.Measured)
 				break
@@ -54,7 +72,7 @@ func NewCapacityStep(rate float64, rep *Report, verdicts []Verdict, passed, ende
 		}
 	}
 	switch {
-	case passed || s.Broke != "" || rep.Transactions > 0:
+	case o.Passed || s.Broke != "" || rep.Transactions > 0:
 	case rep.FailedTransactions > 0:
 		s.Broke = "every request failed"
 	default:
@@ -62,6 +80,9 @@ func NewCapacityStep(rate float64, rep *Report, verdicts []Verdict, passed, ende
 	}
 	return s
 }
+
+// failed tells whether the step was judged and broke the SLO.
+func (s *CapacityStep) failed() bool { return !s.Passed && s.Inconclusive == "" }
 
 // completedPerSecond is the transactions completed per second within the step's time
 // (Run.TimeLimit), by the timeline's whole intervals in it. The run's own rate divides by an
@@ -97,20 +118,29 @@ func offeredText(r float64) string {
 	return strconv.FormatFloat(math.Round(r*10)/10, 'f', -1, 64)
 }
 
+// Verdict is the step's verdict in words: "passed", "FAILED, ended early: p95 1.2 s",
+// "INCONCLUSIVE: 12 transactions, p95 needs 20".
+func (s CapacityStep) Verdict() string {
+	if s.Passed {
+		return "passed"
+	}
+	if s.Inconclusive != "" {
+		return "INCONCLUSIVE: " + s.Inconclusive
+	}
+	verdict := "FAILED"
+	if s.EndedEarly {
+		verdict += ", ended early"
+	}
+	if s.Broke != "" {
+		verdict += ": " + s.Broke
+	}
+	return verdict
+}
+
 // Line is the step as the search prints it when it ends.
 func (s CapacityStep) Line() string {
-	verdict := "passed"
-	if !s.Passed {
-		verdict = "FAILED"
-		if s.EndedEarly {
-			verdict += ", ended early"
-		}
-		if s.Broke != "" {
-			verdict += ": " + s.Broke
-		}
-	}
 	return fmt.Sprintf("%9s req/s: %10.2f trans/sec, p95 %10.3f ms, errors %7.3f %%  %s",
-		offeredText(s.Rate), s.TransactionRate, s.P95*1000, s.ErrorRate, verdict)
+		offeredText(s.Rate), s.TransactionRate, s.P95*1000, s.ErrorRate, s.Verdict())
 }
 
 // best is the step at the capacity, and next the lowest failing step above it; nil for none.
@@ -120,7 +150,7 @@ func (c *Capacity) best() (best, next *CapacityStep) {
 		switch {
 		case s.Passed && s.Rate == c.Rate:
 			best = s
-		case !s.Passed && s.Rate > c.Rate && (next == nil || s.Rate < next.Rate):
+		case s.failed() && s.Rate > c.Rate && (next == nil || s.Rate < next.Rate):
 			next = s
 		}
 	}
@@ -132,10 +162,7 @@ func (c *Capacity) best() (best, next *CapacityStep) {
 func (c *Capacity) Summary() string {
 	best, next := c.best()
 	if best == nil {
-		if next == nil {
-			return "Capacity: none found: no step was measured"
-		}
-		return fmt.Sprintf("Capacity: none found: even %s req/s failed (%s)", offeredText(next.Rate), next.Broke)
+		return "Capacity: none found: " + c.noneFound(next)
 	}
 	s := fmt.Sprintf("Capacity: %s req/s (p95 %.3f ms, errors %.3f %% at that rate", offeredText(c.Rate), best.P95*1000, best.ErrorRate)
 	switch {
@@ -145,6 +172,39 @@ func (c *Capacity) Summary() string {
 		s += fmt.Sprintf("; next step %s req/s failed: %s", offeredText(next.Rate), next.Broke)
 	}
 	return s + ")"
+}
+
+// noneFound says why no rate passed: the lowest rate that failed, and the steps that could
+// not be judged.
+func (c *Capacity) noneFound(failed *CapacityStep) string {
+	var unjudged *CapacityStep // the highest rate below failed that could not be judged
+	for i := range c.Steps {
+		s := &c.Steps[i]
+		if s.Inconclusive != "" && (failed == nil || s.Rate < failed.Rate) && (unjudged == nil || s.Rate >= unjudged.Rate) {
+			unjudged = s
+		}
+	}
+	switch {
+	case failed == nil && unjudged == nil:
+		return "no step was measured"
+	case failed == nil:
+		return fmt.Sprintf("no step could be judged (at %s req/s, %s)", offeredText(unjudged.Rate), unjudged.Inconclusive)
+	case unjudged == nil:
+		return fmt.Sprintf("even %s req/s failed (%s)", offeredText(failed.Rate), failed.Broke)
+	}
+	return fmt.Sprintf("%s req/s failed (%s), and the rates below could not be judged (at %s req/s, %s)",
+		offeredText(failed.Rate), failed.Broke, offeredText(unjudged.Rate), unjudged.Inconclusive)
+}
+
+// Judged tells whether some step of the search passed or failed; a search whose steps were
+// all inconclusive says nothing of the site.
+func (c *Capacity) Judged() bool {
+	for i := range c.Steps {
+		if c.Steps[i].Inconclusive == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // WriteCapacity writes the steps and the summary line, as the search printed them.

@@ -33,6 +33,12 @@ func TestCapacityText(t *testing.T) {
 			want: "Capacity: at least 1000 req/s (p95 10.000 ms, errors 0.000 % at that rate; the highest rate allowed (--to))"},
 		{name: "none", cap: &Capacity{Steps: []CapacityStep{{Rate: 10, Broke: "p95 2000.000 ms"}, {Rate: 5, Broke: "p95 1500.000 ms"}}},
 			want: "Capacity: none found: even 5 req/s failed (p95 1500.000 ms)"},
+		{name: "none judged", cap: &Capacity{Steps: []CapacityStep{{Rate: 10, Inconclusive: "10 transactions, p95 needs 20"},
+			{Rate: 20, Inconclusive: "19 transactions, p95 needs 20"}}},
+			want: "Capacity: none found: no step could be judged (at 20 req/s, 19 transactions, p95 needs 20)"},
+		{name: "failed above the rates judged", cap: &Capacity{Steps: []CapacityStep{{Rate: 10, Inconclusive: "10 transactions, p95 needs 20"},
+			{Rate: 20, Broke: "p95 900.000 ms"}, {Rate: 15, Inconclusive: "15 transactions, p95 needs 20"}}},
+			want: "Capacity: none found: 20 req/s failed (p95 900.000 ms), and the rates below could not be judged (at 15 req/s, 15 transactions, p95 needs 20)"},
 		{name: "bisected rate", cap: &Capacity{Rate: 437.5, Steps: []CapacityStep{{Rate: 437.5, P95: 0.05, Passed: true}}},
 			want: "Capacity: 437.5 req/s (p95 50.000 ms, errors 0.000 % at that rate)"},
 	} {
@@ -46,6 +52,9 @@ func TestCapacityText(t *testing.T) {
 	var b bytes.Buffer
 	if err := WriteCapacity(&b, search()); err != nil {
 		t.Fatal(err)
+	}
+	if got := (CapacityStep{Rate: 10, Inconclusive: "10 transactions, p95 needs 20"}).Line(); !strings.HasSuffix(got, "%  INCONCLUSIVE: 10 transactions, p95 needs 20") {
+		t.Fatalf("an inconclusive step's line: %q", got)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if len(lines) != 6 || !strings.HasSuffix(lines[0], "passed") || !strings.HasSuffix(lines[2], "FAILED, ended early: error_rate 12.500 %") ||
@@ -65,7 +74,7 @@ func TestNewCapacityStepNamesTheBrokenGate(t *testing.T) {
 		}
 		gates = append(gates, g)
 	}
-	s := NewCapacityStep(100, rep, CheckGates(rep, gates), false, false)
+	s := NewCapacityStep(100, rep, CheckGates(rep, gates), StepOutcome{})
 	if s.Broke != "error_rate 5.000 %" || s.ErrorRate != 5 || s.P95 != 0.25 || s.TransactionRate != 100 {
 		t.Fatalf("step %+v", s)
 	}
@@ -73,16 +82,16 @@ func TestNewCapacityStepNamesTheBrokenGate(t *testing.T) {
 	// 17 of which completed after the step: 245 in 2 s.
 	rep = &Report{Transactions: 262, ElapsedTime: 2.36, TransactionRate: 111, Run: RunInfo{TimeLimit: 2}, TimelineInterval: 1,
 		Timeline: []TimelinePoint{{Start: 0, Transactions: 120}, {Start: 1, Transactions: 125}, {Start: 2, Transactions: 17}}}
-	if s := NewCapacityStep(131.25, rep, nil, true, false); s.TransactionRate != 122.5 {
+	if s := NewCapacityStep(131.25, rep, nil, StepOutcome{Passed: true}); s.TransactionRate != 122.5 {
 		t.Fatalf("rate of a step that waited for its requests in flight: %v, want 122.5", s.TransactionRate)
 	}
-	if s := NewCapacityStep(131.25, rep, nil, false, true); s.TransactionRate != 111 {
+	if s := NewCapacityStep(131.25, rep, nil, StepOutcome{EndedEarly: true}); s.TransactionRate != 111 {
 		t.Fatalf("rate of a step ended early: %v, want the run's 111", s.TransactionRate)
 	}
-	if s := NewCapacityStep(100, &Report{}, nil, false, true); s.Broke != "no transaction completed" {
+	if s := NewCapacityStep(100, &Report{}, nil, StepOutcome{EndedEarly: true}); s.Broke != "no transaction completed" {
 		t.Fatalf("a step without transactions: %+v", s)
 	}
-	if s := NewCapacityStep(100, &Report{FailedTransactions: 3}, nil, false, false); s.Broke != "every request failed" {
+	if s := NewCapacityStep(100, &Report{FailedTransactions: 3}, nil, StepOutcome{}); s.Broke != "every request failed" {
 		t.Fatalf("a step whose requests all failed: %+v", s)
 	}
 }

@@ -116,6 +116,8 @@ func capacityFromFlags(c *cli.Context) (capacitySearch, error) {
 	var err error
 	if s.stepTime, err = parseSeconds(c.String("step-time")); err != nil || s.stepTime <= 0 {
 		p.addf("step-time", "--step-time: want a positive duration such as 10s (got %q)", c.String("step-time"))
+	} else if s.stepTime < capacity.MinStepTime {
+		p.addf("step-time", "--step-time: want %v at least, for a step to hold requests enough to judge (got %q)", capacity.MinStepTime, c.String("step-time"))
 	}
 	if s.settle, err = parseSeconds(c.String("settle")); err != nil || s.settle < 0 {
 		p.addf("settle", "--settle: want a duration such as 2s, or 0 (got %q)", c.String("settle"))
@@ -136,7 +138,8 @@ func capacityFromFlags(c *cli.Context) (capacitySearch, error) {
 }
 
 // capacityCommand runs the search. It prints each step as it ends and the capacity last, and
-// exits 0 when a rate passed, 1 (as a failed gate) when even the lowest rate tried failed.
+// exits 0 when a rate passed, 1 (as a failed gate) when none did and some failed, 4 (as an
+// inconclusive limit) when no step could be judged.
 func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env lookupEnv) error {
 	if c.Bool("help") {
 		return cli.ShowCommandHelp(c, "capacity")
@@ -193,6 +196,8 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 		return runError(run.InterruptedError{Cause: context.Cause(c.Context)})
 	case searchErr != nil:
 		return searchErr
+	case res.Rate == 0 && !summary.Judged():
+		return unjudgedError{summary.Summary()}
 	case res.Rate == 0:
 		return noCapacityError{summary.Summary()}
 	}
@@ -235,3 +240,12 @@ type noCapacityError struct{ summary string }
 
 func (e noCapacityError) Error() string { return strings.TrimPrefix(e.summary, "Capacity: ") }
 func (e noCapacityError) Unwrap() error { return gateError{failed: 1, total: 1} }
+
+// unjudgedError says no step of the search could be judged (too few requests for its gates);
+// it exits as an inconclusive limit does: measure again, with longer steps.
+type unjudgedError struct{ summary string }
+
+func (e unjudgedError) Error() string {
+	return strings.TrimPrefix(e.summary, "Capacity: ") + "; lengthen --step-time or raise --from"
+}
+func (e unjudgedError) Unwrap() error { return inconclusiveError{} }

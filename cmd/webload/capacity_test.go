@@ -50,18 +50,19 @@ type savedCapacity struct {
 	} `json:"capacity"`
 }
 
-// A search over a site that falls over after 30 answers: 10 and 20 req/s pass (1 s steps send
-// at most 30 requests), 40 fails and so does 30, where the four steps allowed end the search.
-// The verdicts follow from the count of requests sent, not from the machine's speed, so the
+// A search over a site that falls over after 75 answers: 25 and 50 req/s pass (1 s steps send
+// at most 75 requests), 100 fails and so does 75, where the four steps allowed end the search.
+// Every step has 20 requests at least, the fewest a gate is judged on (one due as a step ends
+// may be left unsent on a busy machine). The verdicts follow from the count of requests sent, not from the machine's speed, so the
 // test checks what the search did and saved; how close a search comes to a real site's
 // capacity is measured by scripts/capacity-accuracy.sh.
 func TestCapacitySearchSavesItsSteps(t *testing.T) {
 	t.Parallel()
 	testtier.Slow(t)
-	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: 30})
+	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: 75})
 	out := filepath.Join(t.TempDir(), "cap.json")
 	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "error_rate<1", "--step-time", "1s", "--settle", "0",
-		"--from", "10", "--max-steps", "4", "--no-parser", "-o", out, site.URL())
+		"--from", "25", "--max-steps", "4", "--no-parser", "-o", out, site.URL())
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -85,30 +86,31 @@ func TestCapacitySearchSavesItsSteps(t *testing.T) {
 	for _, s := range c.Steps {
 		got = append(got, step{s.Rate, s.Passed})
 	}
-	if want := []step{{10, true}, {20, true}, {40, false}, {30, false}}; !slices.Equal(got, want) {
+	if want := []step{{25, true}, {50, true}, {100, false}, {75, false}}; !slices.Equal(got, want) {
 		t.Fatalf("steps %v, want %v\n%s", got, want, stdout)
 	}
-	if c.Rate != 20 || saved.Run.Rate != 20 || saved.Transactions == 0 || len(c.SLO) != 1 || c.SLO[0] != "error_rate<1" {
-		t.Fatalf("capacity %v, saved step at %v req/s with %d transactions, SLO %v; want the step at 20", c.Rate, saved.Run.Rate, saved.Transactions, c.SLO)
+	if c.Rate != 50 || saved.Run.Rate != 50 || saved.Transactions == 0 || len(c.SLO) != 1 || c.SLO[0] != "error_rate<1" {
+		t.Fatalf("capacity %v, saved step at %v req/s with %d transactions, SLO %v; want the step at 50", c.Rate, saved.Run.Rate, saved.Transactions, c.SLO)
 	}
 	if c.Steps[0].ErrorRate != 0 || c.Steps[2].ErrorRate == 0 {
-		t.Fatalf("error rates %v and %v: want none at 10 req/s and some at 40", c.Steps[0].ErrorRate, c.Steps[2].ErrorRate)
+		t.Fatalf("error rates %v and %v: want none at 25 req/s and some at 100", c.Steps[0].ErrorRate, c.Steps[2].ErrorRate)
 	}
-	if strings.Count(stdout, " req/s: ") != 4 || !strings.Contains(stdout, "Capacity: 20 req/s") || !strings.Contains(stdout, "next step 30") {
+	if strings.Count(stdout, " req/s: ") != 4 || !strings.Contains(stdout, "Capacity: 50 req/s") || !strings.Contains(stdout, "next step 75") {
 		t.Fatalf("want 4 step lines and the capacity line:\n%s", stdout)
 	}
 }
 
 // A site that answers 503 at once to most requests keeps p95<5s on the few it serves; the
-// error ceiling the search adds fails its step. The site falls over after 35 answers: 10 and
-// 20 req/s (30 requests) pass, 40 req/s serves at most 5 of its 40 and fails on its errors.
+// error ceiling the search adds fails its step. The site falls over after 85 answers: 25 and
+// 50 req/s (75 requests) pass, 100 req/s serves at most 10 of its 100 and fails on its errors
+// (its p95, on so few, is not judged).
 func TestCapacityErrorCeiling(t *testing.T) {
 	t.Parallel()
 	testtier.Slow(t)
-	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: 35})
+	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: 85})
 	out := filepath.Join(t.TempDir(), "cap.json")
 	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<5s", "--step-time", "1s", "--settle", "0",
-		"--from", "10", "--max-steps", "4", "--no-parser", "-o", out, site.URL())
+		"--from", "25", "--max-steps", "4", "--no-parser", "-o", out, site.URL())
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -121,30 +123,54 @@ func TestCapacityErrorCeiling(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := saved.Capacity
-	if c == nil || c.Rate != 20 || !slices.Equal(c.SLO, []string{"p95<5s", "error_rate<1"}) {
-		t.Fatalf("saved %+v; want a capacity of 20 judged by p95<5s and error_rate<1\n%s", c, stdout)
+	if c == nil || c.Rate != 50 || !slices.Equal(c.SLO, []string{"p95<5s", "error_rate<1"}) {
+		t.Fatalf("saved %+v; want a capacity of 50 judged by p95<5s and error_rate<1\n%s", c, stdout)
 	}
-	if s := c.Steps[2]; s.Rate != 40 || s.Passed || s.ErrorRate < 50 {
-		t.Fatalf("the 40 req/s step %+v; want failed on its errors\n%s", s, stdout)
+	if s := c.Steps[2]; s.Rate != 100 || s.Passed || s.ErrorRate < 50 {
+		t.Fatalf("the 100 req/s step %+v; want failed on its errors\n%s", s, stdout)
 	}
 	if !strings.Contains(stdout, "Capacity search for p95<5s, error_rate<1 (added: no --slo bounds the errors)") ||
-		!strings.Contains(stdout, "FAILED: error_rate ") || !strings.Contains(stdout, "Capacity: 20 req/s (p95 ") ||
+		!strings.Contains(stdout, "FAILED: error_rate ") || !strings.Contains(stdout, "Capacity: 50 req/s (p95 ") ||
 		!strings.Contains(stdout, " ms, errors 0.000 % at that rate") {
 		t.Fatalf("stdout:\n%s", stdout)
 	}
 }
 
-// A site that takes 200 ms a request never keeps p95<50ms: the search halves from 4 req/s down
-// to 1, says so and exits 1, as a failed gate does.
+// p99.9 needs 1 000 transactions to mean anything, and steps of 1 s at 10 to 40 req/s have 40
+// at most: no step can be judged, so the search gives no capacity and exits 4, as an
+// inconclusive check does, with the reason on one line.
+func TestCapacityTooFewToJudge(t *testing.T) {
+	t.Parallel()
+	testtier.Slow(t)
+	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond})
+	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p99.9<5s", "--step-time", "1s", "--settle", "0",
+		"--from", "10", "--to", "40", "--no-parser", site.URL())
+	if code != exitInconclusive {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitInconclusive, stdout, stderr)
+	}
+	if n := strings.Count(stdout, " req/s: "); n != 3 || strings.Count(stdout, "INCONCLUSIVE: ") != 3 || strings.Contains(stdout, "passed") {
+		t.Fatalf("want 3 inconclusive steps (10, 20, 40):\n%s", stdout)
+	}
+	if !strings.Contains(stdout, "Capacity: none found: no step could be judged (at 40 req/s, ") || !strings.Contains(stdout, "p99.9 needs 1000)") {
+		t.Fatalf("stdout:\n%s", stdout)
+	}
+	if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "no step could be judged") {
+		t.Fatalf("stderr: %q", stderr)
+	}
+}
+
+// A site that takes 200 ms a request never keeps p95<50ms: the search halves from 40 req/s to
+// 20 (steps of 1 s at lower rates hold too few transactions to judge), where the two steps
+// allowed end it, says none was found and exits 1, as a failed gate does.
 func TestCapacityNoneFound(t *testing.T) {
 	t.Parallel()
 	site := startCapsite(t, capsite.Config{Workers: 4, Service: 200 * time.Millisecond})
 	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<50ms", "--step-time", "1s", "--settle", "0",
-		"--from", "4", "--no-parser", site.URL())
+		"--from", "40", "--max-steps", "2", "--no-parser", site.URL())
 	if code != exitGateFailed {
 		t.Fatalf("exit %d, want %d\n%s%s", code, exitGateFailed, stdout, stderr)
 	}
-	if strings.Count(stdout, " req/s: ") != 3 || !strings.Contains(stdout, "Capacity: none found: even 1 req/s failed (p95 ") {
+	if strings.Count(stdout, " req/s: ") != 2 || !strings.Contains(stdout, "Capacity: none found: even 20 req/s failed (p95 ") {
 		t.Fatalf("stdout:\n%s", stdout)
 	}
 	if !strings.Contains(stderr, "none found") {
@@ -165,6 +191,7 @@ func TestCapacityUsage(t *testing.T) {
 		{"time", []string{"--slo", "p95<1s", "-t", "10S"}, "--time does not apply"},
 		{"to below from", []string{"--slo", "p95<1s", "--from", "100", "--to", "50"}, "--to 50 is below --from 100"},
 		{"step time", []string{"--slo", "p95<1s", "--step-time", "0"}, "--step-time"},
+		{"step too short", []string{"--slo", "p95<1s", "--step-time", "1ns"}, "--step-time: want 1s at least"},
 		{"lower bound on latency", []string{"--slo", "p95>500ms"}, "p95>500ms: a heavier load raises p95"},
 		{"lower bound on rtime", []string{"--slo", "rtime>=1s"}, "rtime>=1s: a heavier load raises rtime"},
 		{"always true", []string{"--slo", "trate>=0"}, "trate>=0: trate grows with the load offered"},
@@ -184,7 +211,7 @@ func TestCapacityUsage(t *testing.T) {
 
 // Two stacks searched the same way compare side by side, capacity first, and a stack that
 // holds half as much fails --max-regression capacity=10%. Each site falls over after a count
-// of answers, so the capacities are 20 and 10 req/s on any machine.
+// of answers, so the capacities are 50 and 25 req/s on any machine.
 func TestCapacityCompare(t *testing.T) {
 	t.Parallel()
 	testtier.Slow(t)
@@ -192,14 +219,14 @@ func TestCapacityCompare(t *testing.T) {
 	search := func(failAfter int64, out string) {
 		site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: failAfter})
 		stdout, stderr, code := webload(t, nil, "capacity", "--slo", "error_rate<1", "--step-time", "1s", "--settle", "0",
-			"--from", "10", "--max-steps", "3", "--no-parser", "--label", out, "-o", filepath.Join(dir, out+".json"), site.URL())
+			"--from", "25", "--max-steps", "3", "--no-parser", "--label", out, "-o", filepath.Join(dir, out+".json"), site.URL())
 		if code != 0 {
 			t.Errorf("%s: exit %d\n%s%s", out, code, stdout, stderr)
 		}
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); search(10, "small") }() // 10 passes, 20 and 15 fail
-	search(30, "large")                                    // 10 and 20 pass, 40 fails
+	go func() { defer close(done); search(25, "small") }() // 25 passes, 50 and 37.5 fail
+	search(75, "large")                                    // 25 and 50 pass, 100 fails
 	<-done
 	if t.Failed() {
 		return
@@ -286,14 +313,14 @@ func TestCapacityShowsItsStep(t *testing.T) {
 		w.Write([]byte("ok\n"))
 	}))
 	t.Cleanup(site.Close)
-	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<5s", "--step-time", "500ms", "--settle", "0",
-		"--from", "20", "--max-steps", "2", "--no-parser", "--prometheus-listen", addr, site.URL+"/")
+	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<5s", "--step-time", "1s", "--settle", "0",
+		"--from", "25", "--max-steps", "2", "--no-parser", "--prometheus-listen", addr, site.URL+"/")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if !seen["webload_step 20"] || !seen["webload_step 40"] || len(seen) != 2 {
-		t.Errorf("steps seen while answering: %v; want webload_step 20 and 40", seen)
+	if !seen["webload_step 25"] || !seen["webload_step 50"] || len(seen) != 2 {
+		t.Errorf("steps seen while answering: %v; want webload_step 25 and 50", seen)
 	}
 }
