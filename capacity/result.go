@@ -5,7 +5,10 @@ import "github.com/webload/webload/stats"
 // Summary is the search as a result keeps it: the capacity, the SLO the steps were judged by
 // (as written, the error ceiling added when the search added it) and each step's figures.
 func (r *Result) Summary() stats.Capacity {
-	c := stats.Capacity{Rate: r.Rate, Capped: r.Capped}
+	c := stats.Capacity{Rate: r.Rate, Capped: r.Capped, StopReason: stats.StopCompleted}
+	if r.Interrupted {
+		c.StopReason, c.InterruptedAt = stats.StopInterrupted, r.InterruptedAt
+	}
 	for _, g := range r.SLO {
 		c.SLO = append(c.SLO, g.Expr)
 	}
@@ -18,12 +21,12 @@ func (r *Result) Summary() stats.Capacity {
 // Summary is the step's figures as the search prints and keeps them.
 func (s *Step) Summary() stats.CapacityStep {
 	return stats.NewCapacityStep(s.Rate, &s.Measured.Report, s.Verdicts,
-		stats.StepOutcome{Passed: s.Passed, EndedEarly: s.EndedEarly, Inconclusive: s.Inconclusive})
+		stats.StepOutcome{Passed: s.Passed, EndedEarly: s.EndedEarly, Inconclusive: s.Inconclusive, Partial: s.Partial})
 }
 
 // Report is the result to save for the search: the report of the step at the capacity, or
-// when no step passed the lowest rate's, with the search's summary attached. ok is false when
-// no step was measured.
+// when no step passed the lowest rate's, with the search's summary attached; its stop reason
+// is the search's when the search was interrupted. ok is false when no step was measured.
 func (r *Result) Report() (rep stats.Report, ok bool) {
 	i := r.Best
 	if i < 0 {
@@ -39,5 +42,8 @@ func (r *Result) Report() (rep stats.Report, ok bool) {
 	rep = r.Steps[i].Measured.Report
 	c := r.Summary()
 	rep.Capacity = &c
+	if r.Interrupted {
+		rep.Run.StopReason = stats.StopInterrupted
+	}
 	return rep, true
 }

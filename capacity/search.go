@@ -67,11 +67,14 @@ type Measured struct {
 	// EndedEarly is set when the step was stopped because it broke the SLO badly; the step
 	// fails whatever Report says.
 	EndedEarly bool
+	// Partial is set when the step was cut by the end of the search's context: Report holds
+	// what was measured until then, which judges nothing.
+	Partial bool
 }
 
 // Measure measures the load at rate arrivals per second. It returns an error when the step
 // could not be measured (the context was cancelled, the site cannot be reached at all), which
-// ends the search.
+// ends the search; with the context's error, the part of the step measured, marked Partial.
 type Measure func(ctx context.Context, rate float64) (Measured, error)
 
 // Step is one measured rate and its verdicts.
@@ -84,10 +87,12 @@ type Step struct {
 	// Inconclusive says why the step could not be judged: no gate failed, and some had too few
 	// measurements to hold (see MinSamples). Such a step neither passed nor failed.
 	Inconclusive string
+	// Partial marks the step the search was interrupted in: it neither passed nor failed.
+	Partial bool
 }
 
 // failed tells whether the step was judged and broke the SLO.
-func (s *Step) failed() bool { return !s.Passed && s.Inconclusive == "" }
+func (s *Step) failed() bool { return !s.Passed && s.Inconclusive == "" && !s.Partial }
 
 // Result is the outcome of a search.
 type Result struct {
@@ -103,6 +108,10 @@ type Result struct {
 	Best, NextFailed int
 	// Capped is set when To itself passed: the capacity is at least Rate.
 	Capped bool
+	// Interrupted is set when the search's context ended it: the capacity is at least Rate,
+	// and InterruptedAt is the rate being measured then (the last step's, when it is Partial).
+	Interrupted   bool
+	InterruptedAt float64
 }
 
 // Search finds the highest rate whose measurement passes every gate of slo, completed by SLO
@@ -110,7 +119,8 @@ type Result struct {
 // doubles the rate while the steps pass (up to To), then bisects between the last passing and
 // the first failing rate until they are within Precision. When From fails it halves instead,
 // down to 1 req/s. It stops after MaxSteps measurements in any case. On an error of measure it
-// returns the steps so far with the error.
+// returns the steps so far with the error; when the context ended the search, the result is
+// marked Interrupted, with the step cut short kept as Partial.
 func Search(ctx context.Context, slo []stats.Gate, opts Options, measure Measure) (Result, error) {
 	res := Result{Best: -1, NextFailed: -1}
 	slo, err := SLO(slo)
@@ -122,10 +132,21 @@ func Search(ctx context.Context, slo []stats.Gate, opts Options, measure Measure
 	rate := opts.From
 	for len(res.Steps) < opts.MaxSteps {
 		if err := ctx.Err(); err != nil {
+			res.Interrupted, res.InterruptedAt = true, rate
 			return res, err
 		}
 		m, err := measure(ctx, rate)
 		if err != nil {
+			if ctx.Err() != nil {
+				res.Interrupted, res.InterruptedAt = true, rate
+				if m.Partial {
+					step := Step{Rate: rate, Measured: m, Partial: true}
+					res.Steps = append(res.Steps, step)
+					if opts.Step != nil {
+						opts.Step(step)
+					}
+				}
+			}
 			return res, fmt.Errorf("measuring %g req/s: %w", rate, err)
 		}
 		step := judge(rate, m, slo)

@@ -267,3 +267,65 @@ func TestResultReport(t *testing.T) {
 		t.Fatal("a search without steps saved a result")
 	}
 }
+
+// A search cut by its context says so: the capacity so far is a lower bound, the step in
+// progress is kept as partial (neither passed nor failed), and the saved result's stop reason
+// is the search's. Cut between two steps, it names the rate it was about to measure.
+func TestSearchInterrupted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		inStep  bool // cut while measuring 80 req/s, else once 40 is told
+		partial bool
+	}{
+		{name: "in a step", inStep: true, partial: true},
+		{name: "between steps"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			measure := func(ctx context.Context, rate float64) (Measured, error) {
+				rep := stats.Report{Transactions: 100, Percentiles: stats.Percentiles{P95: 0.01}, Run: stats.RunInfo{Rate: rate, StopReason: stats.StopCompleted}}
+				if rate == 80 && tc.inStep {
+					cancel()
+					rep.Transactions = 3
+					return Measured{Report: rep, Partial: true}, ctx.Err()
+				}
+				return Measured{Report: rep}, nil
+			}
+			opts := Options{Step: func(s Step) {
+				if s.Rate == 40 && !tc.inStep {
+					cancel()
+				}
+			}}
+			res, err := Search(ctx, mustGates(t, "p95<500ms"), opts, measure)
+			if !errors.Is(err, context.Canceled) || !res.Interrupted || res.InterruptedAt != 80 || res.Rate != 40 {
+				t.Fatalf("err %v, interrupted %v at %v, capacity %v", err, res.Interrupted, res.InterruptedAt, res.Rate)
+			}
+			var rates []float64
+			for _, s := range res.Steps {
+				rates = append(rates, s.Rate)
+			}
+			want := []float64{10, 20, 40}
+			if tc.partial {
+				want = append(want, 80)
+			}
+			if !slices.Equal(rates, want) {
+				t.Fatalf("steps %v, want %v", rates, want)
+			}
+			c := res.Summary()
+			if c.StopReason != stats.StopInterrupted || c.InterruptedAt != 80 ||
+				!strings.HasPrefix(c.Summary(), "Capacity: at least 40 req/s (") || !strings.HasSuffix(c.Summary(), "; search interrupted at 80 req/s)") {
+				t.Fatalf("summed up as %s (%s)", c.Summary(), c.StopReason)
+			}
+			if last := c.Steps[len(c.Steps)-1]; last.Partial != tc.partial || (tc.partial && (last.Passed || last.Broke != "" || !strings.HasSuffix(last.Line(), "PARTIAL: the search was interrupted"))) {
+				t.Fatalf("the last step %+v", last)
+			}
+			rep, ok := res.Report()
+			if !ok || rep.Run.StopReason != stats.StopInterrupted || rep.Run.Rate != 40 {
+				t.Fatalf("saved %v: run %+v", ok, rep.Run)
+			}
+		})
+	}
+}

@@ -21,7 +21,15 @@ type Capacity struct {
 	// Capped is set when the highest rate the search could try (--to) passed: the capacity is
 	// at least Rate.
 	Capped bool `json:"capped,omitempty"`
+	// StopReason is why the search ended: StopCompleted, or StopInterrupted by a signal, when
+	// the capacity is only a lower bound and InterruptedAt the rate being measured. Results
+	// saved before searches said have none, and were completed.
+	StopReason    StopReason `json:"stop_reason,omitempty"`
+	InterruptedAt float64    `json:"interrupted_at,omitempty"`
 }
+
+// Interrupted tells whether a signal ended the search before it settled.
+func (c *Capacity) Interrupted() bool { return c.StopReason == StopInterrupted }
 
 // CapacityStep is one measured rate of a search.
 type CapacityStep struct {
@@ -42,6 +50,9 @@ type CapacityStep struct {
 	// 20": no gate failed, and some had too few measurements to hold. Such a step neither
 	// passed nor failed. Results saved before searches judged this have none.
 	Inconclusive string `json:"inconclusive,omitempty"`
+	// Partial marks the step the search was interrupted in: its figures are those measured
+	// until then, and it neither passed nor failed.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // StepOutcome is how a search judged a step, beside the figures NewCapacityStep reads from
@@ -50,14 +61,20 @@ type StepOutcome struct {
 	Passed, EndedEarly bool
 	// Inconclusive says why the step could not be judged; "" when it was.
 	Inconclusive string
+	// Partial marks a step cut short by the end of the search.
+	Partial bool
 }
 
 // NewCapacityStep sums up a step: its report, its verdicts on the SLO and how it was judged.
 func NewCapacityStep(rate float64, rep *Report, verdicts []Verdict, o StepOutcome) CapacityStep {
 	s := CapacityStep{Rate: rate, TransactionRate: rep.TransactionRate, P95: rep.Percentiles.P95,
 		ErrorRate: share(rep.FailedTransactions, rep.Transactions), Passed: o.Passed, EndedEarly: o.EndedEarly}
-	if r, ok := completedPerSecond(rep); ok && !o.EndedEarly {
+	if r, ok := completedPerSecond(rep); ok && !o.EndedEarly && !o.Partial {
 		s.TransactionRate = r
+	}
+	if o.Partial {
+		s.Passed, s.Partial = false, true
+		return s
 	}
 	if !o.Passed && !o.EndedEarly && o.Inconclusive != "" {
 		s.Inconclusive = o.Inconclusive
@@ -82,7 +99,7 @@ func NewCapacityStep(rate float64, rep *Report, verdicts []Verdict, o StepOutcom
 }
 
 // failed tells whether the step was judged and broke the SLO.
-func (s *CapacityStep) failed() bool { return !s.Passed && s.Inconclusive == "" }
+func (s *CapacityStep) failed() bool { return !s.Passed && s.Inconclusive == "" && !s.Partial }
 
 // completedPerSecond is the transactions completed per second within the step's time
 // (Run.TimeLimit), by the timeline's whole intervals in it. The run's own rate divides by an
@@ -124,6 +141,9 @@ func (s CapacityStep) Verdict() string {
 	if s.Passed {
 		return "passed"
 	}
+	if s.Partial {
+		return "PARTIAL: the search was interrupted"
+	}
 	if s.Inconclusive != "" {
 		return "INCONCLUSIVE: " + s.Inconclusive
 	}
@@ -158,14 +178,22 @@ func (c *Capacity) best() (best, next *CapacityStep) {
 }
 
 // Summary is the search's answer in one line: "Capacity: 400 req/s (p95 23.456 ms, errors
-// 0.000 % at that rate; next step 420 req/s failed: p95 112.345 ms)".
+// 0.000 % at that rate; next step 420 req/s failed: p95 112.345 ms)". An interrupted search
+// gives its capacity as a lower bound: "Capacity: at least 40 req/s (...; search interrupted at
+// 80 req/s)".
 func (c *Capacity) Summary() string {
 	best, next := c.best()
-	if best == nil {
+	cut := "search interrupted at " + offeredText(c.InterruptedAt) + " req/s"
+	switch {
+	case best == nil && c.Interrupted():
+		return "Capacity: none found: " + cut + " before a step passed"
+	case best == nil:
 		return "Capacity: none found: " + c.noneFound(next)
 	}
 	s := fmt.Sprintf("Capacity: %s req/s (p95 %.3f ms, errors %.3f %% at that rate", offeredText(c.Rate), best.P95*1000, best.ErrorRate)
 	switch {
+	case c.Interrupted():
+		s = "Capacity: at least" + s[len("Capacity:"):] + "; " + cut
 	case c.Capped:
 		s = "Capacity: at least" + s[len("Capacity:"):] + "; the highest rate allowed (--to)"
 	case next != nil:
@@ -200,7 +228,7 @@ func (c *Capacity) noneFound(failed *CapacityStep) string {
 // all inconclusive says nothing of the site.
 func (c *Capacity) Judged() bool {
 	for i := range c.Steps {
-		if c.Steps[i].Inconclusive == "" {
+		if s := &c.Steps[i]; s.Passed || s.failed() {
 			return true
 		}
 	}

@@ -39,6 +39,11 @@ func TestCapacityText(t *testing.T) {
 		{name: "failed above the rates judged", cap: &Capacity{Steps: []CapacityStep{{Rate: 10, Inconclusive: "10 transactions, p95 needs 20"},
 			{Rate: 20, Broke: "p95 900.000 ms"}, {Rate: 15, Inconclusive: "15 transactions, p95 needs 20"}}},
 			want: "Capacity: none found: 20 req/s failed (p95 900.000 ms), and the rates below could not be judged (at 15 req/s, 15 transactions, p95 needs 20)"},
+		{name: "interrupted", cap: &Capacity{Rate: 40, StopReason: StopInterrupted, InterruptedAt: 80,
+			Steps: []CapacityStep{{Rate: 40, P95: 0.01, Passed: true}, {Rate: 80, Partial: true}}},
+			want: "Capacity: at least 40 req/s (p95 10.000 ms, errors 0.000 % at that rate; search interrupted at 80 req/s)"},
+		{name: "interrupted before a pass", cap: &Capacity{StopReason: StopInterrupted, InterruptedAt: 10, Steps: []CapacityStep{{Rate: 10, Partial: true}}},
+			want: "Capacity: none found: search interrupted at 10 req/s before a step passed"},
 		{name: "bisected rate", cap: &Capacity{Rate: 437.5, Steps: []CapacityStep{{Rate: 437.5, P95: 0.05, Passed: true}}},
 			want: "Capacity: 437.5 req/s (p95 50.000 ms, errors 0.000 % at that rate)"},
 	} {
@@ -152,5 +157,59 @@ func TestCapacityCompares(t *testing.T) {
 	plain, err = Compare([]Report{fakeRun("a", 1, 100, time.Millisecond, time.Millisecond, time.Second), fakeRun("b", 2, 100, time.Millisecond, time.Millisecond, time.Second)}, false)
 	if err != nil || plain.Columns[0].Key == "capacity" {
 		t.Fatalf("plain runs: %v, %+v", err, plain.Columns[0])
+	}
+}
+
+// --max-regression capacity=... judges two searches that settled, and refuses to judge one that
+// was interrupted (its capacity is a lower bound) or whose steps could not be judged: such a
+// limit is inconclusive, naming the search, and the table says why in a note.
+func TestCapacityLimitOnAnUnsettledSearch(t *testing.T) {
+	t.Parallel()
+	limits, err := ParseLimits("capacity=10%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		spoil func(base, cand *Capacity)
+		want  string // in the verdict; "" for a judged one
+	}{
+		{name: "both settled", spoil: func(*Capacity, *Capacity) {}},
+		{name: "candidate interrupted", spoil: func(_, c *Capacity) { c.StopReason, c.InterruptedAt = StopInterrupted, 15 },
+			want: "the search of falls over after 10 was interrupted at 15 req/s, so its capacity is only a lower bound"},
+		{name: "baseline interrupted", spoil: func(b, _ *Capacity) { b.StopReason, b.InterruptedAt = StopInterrupted, 40 },
+			want: "the search of falls over after 30 was interrupted at 40 req/s"},
+		{name: "no step judged", spoil: func(_, c *Capacity) {
+			c.Rate = 0
+			for i := range c.Steps {
+				c.Steps[i].Passed, c.Steps[i].Broke, c.Steps[i].Inconclusive = false, "", "10 requests, error_rate needs 20"
+			}
+		}, want: "no step of the search of falls over after 10 could be judged"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			base, cand := loadSaved(t, "capacity"), loadSaved(t, "capacity-b")
+			tc.spoil(base.Capacity, cand.Capacity)
+			cmp, err := Compare([]Report{base, cand}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := cmp.CheckLimits(limits)
+			if len(v) != 1 {
+				t.Fatalf("verdicts %+v", v)
+			}
+			if tc.want == "" {
+				if v[0].Inconclusive || v[0].Passed || !strings.Contains(v[0].Text, "FAILED") || len(cmp.Notes) != 1 {
+					t.Fatalf("a halved capacity: %+v, notes %q", v[0], cmp.Notes)
+				}
+				return
+			}
+			if !v[0].Inconclusive || v[0].Passed || !strings.Contains(v[0].Text, tc.want) || !strings.HasSuffix(v[0].Text, "INCONCLUSIVE (search again to judge the capacity)") {
+				t.Fatalf("verdict %+v, want inconclusive: %s", v[0], tc.want)
+			}
+			if len(cmp.Notes) != 2 || !strings.Contains(cmp.Notes[1], "--max-regression does not judge it") {
+				t.Fatalf("notes %q", cmp.Notes)
+			}
+		})
 	}
 }

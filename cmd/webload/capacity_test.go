@@ -13,11 +13,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/webload/webload/internal/capsite"
+	"github.com/webload/webload/stats"
 
 	"github.com/webload/webload/internal/testtier"
 )
@@ -243,29 +245,104 @@ func TestCapacityCompare(t *testing.T) {
 	}
 }
 
-// Ctrl-C ends the search in its step: the steps measured are printed and saved, and the exit
-// is the signal's, as a run's. The signal comes as soon as the first step is printed, so the
-// second step is cut however long the first one took to measure.
+// A signal ends the search in its step: the steps measured are printed and saved, the step in
+// progress too, marked partial (neither passed nor failed); the capacity is given as a lower
+// bound, the saved stop reason is "interrupted", and the exit is the signal's, as a run's. The
+// site sends the signal itself, at the 5th request of the second step, so the second step is
+// cut however long the first one took to measure.
 func TestCapacityInterrupted(t *testing.T) {
 	t.Parallel()
-	site := startCapsite(t, capsite.Config{Workers: 8, Service: time.Millisecond})
-	out := filepath.Join(t.TempDir(), "cap.json")
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	stdout := &signalOnLine{want: " req/s: ", signal: func() { cancel(signalCause{syscall.SIGINT}) }}
-	var stderr bytes.Buffer
-	err := runApp(ctx, []string{"webload", "capacity", "--slo", "p95<5s", "--step-time", "1s", "--settle", "0",
-		"--from", "20", "--max-steps", "20", "--no-parser", "-o", out, site.URL()}, stdout, &stderr,
-		func(string) (string, bool) { return "", false })
-	if code := exitCode(err, &stderr); code != 130 {
-		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			var firstStepDone atomic.Bool
+			var second atomic.Int64
+			site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if firstStepDone.Load() && second.Add(1) == 5 {
+					cancel(signalCause{tc.sig})
+				}
+				w.Write([]byte("ok\n"))
+			}))
+			t.Cleanup(site.Close)
+			out := filepath.Join(t.TempDir(), "cap.json")
+			stdout := &signalOnLine{want: " req/s: ", signal: func() { firstStepDone.Store(true) }}
+			var stderr bytes.Buffer
+			err := runApp(ctx, []string{"webload", "capacity", "--slo", "p95<5s", "--step-time", "1s", "--settle", "0",
+				"--from", "25", "--max-steps", "20", "--no-parser", "-o", out, site.URL + "/"}, stdout, &stderr,
+				func(string) (string, bool) { return "", false })
+			if code := exitCode(err, &stderr); code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s%s", code, tc.code, stdout.String(), stderr.String())
+			}
+			text := stdout.String()
+			if n := strings.Count(text, " req/s: "); n != 2 || !strings.Contains(text, "25 req/s: ") ||
+				!strings.Contains(text, "PARTIAL: the search was interrupted") ||
+				!strings.Contains(text, "Capacity: at least 25 req/s (p95 ") || !strings.Contains(text, "; search interrupted at 50 req/s)") {
+				t.Fatalf("want the first step, the partial second and the capacity as a lower bound:\n%s", text)
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var saved struct {
+				Run struct {
+					Rate       float64 `json:"rate"`
+					StopReason string  `json:"stop_reason"`
+				} `json:"run"`
+				Capacity struct {
+					Rate          float64 `json:"rate"`
+					StopReason    string  `json:"stop_reason"`
+					InterruptedAt float64 `json:"interrupted_at"`
+					Steps         []struct {
+						Rate    float64 `json:"rate"`
+						Passed  bool    `json:"passed"`
+						Partial bool    `json:"partial"`
+						Broke   string  `json:"broke"`
+					} `json:"steps"`
+				} `json:"capacity"`
+			}
+			if err := json.Unmarshal(data, &saved); err != nil {
+				t.Fatal(err)
+			}
+			c := saved.Capacity
+			if saved.Run.StopReason != "interrupted" || saved.Run.Rate != 25 || c.Rate != 25 || c.StopReason != "interrupted" || c.InterruptedAt != 50 {
+				t.Fatalf("saved run %+v, capacity %+v", saved.Run, c)
+			}
+			if len(c.Steps) != 2 || !c.Steps[0].Passed || c.Steps[1].Rate != 50 || !c.Steps[1].Partial || c.Steps[1].Passed || c.Steps[1].Broke != "" {
+				t.Fatalf("saved steps %+v, want 25 passed and 50 partial", c.Steps)
+			}
+		})
 	}
-	if n := strings.Count(stdout.String(), " req/s: "); n != 1 || !strings.Contains(stdout.String(), "Capacity: ") {
-		t.Fatalf("%d steps printed, want the one before the signal:\n%s", n, stdout.String())
+}
+
+// webload compare --max-regression capacity=... does not judge an interrupted search: its
+// capacity is a lower bound. The limit is inconclusive (exit 4), naming the search.
+func TestCapacityCompareInterrupted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	save := func(name string, interrupted bool) string {
+		rep, err := stats.ReadJSON(filepath.Join("..", "..", "stats", "testdata", "saved", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if interrupted {
+			rep.Capacity.StopReason, rep.Capacity.InterruptedAt = stats.StopInterrupted, 15
+		}
+		path := filepath.Join(dir, name+".json")
+		if err := stats.SaveJSON(path, &rep); err != nil {
+			t.Fatal(err)
+		}
+		return path
 	}
-	data, err := os.ReadFile(out)
-	if err != nil || !strings.Contains(string(data), `"capacity"`) {
-		t.Fatalf("saved %v: %.200s", err, data)
+	base, cand := save("capacity", false), save("capacity-b", true)
+	stdout, stderr, code := webload(t, nil, "compare", "--max-regression", "capacity=10%", base, cand)
+	if code != exitInconclusive || !strings.Contains(stdout, "falls over after 10 Capacity: the search of falls over after 10 was interrupted at 15 req/s") ||
+		!strings.Contains(stdout, "INCONCLUSIVE") || strings.Contains(stdout, ": ok") {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitInconclusive, stdout, stderr)
 	}
 }
 
