@@ -21,7 +21,7 @@ func (r *Result) Summary() stats.Capacity {
 // Summary is the step's figures as the search prints and keeps them.
 func (s *Step) Summary() stats.CapacityStep {
 	return stats.NewCapacityStep(s.Rate, &s.Measured.Report, s.Verdicts,
-		stats.StepOutcome{Passed: s.Passed, EndedEarly: s.EndedEarly, Inconclusive: s.Inconclusive, Partial: s.Partial})
+		stats.StepOutcome{Passed: s.Passed, EndedEarly: s.EndedEarly, Inconclusive: s.Inconclusive, Partial: s.Partial, Again: s.Again})
 }
 
 // Report is the result to save for the search: the report of the step at the capacity, or

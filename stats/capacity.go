@@ -53,6 +53,8 @@ type CapacityStep struct {
 	// Partial marks the step the search was interrupted in: its figures are those measured
 	// until then, and it neither passed nor failed.
 	Partial bool `json:"partial,omitempty"`
+	// Again marks a second measurement of a rate measured before (see Settle).
+	Again bool `json:"again,omitempty"`
 }
 
 // StepOutcome is how a search judged a step, beside the figures NewCapacityStep reads from
@@ -63,12 +65,14 @@ type StepOutcome struct {
 	Inconclusive string
 	// Partial marks a step cut short by the end of the search.
 	Partial bool
+	// Again marks a second measurement of a rate.
+	Again bool
 }
 
 // NewCapacityStep sums up a step: its report, its verdicts on the SLO and how it was judged.
 func NewCapacityStep(rate float64, rep *Report, verdicts []Verdict, o StepOutcome) CapacityStep {
 	s := CapacityStep{Rate: rate, TransactionRate: rep.TransactionRate, P95: rep.Percentiles.P95,
-		ErrorRate: share(rep.FailedTransactions, rep.Transactions), Passed: o.Passed, EndedEarly: o.EndedEarly}
+		ErrorRate: share(rep.FailedTransactions, rep.Transactions), Passed: o.Passed, EndedEarly: o.EndedEarly, Again: o.Again}
 	if r, ok := completedPerSecond(rep); ok && !o.EndedEarly && !o.Partial {
 		s.TransactionRate = r
 	}
@@ -157,32 +161,40 @@ func (s CapacityStep) Verdict() string {
 	return verdict
 }
 
-// Line is the step as the search prints it when it ends.
+// Line is the step as the search prints it when it ends; a second measurement of a rate says
+// so.
 func (s CapacityStep) Line() string {
+	verdict := s.Verdict()
+	if s.Again {
+		verdict += " (measured again)"
+	}
 	return fmt.Sprintf("%9s req/s: %10.2f trans/sec, p95 %10.3f ms, errors %7.3f %%  %s",
-		offeredText(s.Rate), s.TransactionRate, s.P95*1000, s.ErrorRate, s.Verdict())
+		offeredText(s.Rate), s.TransactionRate, s.P95*1000, s.ErrorRate, verdict)
 }
 
-// best is the step at the capacity, and next the lowest failing step above it; nil for none.
-func (c *Capacity) best() (best, next *CapacityStep) {
+// best is the last passing measurement of the capacity, and next the last measurement of the
+// lowest rate above it that failed (see Settle); nil for none.
+func (c *Capacity) best(t map[float64]*rateTally) (best, next *CapacityStep) {
 	for i := range c.Steps {
-		s := &c.Steps[i]
-		switch {
-		case s.Passed && s.Rate == c.Rate:
+		if s := &c.Steps[i]; s.Passed && s.Rate == c.Rate {
 			best = s
-		case s.failed() && s.Rate > c.Rate && (next == nil || s.Rate < next.Rate):
-			next = s
+		}
+	}
+	for rate, r := range t {
+		if r.last >= 0 && c.Steps[r.last].failed() && rate > c.Rate && (next == nil || rate < next.Rate) {
+			next = &c.Steps[r.last]
 		}
 	}
 	return best, next
 }
 
-// Summary is the search's answer in one line: "Capacity: 400 req/s (p95 23.456 ms, errors
-// 0.000 % at that rate; next step 420 req/s failed: p95 112.345 ms)". An interrupted search
-// gives its capacity as a lower bound: "Capacity: at least 40 req/s (...; search interrupted at
-// 80 req/s)".
+// Summary is the search's answer in one line, with how sure it is: "Capacity: 400 req/s (p95
+// 23.456 ms, errors 0.000 % at that rate, confirmed by a second measurement; next step 420 req/s
+// failed twice: p95 112.345 ms)". An interrupted search gives its capacity as a lower bound:
+// "Capacity: at least 40 req/s (...; search interrupted at 80 req/s)".
 func (c *Capacity) Summary() string {
-	best, next := c.best()
+	t := c.tallies()
+	best, next := c.best(t)
 	cut := "search interrupted at " + offeredText(c.InterruptedAt) + " req/s"
 	switch {
 	case best == nil && c.Interrupted():
@@ -190,14 +202,19 @@ func (c *Capacity) Summary() string {
 	case best == nil:
 		return "Capacity: none found: " + c.noneFound(next)
 	}
-	s := fmt.Sprintf("Capacity: %s req/s (p95 %.3f ms, errors %.3f %% at that rate", offeredText(c.Rate), best.P95*1000, best.ErrorRate)
+	s := fmt.Sprintf("Capacity: %s req/s (p95 %.3f ms, errors %.3f %% at that rate, %s",
+		offeredText(c.Rate), best.P95*1000, best.ErrorRate, c.sureness(t))
 	switch {
 	case c.Interrupted():
 		s = "Capacity: at least" + s[len("Capacity:"):] + "; " + cut
 	case c.Capped:
 		s = "Capacity: at least" + s[len("Capacity:"):] + "; the highest rate allowed (--to)"
 	case next != nil:
-		s += fmt.Sprintf("; next step %s req/s failed: %s", offeredText(next.Rate), next.Broke)
+		failed := "failed"
+		if t[next.Rate].failures >= 2 {
+			failed = "failed twice"
+		}
+		s += fmt.Sprintf("; next step %s req/s %s: %s", offeredText(next.Rate), failed, next.Broke)
 	}
 	return s + ")"
 }

@@ -28,9 +28,9 @@ func TestCapacityText(t *testing.T) {
 		want string
 	}{
 		{name: "found", cap: search(),
-			want: "Capacity: 400 req/s (p95 45.600 ms, errors 0.000 % at that rate; next step 420 req/s failed: p95 112.345 ms)"},
+			want: "Capacity: 400 req/s (p95 45.600 ms, errors 0.000 % at that rate, measured once; next step 420 req/s failed: p95 112.345 ms)"},
 		{name: "capped", cap: &Capacity{Rate: 1000, Capped: true, Steps: []CapacityStep{{Rate: 1000, P95: 0.01, Passed: true}}},
-			want: "Capacity: at least 1000 req/s (p95 10.000 ms, errors 0.000 % at that rate; the highest rate allowed (--to))"},
+			want: "Capacity: at least 1000 req/s (p95 10.000 ms, errors 0.000 % at that rate, measured once; the highest rate allowed (--to))"},
 		{name: "none", cap: &Capacity{Steps: []CapacityStep{{Rate: 10, Broke: "p95 2000.000 ms"}, {Rate: 5, Broke: "p95 1500.000 ms"}}},
 			want: "Capacity: none found: even 5 req/s failed (p95 1500.000 ms)"},
 		{name: "none judged", cap: &Capacity{Steps: []CapacityStep{{Rate: 10, Inconclusive: "10 transactions, p95 needs 20"},
@@ -41,11 +41,19 @@ func TestCapacityText(t *testing.T) {
 			want: "Capacity: none found: 20 req/s failed (p95 900.000 ms), and the rates below could not be judged (at 15 req/s, 15 transactions, p95 needs 20)"},
 		{name: "interrupted", cap: &Capacity{Rate: 40, StopReason: StopInterrupted, InterruptedAt: 80,
 			Steps: []CapacityStep{{Rate: 40, P95: 0.01, Passed: true}, {Rate: 80, Partial: true}}},
-			want: "Capacity: at least 40 req/s (p95 10.000 ms, errors 0.000 % at that rate; search interrupted at 80 req/s)"},
+			want: "Capacity: at least 40 req/s (p95 10.000 ms, errors 0.000 % at that rate, measured once; search interrupted at 80 req/s)"},
 		{name: "interrupted before a pass", cap: &Capacity{StopReason: StopInterrupted, InterruptedAt: 10, Steps: []CapacityStep{{Rate: 10, Partial: true}}},
 			want: "Capacity: none found: search interrupted at 10 req/s before a step passed"},
+		{name: "confirmed", cap: &Capacity{Rate: 400, Steps: []CapacityStep{{Rate: 400, P95: 0.04, Passed: true},
+			{Rate: 420, Broke: "p95 600.000 ms"}, {Rate: 420, Broke: "p95 612.000 ms", Again: true}, {Rate: 400, P95: 0.05, Passed: true, Again: true}}},
+			want: "Capacity: 400 req/s (p95 50.000 ms, errors 0.000 % at that rate, confirmed by a second measurement; next step 420 req/s failed twice: p95 612.000 ms)"},
+		{name: "noise, then a capacity that does not hold", cap: &Capacity{Rate: 380, Steps: []CapacityStep{
+			{Rate: 380, Broke: "p95 900.000 ms"}, {Rate: 380, P95: 0.1, Passed: true, Again: true},
+			{Rate: 400, P95: 0.2, Passed: true}, {Rate: 420, Broke: "p95 600.000 ms"}, {Rate: 420, Broke: "p95 600.000 ms", Again: true},
+			{Rate: 400, Broke: "p95 550.000 ms", Again: true}}},
+			want: "Capacity: 380 req/s (p95 100.000 ms, errors 0.000 % at that rate, passed when measured again after a failure; next step 400 req/s failed: p95 550.000 ms)"},
 		{name: "bisected rate", cap: &Capacity{Rate: 437.5, Steps: []CapacityStep{{Rate: 437.5, P95: 0.05, Passed: true}}},
-			want: "Capacity: 437.5 req/s (p95 50.000 ms, errors 0.000 % at that rate)"},
+			want: "Capacity: 437.5 req/s (p95 50.000 ms, errors 0.000 % at that rate, measured once)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
