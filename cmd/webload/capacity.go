@@ -32,7 +32,7 @@ func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 	}
 	return &cli.Command{
 		Name:      "capacity",
-		Usage:     "find the highest rate (open model) whose steps keep an SLO: double, then bisect to within 5 %",
+		Usage:     "find the highest rate (open model) whose steps keep an SLO: double, then bisect to within 5 %, measuring each failure and the answer twice",
 		ArgsUsage: "--slo 'p95<500ms' [--slo 'error_rate<1'] URL|-f FILE",
 		Flags:     flags,
 		HideHelp:  true,
@@ -47,7 +47,7 @@ func capacityFlags() []cli.Flag {
 		&cli.StringFlag{Name: "settle", Value: "2s", Category: catLoad, Usage: "load each rate for `DURATION` before its step, uncounted, so a queue the rate builds shows in the step"},
 		&cli.StringFlag{Name: "from", Value: "10", Category: catLoad, Usage: "first `RATE` in requests per second (halved while it fails, down to 1/s)"},
 		&cli.StringFlag{Name: "to", Value: "100000", Category: catLoad, Usage: "highest `RATE` tried: a site that holds it has a capacity of at least that"},
-		&cli.IntFlag{Name: "max-steps", Value: capacity.DefaultMaxSteps, Category: catLoad, Usage: "measure at most `N` rates"},
+		&cli.IntFlag{Name: "max-steps", Value: capacity.DefaultMaxSteps, Category: catLoad, Usage: "measure at most `N` steps; a rate measured again (a failure, or the capacity to confirm it) counts twice"},
 		helpFlag(),
 	}
 }
