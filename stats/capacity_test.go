@@ -221,3 +221,30 @@ func TestCapacityLimitOnAnUnsettledSearch(t *testing.T) {
 		})
 	}
 }
+
+// A rate's verdict is its last judged measurement: the capacity is the highest rate passed
+// below the lowest failed; the floor takes rates that could not be judged, never one cut
+// short.
+func TestCapacitySettle(t *testing.T) {
+	t.Parallel()
+	c := &Capacity{Steps: []CapacityStep{
+		{Rate: 10, Inconclusive: "10 transactions, p95 needs 20"}, // 0
+		{Rate: 20, Passed: true},                                  // 1
+		{Rate: 40, Broke: "p95 1 s"},                              // 2
+		{Rate: 40, Passed: true, Again: true},                     // 3: the failure was noise
+		{Rate: 80, Broke: "p95 2 s"},                              // 4
+		{Rate: 80, Broke: "p95 2 s", Again: true},                 // 5
+		{Rate: 60, Inconclusive: "19 transactions, p95 needs 20"}, // 6
+		{Rate: 70, Partial: true},                                 // 7
+	}}
+	if got := c.Settle(); got != (Settled{Best: 3, Next: 5, Floor: 60}) {
+		t.Fatalf("settled %+v", got)
+	}
+	c.Steps = append(c.Steps, CapacityStep{Rate: 40, Broke: "p95 1 s", Again: true}) // 8: does not hold
+	if got := c.Settle(); got != (Settled{Best: 1, Next: 8, Floor: 20}) {
+		t.Fatalf("settled %+v after 40 failed again", got)
+	}
+	if got := (&Capacity{}).Settle(); got != (Settled{Best: -1, Next: -1}) {
+		t.Fatalf("no steps: %+v", got)
+	}
+}
