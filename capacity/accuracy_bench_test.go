@@ -24,7 +24,7 @@ func BenchmarkCapacityAccuracy(b *testing.B) {
 	m := measurer(b, site, "p95<100ms")
 	m.StepTime, m.Settle = 2*time.Second, time.Second
 	for b.Loop() {
-		res, err := Search(b.Context(), m.SLO, Options{From: 25, MaxSteps: 12}, m.Measure)
+		res, err := Search(b.Context(), m.SLO, Options{From: 25, MaxSteps: 16}, m.Measure)
 		if err != nil {
 			b.Fatal(err)
 		}

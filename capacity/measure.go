@@ -24,7 +24,8 @@ type Measurer struct {
 	Config loader.Config
 	// Targets is the URL list.
 	Targets []urls.Target
-	// StepTime is the measured part of a step; Settle comes before it, uncounted.
+	// StepTime is the measured part of a step, MinStepTime at least; Settle comes before it,
+	// uncounted.
 	StepTime, Settle time.Duration
 	// Window is the period of the live check against the relaxed SLO; 0 means DefaultWindow.
 	Window time.Duration
@@ -39,11 +40,12 @@ type Measurer struct {
 	Metrics *promsink.Metrics
 }
 
-// Measure implements Measure. It returns the context's error when ctx was cancelled, even if
-// part of the step was measured: a cut step says nothing of the rate.
+// Measure implements Measure. When ctx was cancelled it returns the context's error with the
+// part of the step measured until then, marked Partial: a cut step says nothing of the rate,
+// but the search keeps it to show where it was.
 func (m *Measurer) Measure(ctx context.Context, rate float64) (Measured, error) {
-	if m.StepTime <= 0 || m.Settle < 0 {
-		return Measured{}, fmt.Errorf("a step needs a positive time and a settle time not negative (got %v and %v)", m.StepTime, m.Settle)
+	if m.StepTime < MinStepTime || m.Settle < 0 {
+		return Measured{}, fmt.Errorf("a step needs %v at least and a settle time not negative (got %v and %v)", MinStepTime, m.StepTime, m.Settle)
 	}
 	cfg := m.Config
 	cfg.Rate, cfg.Duration, cfg.Reps = rate, m.Settle+m.StepTime, 0
@@ -70,9 +72,7 @@ func (m *Measurer) Measure(ctx context.Context, rate float64) (Measured, error) 
 	if m.Metrics != nil {
 		m.Metrics.RunEnded(o.Elapsed)
 	}
-	if err := ctx.Err(); err != nil {
-		return Measured{}, err
-	}
+	cut := ctx.Err()
 	o.Elapsed = max(o.Elapsed-m.Settle, 0)
 	o.Started = o.Started.Add(m.Settle)
 	info := m.Info
@@ -82,6 +82,9 @@ func (m *Measurer) Measure(ctx context.Context, rate float64) (Measured, error) 
 		// Stopped within the settle time: the window that broke the SLO is all there is.
 		rep = w.firedAt
 		rep.Run, rep.Label = info, m.Label
+	}
+	if cut != nil {
+		return Measured{Report: rep, Partial: true}, cut
 	}
 	return Measured{Report: rep, EndedEarly: w.fired}, nil
 }

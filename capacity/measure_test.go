@@ -2,6 +2,10 @@ package capacity
 
 import (
 	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -142,5 +146,37 @@ func TestWatchNeedsBadWindowsInARow(t *testing.T) {
 				t.Fatalf("stopped after window %d (fired %v), want %d", stopped, w.fired, tc.fire)
 			}
 		})
+	}
+}
+
+// A step cut by its context comes back with what was measured, marked partial, and the
+// context's error. The site cuts it itself, at the 10th request it is sent.
+func TestMeasureKeepsAPartialStep(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var n atomic.Int64
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 10 {
+			cancel()
+		}
+		w.Write([]byte("ok\n"))
+	}))
+	t.Cleanup(site.Close)
+	target, err := urls.ParseLine(site.URL+"/", urls.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Measurer{Config: loader.Config{MaxUsers: 100, Timeout: 10 * time.Second}, Targets: []urls.Target{target},
+		StepTime: 20 * time.Second, SLO: mustGates(t, "p95<5s"), Label: "cut"}
+	got, err := m.Measure(ctx, 50)
+	if !errors.Is(err, context.Canceled) || !got.Partial || got.EndedEarly {
+		t.Fatalf("err %v, partial %v, ended early %v; want the step cut and kept", err, got.Partial, got.EndedEarly)
+	}
+	if got.Report.Run.Rate != 50 || got.Report.Label != "cut" {
+		t.Fatalf("run %+v label %q", got.Report.Run, got.Report.Label)
+	}
+	if served := n.Load(); served >= 50*20 {
+		t.Fatalf("the site was sent %d requests, a whole step's worth", served)
 	}
 }

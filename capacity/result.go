@@ -2,11 +2,14 @@ package capacity
 
 import "github.com/webload/webload/stats"
 
-// Summary is the search as a result keeps it: the capacity, the SLO as written and each
-// step's figures.
-func (r *Result) Summary(slo []stats.Gate) stats.Capacity {
-	c := stats.Capacity{Rate: r.Rate, Capped: r.Capped}
-	for _, g := range slo {
+// Summary is the search as a result keeps it: the capacity, the SLO the steps were judged by
+// (as written, the error ceiling added when the search added it) and each step's figures.
+func (r *Result) Summary() stats.Capacity {
+	c := stats.Capacity{Rate: r.Rate, Capped: r.Capped, StopReason: stats.StopCompleted}
+	if r.Interrupted {
+		c.StopReason, c.InterruptedAt = stats.StopInterrupted, r.InterruptedAt
+	}
+	for _, g := range r.SLO {
 		c.SLO = append(c.SLO, g.Expr)
 	}
 	for i := range r.Steps {
@@ -17,13 +20,14 @@ func (r *Result) Summary(slo []stats.Gate) stats.Capacity {
 
 // Summary is the step's figures as the search prints and keeps them.
 func (s *Step) Summary() stats.CapacityStep {
-	return stats.NewCapacityStep(s.Rate, &s.Measured.Report, s.Verdicts, s.Passed, s.EndedEarly)
+	return stats.NewCapacityStep(s.Rate, &s.Measured.Report, s.Verdicts,
+		stats.StepOutcome{Passed: s.Passed, EndedEarly: s.EndedEarly, Inconclusive: s.Inconclusive, Partial: s.Partial, Again: s.Again})
 }
 
 // Report is the result to save for the search: the report of the step at the capacity, or
-// when no step passed the lowest rate's, with the search's summary attached. ok is false when
-// no step was measured.
-func (r *Result) Report(slo []stats.Gate) (rep stats.Report, ok bool) {
+// when no step passed the lowest rate's, with the search's summary attached; its stop reason
+// is the search's when the search was interrupted. ok is false when no step was measured.
+func (r *Result) Report() (rep stats.Report, ok bool) {
 	i := r.Best
 	if i < 0 {
 		for k := range r.Steps {
@@ -36,7 +40,10 @@ func (r *Result) Report(slo []stats.Gate) (rep stats.Report, ok bool) {
 		return stats.Report{}, false
 	}
 	rep = r.Steps[i].Measured.Report
-	c := r.Summary(slo)
+	c := r.Summary()
 	rep.Capacity = &c
+	if r.Interrupted {
+		rep.Run.StopReason = stats.StopInterrupted
+	}
 	return rep, true
 }

@@ -32,12 +32,22 @@ func buildCapacity(results []stats.Report) *ladder {
 		steps := slices.SortedFunc(slices.Values(c.Steps), func(a, b stats.CapacityStep) int { return cmp.Compare(a.Rate, b.Rate) })
 		t := table{Columns: capacityColumns}
 		for _, s := range steps {
-			offered[i] = append(offered[i], s.Rate)
-			rates[i] = append(rates[i], round(s.TransactionRate, 100))
-			p95s[i] = append(p95s[i], msRound(s.P95))
+			if !s.Partial { // a step cut short is in the table, not on the curves
+				offered[i] = append(offered[i], s.Rate)
+				rates[i] = append(rates[i], round(s.TransactionRate, 100))
+				p95s[i] = append(p95s[i], msRound(s.P95))
+			}
 			verdict := "passed"
-			if !s.Passed {
+			switch {
+			case s.Partial:
+				verdict = "partial: the search was interrupted"
+			case s.Inconclusive != "":
+				verdict = "inconclusive: " + s.Inconclusive
+			case !s.Passed:
 				verdict = "failed: " + s.Broke
+			}
+			if s.Again {
+				verdict += " (measured again)"
 			}
 			t.Rows = append(t.Rows, []cell{figure(s.Rate), figure(s.TransactionRate), millis(s.P95), figure(s.ErrorRate), text(verdict)})
 		}

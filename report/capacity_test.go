@@ -53,6 +53,19 @@ func TestCapacityData(t *testing.T) {
 	if last := c.Tables[0].Table.Rows[3]; !strings.HasPrefix(last[0].Text, "400") || last[4].Text != "failed: p95 2500 ms" {
 		t.Errorf("old's last row %v, want the failed 400/s step", last)
 	}
+	few := stats.CapacityStep{Rate: 10, TransactionRate: 10, P95: 0.01, Inconclusive: "10 transactions, p95 needs 20"}
+	if row := buildCapacity([]stats.Report{searched(t, "few", few, pass100)}).Tables[0].Table.Rows[0]; row[4].Text != "inconclusive: 10 transactions, p95 needs 20" {
+		t.Errorf("a step too small to judge reads %q", row[4].Text)
+	}
+	again := stats.CapacityStep{Rate: 100, TransactionRate: 98, P95: 0.130, Passed: true, Again: true}
+	cut := stats.CapacityStep{Rate: 400, TransactionRate: 50, P95: 0.01, Partial: true}
+	d := buildCapacity([]stats.Report{searched(t, "cut", pass100, again, pass200, cut)})
+	if !slices.Equal(d.Rate.X, series{100, 200}) || d.Rate.Y[0][0] != 98 || len(d.Tables[0].Table.Rows) != 4 {
+		t.Errorf("a search with a rate measured twice and a partial step: x %v, y %v, %d rows", d.Rate.X, d.Rate.Y[0], len(d.Tables[0].Table.Rows))
+	}
+	if rows := d.Tables[0].Table.Rows; rows[1][4].Text != "passed (measured again)" || rows[3][4].Text != "partial: the search was interrupted" {
+		t.Errorf("verdicts %q and %q", rows[1][4].Text, rows[3][4].Text)
+	}
 	if buildCapacity([]stats.Report{plain}) != nil {
 		t.Error("a page without searches has capacity data")
 	}

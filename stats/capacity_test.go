@@ -28,13 +28,32 @@ func TestCapacityText(t *testing.T) {
 		want string
 	}{
 		{name: "found", cap: search(),
-			want: "Capacity: 400 req/s (p95 45.600 ms at that rate; next step 420 req/s failed: p95 112.345 ms)"},
+			want: "Capacity: 400 req/s (p95 45.600 ms, errors 0.000 % at that rate, measured once; next step 420 req/s failed: p95 112.345 ms)"},
 		{name: "capped", cap: &Capacity{Rate: 1000, Capped: true, Steps: []CapacityStep{{Rate: 1000, P95: 0.01, Passed: true}}},
-			want: "Capacity: at least 1000 req/s (p95 10.000 ms at that rate; the highest rate allowed (--to))"},
+			want: "Capacity: at least 1000 req/s (p95 10.000 ms, errors 0.000 % at that rate, measured once; the highest rate allowed (--to))"},
 		{name: "none", cap: &Capacity{Steps: []CapacityStep{{Rate: 10, Broke: "p95 2000.000 ms"}, {Rate: 5, Broke: "p95 1500.000 ms"}}},
 			want: "Capacity: none found: even 5 req/s failed (p95 1500.000 ms)"},
+		{name: "none judged", cap: &Capacity{Steps: []CapacityStep{{Rate: 10, Inconclusive: "10 transactions, p95 needs 20"},
+			{Rate: 20, Inconclusive: "19 transactions, p95 needs 20"}}},
+			want: "Capacity: none found: no step could be judged (at 20 req/s, 19 transactions, p95 needs 20)"},
+		{name: "failed above the rates judged", cap: &Capacity{Steps: []CapacityStep{{Rate: 10, Inconclusive: "10 transactions, p95 needs 20"},
+			{Rate: 20, Broke: "p95 900.000 ms"}, {Rate: 15, Inconclusive: "15 transactions, p95 needs 20"}}},
+			want: "Capacity: none found: 20 req/s failed (p95 900.000 ms), and the rates below could not be judged (at 15 req/s, 15 transactions, p95 needs 20)"},
+		{name: "interrupted", cap: &Capacity{Rate: 40, StopReason: StopInterrupted, InterruptedAt: 80,
+			Steps: []CapacityStep{{Rate: 40, P95: 0.01, Passed: true}, {Rate: 80, Partial: true}}},
+			want: "Capacity: at least 40 req/s (p95 10.000 ms, errors 0.000 % at that rate, measured once; search interrupted at 80 req/s)"},
+		{name: "interrupted before a pass", cap: &Capacity{StopReason: StopInterrupted, InterruptedAt: 10, Steps: []CapacityStep{{Rate: 10, Partial: true}}},
+			want: "Capacity: none found: search interrupted at 10 req/s before a step passed"},
+		{name: "confirmed", cap: &Capacity{Rate: 400, Steps: []CapacityStep{{Rate: 400, P95: 0.04, Passed: true},
+			{Rate: 420, Broke: "p95 600.000 ms"}, {Rate: 420, Broke: "p95 612.000 ms", Again: true}, {Rate: 400, P95: 0.05, Passed: true, Again: true}}},
+			want: "Capacity: 400 req/s (p95 50.000 ms, errors 0.000 % at that rate, confirmed by a second measurement; next step 420 req/s failed twice: p95 612.000 ms)"},
+		{name: "noise, then a capacity that does not hold", cap: &Capacity{Rate: 380, Steps: []CapacityStep{
+			{Rate: 380, Broke: "p95 900.000 ms"}, {Rate: 380, P95: 0.1, Passed: true, Again: true},
+			{Rate: 400, P95: 0.2, Passed: true}, {Rate: 420, Broke: "p95 600.000 ms"}, {Rate: 420, Broke: "p95 600.000 ms", Again: true},
+			{Rate: 400, Broke: "p95 550.000 ms", Again: true}}},
+			want: "Capacity: 380 req/s (p95 100.000 ms, errors 0.000 % at that rate, passed when measured again after a failure; next step 400 req/s failed: p95 550.000 ms)"},
 		{name: "bisected rate", cap: &Capacity{Rate: 437.5, Steps: []CapacityStep{{Rate: 437.5, P95: 0.05, Passed: true}}},
-			want: "Capacity: 437.5 req/s (p95 50.000 ms at that rate)"},
+			want: "Capacity: 437.5 req/s (p95 50.000 ms, errors 0.000 % at that rate, measured once)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -46,6 +65,9 @@ func TestCapacityText(t *testing.T) {
 	var b bytes.Buffer
 	if err := WriteCapacity(&b, search()); err != nil {
 		t.Fatal(err)
+	}
+	if got := (CapacityStep{Rate: 10, Inconclusive: "10 transactions, p95 needs 20"}).Line(); !strings.HasSuffix(got, "%  INCONCLUSIVE: 10 transactions, p95 needs 20") {
+		t.Fatalf("an inconclusive step's line: %q", got)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if len(lines) != 6 || !strings.HasSuffix(lines[0], "passed") || !strings.HasSuffix(lines[2], "FAILED, ended early: error_rate 12.500 %") ||
@@ -65,7 +87,7 @@ func TestNewCapacityStepNamesTheBrokenGate(t *testing.T) {
 		}
 		gates = append(gates, g)
 	}
-	s := NewCapacityStep(100, rep, CheckGates(rep, gates), false, false)
+	s := NewCapacityStep(100, rep, CheckGates(rep, gates), StepOutcome{})
 	if s.Broke != "error_rate 5.000 %" || s.ErrorRate != 5 || s.P95 != 0.25 || s.TransactionRate != 100 {
 		t.Fatalf("step %+v", s)
 	}
@@ -73,16 +95,16 @@ func TestNewCapacityStepNamesTheBrokenGate(t *testing.T) {
 	// 17 of which completed after the step: 245 in 2 s.
 	rep = &Report{Transactions: 262, ElapsedTime: 2.36, TransactionRate: 111, Run: RunInfo{TimeLimit: 2}, TimelineInterval: 1,
 		Timeline: []TimelinePoint{{Start: 0, Transactions: 120}, {Start: 1, Transactions: 125}, {Start: 2, Transactions: 17}}}
-	if s := NewCapacityStep(131.25, rep, nil, true, false); s.TransactionRate != 122.5 {
+	if s := NewCapacityStep(131.25, rep, nil, StepOutcome{Passed: true}); s.TransactionRate != 122.5 {
 		t.Fatalf("rate of a step that waited for its requests in flight: %v, want 122.5", s.TransactionRate)
 	}
-	if s := NewCapacityStep(131.25, rep, nil, false, true); s.TransactionRate != 111 {
+	if s := NewCapacityStep(131.25, rep, nil, StepOutcome{EndedEarly: true}); s.TransactionRate != 111 {
 		t.Fatalf("rate of a step ended early: %v, want the run's 111", s.TransactionRate)
 	}
-	if s := NewCapacityStep(100, &Report{}, nil, false, true); s.Broke != "no transaction completed" {
+	if s := NewCapacityStep(100, &Report{}, nil, StepOutcome{EndedEarly: true}); s.Broke != "no transaction completed" {
 		t.Fatalf("a step without transactions: %+v", s)
 	}
-	if s := NewCapacityStep(100, &Report{FailedTransactions: 3}, nil, false, false); s.Broke != "every request failed" {
+	if s := NewCapacityStep(100, &Report{FailedTransactions: 3}, nil, StepOutcome{}); s.Broke != "every request failed" {
 		t.Fatalf("a step whose requests all failed: %+v", s)
 	}
 }
@@ -143,5 +165,86 @@ func TestCapacityCompares(t *testing.T) {
 	plain, err = Compare([]Report{fakeRun("a", 1, 100, time.Millisecond, time.Millisecond, time.Second), fakeRun("b", 2, 100, time.Millisecond, time.Millisecond, time.Second)}, false)
 	if err != nil || plain.Columns[0].Key == "capacity" {
 		t.Fatalf("plain runs: %v, %+v", err, plain.Columns[0])
+	}
+}
+
+// --max-regression capacity=... judges two searches that settled, and refuses to judge one that
+// was interrupted (its capacity is a lower bound) or whose steps could not be judged: such a
+// limit is inconclusive, naming the search, and the table says why in a note.
+func TestCapacityLimitOnAnUnsettledSearch(t *testing.T) {
+	t.Parallel()
+	limits, err := ParseLimits("capacity=10%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		spoil func(base, cand *Capacity)
+		want  string // in the verdict; "" for a judged one
+	}{
+		{name: "both settled", spoil: func(*Capacity, *Capacity) {}},
+		{name: "candidate interrupted", spoil: func(_, c *Capacity) { c.StopReason, c.InterruptedAt = StopInterrupted, 15 },
+			want: "the search of falls over after 10 was interrupted at 15 req/s, so its capacity is only a lower bound"},
+		{name: "baseline interrupted", spoil: func(b, _ *Capacity) { b.StopReason, b.InterruptedAt = StopInterrupted, 40 },
+			want: "the search of falls over after 30 was interrupted at 40 req/s"},
+		{name: "no step judged", spoil: func(_, c *Capacity) {
+			c.Rate = 0
+			for i := range c.Steps {
+				c.Steps[i].Passed, c.Steps[i].Broke, c.Steps[i].Inconclusive = false, "", "10 requests, error_rate needs 20"
+			}
+		}, want: "no step of the search of falls over after 10 could be judged"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			base, cand := loadSaved(t, "capacity"), loadSaved(t, "capacity-b")
+			tc.spoil(base.Capacity, cand.Capacity)
+			cmp, err := Compare([]Report{base, cand}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := cmp.CheckLimits(limits)
+			if len(v) != 1 {
+				t.Fatalf("verdicts %+v", v)
+			}
+			if tc.want == "" {
+				if v[0].Inconclusive || v[0].Passed || !strings.Contains(v[0].Text, "FAILED") || len(cmp.Notes) != 1 {
+					t.Fatalf("a halved capacity: %+v, notes %q", v[0], cmp.Notes)
+				}
+				return
+			}
+			if !v[0].Inconclusive || v[0].Passed || !strings.Contains(v[0].Text, tc.want) || !strings.HasSuffix(v[0].Text, "INCONCLUSIVE (search again to judge the capacity)") {
+				t.Fatalf("verdict %+v, want inconclusive: %s", v[0], tc.want)
+			}
+			if len(cmp.Notes) != 2 || !strings.Contains(cmp.Notes[1], "--max-regression does not judge it") {
+				t.Fatalf("notes %q", cmp.Notes)
+			}
+		})
+	}
+}
+
+// A rate's verdict is its last judged measurement: the capacity is the highest rate passed
+// below the lowest failed; the floor takes rates that could not be judged, never one cut
+// short.
+func TestCapacitySettle(t *testing.T) {
+	t.Parallel()
+	c := &Capacity{Steps: []CapacityStep{
+		{Rate: 10, Inconclusive: "10 transactions, p95 needs 20"}, // 0
+		{Rate: 20, Passed: true},                                  // 1
+		{Rate: 40, Broke: "p95 1 s"},                              // 2
+		{Rate: 40, Passed: true, Again: true},                     // 3: the failure was noise
+		{Rate: 80, Broke: "p95 2 s"},                              // 4
+		{Rate: 80, Broke: "p95 2 s", Again: true},                 // 5
+		{Rate: 60, Inconclusive: "19 transactions, p95 needs 20"}, // 6
+		{Rate: 70, Partial: true},                                 // 7
+	}}
+	if got := c.Settle(); got != (Settled{Best: 3, Next: 5, Floor: 60}) {
+		t.Fatalf("settled %+v", got)
+	}
+	c.Steps = append(c.Steps, CapacityStep{Rate: 40, Broke: "p95 1 s", Again: true}) // 8: does not hold
+	if got := c.Settle(); got != (Settled{Best: 1, Next: 8, Floor: 20}) {
+		t.Fatalf("settled %+v after 40 failed again", got)
+	}
+	if got := (&Capacity{}).Settle(); got != (Settled{Best: -1, Next: -1}) {
+		t.Fatalf("no steps: %+v", got)
 	}
 }

@@ -193,10 +193,27 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 	}
 	c.noteLocalServer()
 	c.noteQueriesSources()
+	c.noteUnsettledSearches()
 	if err := c.compareSteps(reports); err != nil {
 		return c, err
 	}
 	return c, nil
+}
+
+// noteUnsettledSearches says which capacities are not a search's answer: an interrupted
+// search's is a lower bound, and one whose steps could not be judged found nothing.
+func (c *Comparison) noteUnsettledSearches() {
+	for i := range c.reports {
+		r := &c.reports[i]
+		switch {
+		case r.Capacity == nil:
+		case r.Capacity.Interrupted():
+			c.Notes = append(c.Notes, fmt.Sprintf("the capacity search of %s was interrupted at %s req/s: its capacity is a lower bound, and --max-regression does not judge it",
+				Label(r, i), offeredText(r.Capacity.InterruptedAt)))
+		case !r.Capacity.Judged():
+			c.Notes = append(c.Notes, fmt.Sprintf("no step of the capacity search of %s could be judged: it found no capacity, and --max-regression does not judge it", Label(r, i)))
+		}
+	}
 }
 
 // cell is the figure of result i, judged against the baseline's unless it is the baseline.

@@ -67,6 +67,12 @@ func (f Figure) Run(r *Report) (v float64, ok bool) {
 	return f.run(r)
 }
 
+// Quantile is the latency percentile the figure is (0-100, such as 95 for p95); ok is false
+// for the other figures, the maximum among them.
+func (f Figure) Quantile() (q float64, ok bool) {
+	return f.compare.quantile, f.compare.quantile > 0
+}
+
 // URL reads the figure of one URL; ok is false when it is not kept per URL.
 func (f Figure) URL(u *URLStats) (v float64, ok bool) {
 	if f.url == nil {

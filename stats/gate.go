@@ -224,3 +224,34 @@ func gateSameNumber(a, b string) bool {
 	y, errY := strconv.ParseFloat(b, 64)
 	return errX == nil && errY == nil && x == y
 }
+
+// Samples counts the measurements g's verdict on rep rests on: the transactions for a latency
+// figure, the transactions and failed transactions for the others; for a url: gate, the
+// fewest of any URL it selects, since it must hold for each. 0 when it selects none.
+func (g Gate) Samples(rep *Report) int64 {
+	f, ok := LookupFigure(g.Metric)
+	if !ok || rep == nil {
+		return 0
+	}
+	if g.URL == "" {
+		if f.Latency {
+			return rep.Transactions
+		}
+		return rep.Transactions + rep.FailedTransactions
+	}
+	fewest := int64(-1)
+	for i := range rep.URLs {
+		u := &rep.URLs[i]
+		if !gateSelects(g.URL, u.URL) {
+			continue
+		}
+		n := u.Hits
+		if !f.Latency {
+			n += u.Failures
+		}
+		if fewest < 0 || n < fewest {
+			fewest = n
+		}
+	}
+	return max(fewest, 0)
+}

@@ -370,3 +370,29 @@ func TestGateSelects(t *testing.T) {
 		})
 	}
 }
+
+// A gate's verdict rests on the transactions for a latency, on the transactions and failures
+// for the others; a url: gate on the fewest of the URLs it selects.
+func TestGateSamples(t *testing.T) {
+	t.Parallel()
+	rep := &Report{Transactions: 90, FailedTransactions: 10, URLs: []URLStats{
+		{Method: "GET", URL: "http://h/a", Hits: 60, Failures: 2},
+		{Method: "POST", URL: "http://h/a", Hits: 20, Failures: 8},
+		{Method: "GET", URL: "http://h/b", Hits: 10},
+	}}
+	for _, tc := range []struct {
+		expr string
+		want int64
+	}{
+		{"p95<1s", 90}, {"error_rate<1", 100}, {"availability>99", 100},
+		{"url:/a p95<1s", 20}, {"url:/a error_rate<1", 28}, {"url:/b max<1s", 10}, {"url:/c p95<1s", 0},
+	} {
+		g, err := ParseGate(tc.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.Samples(rep); got != tc.want {
+			t.Errorf("%s: %d samples, want %d", tc.expr, got, tc.want)
+		}
+	}
+}

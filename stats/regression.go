@@ -66,6 +66,11 @@ func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) Verdict {
 		res.Measured = cell.Value / col.compare.scale
 	}
 	name := fmt.Sprintf("%s %s", row.Label, col.compare.title)
+	if why := c.unsettledSearch(i, col); why != "" {
+		res.Passed, res.Inconclusive = false, true
+		res.Text = fmt.Sprintf("%s: %s: INCONCLUSIVE (search again to judge the capacity)", name, why)
+		return res
+	}
 	if cell.Change == nil {
 		res.Text = fmt.Sprintf("%s: not measured in both runs, not checked", name)
 		return res
@@ -91,6 +96,27 @@ func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) Verdict {
 		res.Text = measured + fmt.Sprintf(": INCONCLUSIVE (beyond the limit, not significant: p = %.3f): %s", *cell.P, c.needs(i, row, cell, base))
 	}
 	return res
+}
+
+// unsettledSearch says why the capacity of result i or of the baseline cannot be judged: its
+// search was interrupted, so the capacity is only a lower bound, or none of its steps could be
+// judged. "" when both searches settled, or f is not the capacity.
+func (c *Comparison) unsettledSearch(i int, f Figure) string {
+	if f.Name != "capacity" || i >= len(c.reports) {
+		return ""
+	}
+	for _, k := range []int{i, 0} {
+		r := &c.reports[k]
+		switch {
+		case r.Capacity == nil:
+		case r.Capacity.Interrupted():
+			return fmt.Sprintf("the search of %s was interrupted at %s req/s, so its capacity is only a lower bound",
+				Label(r, k), offeredText(r.Capacity.InterruptedAt))
+		case !r.Capacity.Judged():
+			return fmt.Sprintf("no step of the search of %s could be judged", Label(r, k))
+		}
+	}
+	return ""
 }
 
 // evidenceText says why a change is significant: its p-value, and the two intervals when they

@@ -13,7 +13,7 @@ import (
 // were made). Whatever the code inside does, they must load, report, compare and merge to the
 // figures in testdata/saved/golden, which -update rewrites.
 var savedFixtures = []string{"closed", "repeat", "open", "browser", "shard0", "shard1", "open-shard0", "open-shard1",
-	"db-mysql", "db-two", "db-shard0", "db-shard1", "login-extract", "login-extract-broken", "ladder", "ladder-b"}
+	"db-mysql", "db-two", "db-shard0", "db-shard1", "login-extract", "login-extract-broken", "ladder", "ladder-b", "capacity", "capacity-b"}
 
 func loadSaved(t testing.TB, name string) Report {
 	t.Helper()
@@ -82,6 +82,7 @@ func TestSavedResultsCompare(t *testing.T) {
 		{"login-extract-broken", "login-extract", "login-extract-broken"},
 		{"ladder-ladder-b", "ladder", "ladder-b"},
 		{"closed-ladder", "closed", "ladder"},
+		{"capacity-capacity-b", "capacity", "capacity-b"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -161,5 +162,22 @@ func TestSavedResultsCombine(t *testing.T) {
 		}
 		savedGolden(t, "combine-"+tc.name+".txt", textOf(t, &rep, TextOptions{PerURL: true}))
 		savedGolden(t, "combine-"+tc.name+".json", jsonOf(t, &rep))
+	}
+}
+
+// A saved capacity search prints its steps and capacity line as the search did, whatever the
+// release that saved it.
+func TestSavedCapacitySearches(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"capacity", "capacity-b"} {
+		rep := loadSaved(t, name)
+		if rep.Capacity == nil {
+			t.Fatalf("%s: no capacity search", name)
+		}
+		var b bytes.Buffer
+		if err := WriteCapacity(&b, rep.Capacity); err != nil {
+			t.Fatal(err)
+		}
+		savedGolden(t, name+"-search.txt", b.Bytes())
 	}
 }

@@ -32,7 +32,7 @@ func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 	}
 	return &cli.Command{
 		Name:      "capacity",
-		Usage:     "find the highest rate (open model) whose steps keep an SLO: double, then bisect to within 5 %",
+		Usage:     "find the highest rate (open model) whose steps keep an SLO: double, then bisect to within 5 %, measuring each failure and the answer twice",
 		ArgsUsage: "--slo 'p95<500ms' [--slo 'error_rate<1'] URL|-f FILE",
 		Flags:     flags,
 		HideHelp:  true,
@@ -42,12 +42,12 @@ func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 
 func capacityFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "slo", Category: catLoad, Usage: "a step passes when every `GATE` holds, in --assert's words: p95<500ms, error_rate<1; repeatable, at least one"},
+		&cli.StringSliceFlag{Name: "slo", Category: catLoad, Usage: "a step passes when every `GATE` holds, in --assert's words: p95<500ms, error_rate<1; repeatable, at least one; error_rate<1 is added unless a gate bounds error_rate, availability or failed; gates a heavier load cannot break (p95>1s, trate>=10) are refused"},
 		&cli.StringFlag{Name: "step-time", Value: "10s", Category: catLoad, Usage: "measure each rate for `DURATION`"},
 		&cli.StringFlag{Name: "settle", Value: "2s", Category: catLoad, Usage: "load each rate for `DURATION` before its step, uncounted, so a queue the rate builds shows in the step"},
 		&cli.StringFlag{Name: "from", Value: "10", Category: catLoad, Usage: "first `RATE` in requests per second (halved while it fails, down to 1/s)"},
 		&cli.StringFlag{Name: "to", Value: "100000", Category: catLoad, Usage: "highest `RATE` tried: a site that holds it has a capacity of at least that"},
-		&cli.IntFlag{Name: "max-steps", Value: capacity.DefaultMaxSteps, Category: catLoad, Usage: "measure at most `N` rates"},
+		&cli.IntFlag{Name: "max-steps", Value: capacity.DefaultMaxSteps, Category: catLoad, Usage: "measure at most `N` steps; a rate measured again (a failure, or the capacity to confirm it) counts twice"},
 		helpFlag(),
 	}
 }
@@ -98,14 +98,26 @@ func capacityFromFlags(c *cli.Context) (capacitySearch, error) {
 			p.addf("slo", "--slo: %w", err)
 			continue
 		}
+		if err := capacity.CheckGate(g); err != nil {
+			p.addf("slo", "--slo: %w", err)
+			continue
+		}
 		s.slo = append(s.slo, g)
 	}
 	if len(c.StringSlice("slo")) == 0 {
 		p.addf("slo", "--slo: name at least one gate the steps must keep, such as --slo 'p95<500ms'")
+	} else if len(s.slo) == len(c.StringSlice("slo")) {
+		full, err := capacity.SLO(s.slo) // every gate passed CheckGate: this adds the error ceiling
+		if err != nil {
+			p.addf("slo", "--slo: %w", err)
+		}
+		s.slo = full
 	}
 	var err error
 	if s.stepTime, err = parseSeconds(c.String("step-time")); err != nil || s.stepTime <= 0 {
 		p.addf("step-time", "--step-time: want a positive duration such as 10s (got %q)", c.String("step-time"))
+	} else if s.stepTime < capacity.MinStepTime {
+		p.addf("step-time", "--step-time: want %v at least, for a step to hold requests enough to judge (got %q)", capacity.MinStepTime, c.String("step-time"))
 	}
 	if s.settle, err = parseSeconds(c.String("settle")); err != nil || s.settle < 0 {
 		p.addf("settle", "--settle: want a duration such as 2s, or 0 (got %q)", c.String("settle"))
@@ -126,7 +138,8 @@ func capacityFromFlags(c *cli.Context) (capacitySearch, error) {
 }
 
 // capacityCommand runs the search. It prints each step as it ends and the capacity last, and
-// exits 0 when a rate passed, 1 (as a failed gate) when even the lowest rate tried failed.
+// exits 0 when a rate passed, 1 (as a failed gate) when none did and some failed, 4 (as an
+// inconclusive limit) when no step could be judged.
 func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env lookupEnv) error {
 	if c.Bool("help") {
 		return cli.ShowCommandHelp(c, "capacity")
@@ -170,12 +183,12 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 		lines = io.Discard
 	}
 	fmt.Fprintf(lines, "Capacity search for %s: steps of %v after %v settling, from %g/s up to %g/s\n",
-		sloText(search.slo), search.stepTime, search.settle, min(search.opts.From, search.opts.To), search.opts.To)
+		sloText(search.slo, len(c.StringSlice("slo"))), search.stepTime, search.settle, min(search.opts.From, search.opts.To), search.opts.To)
 	search.opts.Step = func(s capacity.Step) { fmt.Fprintln(lines, s.Summary().Line()) }
 	res, searchErr := capacity.Search(c.Context, search.slo, search.opts, m.Measure)
-	summary := res.Summary(search.slo)
+	summary := res.Summary()
 	fmt.Fprintln(lines, summary.Summary())
-	if err := saveCapacity(&res, search.slo, &spec.Outputs, stdout); err != nil {
+	if err := saveCapacity(&res, &spec.Outputs, stdout); err != nil {
 		return err
 	}
 	switch {
@@ -183,6 +196,8 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 		return runError(run.InterruptedError{Cause: context.Cause(c.Context)})
 	case searchErr != nil:
 		return searchErr
+	case res.Rate == 0 && !summary.Judged():
+		return unjudgedError{summary.Summary()}
 	case res.Rate == 0:
 		return noCapacityError{summary.Summary()}
 	}
@@ -191,8 +206,8 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 
 // saveCapacity writes the result of the step at the capacity, the search attached, to -o and,
 // with -j, to stdout.
-func saveCapacity(res *capacity.Result, slo []stats.Gate, out *run.Outputs, stdout io.Writer) error {
-	rep, ok := res.Report(slo)
+func saveCapacity(res *capacity.Result, out *run.Outputs, stdout io.Writer) error {
+	rep, ok := res.Report()
 	if !ok {
 		return nil
 	}
@@ -206,9 +221,15 @@ func saveCapacity(res *capacity.Result, slo []stats.Gate, out *run.Outputs, stdo
 	return errors.Join(errs...)
 }
 
-func sloText(slo []stats.Gate) string {
+// sloText lists the gates the steps are judged by; those past the first given were added by
+// the search (the error ceiling), and say so.
+func sloText(slo []stats.Gate, given int) string {
 	var s []string
-	for _, g := range slo {
+	for i, g := range slo {
+		if i >= given {
+			s = append(s, g.Expr+" (added: no --slo bounds the errors)")
+			continue
+		}
 		s = append(s, g.Expr)
 	}
 	return strings.Join(s, ", ")
@@ -219,3 +240,12 @@ type noCapacityError struct{ summary string }
 
 func (e noCapacityError) Error() string { return strings.TrimPrefix(e.summary, "Capacity: ") }
 func (e noCapacityError) Unwrap() error { return gateError{failed: 1, total: 1} }
+
+// unjudgedError says no step of the search could be judged (too few requests for its gates);
+// it exits as an inconclusive limit does: measure again, with longer steps.
+type unjudgedError struct{ summary string }
+
+func (e unjudgedError) Error() string {
+	return strings.TrimPrefix(e.summary, "Capacity: ") + "; lengthen --step-time or raise --from"
+}
+func (e unjudgedError) Unwrap() error { return inconclusiveError{} }

@@ -13,12 +13,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/webload/webload/internal/capsite"
 	"github.com/webload/webload/internal/testtier"
+	"github.com/webload/webload/stats"
 )
 
 func startCapsite(t *testing.T, cfg capsite.Config) *capsite.Site {
@@ -49,18 +51,20 @@ type savedCapacity struct {
 	} `json:"capacity"`
 }
 
-// A search over a site that falls over after 30 answers: 10 and 20 req/s pass (1 s steps send
-// at most 30 requests), 40 fails and so does 30, where the four steps allowed end the search.
-// The verdicts follow from the count of requests sent, not from the machine's speed, so the
+// A search over a site that falls over after 75 answers: 25 and 50 req/s pass (1 s steps send
+// at most 75 requests), 100 fails and fails again when measured again, where the four steps
+// allowed end the search.
+// Every step has 20 requests at least, the fewest a gate is judged on (one due as a step ends
+// may be left unsent on a busy machine). The verdicts follow from the count of requests sent, not from the machine's speed, so the
 // test checks what the search did and saved; how close a search comes to a real site's
 // capacity is measured by scripts/capacity-accuracy.sh.
 func TestCapacitySearchSavesItsSteps(t *testing.T) {
 	t.Parallel()
 	testtier.Slow(t)
-	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: 30})
+	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: 75})
 	out := filepath.Join(t.TempDir(), "cap.json")
 	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "error_rate<1", "--step-time", "1s", "--settle", "0",
-		"--from", "10", "--max-steps", "4", "--no-parser", "-o", out, site.URL())
+		"--from", "25", "--max-steps", "4", "--no-parser", "-o", out, site.URL())
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -84,31 +88,92 @@ func TestCapacitySearchSavesItsSteps(t *testing.T) {
 	for _, s := range c.Steps {
 		got = append(got, step{s.Rate, s.Passed})
 	}
-	if want := []step{{10, true}, {20, true}, {40, false}, {30, false}}; !slices.Equal(got, want) {
+	if want := []step{{25, true}, {50, true}, {100, false}, {100, false}}; !slices.Equal(got, want) {
 		t.Fatalf("steps %v, want %v\n%s", got, want, stdout)
 	}
-	if c.Rate != 20 || saved.Run.Rate != 20 || saved.Transactions == 0 || len(c.SLO) != 1 || c.SLO[0] != "error_rate<1" {
-		t.Fatalf("capacity %v, saved step at %v req/s with %d transactions, SLO %v; want the step at 20", c.Rate, saved.Run.Rate, saved.Transactions, c.SLO)
+	if c.Rate != 50 || saved.Run.Rate != 50 || saved.Transactions == 0 || len(c.SLO) != 1 || c.SLO[0] != "error_rate<1" {
+		t.Fatalf("capacity %v, saved step at %v req/s with %d transactions, SLO %v; want the step at 50", c.Rate, saved.Run.Rate, saved.Transactions, c.SLO)
 	}
 	if c.Steps[0].ErrorRate != 0 || c.Steps[2].ErrorRate == 0 {
-		t.Fatalf("error rates %v and %v: want none at 10 req/s and some at 40", c.Steps[0].ErrorRate, c.Steps[2].ErrorRate)
+		t.Fatalf("error rates %v and %v: want none at 25 req/s and some at 100", c.Steps[0].ErrorRate, c.Steps[2].ErrorRate)
 	}
-	if strings.Count(stdout, " req/s: ") != 4 || !strings.Contains(stdout, "Capacity: 20 req/s") || !strings.Contains(stdout, "next step 30") {
+	if strings.Count(stdout, " req/s: ") != 4 || strings.Count(stdout, "(measured again)") != 1 || !strings.Contains(stdout, "Capacity: 50 req/s") ||
+		!strings.Contains(stdout, "at that rate, measured once; next step 100 req/s failed twice: error_rate ") {
 		t.Fatalf("want 4 step lines and the capacity line:\n%s", stdout)
 	}
 }
 
-// A site that takes 200 ms a request never keeps p95<50ms: the search halves from 4 req/s down
-// to 1, says so and exits 1, as a failed gate does.
+// A site that answers 503 at once to most requests keeps p95<5s on the few it serves; the
+// error ceiling the search adds fails its step. The site falls over after 85 answers: 25 and
+// 50 req/s (75 requests) pass, 100 req/s serves at most 10 of its 100 and fails on its errors
+// (its p95, on so few, is not judged), twice.
+func TestCapacityErrorCeiling(t *testing.T) {
+	t.Parallel()
+	testtier.Slow(t)
+	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: 85})
+	out := filepath.Join(t.TempDir(), "cap.json")
+	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<5s", "--step-time", "1s", "--settle", "0",
+		"--from", "25", "--max-steps", "4", "--no-parser", "-o", out, site.URL())
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved savedCapacity
+	if err := json.Unmarshal(data, &saved); err != nil {
+		t.Fatal(err)
+	}
+	c := saved.Capacity
+	if c == nil || c.Rate != 50 || !slices.Equal(c.SLO, []string{"p95<5s", "error_rate<1"}) {
+		t.Fatalf("saved %+v; want a capacity of 50 judged by p95<5s and error_rate<1\n%s", c, stdout)
+	}
+	if s := c.Steps[2]; s.Rate != 100 || s.Passed || s.ErrorRate < 50 {
+		t.Fatalf("the 100 req/s step %+v; want failed on its errors\n%s", s, stdout)
+	}
+	if !strings.Contains(stdout, "Capacity search for p95<5s, error_rate<1 (added: no --slo bounds the errors)") ||
+		!strings.Contains(stdout, "FAILED: error_rate ") || !strings.Contains(stdout, "Capacity: 50 req/s (p95 ") ||
+		!strings.Contains(stdout, " ms, errors 0.000 % at that rate") {
+		t.Fatalf("stdout:\n%s", stdout)
+	}
+}
+
+// p99.9 needs 1 000 transactions to mean anything, and steps of 1 s at 10 to 40 req/s have 40
+// at most: no step can be judged, so the search gives no capacity and exits 4, as an
+// inconclusive check does, with the reason on one line.
+func TestCapacityTooFewToJudge(t *testing.T) {
+	t.Parallel()
+	testtier.Slow(t)
+	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond})
+	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p99.9<5s", "--step-time", "1s", "--settle", "0",
+		"--from", "10", "--to", "40", "--no-parser", site.URL())
+	if code != exitInconclusive {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitInconclusive, stdout, stderr)
+	}
+	if n := strings.Count(stdout, " req/s: "); n != 3 || strings.Count(stdout, "INCONCLUSIVE: ") != 3 || strings.Contains(stdout, "passed") {
+		t.Fatalf("want 3 inconclusive steps (10, 20, 40):\n%s", stdout)
+	}
+	if !strings.Contains(stdout, "Capacity: none found: no step could be judged (at 40 req/s, ") || !strings.Contains(stdout, "p99.9 needs 1000)") {
+		t.Fatalf("stdout:\n%s", stdout)
+	}
+	if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "no step could be judged") {
+		t.Fatalf("stderr: %q", stderr)
+	}
+}
+
+// A site that takes 200 ms a request never keeps p95<50ms: the search measures 40 req/s twice
+// and halves to 20 (steps of 1 s at lower rates hold too few transactions to judge), twice,
+// where the four steps allowed end it, says none was found and exits 1, as a failed gate does.
 func TestCapacityNoneFound(t *testing.T) {
 	t.Parallel()
 	site := startCapsite(t, capsite.Config{Workers: 4, Service: 200 * time.Millisecond})
 	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<50ms", "--step-time", "1s", "--settle", "0",
-		"--from", "4", "--no-parser", site.URL())
+		"--from", "40", "--max-steps", "4", "--no-parser", site.URL())
 	if code != exitGateFailed {
 		t.Fatalf("exit %d, want %d\n%s%s", code, exitGateFailed, stdout, stderr)
 	}
-	if strings.Count(stdout, " req/s: ") != 3 || !strings.Contains(stdout, "Capacity: none found: even 1 req/s failed (p95 ") {
+	if strings.Count(stdout, " req/s: ") != 4 || !strings.Contains(stdout, "Capacity: none found: even 20 req/s failed (p95 ") {
 		t.Fatalf("stdout:\n%s", stdout)
 	}
 	if !strings.Contains(stderr, "none found") {
@@ -129,6 +194,12 @@ func TestCapacityUsage(t *testing.T) {
 		{"time", []string{"--slo", "p95<1s", "-t", "10S"}, "--time does not apply"},
 		{"to below from", []string{"--slo", "p95<1s", "--from", "100", "--to", "50"}, "--to 50 is below --from 100"},
 		{"step time", []string{"--slo", "p95<1s", "--step-time", "0"}, "--step-time"},
+		{"step too short", []string{"--slo", "p95<1s", "--step-time", "1ns"}, "--step-time: want 1s at least"},
+		{"lower bound on latency", []string{"--slo", "p95>500ms"}, "p95>500ms: a heavier load raises p95"},
+		{"lower bound on rtime", []string{"--slo", "rtime>=1s"}, "rtime>=1s: a heavier load raises rtime"},
+		{"always true", []string{"--slo", "trate>=0"}, "trate>=0: trate grows with the load offered"},
+		{"transactions", []string{"--slo", "transactions>100"}, "transactions>100: transactions grows with the load offered"},
+		{"error ceiling of 100 %", []string{"--slo", "p95<1s", "--slo", "error_rate<=100"}, "error_rate<=100: every step keeps it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -143,7 +214,7 @@ func TestCapacityUsage(t *testing.T) {
 
 // Two stacks searched the same way compare side by side, capacity first, and a stack that
 // holds half as much fails --max-regression capacity=10%. Each site falls over after a count
-// of answers, so the capacities are 20 and 10 req/s on any machine.
+// of answers, so the capacities are 50 and 25 req/s on any machine.
 func TestCapacityCompare(t *testing.T) {
 	t.Parallel()
 	testtier.Slow(t)
@@ -151,14 +222,14 @@ func TestCapacityCompare(t *testing.T) {
 	search := func(failAfter int64, out string) {
 		site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: failAfter})
 		stdout, stderr, code := webload(t, nil, "capacity", "--slo", "error_rate<1", "--step-time", "1s", "--settle", "0",
-			"--from", "10", "--max-steps", "3", "--no-parser", "--label", out, "-o", filepath.Join(dir, out+".json"), site.URL())
+			"--from", "25", "--max-steps", "3", "--no-parser", "--label", out, "-o", filepath.Join(dir, out+".json"), site.URL())
 		if code != 0 {
 			t.Errorf("%s: exit %d\n%s%s", out, code, stdout, stderr)
 		}
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); search(10, "small") }() // 10 passes, 20 and 15 fail
-	search(30, "large")                                    // 10 and 20 pass, 40 fails
+	go func() { defer close(done); search(25, "small") }() // 25 passes, 50 fails twice
+	search(75, "large")                                    // 25 and 50 pass, 100 fails
 	<-done
 	if t.Failed() {
 		return
@@ -175,29 +246,104 @@ func TestCapacityCompare(t *testing.T) {
 	}
 }
 
-// Ctrl-C ends the search in its step: the steps measured are printed and saved, and the exit
-// is the signal's, as a run's. The signal comes as soon as the first step is printed, so the
-// second step is cut however long the first one took to measure.
+// A signal ends the search in its step: the steps measured are printed and saved, the step in
+// progress too, marked partial (neither passed nor failed); the capacity is given as a lower
+// bound, the saved stop reason is "interrupted", and the exit is the signal's, as a run's. The
+// site sends the signal itself, at the 5th request of the second step, so the second step is
+// cut however long the first one took to measure.
 func TestCapacityInterrupted(t *testing.T) {
 	t.Parallel()
-	site := startCapsite(t, capsite.Config{Workers: 8, Service: time.Millisecond})
-	out := filepath.Join(t.TempDir(), "cap.json")
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	stdout := &signalOnLine{want: " req/s: ", signal: func() { cancel(signalCause{syscall.SIGINT}) }}
-	var stderr bytes.Buffer
-	err := runApp(ctx, []string{"webload", "capacity", "--slo", "p95<5s", "--step-time", "1s", "--settle", "0",
-		"--from", "20", "--max-steps", "20", "--no-parser", "-o", out, site.URL()}, stdout, &stderr,
-		func(string) (string, bool) { return "", false })
-	if code := exitCode(err, &stderr); code != 130 {
-		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			var firstStepDone atomic.Bool
+			var second atomic.Int64
+			site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if firstStepDone.Load() && second.Add(1) == 5 {
+					cancel(signalCause{tc.sig})
+				}
+				w.Write([]byte("ok\n"))
+			}))
+			t.Cleanup(site.Close)
+			out := filepath.Join(t.TempDir(), "cap.json")
+			stdout := &signalOnLine{want: " req/s: ", signal: func() { firstStepDone.Store(true) }}
+			var stderr bytes.Buffer
+			err := runApp(ctx, []string{"webload", "capacity", "--slo", "p95<5s", "--step-time", "1s", "--settle", "0",
+				"--from", "25", "--max-steps", "20", "--no-parser", "-o", out, site.URL + "/"}, stdout, &stderr,
+				func(string) (string, bool) { return "", false })
+			if code := exitCode(err, &stderr); code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s%s", code, tc.code, stdout.String(), stderr.String())
+			}
+			text := stdout.String()
+			if n := strings.Count(text, " req/s: "); n != 2 || !strings.Contains(text, "25 req/s: ") ||
+				!strings.Contains(text, "PARTIAL: the search was interrupted") ||
+				!strings.Contains(text, "Capacity: at least 25 req/s (p95 ") || !strings.Contains(text, "; search interrupted at 50 req/s)") {
+				t.Fatalf("want the first step, the partial second and the capacity as a lower bound:\n%s", text)
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var saved struct {
+				Run struct {
+					Rate       float64 `json:"rate"`
+					StopReason string  `json:"stop_reason"`
+				} `json:"run"`
+				Capacity struct {
+					Rate          float64 `json:"rate"`
+					StopReason    string  `json:"stop_reason"`
+					InterruptedAt float64 `json:"interrupted_at"`
+					Steps         []struct {
+						Rate    float64 `json:"rate"`
+						Passed  bool    `json:"passed"`
+						Partial bool    `json:"partial"`
+						Broke   string  `json:"broke"`
+					} `json:"steps"`
+				} `json:"capacity"`
+			}
+			if err := json.Unmarshal(data, &saved); err != nil {
+				t.Fatal(err)
+			}
+			c := saved.Capacity
+			if saved.Run.StopReason != "interrupted" || saved.Run.Rate != 25 || c.Rate != 25 || c.StopReason != "interrupted" || c.InterruptedAt != 50 {
+				t.Fatalf("saved run %+v, capacity %+v", saved.Run, c)
+			}
+			if len(c.Steps) != 2 || !c.Steps[0].Passed || c.Steps[1].Rate != 50 || !c.Steps[1].Partial || c.Steps[1].Passed || c.Steps[1].Broke != "" {
+				t.Fatalf("saved steps %+v, want 25 passed and 50 partial", c.Steps)
+			}
+		})
 	}
-	if n := strings.Count(stdout.String(), " req/s: "); n != 1 || !strings.Contains(stdout.String(), "Capacity: ") {
-		t.Fatalf("%d steps printed, want the one before the signal:\n%s", n, stdout.String())
+}
+
+// webload compare --max-regression capacity=... does not judge an interrupted search: its
+// capacity is a lower bound. The limit is inconclusive (exit 4), naming the search.
+func TestCapacityCompareInterrupted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	save := func(name string, interrupted bool) string {
+		rep, err := stats.ReadJSON(filepath.Join("..", "..", "stats", "testdata", "saved", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if interrupted {
+			rep.Capacity.StopReason, rep.Capacity.InterruptedAt = stats.StopInterrupted, 15
+		}
+		path := filepath.Join(dir, name+".json")
+		if err := stats.SaveJSON(path, &rep); err != nil {
+			t.Fatal(err)
+		}
+		return path
 	}
-	data, err := os.ReadFile(out)
-	if err != nil || !strings.Contains(string(data), `"capacity"`) {
-		t.Fatalf("saved %v: %.200s", err, data)
+	base, cand := save("capacity", false), save("capacity-b", true)
+	stdout, stderr, code := webload(t, nil, "compare", "--max-regression", "capacity=10%", base, cand)
+	if code != exitInconclusive || !strings.Contains(stdout, "falls over after 10 Capacity: the search of falls over after 10 was interrupted at 15 req/s") ||
+		!strings.Contains(stdout, "INCONCLUSIVE") || strings.Contains(stdout, ": ok") {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitInconclusive, stdout, stderr)
 	}
 }
 
@@ -245,14 +391,14 @@ func TestCapacityShowsItsStep(t *testing.T) {
 		w.Write([]byte("ok\n"))
 	}))
 	t.Cleanup(site.Close)
-	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<5s", "--step-time", "500ms", "--settle", "0",
-		"--from", "20", "--max-steps", "2", "--no-parser", "--prometheus-listen", addr, site.URL+"/")
+	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<5s", "--step-time", "1s", "--settle", "0",
+		"--from", "25", "--max-steps", "2", "--no-parser", "--prometheus-listen", addr, site.URL+"/")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if !seen["webload_step 20"] || !seen["webload_step 40"] || len(seen) != 2 {
-		t.Errorf("steps seen while answering: %v; want webload_step 20 and 40", seen)
+	if !seen["webload_step 25"] || !seen["webload_step 50"] || len(seen) != 2 {
+		t.Errorf("steps seen while answering: %v; want webload_step 25 and 50", seen)
 	}
 }
