@@ -111,6 +111,9 @@ func (s *sanity) report(at string, r *Report) error {
 	if err := s.times(&service); err != nil {
 		return err
 	}
+	if err := s.parts(at, r); err != nil {
+		return err
+	}
 	for i := range r.Repeats {
 		if err := s.report(fmt.Sprintf("%srepeats[%d].", at, i), &r.Repeats[i]); err != nil {
 			return err
@@ -155,11 +158,19 @@ func (s *sanity) urls(at string, r *Report) error {
 			for _, c := range []struct {
 				key string
 				n   int64
-			}{{"pages", p.Pages}, {"failed", p.Failed}, {"cut", p.Cut}, {"resources", p.Resources},
-				{"resource_failures", p.ResourceFailures}, {"resource_bytes", p.ResourceBytes}} {
+			}{{"cut", p.Cut}, {"resource_bytes", p.ResourceBytes}} {
 				if c.n < 0 {
 					return negative(row+"pages."+c.key, c.n)
 				}
+			}
+			if err := s.visits(row+"pages.", p.Pages, p.Failed, p.Resources, p.ResourceFailures); err != nil {
+				return err
+			}
+			t := savedTimes{at: row + "pages.", histKey: "histogram", hist: p.Histogram, count: p.Pages - p.Failed, need: true,
+				meanKey: "mean", mean: p.Mean, maxKey: "max", max: p.Max, apart: true}
+			t.quantiles = []quantileValue{quantileField(t.at, 50, p.P50), quantileField(t.at, 95, p.P95), quantileField(t.at, 99, p.P99)}
+			if err := s.times(&t); err != nil {
+				return err
 			}
 			hits, fails = hits+p.Resources-p.ResourceFailures, fails+p.ResourceFailures
 		}
@@ -170,6 +181,92 @@ func (s *sanity) urls(at string, r *Report) error {
 	if len(r.URLs) > 0 && (hits != r.Transactions || fails != r.FailedTransactions) {
 		return fmt.Errorf("%surls count %d transactions and %d failures, but transactions is %d and failed_transactions %d",
 			at, hits, fails, r.Transactions, r.FailedTransactions)
+	}
+	return nil
+}
+
+// parts checks the figures of the parts a run may have: page visits, the steady state after a
+// ramp and the open model's schedule.
+func (s *sanity) parts(at string, r *Report) error {
+	if p := r.Pages; p != nil {
+		pg := at + "pages."
+		for _, c := range []struct {
+			key string
+			n   int64
+		}{{"cut", p.Cut}, {"redirects", p.Redirects}, {"off_host_redirects", p.OffHostRedirects}} {
+			if c.n < 0 {
+				return negative(pg+c.key, c.n)
+			}
+		}
+		if err := s.visits(pg, p.Pages, p.Failed, p.Resources, p.ResourceFailures); err != nil {
+			return err
+		}
+		t := savedTimes{at: pg, histKey: "histogram", hist: p.Histogram, count: p.Pages - p.Failed, need: true,
+			meanKey: "mean", mean: p.Mean, maxKey: "percentiles.max", max: p.Percentiles.Max, apart: true,
+			quantiles: percentileFields(pg+"percentiles.", &p.Percentiles)}
+		if err := s.times(&t); err != nil {
+			return err
+		}
+	}
+	if st := r.SteadyState; st != nil {
+		ss := at + "steady_state."
+		for _, c := range []struct {
+			key string
+			n   int64
+		}{{"requests", st.Requests}, {"transactions", st.Transactions}, {"failed", st.Failed}} {
+			if c.n < 0 {
+				return negative(ss+c.key, c.n)
+			}
+		}
+		if ended, ok := add(st.Transactions, st.Failed); !ok || ended != st.Requests || st.Requests > r.Requests {
+			return fmt.Errorf("%srequests is %d, but transactions %d + failed %d, of the run's %d", ss, st.Requests,
+				st.Transactions, st.Failed, r.Requests)
+		}
+		t := savedTimes{at: ss, histKey: "histogram", hist: st.Histogram, count: st.Transactions, maxKey: "percentiles.max",
+			max: st.Percentiles.Max, exceed: s.overflow, quantiles: percentileFields(ss+"percentiles.", &st.Percentiles)}
+		if err := s.times(&t); err != nil {
+			return err
+		}
+	}
+	if sc := r.Schedule; sc != nil {
+		sd := at + "schedule."
+		for _, c := range []struct {
+			key string
+			n   int64
+		}{{"sent", sc.Sent}, {"unsent", sc.Unsent}, {"delayed", sc.Delayed}} {
+			if c.n < 0 {
+				return negative(sd+c.key, c.n)
+			}
+		}
+		if sc.DelayedWaitMean < 0 || sc.DelayedWaitMax < sc.DelayedWaitMean {
+			return fmt.Errorf("%sdelayed_wait_mean is %.6g s, below zero or beyond delayed_wait_max %.6g s", sd,
+				sc.DelayedWaitMean, sc.DelayedWaitMax)
+		}
+		// The lags' maximum is read from their histogram, like their percentiles.
+		t := savedTimes{at: sd, histKey: "histogram", hist: sc.Histogram, count: sc.Sent, maxKey: "lag_max", max: sc.LagMax,
+			quantiles: []quantileValue{{sd + "lag_p50", 50, sc.LagP50}, {sd + "lag_p99", 99, sc.LagP99}}}
+		if err := s.times(&t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// visits checks the counts of page visits and their resources, whose failures are some of them.
+func (s *sanity) visits(at string, pages, failed, resources, resFailed int64) error {
+	for _, c := range []struct {
+		key string
+		n   int64
+	}{{"pages", pages}, {"failed", failed}, {"resources", resources}, {"resource_failures", resFailed}} {
+		if c.n < 0 {
+			return negative(at+c.key, c.n)
+		}
+	}
+	switch {
+	case failed > pages:
+		return fmt.Errorf("%sfailed is %d, more than pages %d", at, failed, pages)
+	case resFailed > resources:
+		return fmt.Errorf("%sresource_failures is %d, more than resources %d", at, resFailed, resources)
 	}
 	return nil
 }
@@ -218,6 +315,10 @@ type savedTimes struct {
 	mean, max, min  float64
 	quantiles       []quantileValue
 	exceed          bool // exact times may lie beyond the histogram's hour
+	// apart says the exact max and mean are not of the times the histogram holds: in the open
+	// model a page visit's histogram counts from the intended start, its max and mean from the
+	// send. Its percentiles are still read from the histogram.
+	apart bool
 }
 
 type quantileValue struct {
@@ -255,7 +356,7 @@ func (s *sanity) times(t *savedTimes) error {
 		return t.inOrder()
 	}
 	top := fromUnits(h.Max()).Seconds()
-	if t.maxKey != "" && !histNear(t.max, top) && (!t.exceed || t.max < top) {
+	if t.maxKey != "" && !t.apart && !histNear(t.max, top) && (!t.exceed || t.max < top) {
 		return fmt.Errorf("%s%s is %.6g s, but %s%s ends at %.6g s", t.at, t.maxKey, t.max, t.at, t.histKey, top)
 	}
 	for _, q := range t.quantiles {
@@ -263,7 +364,7 @@ func (s *sanity) times(t *savedTimes) error {
 			return fmt.Errorf("%s is %.6g s, but %s%s puts it at %.6g s", q.key, q.v, t.at, t.histKey, min(want, t.max))
 		}
 	}
-	if t.meanKey != "" && !t.exceed {
+	if t.meanKey != "" && !t.exceed && !t.apart {
 		if want := h.Mean() * histUnit.Seconds(); !histNear(t.mean, want) {
 			return fmt.Errorf("%s%s is %.6g s, but %s%s's mean is %.6g s", t.at, t.meanKey, t.mean, t.at, t.histKey, want)
 		}

@@ -66,6 +66,15 @@ func TestSaneRefusesCorruptFigures(t *testing.T) {
 			}
 			panic("browser.json has no page")
 		}, "pages.resources is -3"},
+		{"untouched open", "open", func(*Report) {}, ""},
+		{"pages failed beyond pages", "browser", func(r *Report) { r.Pages.Failed = r.Pages.Pages + 1 }, "pages.failed is"},
+		{"page p95 beyond its histogram", "browser", func(r *Report) { r.Pages.Percentiles.P95 = 9999 }, "pages.percentiles.p95 is 9999 s"},
+		{"steady state disagrees", "open", func(r *Report) { r.SteadyState.Failed++ }, "steady_state.requests is"},
+		{"steady state p50 beyond its histogram", "open", func(r *Report) {
+			r.SteadyState.Percentiles.P50 = r.SteadyState.Percentiles.Max
+		}, "steady_state.percentiles.p50 is"},
+		{"negative unsent", "open", func(r *Report) { r.Schedule.Unsent = -5 }, "schedule.unsent is -5"},
+		{"lag beyond its histogram", "open", func(r *Report) { r.Schedule.LagP99, r.Schedule.LagMax = 60, 60 }, "schedule.lag_max is 60 s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
