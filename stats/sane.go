@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"sort"
 	"strconv"
 )
 
@@ -428,23 +427,26 @@ func sumStatuses(key string, m map[string]int64) (all, failed int64, err error) 
 }
 
 // sumCounts adds up a map of counts, refusing a negative one (the first by key, so the message
-// is always the same) and a sum beyond int64.
+// is always the same) and a sum beyond int64. It allocates nothing: a long URL list has a map
+// for each URL.
 func sumCounts(key string, m map[string]int64) (int64, error) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var sum int64
-	for _, k := range keys {
-		n := m[k]
-		if n < 0 {
-			return 0, negative(key+"["+strconv.Quote(k)+"]", n)
+	sumOK, bad, found := true, "", false
+	for k, n := range m {
+		switch {
+		case n < 0:
+			if !found || k < bad {
+				bad, found = k, true
+			}
+		case sumOK:
+			sum, sumOK = add(sum, n)
 		}
-		var ok bool
-		if sum, ok = add(sum, n); !ok {
-			return 0, fmt.Errorf("%s add up beyond any count", key)
-		}
+	}
+	if found {
+		return 0, negative(key+"["+strconv.Quote(bad)+"]", m[bad])
+	}
+	if !sumOK {
+		return 0, fmt.Errorf("%s add up beyond any count", key)
 	}
 	return sum, nil
 }
