@@ -41,20 +41,15 @@ func (r *Report) sane() error {
 
 func (s *sanity) report(at string, r *Report) error {
 	s.overflow = r.LatencyOverflow > 0
-	counts := []struct {
-		key string
-		n   int64
-	}{
+	counts := []count{
 		{"transactions", r.Transactions}, {"requests", r.Requests}, {"successful_transactions", r.SuccessfulTransactions},
 		{"failed_transactions", r.FailedTransactions}, {"body_bytes", r.BodyBytes}, {"decoded_bytes", r.DecodedBytes},
 		{"in_flight_at_stop", r.InFlightAtStop}, {"resent", r.Resent}, {"latency_overflow", r.LatencyOverflow},
 		{"wire_bytes_received", r.WireBytesReceived}, {"wire_bytes_sent", r.WireBytesSent},
 		{"connections_opened", r.ConnectionsOpened},
 	}
-	for _, c := range counts {
-		if c.n < 0 {
-			return negative(at+c.key, c.n)
-		}
+	if err := nonNegative(at, counts); err != nil {
+		return err
 	}
 	statuses, failedStatuses, err := sumStatuses(at+"status_codes", r.StatusCodes)
 	if err != nil {
@@ -82,7 +77,7 @@ func (s *sanity) report(at string, r *Report) error {
 		return fmt.Errorf("%serrors count %d, but failed_transactions %d less failed responses %d", at, errs,
 			r.FailedTransactions, failedStatuses)
 	}
-	if err := s.timeNonNegative(at, []float64{r.ElapsedTime, r.ResponseTime, r.LongestTransaction, r.ShortestTransaction},
+	if err := timesNonNegative(at, []float64{r.ElapsedTime, r.ResponseTime, r.LongestTransaction, r.ShortestTransaction},
 		"elapsed_time", "response_time", "longest_transaction", "shortest_transaction"); err != nil {
 		return err
 	}
@@ -132,14 +127,10 @@ func (s *sanity) urls(at string, r *Report) error {
 	for i := range r.URLs {
 		u := &r.URLs[i]
 		row := fmt.Sprintf("%surls[%d].", at, i)
-		for _, c := range []struct {
-			key string
-			n   int64
-		}{{"hits", u.Hits}, {"failures", u.Failures}, {"bytes", u.Bytes}, {"check_failures", u.CheckFailures},
-			{"extractions", u.Extractions}, {"extract_failures", u.ExtractFailures}, {"extract_unsent", u.ExtractUnsent}} {
-			if c.n < 0 {
-				return negative(row+c.key, c.n)
-			}
+		if err := nonNegative(row, []count{{"hits", u.Hits}, {"failures", u.Failures}, {"bytes", u.Bytes},
+			{"check_failures", u.CheckFailures}, {"extractions", u.Extractions}, {"extract_failures", u.ExtractFailures},
+			{"extract_unsent", u.ExtractUnsent}}); err != nil {
+			return err
 		}
 		if _, _, err := sumStatuses(row+"status_codes", u.StatusCodes); err != nil {
 			return err
@@ -154,15 +145,10 @@ func (s *sanity) urls(at string, r *Report) error {
 		hits, ok = add(hits, u.Hits)
 		fails, ok2 = add(fails, u.Failures)
 		if p := u.Pages; p != nil {
-			for _, c := range []struct {
-				key string
-				n   int64
-			}{{"cut", p.Cut}, {"resource_bytes", p.ResourceBytes}} {
-				if c.n < 0 {
-					return negative(row+"pages."+c.key, c.n)
-				}
+			if err := nonNegative(row+"pages.", []count{{"cut", p.Cut}, {"resource_bytes", p.ResourceBytes}}); err != nil {
+				return err
 			}
-			if err := s.visits(row+"pages.", p.Pages, p.Failed, p.Resources, p.ResourceFailures); err != nil {
+			if err := visits(row+"pages.", p.Pages, p.Failed, p.Resources, p.ResourceFailures); err != nil {
 				return err
 			}
 			t := savedTimes{at: row + "pages.", histKey: "histogram", hist: p.Histogram, count: p.Pages - p.Failed, need: true,
@@ -189,15 +175,11 @@ func (s *sanity) urls(at string, r *Report) error {
 func (s *sanity) parts(at string, r *Report) error {
 	if p := r.Pages; p != nil {
 		pg := at + "pages."
-		for _, c := range []struct {
-			key string
-			n   int64
-		}{{"cut", p.Cut}, {"redirects", p.Redirects}, {"off_host_redirects", p.OffHostRedirects}} {
-			if c.n < 0 {
-				return negative(pg+c.key, c.n)
-			}
+		err := nonNegative(pg, []count{{"cut", p.Cut}, {"redirects", p.Redirects}, {"off_host_redirects", p.OffHostRedirects}})
+		if err != nil {
+			return err
 		}
-		if err := s.visits(pg, p.Pages, p.Failed, p.Resources, p.ResourceFailures); err != nil {
+		if err := visits(pg, p.Pages, p.Failed, p.Resources, p.ResourceFailures); err != nil {
 			return err
 		}
 		t := savedTimes{at: pg, histKey: "histogram", hist: p.Histogram, count: p.Pages - p.Failed, need: true,
@@ -209,13 +191,9 @@ func (s *sanity) parts(at string, r *Report) error {
 	}
 	if st := r.SteadyState; st != nil {
 		ss := at + "steady_state."
-		for _, c := range []struct {
-			key string
-			n   int64
-		}{{"requests", st.Requests}, {"transactions", st.Transactions}, {"failed", st.Failed}} {
-			if c.n < 0 {
-				return negative(ss+c.key, c.n)
-			}
+		err := nonNegative(ss, []count{{"requests", st.Requests}, {"transactions", st.Transactions}, {"failed", st.Failed}})
+		if err != nil {
+			return err
 		}
 		if ended, ok := add(st.Transactions, st.Failed); !ok || ended != st.Requests || st.Requests > r.Requests {
 			return fmt.Errorf("%srequests is %d, but transactions %d + failed %d, of the run's %d", ss, st.Requests,
@@ -229,13 +207,8 @@ func (s *sanity) parts(at string, r *Report) error {
 	}
 	if sc := r.Schedule; sc != nil {
 		sd := at + "schedule."
-		for _, c := range []struct {
-			key string
-			n   int64
-		}{{"sent", sc.Sent}, {"unsent", sc.Unsent}, {"delayed", sc.Delayed}} {
-			if c.n < 0 {
-				return negative(sd+c.key, c.n)
-			}
+		if err := nonNegative(sd, []count{{"sent", sc.Sent}, {"unsent", sc.Unsent}, {"delayed", sc.Delayed}}); err != nil {
+			return err
 		}
 		if sc.DelayedWaitMean < 0 || sc.DelayedWaitMax < sc.DelayedWaitMean {
 			return fmt.Errorf("%sdelayed_wait_mean is %.6g s, below zero or beyond delayed_wait_max %.6g s", sd,
@@ -252,14 +225,11 @@ func (s *sanity) parts(at string, r *Report) error {
 }
 
 // visits checks the counts of page visits and their resources, whose failures are some of them.
-func (s *sanity) visits(at string, pages, failed, resources, resFailed int64) error {
-	for _, c := range []struct {
-		key string
-		n   int64
-	}{{"pages", pages}, {"failed", failed}, {"resources", resources}, {"resource_failures", resFailed}} {
-		if c.n < 0 {
-			return negative(at+c.key, c.n)
-		}
+func visits(at string, pages, failed, resources, resFailed int64) error {
+	err := nonNegative(at, []count{{"pages", pages}, {"failed", failed}, {"resources", resources},
+		{"resource_failures", resFailed}})
+	if err != nil {
+		return err
 	}
 	switch {
 	case failed > pages:
@@ -276,21 +246,16 @@ func (s *sanity) timeline(at string, r *Report) error {
 	for i := range r.Timeline {
 		p := &r.Timeline[i]
 		pt := fmt.Sprintf("%stimeline[%d].", at, i)
-		for _, c := range []struct {
-			key string
-			n   int64
-		}{{"requests", p.Requests}, {"transactions", p.Transactions}, {"successful", p.Successful},
-			{"failed", p.Failed}, {"bytes", p.Bytes}} {
-			if c.n < 0 {
-				return negative(pt+c.key, c.n)
-			}
+		if err := nonNegative(pt, []count{{"requests", p.Requests}, {"transactions", p.Transactions},
+			{"successful", p.Successful}, {"failed", p.Failed}, {"bytes", p.Bytes}}); err != nil {
+			return err
 		}
 		var ok bool
 		if requests, ok = add(requests, p.Requests); !ok {
 			return fmt.Errorf("%srequests add up beyond any count", pt)
 		}
-		t := savedTimes{at: pt, histKey: "histogram", hist: p.Histogram, count: p.Transactions, need: true, maxKey: "max", max: p.Max,
-			exceed: s.overflow}
+		t := savedTimes{at: pt, histKey: "histogram", hist: p.Histogram, count: p.Transactions, need: true, maxKey: "max",
+			max: p.Max, exceed: s.overflow}
 		p.quantiles(func(q float64, v *float64) { t.quantiles = append(t.quantiles, quantileField(pt, q, *v)) })
 		if err := s.times(&t); err != nil {
 			return err
@@ -402,7 +367,7 @@ func histNear(saved, fromHist float64) bool {
 	return math.Abs(saved-fromHist) <= fromHist*histSlackRel+histSlackAbs
 }
 
-func (s *sanity) timeNonNegative(at string, v []float64, keys ...string) error {
+func timesNonNegative(at string, v []float64, keys ...string) error {
 	for i, x := range v {
 		if x < 0 {
 			return fmt.Errorf("%s%s is %g, below zero", at, keys[i], x)
@@ -456,6 +421,22 @@ func sumCounts(key string, m map[string]int64) (int64, error) {
 func add(a, b int64) (sum int64, ok bool) {
 	s, carry := bits.Add64(uint64(a), uint64(b), 0)
 	return int64(s), carry == 0 && s <= math.MaxInt64
+}
+
+// count is a saved count and its key.
+type count struct {
+	key string
+	n   int64
+}
+
+// nonNegative refuses the first negative count, named with its path at.
+func nonNegative(at string, counts []count) error {
+	for _, c := range counts {
+		if c.n < 0 {
+			return negative(at+c.key, c.n)
+		}
+	}
+	return nil
 }
 
 func negative(key string, n int64) error { return fmt.Errorf("%s is %d, a count below zero", key, n) }
