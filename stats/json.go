@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 
 	"github.com/webload/webload/internal/atomicfile"
 )
@@ -133,24 +134,47 @@ func ReadJSON(path string) (Report, error) {
 		return rep, fmt.Errorf("read report: %w", err)
 	}
 	if err := json.Unmarshal(data, &rep); err != nil {
-		return rep, fmt.Errorf("read report %s: %w", path, err)
+		return rep, fmt.Errorf("read report %s: %w", path, syntaxAt(data, err))
 	}
 	if err := rep.looksLikeOurs(); err != nil {
 		return rep, fmt.Errorf("read report %s: %w", path, err)
 	}
+	if err := rep.sane(); err != nil {
+		return rep, fmt.Errorf("read report %s: %w", path, err)
+	}
 	return rep, nil
 }
+
+// syntaxAt names the JSON key a syntax error follows, so that a NaN or Infinity written where a
+// number goes (JSON has neither) is found in a long file: encoding/json gives only an offset.
+func syntaxAt(data []byte, err error) error {
+	var syn *json.SyntaxError
+	if !errors.As(err, &syn) || syn.Offset <= 0 || syn.Offset > int64(len(data)) {
+		return err
+	}
+	off := int(syn.Offset)
+	keys := jsonKey.FindAllSubmatch(data[max(0, off-4096):off], -1)
+	if len(keys) == 0 {
+		return err
+	}
+	at := fmt.Errorf("after key %s: %w", keys[len(keys)-1][1], err)
+	near := data[max(0, off-2):min(len(data), off+3)]
+	if bytes.Contains(near, []byte("NaN")) || bytes.Contains(near, []byte("Inf")) {
+		return fmt.Errorf("%w (NaN and Infinity are not numbers a result holds)", at)
+	}
+	return at
+}
+
+// jsonKey matches an object key and its colon.
+var jsonKey = regexp.MustCompile(`("(?:[^"\\]|\\.)*")\s*:`)
 
 // ErrNotAResult says a JSON file is valid but was not written by webload (siege's -j output,
 // say), which would otherwise compare as a run of zeros.
 var ErrNotAResult = errors.New("not a webload result (written by webload -o or -j)")
 
 func (r *Report) looksLikeOurs() error {
-	switch {
-	case r.Run.Version == "" || r.Run.HistogramUnit != "us":
+	if r.Run.Version == "" || r.Run.HistogramUnit != "us" {
 		return ErrNotAResult
-	case r.Requests < 0 || r.Transactions < 0 || r.FailedTransactions < 0 || r.ElapsedTime < 0:
-		return fmt.Errorf("%w: negative counts", ErrNotAResult)
 	}
 	return nil
 }

@@ -30,6 +30,19 @@ func FuzzReadReport(f *testing.F) {
 		` "extractions": {"taken": -1}, "urls": [{"login": true, "extract_failures": 2, "extract_unsent": 9}]}`))
 	f.Add([]byte(`{"run": {"version": "x", "histogram_unit": "us"}, "histogram": "HISTFAAAAB"}`))
 	f.Add([]byte(`{"run": {"version": "x", "histogram_unit": "us"}, "urls": [{"hits": 1, "histogram": "%%%"}]}`))
+	// Hand-corrupted results, refused on load: a negative count, a p95 far beyond its histogram,
+	// a NaN, and counts whose sums wrap around.
+	for _, name := range []string{"negative-status", "p95-beyond", "nan"} {
+		corrupt, err := os.ReadFile(filepath.Join("testdata", "corrupt", name+".json"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(corrupt)
+	}
+	f.Add([]byte(`{"run": {"version": "x", "histogram_unit": "us"}, "status_codes": {"200": -100}}`))
+	f.Add([]byte(`{"run": {"version": "x", "histogram_unit": "us"}, "transactions": 1, "requests": 1,` +
+		` "status_codes": {"200": 9223372036854775807, "201": 2}, "percentiles": {"p95": 9999}}`))
+	f.Add([]byte(`{"run": {"version": "x", "histogram_unit": "us"}, "timeline": [{"requests": -1, "p50": Infinity}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(t.TempDir(), "r.json")
 		if err := os.WriteFile(path, data, 0o600); err != nil {

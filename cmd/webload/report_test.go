@@ -102,7 +102,8 @@ func TestReportCommand(t *testing.T) {
 			stderr: "webload: read report: open " + filepath.Join(dir, "nope.json") + ": no such file or directory"},
 		{name: "not a webload result", args: []string{siege}, code: 2,
 			stderr: "webload: read report " + siege + ": not a webload result (written by webload -o or -j)"},
-		{name: "corrupt histogram", args: []string{base, corrupt}, code: 2, stderr: "webload: report " + corrupt + ": "},
+		{name: "corrupt histogram", args: []string{base, corrupt}, code: 2,
+			stderr: "webload: read report " + corrupt + ": corrupt result: histogram: decode histogram: "},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
