@@ -243,6 +243,8 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p
 			continue
 		}
 		s.Databases = append(s.Databases, t)
+		// A page may print the database's password (a debugging page, an error dump).
+		s.Config.Secrets = append(s.Config.Secrets, t.Secrets()...)
 	}
 }
 
