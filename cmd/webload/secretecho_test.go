@@ -70,7 +70,7 @@ func secretEchoSite(t *testing.T, cookie string, secrets []string, leak *atomic.
 // header's value, the --db password and sslpassword, a --data value, the cookie the site
 // gave) as written, HTML-escaped, %-escaped or JSON-escaped shows none of them in any output:
 // not the text report, the -o JSON (its odd excerpt and fingerprint segments, its error
-// samples), the HTML report, or compare; "#secret" stands in their place.
+// samples), the HTML report, compare or -C; "#secret" stands in their place.
 func TestPageEchoingSecretsHidesThem(t *testing.T) {
 	t.Parallel()
 	const (
@@ -144,7 +144,12 @@ func TestPageEchoingSecretsHidesThem(t *testing.T) {
 	if stdout, stderr, code := webload(t, nil, "report", "--html", page, before, after); code != 0 {
 		t.Fatalf("report: exit %d\n%s%s", code, stdout, stderr)
 	}
+	config, cferr, code := webload(t, nil, "-C", "-u", "bob:"+userPass, "-H", "X-Api-Key: "+apiKey, "--db", dsn, "--data", data, "-f", list)
+	if code != 0 || !strings.Contains(config, "sslpassword=xxxxx") {
+		t.Errorf("-C: exit %d, want the DSN with its sslpassword hidden\n%s%s", code, config, cferr)
+	}
 	outputs := map[string]string{
+		"-C":                   config + cferr,
 		"the first run's text": out1 + err1, "the second run's text": out2 + err2,
 		"the JSON": readFile(t, before) + readFile(t, after), "the fingerprints": strings.Join(kept, "\n"),
 		"compare": compare + cerr, "the HTML report": readFile(t, page),
