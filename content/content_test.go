@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/webload/webload/mask"
 )
 
 func TestNormalise(t *testing.T) {
@@ -368,7 +370,11 @@ func TestLearnerKeepsItsBound(t *testing.T) {
 func TestSecretsAreNotKept(t *testing.T) {
 	t.Parallel()
 	echo := `{"headers": {"Authorization": "Basic dXNlcjpzM2NyZXQ=", "X-Api-Key": "k3y-Value"}, "pw": "s3cret"}`
-	l := NewLearner(Options{Secrets: []string{"Basic dXNlcjpzM2NyZXQ=", "dXNlcjpzM2NyZXQ=", "k3y-Value", "s3cret", "ab"}})
+	var secrets mask.Set
+	for _, v := range []string{"Basic dXNlcjpzM2NyZXQ=", "dXNlcjpzM2NyZXQ=", "k3y-Value", "s3cret", "ab"} {
+		secrets.Add(v)
+	}
+	l := NewLearner(Options{Secrets: &secrets})
 	var s Scanner
 	l.Sample(200, nil)
 	l.Observe(&s, []byte(echo))

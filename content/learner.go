@@ -20,6 +20,8 @@ import (
 	"sync"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/webload/webload/mask"
 )
 
 // Bounds of what is fingerprinted and kept. A page is fingerprinted up to MaxBody bytes of its
@@ -59,10 +61,11 @@ type Options struct {
 	Volatile []*regexp.Regexp
 	// Keep bounds the bytes the learner keeps (see MaxKeep); 0 means MaxKeep.
 	Keep int
-	// Secrets are the run's credentials (header values, passwords): a page that echoes one,
-	// as a debugging endpoint does, has it replaced by "#secret" before anything is kept.
-	// Values shorter than 4 bytes are left alone: they would match everywhere.
-	Secrets []string
+	// Secrets are the run's credentials (header values, passwords) in every form a page may
+	// print them: a page that echoes one, as a debugging endpoint does, has it replaced by
+	// "#secret" before anything is kept. A user's own (its --data values, its cookies) are
+	// given to the Scanner (Scanner.Hide). Shared, not copied; nil hides none.
+	Secrets *mask.Set
 	// Hosts are the hosts (with their ports, as the URLs write them) of the run's URLs: a
 	// page's links to its own site name the stack's address, which two stacks under test do
 	// not share, so each is replaced by "#host" and the pages of two stacks compare alike.
@@ -107,12 +110,7 @@ func NewLearner(o Options) *Learner {
 	if o.Keep <= 0 || o.Keep > MaxKeep {
 		o.Keep = MaxKeep
 	}
-	h := hiding{volatile: o.Volatile}
-	for _, v := range o.Secrets {
-		if len(v) >= 4 {
-			h.secrets = append(h.secrets, []byte(v))
-		}
-	}
+	h := hiding{volatile: o.Volatile, secrets: o.Secrets}
 	for _, v := range o.Hosts {
 		if len(v) >= 4 {
 			h.hosts = append(h.hosts, []byte(v))

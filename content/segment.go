@@ -5,6 +5,8 @@ import (
 	"regexp"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/webload/webload/mask"
 )
 
 // MaxSegment is the longest segment, in bytes of the body: a longer line of text is cut at its
@@ -27,6 +29,17 @@ type Scanner struct {
 	raw  []byte    // a segment after the --volatile patterns, before normalising
 	attr []byte    // a tag's name and one of its attributes
 	set  hashSet   // the last body's segment hashes, for a learner to look up
+	own  mask.Set  // the credentials of the user whose body is observed next (see Hide)
+}
+
+// Hide sets the credentials of the user whose answer is observed next (its --data values,
+// the cookies it was given), to be replaced by "#secret" in every form a page may print them,
+// besides the run's own (Options.Secrets). They hold until the next call.
+func (s *Scanner) Hide(values ...string) {
+	s.own.Reset()
+	for _, v := range values {
+		s.own.Add(v)
+	}
 }
 
 // scan cuts body into segments without an HTML parser: a tag's name and each of its attributes
@@ -156,8 +169,8 @@ func (s *Scanner) add(seg []byte, hide *hiding) {
 		s.add(seg[:MaxSegment], hide)
 		seg = seg[MaxSegment:]
 	}
-	if hide != nil && (len(hide.volatile) > 0 || len(hide.secrets) > 0 || len(hide.hosts) > 0) {
-		seg = hide.apply(s.raw[:0], seg)
+	if hide != nil && (len(hide.volatile) > 0 || !hide.secrets.Empty() || !s.own.Empty() || len(hide.hosts) > 0) {
+		seg = hide.apply(s.raw[:0], seg, &s.own)
 		s.raw = seg
 	}
 	off := len(s.text)
@@ -172,19 +185,15 @@ func (s *Scanner) add(seg []byte, hide *hiding) {
 // matches, the run's secrets and its hosts.
 type hiding struct {
 	volatile []*regexp.Regexp
-	secrets  [][]byte
+	secrets  *mask.Set
 	hosts    [][]byte // longest first
 }
 
-// apply appends seg to dst with the secrets replaced by "#secret", the hosts by "#host" and the
-// patterns' matches by "#v", and returns it.
-func (h *hiding) apply(dst, seg []byte) []byte {
-	dst = append(dst, seg...)
-	for _, v := range h.secrets {
-		if bytes.Contains(dst, v) {
-			dst = bytes.ReplaceAll(dst, v, []byte("#secret"))
-		}
-	}
+// apply appends seg to dst with the run's secrets and the user's own (in every form) replaced
+// by "#secret", the hosts by "#host" and the patterns' matches by "#v", and returns it.
+func (h *hiding) apply(dst, seg []byte, own *mask.Set) []byte {
+	dst = h.secrets.Append(dst, seg)
+	dst = own.Bytes(dst)
 	for _, v := range h.hosts {
 		if bytes.Contains(dst, v) {
 			dst = bytes.ReplaceAll(dst, v, []byte("#host"))

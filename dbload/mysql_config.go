@@ -72,6 +72,9 @@ func mysqlConfig(t Target) (*mysql.Config, error) {
 			return nil, fmt.Errorf("reading %s: unknown parameter %q (known: socket, tls, user, password)", t, key)
 		}
 	}
+	if cfg.Passwd == "" {
+		cfg.Passwd = t.Password
+	}
 	if cfg.Addr == "" {
 		return nil, fmt.Errorf("reading %s: no host or socket", t)
 	}

@@ -43,9 +43,10 @@ const (
 // (one per database) and buffer reads to RowsRead and BufferReads, which it cannot tell apart.
 type postgresSource struct {
 	cfg *pgx.ConnConfig
-	// name is the DSN with the password hidden; secret the password, removed from any
-	// message that might echo it.
-	name, secret string
+	// name is the DSN with the password hidden; secrets its credentials (Target.Secrets),
+	// removed from any message that might echo them.
+	name    string
+	secrets []string
 
 	conn *pgx.Conn
 	// What the probe learnt about the connection.
@@ -66,10 +67,13 @@ type postgresSource struct {
 
 // newPostgres prepares a reader of t; it does not connect.
 func newPostgres(t Target) (Source, error) {
-	p := &postgresSource{name: t.String(), secret: pgPassword(t)}
+	p := &postgresSource{name: t.String(), secrets: t.Secrets()}
 	cfg, err := pgx.ParseConfig(t.URL.String())
 	if err != nil {
 		return nil, p.wrap("parsing", err)
+	}
+	if t.Password != "" {
+		cfg.Password = t.Password // the DSN has none: pgx may have taken the process's own
 	}
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = pgConnectTimeout
@@ -220,8 +224,8 @@ func (p *postgresSource) Close() error {
 // driver's message in case it echoes it.
 func (p *postgresSource) wrap(doing string, err error) error {
 	msg := fmt.Sprintf("%s postgres %s: %v", doing, p.name, err)
-	if p.secret != "" {
-		msg = strings.ReplaceAll(msg, p.secret, "xxxxx")
+	for _, v := range p.secrets {
+		msg = strings.ReplaceAll(msg, v, "xxxxx")
 	}
 	return &pgRedactedError{msg: msg, err: err}
 }
@@ -235,11 +239,3 @@ type pgRedactedError struct {
 
 func (e *pgRedactedError) Error() string { return e.msg }
 func (e *pgRedactedError) Unwrap() error { return e.err }
-
-// pgPassword is t's password, from the user information or a password parameter.
-func pgPassword(t Target) string {
-	if pw, ok := t.URL.User.Password(); ok {
-		return pw
-	}
-	return t.URL.Query().Get("password")
-}

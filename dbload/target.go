@@ -14,11 +14,24 @@ type Target struct {
 	// Kind is KindMySQL or KindPostgres, or "" for an exporter, whose metrics say which.
 	Kind string
 	// URL is the DSN as given, password included: it is for connecting only, never to show.
+	// A password_file parameter is taken off it (see PasswordFileParam).
 	URL *url.URL
+	// Password is the password to connect with when the DSN holds none: read from the DSN's
+	// password file, or from the environment (PGPASSWORD, MYSQL_PWD). Never to show.
+	Password string
 }
 
-// ParseTarget reads a --db value. The error names what is wrong without the password.
+// ParseTarget reads a --db value, with no environment to take a password from (see
+// ParseTargetEnv). The error names what is wrong without the password.
 func ParseTarget(raw string) (Target, error) {
+	return ParseTargetEnv(raw, nil)
+}
+
+// ParseTargetEnv reads a --db value. A DSN without a password takes it from the file its
+// password_file parameter names, else from env's PGPASSWORD (postgres) or MYSQL_PWD (mysql),
+// the variables the databases' own clients read; env nil means none. The error names what is
+// wrong without the password, a password file that cannot be read by its path.
+func ParseTargetEnv(raw string, env func(string) (string, bool)) (Target, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return Target{}, fmt.Errorf("parsing database %q: not a URL", redactDSN(raw))
@@ -35,6 +48,9 @@ func ParseTarget(raw string) (Target, error) {
 	}
 	if u.Host == "" && u.Query().Get("socket") == "" && u.Query().Get("host") == "" {
 		return Target{}, fmt.Errorf("parsing database %q: no host", redactDSN(raw))
+	}
+	if err := t.resolvePassword(env); err != nil {
+		return Target{}, err
 	}
 	// What the kind's reader would refuse (an unknown parameter, a bad sslmode) is bad input
 	// like the rest, refused at start rather than warned of once the run is under way.
@@ -62,7 +78,8 @@ func (t Target) String() string {
 }
 
 // Redacted hides the passwords of the DSNs in a text, a DSN alone or a message that quotes
-// some: in their user information and in password= (or passwd=) parameters. In a message a
+// some: in their user information and in the parameters whose name says password or secret
+// (password=, passwd=, sslpassword=). In a message a
 // DSN ends at a blank or a quote, which no valid URL holds, so the words around it stay as
 // they are; a text that is one word is one DSN, scheme or not.
 func Redacted(text string) string {
@@ -148,7 +165,7 @@ func paramSpans(raw string) []span {
 			if k, err := url.QueryUnescape(key); err == nil {
 				key = k
 			}
-			if strings.EqualFold(key, "password") || strings.EqualFold(key, "passwd") {
+			if secretParam(key) {
 				out = append(out, span{pos + eq + 1, pos + end})
 			}
 		}

@@ -22,6 +22,7 @@ func TestParseTarget(t *testing.T) {
 		{"unix socket, no host", "mysql://webload:s3cret@/?socket=/run/mysqld/mysqld.sock", KindMySQL, "mysql://webload:xxxxx@/?socket=/run/mysqld/mysqld.sock", false},
 		{"ipv6", "mysql://webload:s3cret@[::1]:3306/", KindMySQL, "mysql://webload:xxxxx@[::1]:3306/", false},
 		{"postgres", "postgres://webload:s3cret@127.0.0.1:5432/webload?sslmode=disable", KindPostgres, "postgres://webload:xxxxx@127.0.0.1:5432/webload?sslmode=disable", false},
+		{"postgres sslpassword", "postgres://webload@db/webload?sslpassword=s3cret&sslmode=require", KindPostgres, "postgres://webload@db/webload?sslpassword=xxxxx&sslmode=require", false},
 		{"exporter", "http://127.0.0.1:9104/metrics", "", "http://127.0.0.1:9104/metrics", false},
 		{"no host", "mysql://webload:s3cret@/", "", "", true},
 		{"unknown scheme", "ftp://webload:s3cret@db/", "", "", true},

@@ -162,6 +162,10 @@ type Config struct {
 	// port of the URL they are sent for, as curl does: a redirect (FollowAnyHost) or a
 	// resource (ResourceHosts) on another host or port gets the request without them.
 	AuthAnyHost bool
+	// Secrets are credentials of the run that its headers and URLs do not show (the --db
+	// passwords): a page that prints one, in any form (see package mask), has it hidden in
+	// fingerprints and error messages, as the secret headers' values and URL passwords are.
+	Secrets []string
 	// Login lists requests every user makes once, in order, before its first URL (siege's
 	// login-url), such as a form POST that sets a session cookie.
 	Login []urls.Target

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/webload/webload/content"
+	"github.com/webload/webload/mask"
 	"github.com/webload/webload/urls"
 )
 
@@ -23,27 +24,46 @@ type learners struct {
 	scanners sync.Pool
 }
 
-// newLearners prepares the learners of the listed targets, whose hosts (as written) are hosts.
-// cfg has been validated, so its patterns compile.
-func newLearners(cfg *Config, targets []urls.Target, hosts []string) *learners {
+// newLearners prepares the learners of the listed targets, whose hosts (as written) are hosts,
+// hiding secrets. cfg has been validated, so its patterns compile.
+func newLearners(cfg *Config, targets []urls.Target, hosts []string, secrets *mask.Set) *learners {
 	volatile, _ := content.CompileVolatile(cfg.Volatile)
-	opt := content.Options{Volatile: volatile, Keep: content.KeepFor(len(targets)), Secrets: secretValues(cfg, targets),
+	opt := content.Options{Volatile: volatile, Keep: content.KeepFor(len(targets)), Secrets: secrets,
 		Hosts: hosts}
 	c := &learners{opt: opt, of: make([]atomic.Pointer[content.Learner], len(targets))}
 	c.scanners.New = func() any { return new(content.Scanner) }
 	return c
 }
 
-// secretValues lists the run's credentials as a page could echo them: the values of the secret
-// headers (and their credentials without the scheme, "Basic ..."), and the passwords of the
-// URLs and the proxy with the Basic credentials made of them.
-func secretValues(cfg *Config, targets []urls.Target) []string {
-	var out []string
+// runSecrets is the run's credentials in every form a page could print them (see package
+// mask): the values of the secret headers, their credentials without the scheme ("Basic ...")
+// and the password of a basic-auth pair (-u), each cookie's value of a Cookie header, the
+// passwords of the URLs and the proxy with their basic-auth pairs, and Config.Secrets (the
+// --db passwords). Built once per run; read-only after.
+func runSecrets(cfg *Config, targets []urls.Target) *mask.Set {
+	out := new(mask.Set)
 	for _, h := range cfg.Headers {
-		if SecretHeader(h.Name) {
-			out = append(out, h.Value)
-			if _, cred, ok := strings.Cut(h.Value, " "); ok {
-				out = append(out, strings.TrimSpace(cred))
+		if !SecretHeader(h.Name) {
+			continue
+		}
+		out.Add(h.Value)
+		scheme, cred, ok := strings.Cut(strings.TrimSpace(h.Value), " ")
+		if ok {
+			cred = strings.TrimSpace(cred)
+			out.Add(cred)
+			if strings.EqualFold(scheme, "basic") {
+				if pair, err := base64.StdEncoding.DecodeString(cred); err == nil {
+					if user, pass, ok := strings.Cut(string(pair), ":"); ok {
+						out.AddBasic(user, pass)
+					}
+				}
+			}
+		}
+		if n := strings.ToLower(strings.TrimSpace(h.Name)); n == "cookie" {
+			for _, kv := range strings.Split(h.Value, ";") {
+				if _, v, ok := strings.Cut(kv, "="); ok {
+					out.Add(strings.TrimSpace(v))
+				}
 			}
 		}
 	}
@@ -58,8 +78,7 @@ func secretValues(cfg *Config, targets []urls.Target) []string {
 		}
 		seen[u.User.String()] = true
 		if pass, ok := u.User.Password(); ok {
-			basic := base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + pass))
-			out = append(out, pass, basic)
+			out.AddBasic(u.User.Username(), pass)
 		}
 	}
 	add(cfg.Proxy)
@@ -67,6 +86,9 @@ func secretValues(cfg *Config, targets []urls.Target) []string {
 		for i := range list {
 			add(list[i].URL)
 		}
+	}
+	for _, v := range cfg.Secrets {
+		out.Add(v)
 	}
 	return out
 }
@@ -108,13 +130,10 @@ func (l *Loader) sampleContent(x *exchange, ti int) bool {
 // asked for it), and its buffer serves other users until this one keeps a body again.
 func (l *Loader) learnContent(x *exchange, ti int, parse bool) {
 	s := l.content.scanners.Get().(*content.Scanner)
-	page := x.body.page
-	if x.sess != nil {
-		// The user's own secrets (a password, a token a rule took) are not the run's, which the
-		// learners hide already: they are hidden here, on a copy, as the parser needs the page.
-		page = x.sess.hide(page)
-	}
-	l.content.learner(ti).Observe(s, page)
+	// The user's own secrets (a password of its --data row, a token a rule took, the cookies it
+	// was given) are not the run's, which the learners hide already.
+	s.Hide(x.userSecrets()...)
+	l.content.learner(ti).Observe(s, x.body.page)
 	l.content.scanners.Put(s)
 	if !parse || !isHTML(x.resp.Header.ContentType()) {
 		x.body.release()

@@ -53,6 +53,7 @@ type keptCookie struct {
 	setAt      *url.URL // the jar derives a cookie's place from the URL that set it
 	domainAttr string
 	pathAttr   string
+	value      string // hidden wherever a page shows it
 	inAll      *list.Element
 	inSite     *list.Element
 }
@@ -135,9 +136,10 @@ func (c *cookies) track(k *http.Cookie, u *url.URL, now time.Time) {
 		return
 	}
 	if old != nil {
+		old.value = k.Value
 		return // replaced in place: the jar keeps its creation time, so its age stays
 	}
-	e := &keptCookie{id: id, site: siteOf(id.domain), setAt: u, domainAttr: k.Domain, pathAttr: k.Path}
+	e := &keptCookie{id: id, site: siteOf(id.domain), setAt: u, domainAttr: k.Domain, pathAttr: k.Path, value: k.Value}
 	c.byID[id] = e
 	e.inAll = c.all.PushBack(e)
 	site := c.sites[e.site]
@@ -170,6 +172,20 @@ func (c *cookies) forget(e *keptCookie) {
 	if site.Len() == 0 {
 		delete(c.sites, e.site)
 	}
+}
+
+// values appends the values of the cookies the books hold to dst, for hiding wherever a page
+// shows one; dst as it is for a nil *cookies.
+func (c *cookies) values(dst []string) []string {
+	if c == nil || !c.any.Load() {
+		return dst
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for e := c.all.Front(); e != nil; e = e.Next() {
+		dst = append(dst, e.Value.(*keptCookie).value)
+	}
+	return dst
 }
 
 // count is how many cookies the books hold.

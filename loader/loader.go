@@ -16,6 +16,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/webload/webload/content"
+	"github.com/webload/webload/mask"
 	"github.com/webload/webload/urls"
 )
 
@@ -111,6 +112,9 @@ type Loader struct {
 	decoded       *decodeCache // compressed bodies that repeat, decoded once
 	content       *learners    // what the listed URLs answered
 	users         *perUser     // the per-user variables; nil when the run has none
+	// masked is the run's credentials (runSecrets), hidden in fingerprints and the messages
+	// of the Outcome. Read-only.
+	masked *mask.Set
 
 	start   time.Time
 	stopped atomic.Bool
@@ -196,7 +200,8 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 			}
 		}
 	}
-	l.content = newLearners(&cfg, targets, siteHosts)
+	l.masked = runSecrets(&cfg, targets)
+	l.content = newLearners(&cfg, targets, siteHosts, l.masked)
 	l.get = newGetTemplate(&cfg)
 	if cfg.HTTP2 {
 		l.client, err = newH2Client(&l.cfg, &l.conns)
@@ -380,9 +385,9 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 		Connections:    l.conns.opened.Load(),
 		WireBytesIn:    l.conns.bytesIn.Load(),
 		WireBytesOut:   l.conns.bytesOut.Load(),
-		ErrorSamples:   l.samples,
-		CheckSamples:   l.checkSamples,
-		ExtractSamples: l.extractSamples,
+		ErrorSamples:   maskSamples(l.masked, l.samples),
+		CheckSamples:   maskSamples(l.masked, l.checkSamples),
+		ExtractSamples: maskSamples(l.masked, l.extractSamples),
 		Users:          users,
 		Unsent:         unsent,
 		Content:        l.content.profiles(),

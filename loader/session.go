@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -231,15 +230,15 @@ func (l *Loader) filledURL(ti int) bool {
 	return t != nil && t.url != nil
 }
 
-// hide returns page with each of the user's values of 4 bytes or more (as the content
-// learners' own secrets) replaced by "#secret", in a copy; page itself when it shows none.
-func (s *session) hide(page []byte) []byte {
+// secrets lists the user's values (its --data row's, those its rules took) to hide wherever
+// a page shows them, appended to dst.
+func (s *session) secrets(dst []string) []string {
 	for i, v := range s.vals {
-		if s.has[i] && len(v) >= 4 && bytes.Contains(page, []byte(v)) {
-			page = bytes.ReplaceAll(page, []byte(v), []byte("#secret"))
+		if s.has[i] {
+			dst = append(dst, v)
 		}
 	}
-	return page
+	return dst
 }
 
 // sentURL is the URL of the request in x as filled in, for a target whose URL is filled per

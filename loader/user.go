@@ -60,6 +60,9 @@ type exchange struct {
 	peek func(name string) []byte // received, for the checks
 	// sess is the values of the user this exchange sends for; nil when nothing is per-user.
 	sess *session
+	// jar is the cookie jar of the user this exchange sends for, whose values are hidden in
+	// fingerprints; nil without cookies.
+	jar *cookies
 	// at is the URL of the request in flight within a visit, which a redirect's Location is
 	// relative to; nil for plain requests, which follow no redirect.
 	at *url.URL

@@ -47,6 +47,7 @@ func (l *Loader) newVisitor(x *exchange, id int, shared *resourceCache) *visitor
 	v := &visitor{l: l, x: x, id: id}
 	if l.cfg.Cookies {
 		v.cookies = newCookies()
+		x.jar = v.cookies
 	}
 	if l.cfg.Parser && !l.cfg.NoCache {
 		v.cache = shared

@@ -72,10 +72,16 @@ func readFile(t *testing.T, path string) string {
 // stderr.
 func dbRun(t *testing.T, args ...string) (rep stats.Report, text, html string) {
 	t.Helper()
+	return dbRunEnv(t, nil, args...)
+}
+
+// dbRunEnv is dbRun in the environment env.
+func dbRunEnv(t *testing.T, env map[string]string, args ...string) (rep stats.Report, text, html string) {
+	t.Helper()
 	dir := t.TempDir()
 	out, page := filepath.Join(dir, "run.json"), filepath.Join(dir, "run.html")
 	args = append([]string{"--interval", "200ms", "-o", out, "--html", page}, args...)
-	stdout, stderr, code := webload(t, nil, args...)
+	stdout, stderr, code := webload(t, env, args...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}

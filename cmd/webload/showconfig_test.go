@@ -71,6 +71,8 @@ func TestEffectiveConfigRedaction(t *testing.T) {
 		{"db", "mysql://webload:s3cret@127.0.0.1:3306/", "mysql://webload:xxxxx@127.0.0.1:3306/"},
 		{"db", "postgres://127.0.0.1:5432/shop?user=webload&password=s3cret&sslmode=disable", "postgres://127.0.0.1:5432/shop?user=webload&password=xxxxx&sslmode=disable"},
 		{"db", "postgres://webload@127.0.0.1:5432/shop", "postgres://webload@127.0.0.1:5432/shop"},
+		{"db", "postgres://webload@127.0.0.1:5432/shop?sslmode=verify-full&sslpassword=k3y-pass", "postgres://webload@127.0.0.1:5432/shop?sslmode=verify-full&sslpassword=xxxxx"},
+		{"db", "postgres://webload@127.0.0.1:5432/shop?password_file=/run/secrets/db", "postgres://webload@127.0.0.1:5432/shop?password_file=/run/secrets/db"},
 		{"file", "urls.txt", "urls.txt"},
 	}
 	for _, tc := range tests {

@@ -42,7 +42,7 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 	requestsFromFlags(c, o, &s.Config, &p)
 	browserFromFlags(o, &s.Config, sess.env(env), sess, &p)
 	s.Outputs = outputsFromFlags(o, &p)
-	checksFromFlags(c, o, &s, &p)
+	checksFromFlags(c, o, &s, env, &p)
 	if s.Outputs.Verbose {
 		s.Config.BatchSize = 1 // each line as soon as its request ends
 	}
@@ -205,7 +205,7 @@ func outputsFromFlags(o *runOptions, p *problems) run.Outputs {
 
 // checksFromFlags reads what surrounds the load: the timeline, repeats, gates, history, server
 // metrics and databases.
-func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, p *problems) {
+func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p *problems) {
 	var err error
 	if s.Interval, err = parseSeconds(o.interval); err != nil || s.Interval < time.Millisecond {
 		p.addf("interval", "--interval: want a duration of at least 1ms such as 1s or 500ms (got %q)", o.interval)
@@ -237,12 +237,14 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, p *problems) {
 		s.ServerSpec = spec
 	}
 	for _, raw := range o.db.Value() {
-		t, err := dbload.ParseTarget(raw)
+		t, err := dbload.ParseTargetEnv(raw, env)
 		if err != nil {
 			p.addValue("db", raw, fmt.Errorf("--db: %w", err))
 			continue
 		}
 		s.Databases = append(s.Databases, t)
+		// A page may print the database's password (a debugging page, an error dump).
+		s.Config.Secrets = append(s.Config.Secrets, t.Secrets()...)
 	}
 }
 
