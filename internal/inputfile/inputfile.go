@@ -23,11 +23,11 @@ type Cap struct {
 
 // The caps of each kind of input, in bytes.
 var (
-	// Results caps saved results (compare, merge, report, history): a 1 000 000-URL run's
-	// result, per-URL histograms included, is well under 1 GiB.
+	// Results caps saved results (compare, merge, report, history), which are read whole:
+	// room for runs over a 1 000 000-URL list, each URL with its own histogram.
 	Results = Cap{4 << 30, "a saved result"}
 	// Lists caps URL files, --login-file and --data tables, which are read as they stream
-	// but kept in memory: a 1 000 000-URL list is about 100 MB.
+	// but kept in memory: a 1 000 000-URL list at about 100 bytes a line is 100 MB.
 	Lists = Cap{4 << 30, "a URL or data file"}
 	// Bodies caps a request body file ("URL POST <file"), which is held in memory once.
 	Bodies = Cap{1 << 30, "a body file"}
