@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
-	"os"
 	"time"
+
+	"github.com/webload/webload/internal/inputfile"
 )
 
 // tlsConfig builds the run's TLS settings from cfg, reading the PEM files it names. nil means
@@ -86,7 +87,7 @@ func withSessionCache(tc *tls.Config) *tls.Config {
 
 // readPEM reads the file of a setting; the error says which setting and file.
 func readPEM(setting, path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, inputfile.Settings)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

@@ -106,7 +106,7 @@ type ResultError struct {
 }
 
 // Error names the result and the cause.
-func (e *ResultError) Error() string { return fmt.Sprintf("result %q: %v", e.Label, e.Err) }
+func (e *ResultError) Error() string { return fmt.Sprintf("result \"%s\": %v", e.Label, e.Err) } // Printable already
 
 // Unwrap returns the cause.
 func (e *ResultError) Unwrap() error { return e.Err }
@@ -144,7 +144,7 @@ func subtitle(results []stats.Report) string {
 	if len(results) == 1 {
 		return about(&results[0])
 	}
-	return fmt.Sprintf("%d results; the first, %q, is the baseline", len(results), stats.Label(&results[0], 0))
+	return fmt.Sprintf("%d results; the first, \"%s\", is the baseline", len(results), stats.Label(&results[0], 0))
 }
 
 // seconds shows a duration given in seconds the way people read run lengths: 59.2 s, 12m05s.

@@ -39,6 +39,9 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	// not looked up, and the host ConnectTo leads to is.
 	if cfg.Proxy == "" {
 		if err := loader.CheckHosts(ctx, cfg.Routed(spec.Targets), net.DefaultResolver.LookupHost); err != nil {
+			if ctx.Err() != nil { // a stop during the lookups is no unresolvable host
+				return stats.Report{}, InterruptedError{context.Cause(ctx)}
+			}
 			return stats.Report{}, SettingError{err}
 		}
 	}

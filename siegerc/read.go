@@ -8,9 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
+	"github.com/webload/webload/internal/inputfile"
 	"github.com/webload/webload/urls"
 )
 
@@ -55,7 +55,7 @@ const blanks = " \t\r\n\v\f"
 // webload does not implement (unless they hold what webload does anyway, such as
 // protocol = HTTP/1.1) and variables no line uses. A bad line is an error "FILE:LINE: problem".
 func Read(path string, opt Options) (settings []Setting, ignored []string, err error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path, inputfile.Settings)
 	if err != nil {
 		return nil, nil, fmt.Errorf("siegerc: %w", err)
 	}

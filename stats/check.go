@@ -16,19 +16,31 @@ func (r *Report) Check() error {
 	if r.Requests != r.Transactions+r.FailedTransactions {
 		add("requests %d != transactions %d + failed %d", r.Requests, r.Transactions, r.FailedTransactions)
 	}
-	var statuses, failedStatuses int64
+	// Answers that failed a check keep their status: they are in StatusCodes and, by status,
+	// in CheckStatusCodes, and they are failures of kind "check", not failed responses.
+	var statuses, failedStatuses, checked int64
 	for code, n := range r.StatusCodes {
 		statuses += n
 		if c, _ := strconv.Atoi(code); c == 408 || c >= 500 {
 			failedStatuses += n
 		}
 	}
+	for code, n := range r.CheckStatusCodes {
+		checked += n
+		if c, _ := strconv.Atoi(code); c == 408 || c >= 500 {
+			failedStatuses -= n
+		}
+	}
 	var errs int64
 	for _, n := range r.Errors {
 		errs += n
 	}
-	if statuses != r.Transactions+failedStatuses {
-		add("status codes count %d responses, want transactions %d + failed responses %d", statuses, r.Transactions, failedStatuses)
+	if checked != r.Errors["check"] {
+		add("check status codes count %d answers, failed checks are %d", checked, r.Errors["check"])
+	}
+	if statuses != r.Transactions+failedStatuses+checked {
+		add("status codes count %d responses, want transactions %d + failed responses %d + failed checks %d",
+			statuses, r.Transactions, failedStatuses, checked)
 	}
 	if errs+failedStatuses != r.FailedTransactions {
 		add("failures by kind %d + failed responses %d != failed %d", errs, failedStatuses, r.FailedTransactions)

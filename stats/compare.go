@@ -171,7 +171,7 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 		if i > 0 {
 			hist, err := decodeHistogram(r.Histogram)
 			if err != nil {
-				return c, fmt.Errorf("%q: %w", row.Label, err)
+				return c, fmt.Errorf("\"%s\": %w", row.Label, err) // Printable already
 			}
 			c.hists = append(c.hists, hist)
 		}

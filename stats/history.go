@@ -116,7 +116,7 @@ func NewTrend(runs []Report, minHistory int) (Trend, error) {
 		return t, fmt.Errorf("a trend needs at least 2 earlier results to judge by (got %d)", minHistory)
 	}
 	for i := range runs {
-		name := runs[i].Label
+		name := Printable(runs[i].Label)
 		if !runs[i].Run.StartedAt.IsZero() {
 			name = runs[i].Run.StartedAt.Format("2006-01-02 15:04")
 		}

@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 
 	"github.com/webload/webload/internal/atomicfile"
+	"github.com/webload/webload/internal/inputfile"
 )
 
 // WriteJSON writes a report, or a comparison or trend, as indented JSON. A report is written
@@ -129,7 +129,7 @@ func SaveJSON(path string, rep *Report) error {
 // ReadJSON reads a report written by WriteJSON or SaveJSON.
 func ReadJSON(path string) (Report, error) {
 	var rep Report
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path, inputfile.Results)
 	if err != nil {
 		return rep, fmt.Errorf("read report: %w", err)
 	}

@@ -25,6 +25,9 @@ func (f *model) load(rep *Report, a *histAdder, place func(i int, p *TimelinePoi
 	if err := f.status.addSaved(rep.StatusCodes); err != nil {
 		return err
 	}
+	if err := f.checkStatus.addSaved(rep.CheckStatusCodes); err != nil {
+		return fmt.Errorf("check_status_codes: %w", err)
+	}
 	if err := f.errors.addSaved(rep.Errors); err != nil {
 		return err
 	}
@@ -99,6 +102,9 @@ func (u *urlFigures) load(s *URLStats, a *histAdder) error {
 	u.rules = max(u.rules, s.ExtractRules)
 	if err := u.status.addSaved(s.StatusCodes); err != nil {
 		return err
+	}
+	if err := u.checkStatus.addSaved(s.CheckStatusCodes); err != nil {
+		return fmt.Errorf("check_status_codes: %w", err)
 	}
 	u.size.add(s.Size)
 	if err := u.latency.addSaved(s.Hits, s.Mean, s.Max, s.Histogram, a); err != nil {

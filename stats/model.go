@@ -17,7 +17,9 @@ type model struct {
 	latency Latency // response times of transactions, from the intended start
 	service Latency // service times of transactions, from the actual send
 	status  allStatuses
-	errors  errorCounts
+	// checkStatus counts the answers that failed a check by status: they are in status too.
+	checkStatus allStatuses
+	errors      errorCounts
 	// busy sums every request's response time: the mean requests in flight is busy/elapsed.
 	busy       total
 	elapsed    float64 // seconds
@@ -56,7 +58,9 @@ type urlFigures struct {
 	tally   Tally
 	latency Latency
 	status  statuses
-	size    SizeStats // decoded body sizes of its responses
+	// checkStatus counts the answers that failed a check by status: they are in status too.
+	checkStatus statuses
+	size        SizeStats // decoded body sizes of its responses
 	// page has the URL's page visits and their resources; nil until it has one, which keeps
 	// the record of a URL only ever requested alone small.
 	page *pageFigures
@@ -77,7 +81,7 @@ type urlFigures struct {
 func (u *urlFigures) reset() {
 	u.tally = Tally{}
 	u.latency.reset()
-	u.status = u.status[:0]
+	u.status, u.checkStatus = u.status[:0], u.checkStatus[:0]
 	u.checkFailure, u.checkFailures = "", 0
 	u.extract, u.extractFailure, u.rules, u.login = extractCounts{}, "", 0, false
 	u.content = content.Profile{}

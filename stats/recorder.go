@@ -97,14 +97,18 @@ func (r *Recorder) add(res *loader.Result) {
 	if res.Kind != loader.KindResource {
 		u = r.url(res.Target)
 	}
-	if res.Err == loader.ErrNone {
+	// An answer that failed a check is a response all the same: it keeps its status.
+	if res.Err.Answered() {
 		r.f.status[res.Status%1000]++
 		u.status.add(res.Status, 1)
-	} else {
+	}
+	if res.Err != loader.ErrNone {
 		r.f.errors[res.Err]++
 	}
 	if res.Err == loader.ErrCheck {
 		u.checkFailures++
+		r.f.checkStatus[res.Status%1000]++
+		u.checkStatus.add(res.Status, 1)
 	}
 	if r.rules != nil || res.Err == loader.ErrExtract {
 		r.recordExtract(u, res)

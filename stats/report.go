@@ -36,8 +36,13 @@ type Report struct {
 	// ServiceTime percentiles count from the actual send instead (equal to Percentiles in the
 	// closed model, where every request is sent when intended).
 	ServiceTime Percentiles `json:"service_time"`
-	// StatusCodes counts every response by status, failures (5xx, 408) included.
+	// StatusCodes counts every response by status, failures (5xx, 408) and answers that
+	// failed a check included.
 	StatusCodes map[string]int64 `json:"status_codes"`
+	// CheckStatusCodes counts the answers that failed a check by status (they are in
+	// StatusCodes and under Errors["check"] too); absent when none failed, and in results saved
+	// before failed checks kept their status, whose StatusCodes leave them out.
+	CheckStatusCodes map[string]int64 `json:"check_status_codes,omitempty"`
 	// Errors counts requests that got no response, by kind, those whose response failed a
 	// check ("check"), and those that failed for a missing value ("extract": an answer without
 	// a value its #@extract rules take, or a request not sent for lack of one).
@@ -139,7 +144,10 @@ type URLStats struct {
 	Max         float64      `json:"max"`
 	Bytes       int64        `json:"bytes"`
 	StatusCodes StatusCounts `json:"status_codes"`
-	Histogram   string       `json:"histogram,omitempty"`
+	// CheckStatusCodes counts the URL's answers that failed a check by status, as
+	// Report.CheckStatusCodes does.
+	CheckStatusCodes StatusCounts `json:"check_status_codes,omitempty"`
+	Histogram        string       `json:"histogram,omitempty"`
 	// Size has the moments of the URL's decoded body sizes; nil in results saved before they
 	// were recorded, and for a URL that got no response.
 	Size *SizeStats `json:"size,omitempty"`

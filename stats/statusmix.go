@@ -41,6 +41,7 @@ func mixOf(u *URLStats) statusMix {
 	m := statusMix{}
 	var answered int64
 	for code, n := range u.StatusCodes {
+		n -= u.CheckStatusCodes[code] // counted as failed checks below
 		c, err := strconv.Atoi(code)
 		if err != nil || n <= 0 {
 			continue // a saved result's bad key: Report.Check names it

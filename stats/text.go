@@ -176,8 +176,9 @@ func tabsAfter(label string) string {
 func failureCounts(rep *Report) string {
 	byCause := map[string]int64{}
 	for code, n := range rep.StatusCodes {
-		if c, _ := strconv.Atoi(code); c == 408 || c >= 500 {
-			byCause["HTTP "+code] = n
+		// an answer that failed a check is counted once, as a check
+		if c, _ := strconv.Atoi(code); (c == 408 || c >= 500) && n > rep.CheckStatusCodes[code] {
+			byCause["HTTP "+code] = n - rep.CheckStatusCodes[code]
 		}
 	}
 	for kind, n := range rep.Errors {

@@ -14,6 +14,7 @@ func (f *model) report(name func(i int) (method, url string)) Report {
 		ShortestTransaction:    f.latency.Min(),
 		Label:                  f.label,
 		StatusCodes:            f.status.view(),
+		CheckStatusCodes:       f.checkStatus.view(),
 		Errors:                 f.errors.view(),
 		ErrorSamples:           f.errSamples,
 		Requests:               f.tally.Requests,
@@ -81,6 +82,7 @@ func (u *urlFigures) view(method, url string, enc *histEncoder) URLStats {
 	s.Hits, s.Failures, s.Bytes, s.Max = u.tally.Transactions, u.tally.Failed, u.tally.Bytes, u.latency.Max()
 	s.Pages = u.page.urlStats(enc)
 	s.StatusCodes = u.status.view()
+	s.CheckStatusCodes = u.checkStatus.view()
 	s.CheckFailure, s.CheckFailures = u.checkFailure, u.checkFailures
 	s.Login, s.ExtractFailure, s.ExtractRules = u.login, u.extractFailure, u.rules
 	s.Extractions, s.ExtractFailures, s.ExtractUnsent = u.extract.taken, u.extract.missing+u.extract.unsent, u.extract.unsent

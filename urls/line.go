@@ -3,11 +3,12 @@ package urls
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/webload/webload/internal/inputfile"
 )
 
 // bodyFiles says where "<file" bodies may come from.
@@ -144,15 +145,12 @@ func readBodyFile(path string, files bodyFiles) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read body file %s: %w", path, err)
 	}
-	defer f.Close()
-	info, err := f.Stat()
+	in, err := inputfile.Check(f, path, inputfile.Bodies)
 	if err != nil {
-		return nil, fmt.Errorf("read body file %s: %w", path, err)
+		return nil, fmt.Errorf("read body file %s: %w", path, errors.Unwrap(err)) // the path once
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("read body file %s: not a regular file", path)
-	}
-	data, err := io.ReadAll(f)
+	defer in.Close()
+	data, err := inputfile.ReadAll(in)
 	if err != nil {
 		return nil, fmt.Errorf("read body file %s: %w", path, err)
 	}

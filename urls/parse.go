@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/webload/webload/check"
 	"github.com/webload/webload/extract"
+	"github.com/webload/webload/internal/inputfile"
 )
 
 // maxLineBytes is far above any sane URL line but still bounds memory; siege
@@ -29,7 +29,7 @@ const commandLine = "command line"
 // Options.AllowAbsoluteBodies), so a suite of files and bodies can be moved
 // around together.
 func ParseFile(path string, opt Options) ([]Target, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path, inputfile.Lists)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}

@@ -175,7 +175,7 @@ func errorCases() []errorCase {
 		{"missing body file name after blank", "http://h/ POST <  \t\n", nil, `urls.txt:1: missing body file name after "<"`},
 		{"unreadable body file", "http://h/ POST <missing.json\n", nil,
 			"urls.txt:1: read body file missing.json: openat missing.json: no such file or directory"},
-		{"body file is a folder", "http://h/ POST <fuzz\n", nil, "urls.txt:1: read body file fuzz: not a regular file"},
+		{"body file is a folder", "http://h/ POST <fuzz\n", nil, "urls.txt:1: read body file fuzz: not a regular file (a directory)"},
 		{"url error before body error", "ftp://h/ POST <missing.json\n", nil, `urls.txt:1: unsupported scheme "ftp"`},
 		{"stops at first error", "ftp://h/\nhttp://$X/\n", nil, `urls.txt:1: unsupported scheme "ftp"`},
 		{"empty file", "", nil, "urls.txt: no URLs in file"},

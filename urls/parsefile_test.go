@@ -99,7 +99,7 @@ func TestParseFileErrors(t *testing.T) {
 		notExist         bool
 	}{
 		{"missing file", "testdata/nope.txt", "read testdata/nope.txt: open testdata/nope.txt: no such file or directory", true},
-		{"folder", "testdata", "testdata: read: read testdata: is a directory", false},
+		{"folder", "testdata", "read testdata: open testdata: not a regular file (a directory)", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

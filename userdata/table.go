@@ -14,9 +14,9 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 
 	"github.com/webload/webload/extract"
+	"github.com/webload/webload/internal/inputfile"
 )
 
 // Table is the rows of a data file and the variable names its header row gives them. It is
@@ -33,7 +33,7 @@ type Table struct {
 // CRLF or LF line ends; fields separated by commas, or by semicolons or tabs when the header
 // row is). Errors name the file and line, as FILE:LINE: problem.
 func Read(path string, pick Pick) (*Table, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path, inputfile.Lists)
 	if err != nil {
 		return nil, fmt.Errorf("read the data file: %w", err)
 	}

@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"encoding/base64"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/webload/webload/internal/inputfile"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
@@ -118,7 +118,7 @@ func parseHeader(s string) (loader.Header, bool) {
 
 // readHeaderFile reads "Name: value" lines; a bad one is an error naming the file and line.
 func readHeaderFile(path string) ([]loader.Header, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path, inputfile.Settings)
 	if err != nil {
 		return nil, fmt.Errorf("--header-file: %w", err)
 	}

@@ -185,6 +185,7 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 	fmt.Fprintf(lines, "Capacity search for %s: steps of %v after %v settling, from %g/s up to %g/s\n",
 		sloText(search.slo, len(c.StringSlice("slo"))), search.stepTime, search.settle, min(search.opts.From, search.opts.To), search.opts.To)
 	search.opts.Step = func(s capacity.Step) { fmt.Fprintln(lines, s.Summary().Line()) }
+	runStarts(c.Context)
 	res, searchErr := capacity.Search(c.Context, search.slo, search.opts, m.Measure)
 	summary := res.Summary()
 	fmt.Fprintln(lines, summary.Summary())

@@ -49,6 +49,7 @@ func demoCommand(c *cli.Context, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "Sample shop with %d pages on %s; the same as: webload -c 20 -r 50 -f urls.txt\n",
 		len(targets), site.URL())
+	runStarts(c.Context)
 	_, err = run.Execute(c.Context, spec, run.Streams{Stdout: stdout, Stderr: stderr})
 	return runError(err)
 }
@@ -56,6 +57,7 @@ func demoCommand(c *cli.Context, stdout, stderr io.Writer) error {
 // serveShop keeps the sample shop up until Ctrl-C, so it can stand in for a stack under test.
 func serveShop(c *cli.Context, site *shop.Site, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "Sample shop on %s (pages listed in examples/shop-urls.txt); Ctrl-C stops it\n", site.URL())
+	runStarts(c.Context)
 	select {
 	case <-c.Context.Done():
 		return nil

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/internal/atomicfile"
+	"github.com/webload/webload/internal/inputfile"
 	"github.com/webload/webload/urls"
 )
 
@@ -152,7 +152,7 @@ func warnSiteVariables(file string, env lookupEnv, stderr io.Writer) {
 	if file == "" || file == "-" {
 		return
 	}
-	f, err := os.Open(file)
+	f, err := inputfile.Open(file, inputfile.Lists)
 	if err != nil {
 		return // read once already: a file gone since is the run's to report
 	}

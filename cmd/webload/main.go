@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -28,18 +29,25 @@ func main() {
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	go stopOnSignals(cancel, os.Stderr)
-	err := runApp(ctx, os.Args, os.Stdout, os.Stderr, os.LookupEnv)
+	guard := &runGuard{}
+	go stopOnSignals(cancel, guard, os.Stderr)
+	err := runApp(withRunGuard(ctx, guard), os.Args, os.Stdout, os.Stderr, os.LookupEnv)
 	os.Exit(exitCode(err, os.Stderr))
 }
 
 // stopOnSignals turns the first SIGINT, SIGTERM or SIGHUP into a graceful stop (the run
 // finishes the requests in flight and reports) and a later one into an immediate exit, like
 // siege. Signals within sameSignalWindow of the first are the same stop, delivered twice.
-func stopOnSignals(cancel context.CancelCauseFunc, stderr io.Writer) {
+// Before a run has started (guard) there is nothing to report, and the start-up may wait on
+// a read or a name lookup that no context reaches, so the first signal exits at once.
+func stopOnSignals(cancel context.CancelCauseFunc, guard *runGuard, stderr io.Writer) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	first := <-sigs
+	if !guard.running.Load() {
+		fmt.Fprintf(stderr, "webload: %v before the run started, exiting\n", first)
+		os.Exit(signalCause{first}.exitCode())
+	}
 	firstAt := time.Now()
 	cancel(signalCause{first})
 	for sig := range sigs {
@@ -48,6 +56,25 @@ func stopOnSignals(cancel context.CancelCauseFunc, stderr io.Writer) {
 		}
 		fmt.Fprintf(stderr, "webload: %v again, exiting without a report\n", sig)
 		os.Exit(signalCause{sig}.exitCode())
+	}
+}
+
+// runGuard tells the signal handler whether a run (a load, a capacity search, a served demo
+// site) is in progress, which a stop signal ends gracefully. Safe for concurrent use.
+type runGuard struct{ running atomic.Bool }
+
+type runGuardKey struct{}
+
+// withRunGuard gives the commands run under ctx the guard to mark with runStarts.
+func withRunGuard(ctx context.Context, g *runGuard) context.Context {
+	return context.WithValue(ctx, runGuardKey{}, g)
+}
+
+// runStarts tells the signal handler, if ctx has one, that from now on a stop signal ends the
+// run gracefully, with its report, rather than webload at once.
+func runStarts(ctx context.Context) {
+	if g, ok := ctx.Value(runGuardKey{}).(*runGuard); ok {
+		g.running.Store(true)
 	}
 }
 
