@@ -59,20 +59,33 @@ func (s *sanity) report(at string, r *Report) error {
 	if err != nil {
 		return err
 	}
+	// Answers that failed a check keep their status: they are in status_codes, and by status in
+	// check_status_codes, and they are failures of kind "check", not failed responses (as the
+	// run's own accounting check has it).
+	checked, checkedFailed, err := sumStatuses(at+"check_status_codes", r.CheckStatusCodes)
+	if err != nil {
+		return err
+	}
+	failedStatuses -= checkedFailed
 	ended, ok := add(r.Transactions, r.FailedTransactions)
 	answered, ok2 := add(r.Transactions, failedStatuses)
+	answered, ok4 := add(answered, checked)
 	failed, ok3 := add(errs, failedStatuses)
 	switch {
-	case !ok || !ok2 || !ok3:
+	case !ok || !ok2 || !ok3 || !ok4:
 		return fmt.Errorf("%stransactions, failed_transactions, status_codes and errors add up beyond any count", at)
 	case r.Requests != ended:
 		return fmt.Errorf("%srequests is %d, but transactions %d + failed_transactions %d", at, r.Requests,
 			r.Transactions, r.FailedTransactions)
 	case r.SuccessfulTransactions > r.Transactions:
 		return fmt.Errorf("%ssuccessful_transactions is %d, more than transactions %d", at, r.SuccessfulTransactions, r.Transactions)
+	case r.CheckStatusCodes != nil && checked != r.Errors["check"]:
+		// A result saved before answers that failed a check kept their status has no
+		// check_status_codes, and none of those answers in status_codes.
+		return fmt.Errorf("%scheck_status_codes count %d answers, but errors[\"check\"] %d", at, checked, r.Errors["check"])
 	case statuses != answered:
-		return fmt.Errorf("%sstatus_codes count %d responses, but transactions %d + failed ones (408, 5xx) %d", at,
-			statuses, r.Transactions, failedStatuses)
+		return fmt.Errorf("%sstatus_codes count %d responses, but transactions %d + failed ones (408, 5xx) %d + failed checks %d", at,
+			statuses, r.Transactions, failedStatuses, checked)
 	case failed != r.FailedTransactions:
 		return fmt.Errorf("%serrors count %d, but failed_transactions %d less failed responses %d", at, errs,
 			r.FailedTransactions, failedStatuses)
@@ -133,6 +146,9 @@ func (s *sanity) urls(at string, r *Report) error {
 			return err
 		}
 		if _, _, err := sumStatuses(row+"status_codes", u.StatusCodes); err != nil {
+			return err
+		}
+		if _, _, err := sumStatuses(row+"check_status_codes", u.CheckStatusCodes); err != nil {
 			return err
 		}
 		t := savedTimes{at: row, histKey: "histogram", hist: u.Histogram, count: u.Hits, need: true, meanKey: "mean",

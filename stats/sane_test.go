@@ -19,6 +19,17 @@ func TestSaneRefusesCorruptFigures(t *testing.T) {
 		{"untouched", "closed", func(*Report) {}, ""},
 		{"untouched browser", "browser", func(*Report) {}, ""},
 		{"untouched ladder", "ladder", func(*Report) {}, ""},
+		// Failed checks of an earlier release: their answers in no status count.
+		{"failed checks, before their statuses were kept", "checks", func(*Report) {}, ""},
+		{"failed checks with their statuses", "checks", keepCheckStatuses, ""},
+		{"check statuses disagree with failed checks", "checks", func(r *Report) {
+			keepCheckStatuses(r)
+			r.CheckStatusCodes["404"]--
+		}, "check_status_codes count 7 answers"},
+		{"negative check status", "checks", func(r *Report) {
+			keepCheckStatuses(r)
+			r.CheckStatusCodes["404"] = -8
+		}, `check_status_codes["404"] is -8`},
 		{"negative status", "closed", func(r *Report) { r.StatusCodes["200"] = -100 }, `status_codes["200"] is -100`},
 		{"negative error", "closed", func(r *Report) { r.Errors["timeout"] = -8 }, `errors["timeout"] is -8`},
 		{"negative bytes", "closed", func(r *Report) { r.BodyBytes = -1 }, "body_bytes is -1"},
@@ -115,4 +126,12 @@ func TestReadJSONRefusesCorruptFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// keepCheckStatuses turns the checks fixture's result into what this release writes for the same
+// run: the 8 answers that failed a check (404s) in status_codes, and by status in
+// check_status_codes.
+func keepCheckStatuses(r *Report) {
+	r.StatusCodes["404"] += 8
+	r.CheckStatusCodes = map[string]int64{"404": 8}
 }

@@ -13,7 +13,7 @@ import (
 // were made). Whatever the code inside does, they must load, report, compare and merge to the
 // figures in testdata/saved/golden, which -update rewrites.
 var savedFixtures = []string{"closed", "repeat", "open", "browser", "shard0", "shard1", "open-shard0", "open-shard1",
-	"db-mysql", "db-two", "db-shard0", "db-shard1", "login-extract", "login-extract-broken", "ladder", "ladder-b", "capacity", "capacity-b"}
+	"db-mysql", "db-two", "db-shard0", "db-shard1", "login-extract", "login-extract-broken", "ladder", "ladder-b", "capacity", "capacity-b", "checks"}
 
 func loadSaved(t testing.TB, name string) Report {
 	t.Helper()
