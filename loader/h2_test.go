@@ -498,7 +498,7 @@ func TestHTTP2RefusedStreamRetried(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			srv := &refusingH2Server{refuse: tc.refuse}
+			srv := &rawH2Server{refuse: tc.refuse}
 			addr := srv.start(t)
 			results, out := run(t, Config{Users: 1, Reps: 2, HTTP2: true}, oneTarget(t, "http://"+addr+"/"))
 			checkResults(t, results, 2, ErrNone)
@@ -520,22 +520,24 @@ func TestHTTP2RefusedStreamRetried(t *testing.T) {
 	}
 }
 
-// refusingH2Server plays an HTTP/2 server (h2c, prior knowledge) that refuses the first
-// request it sees with refuse (the connection ends when refuse fails), and answers every other one
-// with 200 and "ok".
-type refusingH2Server struct {
+// rawH2Server plays an HTTP/2 server (h2c, prior knowledge) that writes its own frames: it
+// refuses the first request it sees with refuse, when set (the connection ends when refuse
+// fails), and answers every other one with fields, whatever they say (":status" first; 200 and a
+// length of 2 when nil), and the body "ok".
+type rawH2Server struct {
 	refuse   func(fr *http2.Framer, streamID uint32) error
+	fields   []hpack.HeaderField
 	refused  atomic.Int64
 	answered atomic.Int64
 }
 
 // start listens on loopback and serves until the test ends; it returns the address.
-func (s *refusingH2Server) start(t *testing.T) string {
+func (s *rawH2Server) start(t *testing.T) string {
 	t.Helper()
 	return serveLoopback(t, s.serve)
 }
 
-func (s *refusingH2Server) serve(c net.Conn) {
+func (s *rawH2Server) serve(c net.Conn) {
 	defer c.Close()
 	fr := h2cFramer(c)
 	if fr == nil {
@@ -556,7 +558,7 @@ func (s *refusingH2Server) serve(c net.Conn) {
 				}
 			}
 		case *http2.HeadersFrame:
-			if s.refused.CompareAndSwap(0, 1) {
+			if s.refuse != nil && s.refused.CompareAndSwap(0, 1) {
 				if err := s.refuse(fr, f.StreamID); err != nil {
 					return
 				}
@@ -564,8 +566,13 @@ func (s *refusingH2Server) serve(c net.Conn) {
 			}
 			s.answered.Add(1)
 			head.Reset()
-			_ = enc.WriteField(hpack.HeaderField{Name: ":status", Value: "200"})
-			_ = enc.WriteField(hpack.HeaderField{Name: "content-length", Value: "2"})
+			fields := s.fields
+			if fields == nil {
+				fields = []hpack.HeaderField{{Name: ":status", Value: "200"}, {Name: "content-length", Value: "2"}}
+			}
+			for _, hf := range fields {
+				_ = enc.WriteField(hpack.HeaderField{Name: strings.ToLower(hf.Name), Value: hf.Value})
+			}
 			if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: f.StreamID, BlockFragment: head.Bytes(), EndHeaders: true}); err != nil {
 				return
 			}

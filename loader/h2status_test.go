@@ -1,14 +1,9 @@
 package loader
 
 import (
-	"bytes"
-	"net"
-	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 
 	"github.com/webload/webload/urls"
@@ -31,7 +26,7 @@ func TestHTTP2BadStatusCodes(t *testing.T) {
 	} {
 		t.Run(tc.status, func(t *testing.T) {
 			t.Parallel()
-			srv := &h2AnswerServer{fields: []hpack.HeaderField{{Name: ":status", Value: tc.status}, {Name: "content-length", Value: "2"}}}
+			srv := &rawH2Server{fields: []hpack.HeaderField{{Name: ":status", Value: tc.status}, {Name: "content-length", Value: "2"}}}
 			results, _ := run(t, Config{Users: 1, Reps: 2, HTTP2: true}, []urls.Target{rawTarget(t, "http://"+srv.start(t)+"/")})
 			if len(results) != 2 {
 				t.Fatalf("%d results, want 2", len(results))
@@ -68,7 +63,7 @@ func TestHTTP2ProbeShowsWhatCame(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			srv := &h2AnswerServer{fields: tc.fields}
+			srv := &rawH2Server{fields: tc.fields}
 			addr := srv.start(t)
 			p, err := ProbeOnce(Config{HTTP2: true, Timeout: 10 * time.Second}, rawTarget(t, "http://"+addr+"/"))
 			if err != nil {
@@ -81,54 +76,5 @@ func TestHTTP2ProbeShowsWhatCame(t *testing.T) {
 				t.Errorf("body %q", p.Body)
 			}
 		})
-	}
-}
-
-// h2AnswerServer plays an HTTP/2 server (h2c, prior knowledge) that answers every request
-// with fields, whatever they say (":status" first), and the body "ok".
-type h2AnswerServer struct {
-	fields   []hpack.HeaderField
-	answered atomic.Int64
-}
-
-// start listens on loopback and serves until the test ends; it returns the address.
-func (s *h2AnswerServer) start(t *testing.T) string {
-	t.Helper()
-	return serveLoopback(t, s.serve)
-}
-
-func (s *h2AnswerServer) serve(c net.Conn) {
-	defer c.Close()
-	fr := h2cFramer(c)
-	if fr == nil {
-		return
-	}
-	var head bytes.Buffer
-	enc := hpack.NewEncoder(&head)
-	for {
-		f, err := fr.ReadFrame()
-		if err != nil {
-			return
-		}
-		switch f := f.(type) {
-		case *http2.SettingsFrame:
-			if !f.IsAck() {
-				if err := fr.WriteSettingsAck(); err != nil {
-					return
-				}
-			}
-		case *http2.HeadersFrame:
-			s.answered.Add(1)
-			head.Reset()
-			for _, hf := range s.fields {
-				_ = enc.WriteField(hpack.HeaderField{Name: strings.ToLower(hf.Name), Value: hf.Value})
-			}
-			if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: f.StreamID, BlockFragment: head.Bytes(), EndHeaders: true}); err != nil {
-				return
-			}
-			if err := fr.WriteData(f.StreamID, true, []byte("ok")); err != nil {
-				return
-			}
-		}
 	}
 }

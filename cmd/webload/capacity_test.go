@@ -33,6 +33,26 @@ func startCapsite(t *testing.T, cfg capsite.Config) *capsite.Site {
 	return site
 }
 
+// searchSaved runs webload capacity with args, which must exit 0, and returns its stdout and
+// the search it saved with -o.
+func searchSaved(t *testing.T, args ...string) (string, savedCapacity) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "cap.json")
+	stdout, stderr, code := webload(t, nil, append([]string{"capacity", "-o", out}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved savedCapacity
+	if err := json.Unmarshal(data, &saved); err != nil {
+		t.Fatal(err)
+	}
+	return stdout, saved
+}
+
 // savedCapacity is the part of a saved search the tests read.
 type savedCapacity struct {
 	Transactions int64 `json:"transactions"`
@@ -62,20 +82,8 @@ func TestCapacitySearchSavesItsSteps(t *testing.T) {
 	t.Parallel()
 	testtier.Slow(t)
 	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: 75})
-	out := filepath.Join(t.TempDir(), "cap.json")
-	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "error_rate<1", "--step-time", "1s", "--settle", "0",
-		"--from", "25", "--max-steps", "4", "--no-parser", "-o", out, site.URL())
-	if code != 0 {
-		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var saved savedCapacity
-	if err := json.Unmarshal(data, &saved); err != nil {
-		t.Fatal(err)
-	}
+	stdout, saved := searchSaved(t, "--slo", "error_rate<1", "--step-time", "1s", "--settle", "0",
+		"--from", "25", "--max-steps", "4", "--no-parser", site.URL())
 	c := saved.Capacity
 	if c == nil {
 		t.Fatalf("no capacity in the saved result\n%s", stdout)
@@ -111,20 +119,8 @@ func TestCapacityErrorCeiling(t *testing.T) {
 	t.Parallel()
 	testtier.Slow(t)
 	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: 85})
-	out := filepath.Join(t.TempDir(), "cap.json")
-	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "p95<5s", "--step-time", "1s", "--settle", "0",
-		"--from", "25", "--max-steps", "4", "--no-parser", "-o", out, site.URL())
-	if code != 0 {
-		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var saved savedCapacity
-	if err := json.Unmarshal(data, &saved); err != nil {
-		t.Fatal(err)
-	}
+	stdout, saved := searchSaved(t, "--slo", "p95<5s", "--step-time", "1s", "--settle", "0",
+		"--from", "25", "--max-steps", "4", "--no-parser", site.URL())
 	c := saved.Capacity
 	if c == nil || c.Rate != 50 || !slices.Equal(c.SLO, []string{"p95<5s", "error_rate<1"}) {
 		t.Fatalf("saved %+v; want a capacity of 50 judged by p95<5s and error_rate<1\n%s", c, stdout)

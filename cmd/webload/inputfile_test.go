@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // webloadProcess runs the webload command as a process (see TestMain), so that a read that
@@ -32,16 +31,7 @@ func webloadProcess(t *testing.T, stdin *os.File, args ...string) (stdout, stder
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(30 * time.Second):
-		_ = cmd.Process.Kill()
-		<-done
-		t.Fatalf("webload %s still ran after 30 s; stderr:\n%s", strings.Join(args, " "), errw.String())
-	}
+	err := waitExit(t, cmd, &errw, "webload "+strings.Join(args, " ")+" still ran after 30 s")
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		code = exit.ExitCode()

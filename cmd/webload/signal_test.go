@@ -64,15 +64,7 @@ func TestSignalWritesThePartialReport(t *testing.T) {
 			if err := cmd.Process.Signal(tc.sig); err != nil {
 				t.Fatal(err)
 			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(20 * time.Second):
-				_ = cmd.Process.Kill()
-				t.Fatal("webload did not stop after the signal")
-			}
+			err := waitExit(t, cmd, &stderr, "webload did not stop after the signal")
 			var exit *exec.ExitError
 			if !errors.As(err, &exit) || exit.ExitCode() != tc.wantCode {
 				t.Fatalf("exit = %v, want code %d; stderr:\n%s", err, tc.wantCode, stderr.String())
@@ -251,15 +243,7 @@ func startWebload(t *testing.T, cmd *exec.Cmd) (stdout, stderr *bytes.Buffer) {
 // wantPartialReport waits for an interrupted run to end and checks it reported and saved out.
 func wantPartialReport(t *testing.T, cmd *exec.Cmd, out string, wantCode int, stdout, stderr *bytes.Buffer) {
 	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(30 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("webload did not stop after the signal")
-	}
+	err := waitExit(t, cmd, stderr, "webload did not stop after the signal")
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != wantCode {
 		t.Errorf("exit = %v, want code %d; stderr:\n%s", err, wantCode, stderr.String())
@@ -269,5 +253,22 @@ func wantPartialReport(t *testing.T, cmd *exec.Cmd, out string, wantCode int, st
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Errorf("-o not written: %v", err)
+	}
+}
+
+// waitExit waits for cmd, started, to end and returns what Wait said. Past a hang guard of 30 s
+// it kills the process and fails the test with why and the process's stderr.
+func waitExit(t *testing.T, cmd *exec.Cmd, stderr *bytes.Buffer, why string) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("%s; stderr:\n%s", why, stderr.String())
+		return nil
 	}
 }

@@ -41,8 +41,6 @@ func TestSignalBeforeTheRunEndsWebload(t *testing.T) {
 				t.Fatal(err)
 			}
 			r.Close()
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
 			// Once webload has read this line it is past its signal set-up and waits for more.
 			if _, err := w.WriteString("# more URLs to come\n"); err != nil {
 				t.Fatal(err)
@@ -58,13 +56,7 @@ func TestSignalBeforeTheRunEndsWebload(t *testing.T) {
 			if err := cmd.Process.Signal(tc.sig); err != nil {
 				t.Fatal(err)
 			}
-			select {
-			case err = <-done:
-			case <-time.After(30 * time.Second):
-				_ = cmd.Process.Kill()
-				<-done
-				t.Fatalf("webload still waited for its URL list 30 s after the signal; stderr:\n%s", stderr.String())
-			}
+			err = waitExit(t, cmd, &stderr, "webload still waited for its URL list 30 s after the signal")
 			var exit *exec.ExitError
 			if !errors.As(err, &exit) || exit.ExitCode() != tc.wantCode {
 				t.Fatalf("exit = %v, want code %d; stderr:\n%s", err, tc.wantCode, stderr.String())
