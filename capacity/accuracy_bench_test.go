@@ -24,12 +24,16 @@ func BenchmarkCapacityAccuracy(b *testing.B) {
 	m := measurer(b, site, "p95<100ms")
 	m.StepTime, m.Settle = 2*time.Second, time.Second
 	for b.Loop() {
-		res, err := Search(b.Context(), m.SLO, Options{From: 25, MaxSteps: 16}, m.Measure)
+		res, err := Search(b.Context(), m.SLO, Options{From: 25}, m.Measure)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(res.Rate, "req/s-found")
 		b.ReportMetric(res.Rate/cfg.Capacity(), "found/true")
 		b.ReportMetric(float64(len(res.Steps)), "steps")
+		for _, st := range res.Steps {
+			b.Logf("%6.1f req/s: passed %-5v again %-5v p95 %7.1f ms, %d failed", st.Rate, st.Passed, st.Again,
+				st.Measured.Report.Percentiles.P95*1000, st.Measured.Report.FailedTransactions)
+		}
 	}
 }
