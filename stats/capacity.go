@@ -191,7 +191,8 @@ func (c *Capacity) best(t map[float64]*rateTally) (best, next *CapacityStep) {
 // Summary is the search's answer in one line, with how sure it is: "Capacity: 400 req/s (p95
 // 23.456 ms, errors 0.000 % at that rate, confirmed by a second measurement; next step 420 req/s
 // failed twice: p95 112.345 ms)". An interrupted search gives its capacity as a lower bound:
-// "Capacity: at least 40 req/s (...; search interrupted at 80 req/s)".
+// "Capacity: at least 40 req/s (...; search interrupted at 80 req/s)", and so does one whose steps
+// ran out before a rate failed.
 func (c *Capacity) Summary() string {
 	t := c.tallies()
 	best, next := c.best(t)
@@ -215,6 +216,10 @@ func (c *Capacity) Summary() string {
 			failed = "failed twice"
 		}
 		s += fmt.Sprintf("; next step %s req/s %s: %s", offeredText(next.Rate), failed, next.Broke)
+	default:
+		// Every rate measured passed and the steps ran out before one failed: the site holds
+		// more than this, how much more the search never saw.
+		s = "Capacity: at least" + s[len("Capacity:"):] + "; no higher rate failed before --max-steps ran out"
 	}
 	return s + ")"
 }

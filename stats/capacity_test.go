@@ -52,8 +52,8 @@ func TestCapacityText(t *testing.T) {
 			{Rate: 400, P95: 0.2, Passed: true}, {Rate: 420, Broke: "p95 600.000 ms"}, {Rate: 420, Broke: "p95 600.000 ms", Again: true},
 			{Rate: 400, Broke: "p95 550.000 ms", Again: true}}},
 			want: "Capacity: 380 req/s (p95 100.000 ms, errors 0.000 % at that rate, passed when measured again after a failure; next step 400 req/s failed: p95 550.000 ms)"},
-		{name: "bisected rate", cap: &Capacity{Rate: 437.5, Steps: []CapacityStep{{Rate: 437.5, P95: 0.05, Passed: true}}},
-			want: "Capacity: 437.5 req/s (p95 50.000 ms, errors 0.000 % at that rate, measured once)"},
+		{name: "steps ran out before a failure", cap: &Capacity{Rate: 437.5, Steps: []CapacityStep{{Rate: 437.5, P95: 0.05, Passed: true}}},
+			want: "Capacity: at least 437.5 req/s (p95 50.000 ms, errors 0.000 % at that rate, measured once; no higher rate failed before --max-steps ran out)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
