@@ -5,6 +5,8 @@
 package dbtest
 
 import (
+	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -82,22 +84,79 @@ func findBinary(t testing.TB, pkg, name string, globs ...string) string {
 	return ""
 }
 
-// waitFor polls ready until it succeeds or the deadline passes, then fails the test with the
-// server's log.
-func waitFor(t testing.TB, what string, logFile string, ready func() error) {
+// launchTries is how many ports launch tries before it gives up.
+const launchTries = 3
+
+// launch starts a server on a free loopback port and waits until ready answers, returning the
+// port and the function that stops the server. A free port is found by binding port 0 and
+// closing it, so another process (a test beside this one, another suite on the machine) can
+// take it before the server binds it: a server that exits before it is ready, saying in its
+// log that the address is in use, is started again on another port. start makes the command
+// for a port (the server writes its log to logFile); sig asks it to shut down.
+func launch(t testing.TB, what, logFile string, sig os.Signal, start func(port int) *exec.Cmd, ready func(port int) error) (int, func()) {
 	t.Helper()
+	for try := 1; ; try++ {
+		port := freePort(t)
+		from := logSize(logFile)
+		cmd := start(port)
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("starting %s: %v", what, err)
+		}
+		exited := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(exited) }()
+		stop := stopper(cmd, exited, sig)
+		err := waitReady(exited, func() error { return ready(port) })
+		if err == nil {
+			t.Cleanup(stop)
+			return port, stop
+		}
+		stop()
+		log := logSince(logFile, from)
+		if errors.Is(err, errExited) && strings.Contains(log, "Address already in use") && try < launchTries {
+			continue // the port was taken meanwhile
+		}
+		t.Fatalf("%s did not start: %v\n%s", what, err, log)
+	}
+}
+
+// errExited says a server ended before it was ready.
+var errExited = errors.New("the server exited")
+
+// waitReady polls ready until it succeeds, the server exits, or 60 s pass.
+func waitReady(exited <-chan struct{}, ready func() error) error {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		err := ready()
 		if err == nil {
-			return
+			return nil
+		}
+		select {
+		case <-exited:
+			return fmt.Errorf("%w (%v)", errExited, err)
+		default:
 		}
 		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(logFile)
-			t.Fatalf("%s did not start in 60 s: %v\n%s", what, err, log)
+			return fmt.Errorf("not ready in 60 s: %w", err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// logSize is how long the log is now: what a new start writes comes after it.
+func logSize(path string) int64 {
+	if fi, err := os.Stat(path); err == nil {
+		return fi.Size()
+	}
+	return 0
+}
+
+// logSince is the log from offset from on.
+func logSince(path string, from int64) string {
+	b, _ := os.ReadFile(path)
+	if from > int64(len(b)) {
+		from = 0
+	}
+	return string(b[from:])
 }
 
 // run runs a command and returns its combined output.
@@ -106,20 +165,19 @@ func run(name string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// stopper returns the function that stops a server started as cmd: sig asks it to shut down,
-// and a server still running 30 s later is killed. Later calls do nothing.
-func stopper(cmd *exec.Cmd, sig os.Signal) func() {
+// stopper returns the function that stops a server started as cmd, whose Wait closes exited:
+// sig asks it to shut down, and a server still running 30 s later is killed. Later calls do
+// nothing.
+func stopper(cmd *exec.Cmd, exited <-chan struct{}, sig os.Signal) func() {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			_ = cmd.Process.Signal(sig)
-			done := make(chan struct{})
-			go func() { _ = cmd.Wait(); close(done) }()
 			select {
-			case <-done:
+			case <-exited:
 			case <-time.After(30 * time.Second):
 				_ = cmd.Process.Kill()
-				<-done
+				<-exited
 			}
 		})
 	}

@@ -31,32 +31,28 @@ func MariaDB(t testing.TB) *Server {
 		"--auth-root-authentication-method=socket", "--skip-test-db"); err != nil {
 		t.Fatalf("mariadb-install-db: %v\n%s", err, out)
 	}
-	port := freePort(t)
-	cmd := exec.Command(server, "--no-defaults", "--datadir="+data, "--tmpdir="+dir, "--socket="+sock,
-		"--pid-file="+filepath.Join(dir, "mysqld.pid"), "--log-error="+logFile, "--user=root",
-		"--bind-address=127.0.0.1", fmt.Sprintf("--port=%d", port), "--skip-name-resolve",
-		"--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M", "--performance-schema=OFF")
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting mariadbd: %v", err)
+	admin := func(sql string) (string, error) {
+		return run(client, "--no-defaults", "--socket="+sock, "-uroot", "--batch", "--skip-column-names", "-e", sql)
 	}
-	stop := stopper(cmd, syscall.SIGTERM)
-	t.Cleanup(stop)
-	s := &Server{
-		Kind: "mysql",
-		Addr: fmt.Sprintf("127.0.0.1:%d", port),
-		DSN:  fmt.Sprintf("mysql://%s:%s@127.0.0.1:%d/", User, Password, port),
-		stop: stop,
-		admin: func(sql string) (string, error) {
-			return run(client, "--no-defaults", "--socket="+sock, "-uroot", "--batch", "--skip-column-names", "-e", sql)
-		},
-	}
-	waitFor(t, "mariadbd", logFile, func() error {
+	port, stop := launch(t, "mariadbd", logFile, syscall.SIGTERM, func(port int) *exec.Cmd {
+		return exec.Command(server, "--no-defaults", "--datadir="+data, "--tmpdir="+dir, "--socket="+sock,
+			"--pid-file="+filepath.Join(dir, "mysqld.pid"), "--log-error="+logFile, "--user=root",
+			"--bind-address=127.0.0.1", fmt.Sprintf("--port=%d", port), "--skip-name-resolve",
+			"--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M", "--performance-schema=OFF")
+	}, func(int) error {
 		if _, err := os.Stat(sock); err != nil {
 			return err
 		}
-		_, err := s.admin("SELECT 1")
+		_, err := admin("SELECT 1")
 		return err
 	})
+	s := &Server{
+		Kind:  "mysql",
+		Addr:  fmt.Sprintf("127.0.0.1:%d", port),
+		DSN:   fmt.Sprintf("mysql://%s:%s@127.0.0.1:%d/", User, Password, port),
+		stop:  stop,
+		admin: admin,
+	}
 	for _, host := range []string{"127.0.0.1", "localhost"} {
 		s.Exec(t, fmt.Sprintf("CREATE USER '%s'@'%s' IDENTIFIED BY '%s'; GRANT ALL ON *.* TO '%s'@'%s'",
 			User, host, Password, User, host))

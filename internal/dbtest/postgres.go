@@ -68,45 +68,42 @@ func Postgres(t testing.TB, opts PostgresOptions) *Server {
 		"--auth-host=scram-sha-256", "--no-sync", "-E", "UTF8", "--locale=C").CombinedOutput(); err != nil {
 		t.Fatalf("initdb: %v\n%s", err, out)
 	}
-	port := freePort(t)
 	logFile := filepath.Join(dir, "postgres.log")
-	// Autovacuum off from the start: a worker is a backend of the database it visits, so it
-	// would show up at random in the transaction and connection counts the tests check.
-	args := []string{"-D", data, "-k", dir, "-h", "127.0.0.1", "-p", strconv.Itoa(port),
-		"-c", "fsync=off", "-c", "shared_buffers=16MB", "-c", "logging_collector=off",
-		"-c", "autovacuum=off"}
-	if opts.StatStatements {
-		args = append(args, "-c", "shared_preload_libraries=pg_stat_statements")
+	db := "postgres"
+	admin := func(port int, sql string) (string, error) {
+		out, err := command(psql, "-X", "-q", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1",
+			"-h", dir, "-p", strconv.Itoa(port), "-U", User, "-d", db, "-c", sql).CombinedOutput()
+		return string(out), err
 	}
-	cmd := command(server, args...)
-	logs, err := os.Create(logFile)
+	logs, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		t.Fatalf("creating the server log: %v", err)
 	}
 	defer logs.Close()
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting postgres: %v", err)
-	}
 	// SIGINT is PostgreSQL's fast shutdown: sessions are ended, nothing is waited for.
-	stop := stopper(cmd, syscall.SIGINT)
-	t.Cleanup(stop)
+	port, stop := launch(t, "postgres", logFile, syscall.SIGINT, func(port int) *exec.Cmd {
+		// Autovacuum off from the start: a worker is a backend of the database it visits, so it
+		// would show up at random in the transaction and connection counts the tests check.
+		args := []string{"-D", data, "-k", dir, "-h", "127.0.0.1", "-p", strconv.Itoa(port),
+			"-c", "fsync=off", "-c", "shared_buffers=16MB", "-c", "logging_collector=off",
+			"-c", "autovacuum=off"}
+		if opts.StatStatements {
+			args = append(args, "-c", "shared_preload_libraries=pg_stat_statements")
+		}
+		cmd := command(server, args...)
+		cmd.Stdout, cmd.Stderr = logs, logs
+		return cmd
+	}, func(port int) error {
+		_, err := admin(port, "SELECT 1")
+		return err
+	})
 	s := &Server{
 		Kind: "postgres",
 		Addr: fmt.Sprintf("127.0.0.1:%d", port),
 		DSN:  fmt.Sprintf("postgres://%s:%s@127.0.0.1:%d/%s?sslmode=disable", User, Password, port, Database),
 		stop: stop,
 	}
-	db := "postgres"
-	s.admin = func(sql string) (string, error) {
-		out, err := command(psql, "-X", "-q", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1",
-			"-h", dir, "-p", strconv.Itoa(port), "-U", User, "-d", db, "-c", sql).CombinedOutput()
-		return string(out), err
-	}
-	waitFor(t, "postgres", logFile, func() error {
-		_, err := s.admin("SELECT 1")
-		return err
-	})
+	s.admin = func(sql string) (string, error) { return admin(port, sql) }
 	s.Exec(t, "CREATE DATABASE "+Database)
 	db = Database
 	if opts.StatStatements {
