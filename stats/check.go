@@ -2,7 +2,6 @@ package stats
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -21,13 +20,13 @@ func (r *Report) Check() error {
 	var statuses, failedStatuses, checked int64
 	for code, n := range r.StatusCodes {
 		statuses += n
-		if c, _ := strconv.Atoi(code); c == 408 || c >= 500 {
+		if failedStatus(code) {
 			failedStatuses += n
 		}
 	}
 	for code, n := range r.CheckStatusCodes {
 		checked += n
-		if c, _ := strconv.Atoi(code); c == 408 || c >= 500 {
+		if failedStatus(code) {
 			failedStatuses -= n
 		}
 	}

@@ -400,7 +400,7 @@ func sumStatuses(key string, m map[string]int64) (all, failed int64, err error) 
 		return 0, 0, err
 	}
 	for code, n := range m {
-		if c, _ := strconv.Atoi(code); c == 408 || c >= 500 {
+		if failedStatus(code) {
 			failed += n
 		}
 	}

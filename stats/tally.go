@@ -167,3 +167,10 @@ func (t total) mean(n int64) float64 {
 	}
 	return (t.d / time.Duration(n)).Seconds()
 }
+
+// failedStatus tells whether a status code, as a result's status_codes keys it, is a failed
+// response under siege's rules (408 and 5xx), as Tally.Record counts it.
+func failedStatus(code string) bool {
+	c, _ := strconv.Atoi(code)
+	return c == 408 || c >= 500
+}

@@ -177,7 +177,7 @@ func failureCounts(rep *Report) string {
 	byCause := map[string]int64{}
 	for code, n := range rep.StatusCodes {
 		// an answer that failed a check is counted once, as a check
-		if c, _ := strconv.Atoi(code); (c == 408 || c >= 500) && n > rep.CheckStatusCodes[code] {
+		if failedStatus(code) && n > rep.CheckStatusCodes[code] {
 			byCause["HTTP "+code] = n - rep.CheckStatusCodes[code]
 		}
 	}
