@@ -63,7 +63,9 @@ type Sample struct {
 	// so there it is not measured.
 	SlowQueries int64
 	// RowsRead: MySQL Innodb_rows_read (MariaDB 10.6+ has only Rows_read, all engines);
-	// PostgreSQL tup_returned + tup_fetched.
+	// PostgreSQL seq_tup_read + idx_tup_fetch of the user tables of the database connected to
+	// (the site's own rows: the catalog rows every reading and connection reads are left out);
+	// tup_returned + tup_fetched through an exporter.
 	RowsRead int64
 	// BufferReads are logical reads of the buffer cache (InnoDB read requests, PostgreSQL
 	// blks_hit + blks_read); BufferMisses the ones that had to go to storage.

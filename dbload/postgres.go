@@ -39,8 +39,9 @@ const (
 // What the site's sessions did reaches pg_stat_database late: a session publishes its counts
 // when it closes, or at most once a second as it works and up to 10 s later once idle. A pool
 // that keeps its connections open can leave the last seconds of a run out of the final
-// reading; pg_stat_statements has no such delay. The source's own reading adds a few rows
-// (one per database) and buffer reads to RowsRead and BufferReads, which it cannot tell apart.
+// reading; pg_stat_statements has no such delay. The source's own reading adds a few buffer
+// reads to BufferReads, which it cannot tell apart; RowsRead counts the user tables' rows, which
+// it does not read.
 type postgresSource struct {
 	cfg *pgx.ConnConfig
 	// name is the DSN with the password hidden; secrets its credentials (Target.Secrets),

@@ -67,7 +67,7 @@ func pgSampleSQL(major int, stmts string, flush bool) string {
 	}
 	var b strings.Builder
 	b.WriteString(`SELECT coalesce(sum(xact_commit + xact_rollback), 0)::bigint,
-       coalesce(sum(tup_returned + tup_fetched), 0)::bigint,
+       (SELECT coalesce(sum(seq_tup_read + coalesce(idx_tup_fetch, 0)), 0)::bigint FROM pg_stat_user_tables),
        coalesce(sum(blks_hit + blks_read), 0)::bigint,
        coalesce(sum(blks_read), 0)::bigint,
        coalesce(sum(deadlocks), 0)::bigint,

@@ -29,6 +29,7 @@ var verdictText = map[string]string{
 	stats.WithinNoise:  "within noise",
 	stats.NoEstimate:   "no estimate",
 	stats.Inconclusive: "inconclusive",
+	stats.Unlike:       "counts another thing",
 }
 
 // verdictCell is a verdict in words, styled to stay on one line: "no / estimate" over two

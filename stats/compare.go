@@ -220,6 +220,10 @@ func (c *Comparison) noteUnsettledSearches() {
 func (c *Comparison) cell(i int, f Figure) CompareCell {
 	r, base := &c.reports[i], &c.reports[0]
 	cell := valueCell(r, f)
+	if i > 0 && cell.Measured && unlikeCounts(f, base, r, "", "") != "" {
+		cell.Verdict = Unlike // a change of unit is no change of the site: not judged
+		return cell
+	}
 	if i > 0 {
 		judge(&cell, valueCell(base, f), f, series(base, f), series(r, f), c.hists[0], c.hists[i])
 	}

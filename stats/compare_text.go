@@ -8,8 +8,9 @@ import (
 )
 
 // marks show a change's verdict in the tables.
-var marks = map[string]string{Significant: "*", WithinNoise: "~", NoEstimate: "?", Inconclusive: "!"}
+var marks = map[string]string{Significant: "*", WithinNoise: "~", NoEstimate: "?", Inconclusive: "!", Unlike: " (unlike)"}
 
+// legend explains the marks; "(unlike)" is explained by the note that comes with it.
 const legend = "* significant (p < 0.05), ~ within noise, ! inconclusive, ? no noise estimate; changes are against the first row"
 
 // cellText renders a cell: value, and for candidates the change and its mark.
@@ -18,6 +19,9 @@ func cellText(c CompareCell, decimals int) string {
 		return "-"
 	}
 	s := formatValue(c.Value, decimals)
+	if c.Verdict == Unlike {
+		return s + marks[Unlike]
+	}
 	if c.Change != nil {
 		s += " " + changeText(*c.Change) + marks[c.Verdict]
 	}

@@ -23,8 +23,8 @@ func (c *Comparison) noteQueriesSources() {
 	if len(units) < 2 {
 		return
 	}
-	c.Notes = append(c.Notes, "QPS and Q/T count different things: "+strings.Join(parts, ", ")+
-		"; install pg_stat_statements on PostgreSQL to count its statements")
+	c.Notes = append(c.Notes, "QPS and Q/T count different things, so they are not compared (marked unlike) and a limit on them is inconclusive: "+
+		strings.Join(parts, ", ")+"; "+unlikeAdvice)
 }
 
 // queriesUnit says what a result's database queries count, "statements", "transactions" or

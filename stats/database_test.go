@@ -466,9 +466,10 @@ func TestDatabasePasswordHidden(t *testing.T) {
 }
 
 // compare says when QPS and Q/T of the results came from different counters (statements on
-// MySQL, transactions on PostgreSQL without pg_stat_statements), and says nothing when they
-// came from the same one.
-func TestCompareNotesQueriesSources(t *testing.T) {
+// MySQL, transactions on PostgreSQL without pg_stat_statements), and then neither compares them
+// nor lets a limit on them pass: Q/T of statements against Q/T of transactions once read "ok" on
+// the headline migration. Results that count the same thing are compared as before.
+func TestUnlikeQueriesNotCompared(t *testing.T) {
 	t.Parallel()
 	withDB := func(label string, s dbload.Summary) Report {
 		r := loadSaved(t, "closed")
@@ -479,15 +480,19 @@ func TestCompareNotesQueriesSources(t *testing.T) {
 	statements := postgresSummary(900)
 	statements.QueriesSource = "pg_stat_statements.calls"
 	for _, tc := range []struct {
-		name string
-		cand dbload.Summary
-		want string // the note, "" for none
+		name    string
+		cand    dbload.Summary
+		note    string // the note, "" for none
+		verdict string // the candidate's Q/T verdict
+		limit   string // the q/t limit's verdict text, after the label
 	}{
-		{"same counter", mysqlSummary(1100), ""},
-		{"statements against statements", statements, ""},
+		{"same counter", mysqlSummary(1100), "", NoEstimate, "FAILED (1 run"},
+		{"statements against statements", statements, "", NoEstimate, ": ok"},
 		{"transactions against statements", postgresSummary(900),
-			"QPS and Q/T count different things: mariadb counts statements (Questions), pg counts transactions " +
-				"(xact_commit+xact_rollback); install pg_stat_statements on PostgreSQL to count its statements"},
+			"QPS and Q/T count different things, so they are not compared (marked unlike) and a limit on them is inconclusive: " +
+				"mariadb counts statements (Questions), pg counts transactions (xact_commit+xact_rollback); " +
+				"load pg_stat_statements on PostgreSQL to count its statements as MySQL and MariaDB do",
+			Unlike, "pg Q/T: Q/T counts transactions (xact_commit+xact_rollback) in pg and statements (Questions) in mariadb: INCONCLUSIVE"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -501,8 +506,22 @@ func TestCompareNotesQueriesSources(t *testing.T) {
 					got = n
 				}
 			}
-			if got != tc.want {
-				t.Errorf("note %q\nwant %q", got, tc.want)
+			if got != tc.note {
+				t.Errorf("note %q\nwant %q", got, tc.note)
+			}
+			for _, key := range []string{"qps", "q/t"} {
+				cell := c.Rows[1].Cells[c.columnIndex(key)]
+				if cell.Verdict != tc.verdict || (tc.verdict == Unlike) != (cell.Change == nil) {
+					t.Errorf("%s: verdict %q, change %v; want %q", key, cell.Verdict, cell.Change, tc.verdict)
+				}
+			}
+			v := c.CheckLimits([]Limit{{Key: "q/t", Max: 0.1}})
+			if len(v) != 1 || !strings.Contains(v[0].Text, tc.limit) || v[0].Inconclusive != (tc.verdict == Unlike) {
+				t.Errorf("limit verdicts %+v, want one with %q", v, tc.limit)
+			}
+			row := strings.Join(c.table()[2], " ")
+			if want := tc.verdict == Unlike; strings.Count(row, "(unlike)") != map[bool]int{true: 2}[want] {
+				t.Errorf("the candidate's row marks unlike cells wrongly: %s", row)
 			}
 		})
 	}

@@ -44,6 +44,11 @@ type Figure struct {
 	run     func(*Report) (float64, bool)
 	url     func(*URLStats) (float64, bool)
 	compare compareView
+	// counts says what the figure counts in a result ("statements", "transactions") with the
+	// counters it came from, for the figures whose unit depends on the source that measured
+	// them; nil for the others, whose unit is fixed. Results that count different things are
+	// not compared on that figure.
+	counts func(*Report) (unit, sources string)
 }
 
 // compareView is how `webload compare` shows and judges a figure.
@@ -145,10 +150,10 @@ var figures = []Figure{
 	// more statements per second is more work for the database, so lower is better, as for
 	// statements per transaction (the N+1 detector) and slow ones.
 	{Name: "qps", aliases: []string{"queries_per_sec"}, Kind: FigureRate, Summary: "Database queries (/s)",
-		unit: " queries/sec", run: dbQueriesPerSec,
+		unit: " queries/sec", run: dbQueriesPerSec, counts: queriesUnit,
 		compare: compareView{key: "qps", title: "QPS", unit: "/s", scale: 1, decimals: 1}},
 	{Name: "q/t", aliases: []string{"queries_per_transaction", "qt"}, Kind: FigureRate, Summary: "Database queries per transaction",
-		run:     dbPerTransaction(dbQueries),
+		run: dbPerTransaction(dbQueries), counts: queriesUnit,
 		compare: compareView{key: "q/t", title: "Q/T", scale: 1, decimals: 2}},
 	{Name: "slow", aliases: []string{"slow_queries"}, Kind: FigureCount, Summary: "Slow queries",
 		run:     dbCount(func(s *dbload.Summary) *int64 { return s.SlowQueries }),

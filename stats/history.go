@@ -63,6 +63,9 @@ type TrendLine struct {
 	Verdict string   `json:"verdict"`
 	P       *float64 `json:"p,omitempty"`
 	Worse   bool     `json:"worse"`
+	// Unlike counts the earlier runs left out of the median and the noise because they counted
+	// the figure in another unit than the newest (see Unlike).
+	Unlike int `json:"unlike,omitempty"`
 }
 
 // MarshalJSON writes a value not measured as null, since JSON has no NaN, and so a change from
@@ -130,6 +133,12 @@ func NewTrend(runs []Report, minHistory int) (Trend, error) {
 		t.Figures = append(t.Figures, t.trendLine(f))
 	}
 	t.Notes = ServerNotes(runs, t.Runs)
+	for _, l := range t.Figures {
+		if l.Unlike > 0 {
+			t.Notes = append(t.Notes, fmt.Sprintf("%s: %d earlier results counted another thing than the newest (%s) and are left out of its median and noise",
+				l.Name, l.Unlike, countsText(columnFigure(l.Key), &runs[len(runs)-1])))
+		}
+	}
 	if n := len(runs); n > 1 {
 		t.Content = ContentChanges(&runs[n-2], &runs[n-1], t.Runs[n-1])
 		t.ContentURLs = sizedURLs(&runs[n-2], &runs[n-1])
@@ -142,6 +151,7 @@ func (t *Trend) trendLine(f Figure) TrendLine {
 	runs := t.results
 	line := TrendLine{Name: f.compare.title, Key: f.compare.key, Unit: f.compare.unit}
 	var prev []float64
+	newest := &runs[len(runs)-1]
 	for i := range runs {
 		v, ok := f.Run(&runs[i])
 		v *= f.compare.scale
@@ -149,7 +159,11 @@ func (t *Trend) trendLine(f Figure) TrendLine {
 			v = math.NaN()
 		}
 		line.Values = append(line.Values, v)
-		if ok && i < len(runs)-1 {
+		switch {
+		case !ok || i == len(runs)-1:
+		case unlikeCounts(f, &runs[i], newest, "", "") != "":
+			line.Unlike++
+		default:
 			prev = append(prev, v)
 		}
 	}
@@ -361,9 +375,10 @@ func noisyText(n int) string {
 	return fmt.Sprintf("; %d noisy earlier runs left out", n)
 }
 
-// measuredBefore counts the runs before the newest that measured the figure.
+// measuredBefore counts the runs before the newest that measured the figure as the newest
+// counts it.
 func (t *Trend) measuredBefore(f TrendLine) int {
-	n := 0
+	n := -f.Unlike
 	for _, v := range f.Values[:len(f.Values)-1] {
 		if !math.IsNaN(v) {
 			n++

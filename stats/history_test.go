@@ -3,9 +3,12 @@ package stats
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webload/webload/dbload"
 )
 
 func TestNewObservationP(t *testing.T) {
@@ -85,5 +88,53 @@ func TestSparkline(t *testing.T) {
 	}
 	if got := sparkline([]float64{5, 5, math.NaN()}); got != "▅▅ " {
 		t.Errorf("flat sparkline = %q", got)
+	}
+}
+
+// Earlier nights that counted the database's queries in another unit than the newest (before
+// pg_stat_statements was loaded, say) are left out of the newest's median: the step from
+// transactions to statements is no change of the site.
+func TestTrendLeavesOutUnlikeCounts(t *testing.T) {
+	t.Parallel()
+	var runs []Report
+	for i, src := range []string{"xact_commit+xact_rollback", "xact_commit+xact_rollback", "xact_commit+xact_rollback",
+		"pg_stat_statements.calls", "pg_stat_statements.calls", "pg_stat_statements.calls"} {
+		r := loadSaved(t, "closed")
+		r.Run.StartedAt = time.Date(2026, 11, 20+i, 2, 30, 0, 0, time.UTC)
+		s := postgresSummary(100)
+		if src != "xact_commit+xact_rollback" {
+			s = postgresSummary(400) // four statements to a transaction
+		}
+		s.QueriesSource = src
+		r.SetDatabases([]dbload.Summary{s})
+		runs = append(runs, r)
+	}
+	for _, tc := range []struct {
+		nights  int
+		unlike  int
+		verdict string
+		passed  bool
+	}{
+		{6, 3, WithinNoise, true}, // two earlier nights count statements as the newest: judged by them
+		{4, 3, NoEstimate, true},  // none does: not judged
+	} {
+		tr, err := NewTrend(runs[:tc.nights], 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qt := tr.line(figuresNamed("q/t")[0])
+		if qt.Unlike != tc.unlike || tc.nights == 4 && qt.Verdict != tc.verdict {
+			t.Errorf("%d nights: q/t trend %+v, want %d unlike", tc.nights, qt, tc.unlike)
+		}
+		if qt.Median != qt.Newest && tc.nights == 6 {
+			t.Errorf("%d nights: median %v of statements, newest %v", tc.nights, qt.Median, qt.Newest)
+		}
+		v := tr.CheckLimits([]Limit{{Key: "q/t", Max: 0.1}})
+		if v[0].Passed != tc.passed {
+			t.Errorf("%d nights: %+v", tc.nights, v[0])
+		}
+		if !slices.ContainsFunc(tr.Notes, func(n string) bool { return strings.Contains(n, "3 earlier results counted another thing") }) {
+			t.Errorf("%d nights: notes %q", tc.nights, tr.Notes)
+		}
 	}
 }

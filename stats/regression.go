@@ -71,6 +71,11 @@ func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) Verdict {
 		res.Text = fmt.Sprintf("%s: %s: INCONCLUSIVE (search again to judge the capacity)", name, why)
 		return res
 	}
+	if why := c.unlike(i, col); why != "" {
+		res.Passed, res.Inconclusive = false, true
+		res.Text = fmt.Sprintf("%s: %s: INCONCLUSIVE (%s to compare them)", name, why, unlikeAdvice)
+		return res
+	}
 	if cell.Change == nil {
 		res.Text = fmt.Sprintf("%s: not measured in both runs, not checked", name)
 		return res
@@ -96,6 +101,15 @@ func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) Verdict {
 		res.Text = measured + fmt.Sprintf(": INCONCLUSIVE (beyond the limit, not significant: p = %.3f): %s", *cell.P, c.needs(i, row, cell, base))
 	}
 	return res
+}
+
+// unlike says how result i and the baseline count f when they count it differently (see
+// unlikeCounts); "" otherwise.
+func (c *Comparison) unlike(i int, f Figure) string {
+	if i >= len(c.reports) || i >= len(c.Rows) {
+		return ""
+	}
+	return unlikeCounts(f, &c.reports[0], &c.reports[i], c.Rows[0].Label, c.Rows[i].Label)
 }
 
 // unsettledSearch says why the capacity of result i or of the baseline cannot be judged: its

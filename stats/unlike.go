@@ -1,0 +1,36 @@
+package stats
+
+import "fmt"
+
+// Unlike is the verdict on a figure that two results count in different units (a database's
+// statements on one side, its transactions on the other): their values are not compared, and a
+// limit on the figure is inconclusive.
+const Unlike = "unlike"
+
+// unlikeCounts says how the baseline and r count figure f when they count it differently, ""
+// when they count the same thing, either did not measure it, or f's unit is fixed.
+func unlikeCounts(f Figure, base, r *Report, baseLabel, label string) string {
+	if f.counts == nil {
+		return ""
+	}
+	bu, bs := f.counts(base)
+	u, s := f.counts(r)
+	if bu == "" || u == "" || bu == u {
+		return ""
+	}
+	return fmt.Sprintf("%s counts %s (%s) in %s and %s (%s) in %s", f.compare.title, u, s, label, bu, bs, baseLabel)
+}
+
+// unlikeAdvice says how to make the database's query figures count the same thing on every
+// stack.
+const unlikeAdvice = "load pg_stat_statements on PostgreSQL to count its statements as MySQL and MariaDB do"
+
+// countsText says what f counts in r and from which counters: "transactions
+// (xact_commit+xact_rollback)".
+func countsText(f Figure, r *Report) string {
+	if f.counts == nil {
+		return ""
+	}
+	u, s := f.counts(r)
+	return u + " (" + s + ")"
+}
