@@ -1,6 +1,10 @@
 package capacity
 
-import "github.com/webload/webload/stats"
+import (
+	"fmt"
+
+	"github.com/webload/webload/stats"
+)
 
 // Summary is the search as a result keeps it: the capacity, the SLO the steps were judged by
 // (as written, the error ceiling added when the search added it) and each step's figures.
@@ -46,4 +50,39 @@ func (r *Result) Report() (rep stats.Report, ok bool) {
 		rep.Run.StopReason = stats.StopInterrupted
 	}
 	return rep, true
+}
+
+// SeriesReport is the result to save for a repeated search (capacity --repeat N): the results
+// of its searches (Report) combined as a --repeat series is, each kept under repeats with its
+// own search, and the series' capacity (stats.NewCapacitySeries) attached. ok is false when no
+// search measured a step.
+func SeriesReport(searches []Result) (rep stats.Report, ok bool, err error) {
+	var runs []stats.Report
+	for i := range searches {
+		if r, ok := searches[i].Report(); ok {
+			runs = append(runs, r)
+		}
+	}
+	switch len(runs) {
+	case 0:
+		return stats.Report{}, false, nil
+	case 1:
+		if len(searches) == 1 {
+			return runs[0], true, nil
+		}
+	}
+	rep, err = stats.Combine(runs)
+	if err != nil {
+		return stats.Report{}, false, fmt.Errorf("combining the searches: %w", err)
+	}
+	caps := make([]*stats.Capacity, len(runs))
+	for i := range runs {
+		caps[i] = runs[i].Capacity
+	}
+	c := stats.NewCapacitySeries(caps)
+	rep.Capacity = &c
+	if c.Interrupted() {
+		rep.Run.StopReason = stats.StopInterrupted
+	}
+	return rep, true, nil
 }

@@ -26,6 +26,21 @@ type Capacity struct {
 	// saved before searches said have none, and were completed.
 	StopReason    StopReason `json:"stop_reason,omitempty"`
 	InterruptedAt float64    `json:"interrupted_at,omitempty"`
+	// Searches are the searches of a repeated search (capacity --repeat N), in the order they
+	// ran; Rate is then their median, and each search's steps are in its own result, under
+	// the result's repeats. Absent for one search.
+	Searches []CapacitySearch `json:"searches,omitempty"`
+}
+
+// CapacitySearch is one search of a repeated search: its capacity (0 for none found) and what
+// it says of it.
+type CapacitySearch struct {
+	Rate float64 `json:"rate"`
+	// AtLeast marks a capacity that is a lower bound: --to passed, or the steps ran out (or
+	// the search was interrupted) before a higher rate failed.
+	AtLeast bool `json:"at_least,omitempty"`
+	// Judged is set when some step of the search passed or failed (see Capacity.Judged).
+	Judged bool `json:"judged"`
 }
 
 // Interrupted tells whether a signal ended the search before it settled.
@@ -194,6 +209,9 @@ func (c *Capacity) best(t map[float64]*rateTally) (best, next *CapacityStep) {
 // "Capacity: at least 40 req/s (...; search interrupted at 80 req/s)", and so does one whose steps
 // ran out before a rate failed.
 func (c *Capacity) Summary() string {
+	if len(c.Searches) > 0 {
+		return c.seriesSummary()
+	}
 	t := c.tallies()
 	best, next := c.best(t)
 	cut := "search interrupted at " + offeredText(c.InterruptedAt) + " req/s"
@@ -247,8 +265,17 @@ func (c *Capacity) noneFound(failed *CapacityStep) string {
 }
 
 // Judged tells whether some step of the search passed or failed; a search whose steps were
-// all inconclusive says nothing of the site.
+// all inconclusive says nothing of the site. A repeated search is judged when each of its
+// searches is: a median over searches that said nothing would pass for one over all.
 func (c *Capacity) Judged() bool {
+	if len(c.Searches) > 0 {
+		for _, s := range c.Searches {
+			if !s.Judged {
+				return false
+			}
+		}
+		return true
+	}
 	for i := range c.Steps {
 		if s := &c.Steps[i]; s.Passed || s.failed() {
 			return true

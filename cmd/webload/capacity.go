@@ -32,7 +32,7 @@ func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 	}
 	return &cli.Command{
 		Name:      "capacity",
-		Usage:     "find the highest rate (open model) whose steps keep an SLO: double, then bisect to within 5 %, measuring each failure and the answer twice",
+		Usage:     "find the highest rate (open model) whose steps keep an SLO: double, then bisect to within 5 %, measuring each failure and the answer twice; --repeat N searches N times and gives the median and range",
 		ArgsUsage: "--slo 'p95<500ms' [--slo 'error_rate<1'] URL|-f FILE",
 		Flags:     flags,
 		HideHelp:  true,
@@ -55,7 +55,7 @@ func capacityFlags() []cli.Flag {
 // notForCapacity are run flags that have no meaning in a search, which sets the load itself
 // and prints its own lines; a user who sets one is told so rather than ignored.
 var notForCapacity = []string{"concurrent", "reps", "time", "rate", "ramp", "delay", "benchmark",
-	"repeat", "repeat-pause", "interval", "verbose", "html", "log", "mark", "hdr-log", "csv",
+	"interval", "verbose", "html", "log", "mark", "hdr-log", "csv",
 	"siege-format", "assert", "junit", "history", "server-metrics", "db",
 	"shard", "shards", "start-at", "start-after", "get", "print", "config", "per-url", "pprof", "failures"}
 
@@ -186,10 +186,21 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 		sloText(search.slo, len(c.StringSlice("slo"))), search.stepTime, search.settle, min(search.opts.From, search.opts.To), search.opts.To)
 	search.opts.Step = func(s capacity.Step) { fmt.Fprintln(lines, s.Summary().Line()) }
 	runStarts(c.Context)
-	res, searchErr := capacity.Search(c.Context, search.slo, search.opts, m.Measure)
-	summary := res.Summary()
-	fmt.Fprintln(lines, summary.Summary())
-	if err := saveCapacity(&res, &spec.Outputs, stdout); err != nil {
+	results, searchErr := repeatSearch(c.Context, search, spec.Repeat, spec.RepeatPause, m.Measure, lines)
+	rep, saved, err := capacity.SeriesReport(results)
+	if err != nil {
+		return err
+	}
+	var summary stats.Capacity
+	if saved {
+		summary = *rep.Capacity
+	} else {
+		summary = results[len(results)-1].Summary()
+	}
+	if len(results) > 1 {
+		fmt.Fprintln(lines, summary.Summary())
+	}
+	if err := saveCapacity(rep, saved, &spec.Outputs, stdout); err != nil {
 		return err
 	}
 	switch {
@@ -197,18 +208,47 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 		return runError(run.InterruptedError{Cause: context.Cause(c.Context)})
 	case searchErr != nil:
 		return searchErr
-	case res.Rate == 0 && !summary.Judged():
+	case !summary.Judged():
 		return unjudgedError{summary.Summary()}
-	case res.Rate == 0:
+	case summary.Rate == 0:
 		return noCapacityError{summary.Summary()}
 	}
 	return nil
 }
 
-// saveCapacity writes the result of the step at the capacity, the search attached, to -o and,
-// with -j, to stdout.
-func saveCapacity(res *capacity.Result, out *run.Outputs, stdout io.Writer) error {
-	rep, ok := res.Report()
+// repeatSearch runs the search n times, pause apart, each printing its steps and its capacity
+// line (with a heading when there are several), and returns every search begun: the last one
+// cut short when the context ended, with the error that ended it.
+func repeatSearch(ctx context.Context, search capacitySearch, n int, pause time.Duration, measure capacity.Measure, lines io.Writer) ([]capacity.Result, error) {
+	n = max(n, 1)
+	var out []capacity.Result
+	for i := range n {
+		if i > 0 {
+			t := time.NewTimer(pause)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return out, ctx.Err()
+			}
+		}
+		if n > 1 {
+			fmt.Fprintf(lines, "Search %d of %d:\n", i+1, n)
+		}
+		res, err := capacity.Search(ctx, search.slo, search.opts, measure)
+		out = append(out, res)
+		sum := res.Summary()
+		fmt.Fprintln(lines, sum.Summary())
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// saveCapacity writes the result of the step at the capacity, the search attached (for a
+// repeated search, the searches' results combined), to -o and, with -j, to stdout.
+func saveCapacity(rep stats.Report, ok bool, out *run.Outputs, stdout io.Writer) error {
 	if !ok {
 		return nil
 	}

@@ -242,6 +242,54 @@ func TestCapacityCompare(t *testing.T) {
 	}
 }
 
+// --repeat N searches N times and gives the median of their capacities and their range; the
+// saved result keeps every search, each under repeats with its steps. The site falls over after
+// 75 answers: the first search passes 25 and 50 req/s and runs out of its 2 steps (at least 50),
+// the second fails 25 twice (none): the median is at least 25 on any machine.
+func TestCapacityRepeat(t *testing.T) {
+	t.Parallel()
+	testtier.Slow(t)
+	site := startCapsite(t, capsite.Config{Workers: 4, Service: time.Millisecond, FailAfter: 75})
+	out := filepath.Join(t.TempDir(), "cap.json")
+	stdout, stderr, code := webload(t, nil, "capacity", "--slo", "error_rate<1", "--step-time", "1s", "--settle", "0",
+		"--from", "25", "--max-steps", "2", "--repeat", "2", "--repeat-pause", "0", "--no-parser", "-o", out, site.URL())
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	want := "Capacity: at least 25 req/s, the median of 2 searches (at least 50, none req/s; range 0-50 req/s, 200 % of the median)\n"
+	if !strings.Contains(stdout, "Search 1 of 2:\n") || !strings.Contains(stdout, "Search 2 of 2:\n") || !strings.HasSuffix(stdout, want) ||
+		strings.Count(stdout, " req/s: ") != 4 {
+		t.Fatalf("stdout:\n%s\nwant it to end with %q", stdout, want)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved struct {
+		Capacity struct {
+			Rate     float64 `json:"rate"`
+			Searches []struct {
+				Rate    float64 `json:"rate"`
+				AtLeast bool    `json:"at_least"`
+				Judged  bool    `json:"judged"`
+			} `json:"searches"`
+		} `json:"capacity"`
+		Repeats []savedCapacity `json:"repeats"`
+	}
+	if err := json.Unmarshal(data, &saved); err != nil {
+		t.Fatal(err)
+	}
+	c := saved.Capacity
+	if c.Rate != 25 || len(c.Searches) != 2 || c.Searches[0].Rate != 50 || !c.Searches[0].AtLeast || c.Searches[1].Rate != 0 ||
+		!c.Searches[1].Judged || len(saved.Repeats) != 2 || saved.Repeats[0].Capacity == nil || len(saved.Repeats[1].Capacity.Steps) != 2 {
+		t.Fatalf("saved %s", data[:min(len(data), 2000)])
+	}
+	// The saved series reports, and compares with its searches' spread.
+	if stdout, stderr, code := webload(t, nil, "compare", out, out); code != 0 || !strings.Contains(stdout, "(per run, mean of 2)") {
+		t.Fatalf("compare: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
 // A signal ends the search in its step: the steps measured are printed and saved, the step in
 // progress too, marked partial (neither passed nor failed); the capacity is given as a lower
 // bound, the saved stop reason is "interrupted", and the exit is the signal's, as a run's. The
