@@ -85,7 +85,7 @@ func comparisonTables(c stats.Comparison) comparison {
 	}
 	out.Figures = t
 	out.URLs = urlChangeTable(c.URLChanges)
-	out.Content, out.ContentNote = contentTable(c.Content, c.ContentURLs)
+	out.Content, out.ContentNote = contentTable(c.ContentSection)
 	return out
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/webload/webload/stats"
@@ -10,7 +11,8 @@ import (
 // contentTable lists the URLs that answer differently from the baseline, biggest change first,
 // as `webload compare` prints them, and words the note under it. urls counts the URLs compared
 // (0 for results saved before sizes were recorded: then nothing is said when nothing changed).
-func contentTable(changes []stats.ContentChange, urls int) (table, string) {
+func contentTable(sec stats.ContentSection) (table, string) {
+	changes, urls := sec.Content, sec.ContentURLs
 	t := table{Sortable: true, Columns: []column{
 		{Title: "Run"}, {Title: "Method"}, {Title: "Path", Sticky: true},
 		{Title: "change", Hint: "the first of status, content and size that changed; the others follow in brackets"},
@@ -30,13 +32,27 @@ func contentTable(changes []stats.ContentChange, urls int) (table, string) {
 		t.Rows = append(t.Rows, []cell{text(ch.Label), text(ch.Method), text(ch.Path), text(kind), how,
 			text(ch.Before), text(ch.After), excerpt})
 	}
+	// The URLs whose content was not judged follow, unmarked: they are no change.
+	for _, ch := range slices.Concat(sec.ContentVaries, sec.ContentNotJudged) {
+		t.Rows = append(t.Rows, []cell{text(ch.Label), text(ch.Method), text(ch.Path), text(ch.Change),
+			{Text: fmt.Sprintf("%.0f %%", ch.Magnitude*100), Key: ch.Magnitude}, text(ch.Before), text(ch.After), none()})
+	}
+	note := ""
+	if n := len(sec.ContentVaries) + len(sec.ContentNotJudged); n > 0 {
+		note = fmt.Sprintf(" %d URLs were not judged on their content (listed last): %q ones vary by themselves "+
+			"(%.0f %% of their segments or more differed among one run's answers), %q ones had fewer than %d answers fingerprinted on a side.",
+			n, stats.ContentVariesKind, stats.VariesShare*100, stats.ContentNotJudgedKind, stats.MinContentSamples)
+	}
+	if sec.ContentIgnored > 0 {
+		note += fmt.Sprintf(" %d URLs were left out by --content-ignore.", sec.ContentIgnored)
+	}
 	switch {
 	case len(changes) > 0:
 		return t, "Each URL whose answers changed, once, under the first of status, content and size that changed. " +
 			"A status mix changes when a status's share moved beyond chance (Fisher's exact test, p < 0.01) by at least 1 %; " +
-			"a size when its mean moved beyond the requests' spread (Welch's t-test, p < 0.01) by at least 5 %."
+			"a size when its mean moved beyond the requests' spread (Welch's t-test, p < 0.01) by at least 5 %." + note
 	case urls > 0:
-		return t, fmt.Sprintf("The %d URLs answer as the baseline did: the same status mix, content and size.", urls)
+		return t, fmt.Sprintf("The %d URLs answer as the baseline did: the same status mix, content and size.", urls) + note
 	}
-	return t, ""
+	return t, strings.TrimSpace(note)
 }

@@ -65,12 +65,9 @@ type Comparison struct {
 	Notes   []string     `json:"notes"`
 	// URLChanges lists, per candidate run, the URLs whose p95 changed most (with --per-url).
 	URLChanges []URLChange `json:"url_changes,omitempty"`
-	// Content lists, per candidate run, the URLs that answer differently from the baseline
-	// (ContentChanges); absent when none does.
-	Content []ContentChange `json:"content_changes,omitempty"`
-	// ContentURLs counts the URLs whose answers were compared, for "2 of 50 URLs" (0 when the
-	// results record no sizes, those saved before sizes were: then only changes are shown).
-	ContentURLs int `json:"content_urls,omitempty"`
+	// ContentSection lists, per candidate run, the URLs that answer differently from the
+	// baseline.
+	ContentSection
 	// Steps compares ladders (-c 10,20,40) step by step, one entry per number of users every
 	// result has; absent unless every result is a ladder.
 	Steps []StepComparison `json:"steps,omitempty"`
@@ -183,8 +180,7 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 			c.URLChanges = append(c.URLChanges, urlChanges(base, r, row.Label)...)
 		}
 		if i > 0 {
-			c.Content = append(c.Content, ContentChanges(base, r, row.Label)...)
-			c.ContentURLs = max(c.ContentURLs, sizedURLs(base, r))
+			c.ContentSection.add(contentSection(base, r, row.Label))
 		}
 	}
 	if single {

@@ -54,7 +54,7 @@ func (c *Comparison) compareSteps(reports []Report) error {
 		if err != nil {
 			return fmt.Errorf("compare the steps of %d users: %w", users, err)
 		}
-		sc.Notes, sc.Content, sc.ContentURLs = nil, nil, 0 // said once, for the whole results
+		sc.Notes, sc.ContentSection = nil, ContentSection{} // said once, for the whole results
 		c.Steps = append(c.Steps, StepComparison{Users: users, Comparison: sc})
 	}
 	if len(c.Steps) == 0 {

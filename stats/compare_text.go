@@ -138,7 +138,7 @@ func (c *Comparison) writeFooter(b *strings.Builder, md bool) {
 	for _, n := range c.Notes {
 		b.WriteString("Note: " + n + "\n")
 	}
-	writeContent(b, c.Content, c.ContentURLs, "the baseline", md)
+	c.ContentSection.write(b, "the baseline", md)
 	c.writeURLChanges(b, md)
 }
 

@@ -66,6 +66,13 @@ type ContentChange struct {
 // change first. URLs are paired by method, path and query, the n-th of a kind with the n-th;
 // a URL without a request on either side has nothing to compare. label names cand.
 func ContentChanges(base, cand *Report, label string) []ContentChange {
+	return contentSection(base, cand, label).Content
+}
+
+// contentSection is what the Content section says of cand against base: the URLs that answer
+// differently (see ContentChanges), those whose answers vary by themselves, and those with too
+// few answers to judge their content.
+func contentSection(base, cand *Report, label string) ContentSection {
 	byKey := map[string][]*URLStats{}
 	for i := range base.URLs {
 		u := &base.URLs[i]
@@ -74,6 +81,7 @@ func ContentChanges(base, cand *Report, label string) []ContentChange {
 	}
 	var urls [][]finding
 	var tested []float64
+	sec := ContentSection{ContentURLs: sizedURLs(base, cand)}
 	for i := range cand.URLs {
 		u := &cand.URLs[i]
 		path := requestURI(u.URL)
@@ -83,6 +91,10 @@ func ContentChanges(base, cand *Report, label string) []ContentChange {
 		}
 		b := byKey[k][0]
 		byKey[k] = byKey[k][1:]
+		if note, ok := contentNote(b, u); ok {
+			note.Label, note.Method, note.URL, note.Path = label, u.Method, u.URL, path
+			sec.note(note)
+		}
 		found := urlFindings(b, u)
 		for j := range found {
 			found[j].ch.Label, found[j].ch.Method, found[j].ch.URL, found[j].ch.Path = label, u.Method, u.URL, path
@@ -93,7 +105,7 @@ func ContentChanges(base, cand *Report, label string) []ContentChange {
 		urls = append(urls, found)
 	}
 	threshold := fdrThreshold(tested, contentAlpha)
-	var out []ContentChange
+	out := sec.Content
 	for _, found := range urls {
 		if ch, ok := urlChange(found, threshold); ok {
 			out = append(out, ch)
@@ -108,7 +120,8 @@ func ContentChanges(base, cand *Report, label string) []ContentChange {
 		}
 		return 0
 	})
-	return out
+	sec.Content = out
+	return sec
 }
 
 // finding is one kind of change a URL may show, before the tests of all URLs are judged together.
@@ -169,14 +182,21 @@ func urlChange(found []finding, threshold float64) (ContentChange, bool) {
 }
 
 // contentFinding compares the fingerprints of a URL's stable content (package content). A change
-// the fingerprints see needs no test: what varies within a run is already left out of them.
+// the fingerprints see needs no test: what varies within a run is already left out of them. A
+// URL whose content cannot be judged (contentJudged) has no finding. The change's magnitude is
+// its share of the answer weighed by how stable the page was on both sides, so that an edit of a
+// page whose answers never vary outranks a page that varies in part.
 func contentFinding(b, u *content.Profile) (finding, bool) {
+	if b == nil || u == nil || b.Samples == 0 || u.Samples == 0 || contentJudged(b, u) != "" {
+		return finding{}, false // no 2xx answer on a side (the status mix tells), or not judged
+	}
 	c := content.Compare(b, u)
-	if !c.Changed {
+	if !c.Changed || content.Reordered(b, u) && b.Odd == 0 && u.Odd == 0 {
 		return finding{}, false
 	}
 	excerpt := strconv.Quote(c.Before) + " → " + strconv.Quote(c.After)
-	return finding{ch: ContentChange{Change: ChangeContent, Magnitude: c.Share, Before: c.Before, After: c.After,
+	magnitude := c.Share * (1 - b.VolatileShare()) * (1 - u.VolatileShare())
+	return finding{ch: ContentChange{Change: ChangeContent, Magnitude: magnitude, Before: c.Before, After: c.After,
 		Excerpt: excerpt}, sure: true}, true
 }
 

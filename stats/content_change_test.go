@@ -46,7 +46,7 @@ func priceProfile(t *testing.T, price string) *content.Profile {
 	t.Helper()
 	l := content.NewLearner(content.Options{})
 	var s content.Scanner
-	for i := range 5 {
+	for i := range MinContentSamples {
 		page := fmt.Sprintf("<html><body>\n<h1>Blue kettle</h1>\n<p>Price: %s EUR</p>\n"+
 			"<input type=hidden name=token value=\"%x\">\n<p>served in 0.%03d s</p>\n</body></html>\n",
 			price, rand.Uint64(), i*37%1000)
@@ -302,10 +302,10 @@ func FuzzContentChanges(f *testing.F) {
 		if json.Unmarshal(base, &a) != nil || json.Unmarshal(cand, &b) != nil {
 			return
 		}
-		changes := ContentChanges(&a, &b, "b")
+		sec := contentSection(&a, &b, "b")
 		var w strings.Builder
-		writeContent(&w, changes, sizedURLs(&a, &b), "the baseline", false)
-		_ = contentVerdicts(changes, 0)
+		sec.write(&w, "the baseline", false)
+		_ = sec.verdicts(0)
 	})
 }
 

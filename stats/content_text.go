@@ -51,10 +51,16 @@ const contentOrder = "one line per URL, under the first of status, content and s
 // writeContent writes the Content section: the URLs that answer differently from the run they
 // are compared against, which against names ("the baseline"). Results saved before sizes were
 // recorded and without a changed status say nothing.
-func writeContent(b *strings.Builder, changes []ContentChange, urls int, against string, md bool) {
+// notJudged counts the URLs whose content was not judged, listed after.
+func writeContent(b *strings.Builder, changes []ContentChange, urls int, against string, md bool, notJudged int) {
 	if len(changes) == 0 {
-		if urls > 0 {
+		switch {
+		case urls > 0 && notJudged > 0:
+			fmt.Fprintf(b, "\nContent: the %d URLs answer as %s did in status mix and size, and in content where it was judged\n", urls, against)
+		case urls > 0:
 			fmt.Fprintf(b, "\nContent: the %d URLs answer as %s did (status mix, content and size)\n", urls, against)
+		case notJudged > 0:
+			b.WriteString("\n")
 		}
 		return
 	}
@@ -122,5 +128,5 @@ func contentVerdicts(changes []ContentChange, maxChanged int) []Verdict {
 // CheckContent holds the comparison to --max-content-changes: more than maxChanged URLs that
 // answer differently from the baseline, over all candidates, fail.
 func (c *Comparison) CheckContent(maxChanged int) []Verdict {
-	return contentVerdicts(c.Content, maxChanged)
+	return c.ContentSection.verdicts(maxChanged)
 }

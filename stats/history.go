@@ -34,11 +34,9 @@ type Trend struct {
 	Note string `json:"note,omitempty"`
 	// Notes say what a figure measured, when it is not what its name says (ServerNotes).
 	Notes []string `json:"notes,omitempty"`
-	// Content lists the URLs of the newest run that answer differently from the run before it
-	// (ContentChanges); absent when none does. ContentURLs counts the URLs compared (see
-	// Comparison).
-	Content     []ContentChange `json:"content_changes,omitempty"`
-	ContentURLs int             `json:"content_urls,omitempty"`
+	// ContentSection lists the URLs of the newest run that answer differently from the run
+	// before it, its content judged against every earlier run (historyBaseline).
+	ContentSection
 
 	// results are the runs themselves, kept so that a limit on a figure outside the table is
 	// judged as a line of it would be.
@@ -140,8 +138,8 @@ func NewTrend(runs []Report, minHistory int) (Trend, error) {
 		}
 	}
 	if n := len(runs); n > 1 {
-		t.Content = ContentChanges(&runs[n-2], &runs[n-1], t.Runs[n-1])
-		t.ContentURLs = sizedURLs(&runs[n-2], &runs[n-1])
+		base := historyBaseline(runs[:n-1])
+		t.ContentSection.add(contentSection(&base, &runs[n-1], t.Runs[n-1]))
 	}
 	return t, nil
 }
@@ -307,7 +305,7 @@ func (t *Trend) WriteText(w io.Writer) error {
 	for _, n := range t.Notes {
 		b.WriteString("Note: " + n + "\n")
 	}
-	writeContent(&b, t.Content, t.ContentURLs, "the run before", false)
+	t.ContentSection.write(&b, "the run before", false)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -361,7 +359,7 @@ func (t *Trend) CheckLimits(limits []Limit) []Verdict {
 // CheckContent holds the newest run to --max-content-changes: more than maxChanged URLs that
 // answer differently from the run before fail.
 func (t *Trend) CheckContent(maxChanged int) []Verdict {
-	return contentVerdicts(t.Content, maxChanged)
+	return t.ContentSection.verdicts(maxChanged)
 }
 
 // noisyText says how many earlier runs the noise left out, so that a reader can check them.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -21,6 +22,7 @@ func compareFlags() []cli.Flag {
 		&cli.StringFlag{Name: "max-regression", Usage: "fail (exit 1) when a figure gets significantly worse than the baseline by more than `LIMITS`, e.g. p95=10%,trate=5%; a change beyond the limit that the tests cannot decide exits 4"},
 		&cli.IntFlag{Name: "max-content-changes", Usage: "fail (exit 1) when more than `N` URLs answer differently from the baseline (or, with --history, from the run before): another status mix, content or size; without it, changed URLs are listed but pass", DefaultText: "none"},
 		&cli.StringFlag{Name: "junit", Usage: "write the --max-regression and --max-content-changes verdicts as JUnit XML to `FILE`, one test case per changed URL"},
+		&cli.StringSliceFlag{Name: "content-ignore", Usage: "leave URLs whose path and query match `REGEX` out of the Content section and --max-content-changes (repeatable): pages known to answer at random, such as Special:Random"},
 		&cli.StringFlag{Name: "history", Usage: "compare the newest result in `DIR` (written by --history) with the median of the ones before"},
 		&cli.IntFlag{Name: "last", Value: 30, Usage: "with --history, use the last `N` results"},
 		&cli.IntFlag{Name: "min-history", Value: stats.DefaultMinHistory, Usage: "with --history, judge the newest result only when `N` results come before it; with fewer, print the trend and pass"},
@@ -50,6 +52,13 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 			return usagef("--max-content-changes: want 0 or more URLs (got %d)", g.maxContent)
 		}
 	}
+	for _, expr := range c.StringSlice("content-ignore") {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return usagef("--content-ignore %q: %w", expr, err)
+		}
+		g.contentIgnore = append(g.contentIgnore, re)
+	}
 	var results []stats.Verdict
 	var err error
 	if dir := c.String("history"); dir != "" {
@@ -76,6 +85,8 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 type compareGates struct {
 	limits     []stats.Limit
 	maxContent int
+	// contentIgnore leaves the URLs it matches out of the Content section (--content-ignore).
+	contentIgnore []*regexp.Regexp
 }
 
 // verdicts holds a comparison or trend to the gates.
@@ -102,6 +113,7 @@ func compareFiles(paths []string, format string, perURL bool, g compareGates, st
 	if err != nil {
 		return nil, usageError{err}
 	}
+	cmp.IgnoreContent(g.contentIgnore)
 	switch format {
 	case "json":
 		err = stats.WriteJSON(stdout, cmp)
@@ -147,6 +159,7 @@ func compareHistory(dir string, w historyWindow, format string, g compareGates, 
 	if err != nil {
 		return nil, usageError{err}
 	}
+	trend.IgnoreContent(g.contentIgnore)
 	if format == "json" {
 		err = stats.WriteJSON(stdout, trend)
 	} else {

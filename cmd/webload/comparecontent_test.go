@@ -183,4 +183,14 @@ func TestCompareContentSection(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "--max-content-changes: want 0 or more") {
 		t.Errorf("a negative limit: exit %d, %s", code, stderr)
 	}
+
+	// --content-ignore leaves the pages a user knows to vary out of the section and its gate.
+	stdout, stderr, code = webload(t, nil, "compare", "--max-content-changes", "0", "--content-ignore", "^/(gone|short)$", old, broken)
+	if code != 0 || !strings.Contains(stdout, "Content: 2 URLs left out by --content-ignore") {
+		t.Errorf("--content-ignore: exit %d\n%s%s", code, stdout, stderr)
+	}
+	_, stderr, code = webload(t, nil, "compare", "--content-ignore", "(", old, broken)
+	if code != 2 || !strings.Contains(stderr, `--content-ignore "(": error parsing regexp`) {
+		t.Errorf("a bad --content-ignore: exit %d, %s", code, stderr)
+	}
 }

@@ -1,0 +1,58 @@
+package content
+
+import "strings"
+
+// VolatileShare is the part of the profile's segments that varied among the answers of its run
+// (or, for profiles merged over several runs, among those runs), from 0 to 1: how much a URL's
+// answers differ among themselves. Bare tags ("<p>", "</div>") are left out of the count: every
+// page repeats them, so a page whose every paragraph varies would otherwise read as half stable.
+// 0 for a profile without segments.
+func (p *Profile) VolatileShare() float64 {
+	n, volatile := 0, 0
+	for _, s := range p.segs {
+		switch {
+		case s.Volatile():
+			volatile++
+		case bareTag(s.Text):
+			continue
+		}
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(volatile) / float64(n)
+}
+
+// bareTag tells a tag without attributes, opening or closing, from a segment with content.
+func bareTag(t string) bool {
+	if len(t) < 3 || t[0] != '<' || t[len(t)-1] != '>' {
+		return false
+	}
+	return !strings.ContainsAny(t[1:len(t)-1], " =\"'<>")
+}
+
+// Reordered tells whether two profiles have the same stable segments, as many times each, in
+// another order: search results of equal relevance that two databases (or two runs of one)
+// list in different orders. A run learns its stable segments without their order, so a list
+// whose order varies from answer to answer is stable within a run; only its order tells two
+// runs apart, and an order alone is not content.
+func Reordered(a, b *Profile) bool {
+	count := map[uint64]int{}
+	for _, s := range a.segs {
+		if !s.Volatile() {
+			count[s.hash]++
+		}
+	}
+	for _, s := range b.segs {
+		if !s.Volatile() {
+			count[s.hash]--
+		}
+	}
+	for _, n := range count {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,215 @@
+package stats
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/webload/webload/content"
+)
+
+// MinContentSamples is how many 2xx answers each side of a URL needs fingerprinted for its
+// content to be judged: fewer may all have been alike by chance, so that a page which varies
+// (search results in a varying order) learns one version as stable one night and sees another
+// the next. The learning fingerprints the first 8 answers of every URL.
+const MinContentSamples = 8
+
+// VariesShare is the part of a URL's segments that must have varied among its own answers, on
+// either side, for the URL to vary by itself (a random page, a list in a varying order): its
+// content is then not judged, since whatever differs from the other run differed within one
+// too. A page with a rotating ad slot or a token varies in a few segments and is still judged.
+const VariesShare = 0.2
+
+// The kinds of the notes the Content section keeps beside its changes.
+const (
+	ContentVariesKind    = "varies"     // the URL's answers differed among themselves
+	ContentNotJudgedKind = "not judged" // too few answers fingerprinted on a side
+)
+
+// ContentSection is the Content section of a comparison or a trend.
+type ContentSection struct {
+	// Content lists, per candidate run, the URLs that answer differently from the baseline
+	// (ContentChanges); absent when none does.
+	Content []ContentChange `json:"content_changes,omitempty"`
+	// ContentURLs counts the URLs whose answers were compared, for "2 of 50 URLs" (0 when the
+	// results record no sizes, those saved before sizes were: then only changes are shown).
+	ContentURLs int `json:"content_urls,omitempty"`
+	// ContentVaries lists the URLs whose answers varied by themselves (VariesShare), whose
+	// content is not judged: Before and After say how much of each side varied.
+	ContentVaries []ContentChange `json:"content_varies,omitempty"`
+	// ContentNotJudged lists the URLs with fewer than MinContentSamples answers fingerprinted
+	// on a side: Before and After give each side's count. Their status mix and size are judged.
+	ContentNotJudged []ContentChange `json:"content_not_judged,omitempty"`
+	// ContentIgnored counts the URLs left out by --content-ignore.
+	ContentIgnored int `json:"content_ignored,omitempty"`
+}
+
+// add appends another candidate's section.
+func (s *ContentSection) add(o ContentSection) {
+	s.Content = append(s.Content, o.Content...)
+	s.ContentURLs = max(s.ContentURLs, o.ContentURLs)
+	s.ContentVaries = append(s.ContentVaries, o.ContentVaries...)
+	s.ContentNotJudged = append(s.ContentNotJudged, o.ContentNotJudged...)
+	s.ContentIgnored += o.ContentIgnored
+}
+
+// note keeps a URL whose content is not judged.
+func (s *ContentSection) note(ch ContentChange) {
+	if ch.Change == ContentVariesKind {
+		s.ContentVaries = append(s.ContentVaries, ch)
+		return
+	}
+	s.ContentNotJudged = append(s.ContentNotJudged, ch)
+}
+
+// IgnoreContent leaves out of the section the URLs whose path and query match a pattern
+// (--content-ignore): pages a user knows to answer at random.
+func (s *ContentSection) IgnoreContent(patterns []*regexp.Regexp) {
+	if len(patterns) == 0 {
+		return
+	}
+	ignored := map[string]bool{}
+	keep := func(list []ContentChange) []ContentChange {
+		var out []ContentChange
+		for _, ch := range list {
+			if matchesAny(patterns, ch.Path) {
+				ignored[ch.Label+" "+ch.Method+" "+ch.Path] = true
+				continue
+			}
+			out = append(out, ch)
+		}
+		return out
+	}
+	s.Content, s.ContentVaries, s.ContentNotJudged = keep(s.Content), keep(s.ContentVaries), keep(s.ContentNotJudged)
+	s.ContentIgnored += len(ignored)
+}
+
+func matchesAny(patterns []*regexp.Regexp, s string) bool {
+	for _, re := range patterns {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// contentJudged says why the content of a URL's two profiles cannot be judged ("" when it
+// can): too few answers on a side, or answers that varied by themselves.
+func contentJudged(b, u *content.Profile) string {
+	switch {
+	case min(b.Samples, u.Samples) < MinContentSamples:
+		return ContentNotJudgedKind
+	case max(b.VolatileShare(), u.VolatileShare()) >= VariesShare:
+		return ContentVariesKind
+	}
+	return ""
+}
+
+// contentNote is the note of a URL whose content is not judged: how many answers each side
+// fingerprinted, or how much of each side varied. false for a URL judged, or without content
+// on a side (no 2xx answer: the status mix tells).
+func contentNote(b, u *URLStats) (ContentChange, bool) {
+	bp, up := b.Content, u.Content
+	if bp == nil || up == nil || bp.Samples == 0 || up.Samples == 0 {
+		return ContentChange{}, false
+	}
+	switch contentJudged(bp, up) {
+	case ContentNotJudgedKind:
+		return ContentChange{Change: ContentNotJudgedKind, Before: answersText(bp.Samples), After: answersText(up.Samples)}, true
+	case ContentVariesKind:
+		vb, vu := bp.VolatileShare(), up.VolatileShare()
+		return ContentChange{Change: ContentVariesKind, Magnitude: max(vb, vu),
+			Before: fmt.Sprintf("%.0f %% varied", vb*100), After: fmt.Sprintf("%.0f %% varied", vu*100)}, true
+	}
+	return ContentChange{}, false
+}
+
+func answersText(n int64) string {
+	if n == 1 {
+		return "1 answer"
+	}
+	return fmt.Sprintf("%d answers", n)
+}
+
+// write writes the section: the changes (writeContent), then the URLs not judged.
+func (s *ContentSection) write(b *strings.Builder, against string, md bool) {
+	writeContent(b, s.Content, s.ContentURLs, against, md, len(s.ContentVaries)+len(s.ContentNotJudged))
+	if n := len(s.ContentVaries); n > 0 {
+		fmt.Fprintf(b, "Content: %d URL%s var%s by %s, not judged (%.0f %% of the segments or more differed among the answers of one run; the share per side):\n",
+			n, plural(n), map[bool]string{true: "y", false: "ies"}[n != 1], map[bool]string{true: "themselves", false: "itself"}[n != 1], VariesShare*100)
+		writeNotes(b, s.ContentVaries, md)
+	}
+	if n := len(s.ContentNotJudged); n > 0 {
+		fmt.Fprintf(b, "Content: %d URL%s not judged, fewer than %d answers fingerprinted on a side (their status mix and size are judged; more requests judge them):\n",
+			n, plural(n), MinContentSamples)
+		writeNotes(b, s.ContentNotJudged, md)
+	}
+	if s.ContentIgnored > 0 {
+		fmt.Fprintf(b, "Content: %d URL%s left out by --content-ignore\n", s.ContentIgnored, plural(s.ContentIgnored))
+	}
+}
+
+// maxNotes is how many URLs not judged the text lists; the JSON has them all.
+const maxNotes = 10
+
+// writeNotes lists URLs not judged, at most maxNotes.
+func writeNotes(b *strings.Builder, notes []ContentChange, md bool) {
+	for i, ch := range notes {
+		if i == maxNotes {
+			fmt.Fprintf(b, "  … and %d more (all in the JSON)\n", len(notes)-maxNotes)
+			return
+		}
+		if md {
+			fmt.Fprintf(b, "- %s %s: %s → %s\n", markdownCell(ch.Label), markdownCell(ch.Method+" "+ch.Path), ch.Before, ch.After)
+			continue
+		}
+		fmt.Fprintf(b, "  %s  %s  %s → %s\n", ch.Label, ch.Method+" "+ch.Path, ch.Before, ch.After)
+	}
+}
+
+// verdicts holds the section's changes to --max-content-changes (contentVerdicts).
+func (s *ContentSection) verdicts(maxChanged int) []Verdict {
+	return contentVerdicts(s.Content, maxChanged)
+}
+
+// historyBaseline is what the newest run of a history is judged against: the run before it,
+// each URL's content merged over every earlier run (content.Merge), so that a segment which
+// differed between two earlier nights counts as varying, not as stable, and a page that
+// varies by nights is judged by all of them.
+func historyBaseline(earlier []Report) Report {
+	last := earlier[len(earlier)-1]
+	if len(earlier) == 1 {
+		return last
+	}
+	merged := map[string][]content.Profile{} // by method, path and query; the n-th with the n-th
+	for _, r := range earlier[:len(earlier)-1] {
+		seen := map[string]int{}
+		for i := range r.URLs {
+			u := &r.URLs[i]
+			if u.Content == nil {
+				continue
+			}
+			k := u.Method + " " + requestURI(u.URL)
+			n := seen[k]
+			seen[k]++
+			for len(merged[k]) <= n {
+				merged[k] = append(merged[k], content.Profile{})
+			}
+			merged[k][n] = content.Merge(merged[k][n], *u.Content)
+		}
+	}
+	last.URLs = append([]URLStats(nil), last.URLs...)
+	seen := map[string]int{}
+	for i := range last.URLs {
+		u := &last.URLs[i]
+		k := u.Method + " " + requestURI(u.URL)
+		n := seen[k]
+		seen[k]++
+		if u.Content == nil || n >= len(merged[k]) || merged[k][n].Samples == 0 {
+			continue
+		}
+		p := content.Merge(merged[k][n], *u.Content)
+		u.Content = &p
+	}
+	return last
+}
