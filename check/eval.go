@@ -1,23 +1,15 @@
 package check
 
 import (
-	"errors"
-	"io"
 	"strconv"
+	"unicode/utf8"
 )
-
-// Window is how many bytes of a body a regular expression is matched over at once, beyond the
-// chunk being scanned: a match up to Window bytes long is always found, a longer one may be
-// missed. A body is scanned in blocks of up to 2*Window bytes, each starting with the last
-// Window bytes of the block before, so every byte is scanned about twice and a user with body
-// checks holds 2*Window bytes, however long the bodies are.
-const Window = 32 << 10
 
 // Set is every condition one URL's answers must pass: the run's checks and the URL's own. A
 // nil Set passes everything. It is read-only once made, so all users share it.
 type Set struct {
 	conds []cond
-	body  int // conditions on the body's content, which need it streamed through a window
+	body  bool // some condition reads the body's content
 }
 
 // NewSet joins expressions into one set; nil when they have no condition.
@@ -26,9 +18,7 @@ func NewSet(exprs ...Expr) *Set {
 	for _, e := range exprs {
 		for _, c := range e.conds {
 			s.conds = append(s.conds, c)
-			if c.field == fieldBody {
-				s.body++
-			}
+			s.body = s.body || c.field == fieldBody
 		}
 	}
 	if len(s.conds) == 0 {
@@ -37,41 +27,57 @@ func NewSet(exprs ...Expr) *Set {
 	return &s
 }
 
-// Eval evaluates a Set on one response at a time: Start with the status and headers, then the
-// decoded body through Write or ReadFrom when Start asks for it, then Finish. One goroutine
-// owns an Eval and reuses it, so its window is allocated once.
+// Eval evaluates a Set on one response at a time: Start with the status when the response's
+// head arrives, to learn whether the body must be held, then Finish once the whole body was
+// read, which evaluates every condition. Finish runs after the response's time was taken: a
+// regular expression's cost is the client's, never the server's. One goroutine owns an Eval and
+// reuses it; it holds no buffer of its own.
 type Eval struct {
 	set    *Set
 	status int
 	size   int64
-	failed int    // the index of the first condition that failed, -1 for none
-	found  []bool // per condition: a body regex has matched
-	open   int    // body conditions not decided yet
-	win    []byte // the window: a kept tail of Window bytes (or less) and the bytes after it
-	kept   int    // bytes at win's start that were scanned already
-	fresh  bool   // win holds bytes not scanned yet, or nothing was scanned
+	failed int // the index of the first condition that failed, -1 for none
+	// undecided marks a failed body condition that the held start of a longer body did not
+	// decide; held is how long that start was.
+	undecided bool
+	held      int
 }
 
-// Start begins the evaluation of a response of status whose headers header returns (nil for a
-// header the response lacks, an empty but not nil value for one that came empty). It tells whether the body is needed: false when no condition
-// looks at its content, or when the status or a header already failed.
-func (e *Eval) Start(s *Set, status int, header func(name string) []byte) (needBody bool) {
-	e.set, e.status, e.size, e.failed = s, status, 0, -1
-	e.open, e.kept, e.fresh = 0, 0, true
-	e.win = e.win[:0]
-	if s == nil {
+// Start begins the evaluation of a response of status, and tells whether Finish will read the
+// body's content: false when no condition looks at it, or when a status condition fails already,
+// which decides the response without it.
+func (e *Eval) Start(s *Set, status int) (needBody bool) {
+	e.set, e.status, e.size, e.failed, e.undecided = s, status, 0, -1, false
+	if s == nil || !s.body {
 		return false
 	}
-	if cap(e.found) < len(s.conds) {
-		e.found = make([]bool, len(s.conds))
+	for i := range s.conds {
+		c := &s.conds[i]
+		if c.field == fieldStatus && !compare(int64(status), c.op, c.num) {
+			return false
+		}
 	}
-	e.found = e.found[:len(s.conds)]
-	clear(e.found)
+	return true
+}
+
+// Finish evaluates the response begun by Start and tells whether it passed every condition.
+// header returns a response header's value (nil for a header the response lacks, an empty but
+// not nil value for one that came empty). size is the decoded body's length in bytes, and body
+// holds it decoded when Start asked for it: the whole of it, or its first len(body) bytes when
+// it was longer than the caller holds (see search). The status and header conditions are
+// evaluated first, each in the order written, then the size and body ones: the message names
+// the first that failed.
+func (e *Eval) Finish(header func(name string) []byte, size int64, body []byte) bool {
+	e.size = size
+	s := e.set
+	if s == nil {
+		return true
+	}
 	for i := range s.conds {
 		c := &s.conds[i]
 		switch c.field {
 		case fieldStatus:
-			if !compare(int64(status), c.op, c.num) {
+			if !compare(int64(e.status), c.op, c.num) {
 				e.failed = i
 				return false
 			}
@@ -82,11 +88,27 @@ func (e *Eval) Start(s *Set, status int, header func(name string) []byte) (needB
 			}
 		}
 	}
-	e.open = s.body
-	if e.open > 0 && e.win == nil {
-		e.win = make([]byte, 0, 2*Window)
+	for i := range s.conds {
+		c := &s.conds[i]
+		switch c.field {
+		case fieldSize:
+			if !compare(size, c.op, c.num) {
+				e.failed = i
+				return false
+			}
+		case fieldBody:
+			found, decided := c.search(body, size)
+			if !decided {
+				e.failed, e.undecided, e.held = i, true, len(body)
+				return false
+			}
+			if found != (c.op == opMatch) {
+				e.failed = i
+				return false
+			}
+		}
 	}
-	return e.open > 0
+	return true
 }
 
 // header1 tells whether a header's value passes c; v is nil when the response has no such
@@ -104,114 +126,42 @@ func (c *cond) header1(v []byte) bool {
 	return v == nil || !c.re.Match(v)
 }
 
-// Write scans a chunk of the decoded body. It never fails.
-func (e *Eval) Write(p []byte) (int, error) {
-	n := len(p)
-	for len(p) > 0 && e.open > 0 {
-		if len(e.win) == cap(e.win) {
-			e.slide()
-		}
-		m := copy(e.win[len(e.win):cap(e.win)], p)
-		e.win, p, e.fresh = e.win[:len(e.win)+m], p[m:], true
+// search tells whether c's regular expression matches a body of size bytes, of which body holds
+// the first: found is the answer on the whole body, as the expression means it (anchors at the
+// body's ends, matches of any length), whenever decided is true.
+//
+// A body held whole is matched whole. Of a longer one only a match that ends at least
+// utf8.UTFMax bytes before the end of what is held decides: everything the regexp engine looked
+// at to accept it (the runes up to its end, the one after it for $, \b and \B) is the same in
+// the whole body. Anything else would need the rest of the body, so it is left undecided, and
+// the caller says so, rather than guess.
+func (c *cond) search(body []byte, size int64) (found, decided bool) {
+	if int64(len(body)) >= size {
+		return c.re.Match(body), true
 	}
-	return n, nil
-}
-
-// ReadFrom reads the decoded body from r to its end straight into the window, scanning it; once
-// every body condition is decided, the rest is read and discarded. An io.EOF ends it cleanly.
-func (e *Eval) ReadFrom(r io.Reader) (int64, error) {
-	var n int64
-	for e.open > 0 {
-		if len(e.win) == cap(e.win) {
-			e.slide()
-		}
-		m, err := r.Read(e.win[len(e.win):cap(e.win)])
-		e.win, n = e.win[:len(e.win)+m], n+int64(m)
-		if m > 0 {
-			e.fresh = true
-		}
-		if errors.Is(err, io.EOF) {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
+	if at := c.re.FindIndex(body); at != nil && at[1]+utf8.UTFMax <= len(body) {
+		return true, true
 	}
-	m, err := io.Copy(io.Discard, r)
-	return n + m, err
-}
-
-// slide scans the full window and keeps its last Window bytes for the next block, so a match
-// across the edge of two blocks is found.
-func (e *Eval) slide() {
-	e.scan()
-	e.kept = copy(e.win, e.win[len(e.win)-Window:])
-	e.win = e.win[:e.kept]
-	e.fresh = false
-}
-
-// scan matches the open body conditions over the window.
-func (e *Eval) scan() {
-	for i := range e.set.conds {
-		c := &e.set.conds[i]
-		if c.field != fieldBody || e.found[i] || e.open == 0 {
-			continue
-		}
-		if !c.re.Match(e.win) {
-			continue
-		}
-		e.found[i] = true
-		e.open--
-		if c.op == opNoMatch && e.failed < 0 {
-			e.failed = i
-			e.open = 0 // one failure decides the response; the rest need not be scanned
-		}
-	}
-}
-
-// Finish ends the response, whose decoded body was size bytes, and tells whether it passed
-// every condition.
-func (e *Eval) Finish(size int64) bool {
-	e.size = size
-	if e.set == nil {
-		return true
-	}
-	if e.open > 0 && e.fresh {
-		e.scan()
-	}
-	for i := range e.set.conds {
-		if e.failed >= 0 {
-			break
-		}
-		c := &e.set.conds[i]
-		switch c.field {
-		case fieldSize:
-			if !compare(size, c.op, c.num) {
-				e.failed = i
-			}
-		case fieldBody:
-			if e.found[i] != (c.op == opMatch) {
-				e.failed = i
-			}
-		}
-	}
-	return e.failed < 0
+	return false, false
 }
 
 // Message says which condition the last response failed, with its status or size where that
-// condition was on them; "" when it passed. Header values and the body are never quoted: they
-// may hold a session or a token.
+// condition was on them, and why a body condition was undecided; "" when it passed. Header
+// values and the body are never quoted: they may hold a session or a token.
 func (e *Eval) Message() string {
 	if e.set == nil || e.failed < 0 {
 		return ""
 	}
 	c := &e.set.conds[e.failed]
 	msg := "check " + c.src + " failed"
-	switch c.field {
-	case fieldStatus:
+	switch {
+	case c.field == fieldStatus:
 		msg += " (status " + strconv.Itoa(e.status) + ")"
-	case fieldSize:
+	case c.field == fieldSize:
 		msg += " (size " + strconv.FormatInt(e.size, 10) + " B)"
+	case e.undecided:
+		msg += ": undecided, the body (" + strconv.FormatInt(e.size, 10) + " B) is longer than the " +
+			strconv.Itoa(e.held) + " B a check reads"
 	}
 	return msg
 }

@@ -1,7 +1,8 @@
 // Package check holds response checks: expressions such as `status==200 && body!~"error"` that
-// a response must pass to count as a success, their parser and their evaluation on a body as it
-// streams. It knows nothing of HTTP clients: the caller hands it the status, a header lookup
-// and the decoded body in chunks.
+// a response must pass to count as a success, their parser and their evaluation, with each
+// regular expression's meaning on the whole decoded body. It knows nothing of HTTP clients: the
+// caller hands it the status, a header lookup and the decoded body, or its start when the body
+// is longer than the caller holds.
 package check
 
 import (

@@ -15,8 +15,6 @@ import (
 	"github.com/klauspost/compress/zlib"
 	brrr "github.com/molecule-man/go-brrr"
 	"github.com/valyala/fasthttp"
-
-	"github.com/webload/webload/check"
 )
 
 // decodeCheck is how many decoded bytes pass between two looks at the clock. A compressed body
@@ -39,9 +37,13 @@ type body struct {
 	// when the body holds none. Held as a pointer so that giving it back allocates nothing.
 	buf   *[]byte
 	pages *sync.Pool // the page buffers the users share; nil: the body makes its own
-	// check, when set, is fed the decoded body as it is read: the response's checks look at
-	// its content. nil for a response without body checks, which is read as fast as before.
-	check *check.Eval
+	// hold, when above 0, is how many bytes of the decoded body the response's checks read:
+	// read keeps that much of it in the page buffer, in held, for the checks to judge once the
+	// response's time was taken, so that matching costs the client, never the server's time.
+	// 0 for a response without body checks, which is read as fast as before.
+	hold int
+	held []byte // after read: the decoded body's first hold bytes, all of it when shorter
+	keep bool   // read was asked to keep the page: the buffer stays borrowed after the checks
 
 	mem bytes.Reader // a body fasthttp read whole, when a check must see it decoded
 
@@ -70,17 +72,18 @@ type bodySize struct {
 }
 
 // read reads resp's body to its end (or the cap) without keeping it, except the start of it in
-// b.page when keep is set, in a buffer held until release. A body that fails half way makes the
-// whole request a failure, and so does a compressed body that does not decode.
+// b.page when keep is set and up to b.hold bytes in b.held, in a buffer held until release. A
+// body that fails half way makes the whole request a failure, and so does a compressed body that
+// does not decode.
 func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
-	b.page = b.page[:0]
+	b.page, b.held, b.keep = b.page[:0], nil, false
 	if b.buf == nil {
 		b.page = nil // a page lent by the decode cache, never written to
 	}
 	stream := resp.BodyStream()
 	if stream == nil {
 		n := int64(len(resp.Body()))
-		if b.check == nil {
+		if b.hold == 0 {
 			return bodySize{n, n}, nil
 		}
 		b.mem.Reset(resp.Body())
@@ -117,7 +120,7 @@ func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 	var src io.Reader = &b.counted
 	var kept *decodedBody
 	record := false
-	if b.decoded != nil && b.uri != nil && b.check == nil && coding.compressed() {
+	if b.decoded != nil && b.uri != nil && b.hold == 0 && coding.compressed() {
 		b.key = b.uri.AppendBytes(b.key[:0])
 		var room bool
 		switch kept, room = b.decoded.get(b.key); {
@@ -361,32 +364,45 @@ func (b *body) deflate(src io.Reader) (io.Reader, error) {
 	return b.fl, b.fl.(flate.Resetter).Reset(b.peek, nil)
 }
 
-// drain reads r to its end, keeping up to maxParsed bytes when keep is set, and feeding every
-// byte to the response's checks when they look at the body.
+// drain reads r to its end, keeping up to maxParsed bytes in b.page when keep is set and up
+// to b.hold bytes in b.held for the checks. Both are views of one buffer, filled once.
 func (b *body) drain(r io.Reader, keep bool) (int64, error) {
-	rest := io.Discard
-	if b.check != nil {
-		rest = b.check
+	limit := b.hold
+	if keep {
+		limit = max(limit, maxParsed)
 	}
-	if !keep {
-		return io.Copy(rest, r)
+	if limit == 0 {
+		return io.Copy(io.Discard, r)
 	}
 	if b.buf == nil {
 		b.take()
 	}
+	b.keep = keep
+	n, err := b.fill(r, limit)
+	if b.hold > 0 {
+		b.held = b.page[:min(len(b.page), b.hold)]
+	}
+	if keep {
+		b.page = b.page[:min(len(b.page), maxParsed)]
+	} else {
+		b.page = b.page[:0] // nothing for the parser: a JSON answer is no page
+	}
+	return n, err
+}
+
+// fill reads r to its end into b.page, keeping its first limit bytes there and counting the
+// rest. The buffer grows as the body does, so a short body takes little of a pooled one.
+func (b *body) fill(r io.Reader, limit int) (int64, error) {
 	var n int64
 	for {
+		if len(b.page) == limit {
+			m, err := io.Copy(io.Discard, r)
+			return n + m, err
+		}
 		if len(b.page) == cap(b.page) {
-			if cap(b.page) >= maxParsed {
-				m, err := io.Copy(rest, r)
-				return n + m, err
-			}
-			b.page = slices.Grow(b.page, min(max(cap(b.page), 32<<10), maxParsed-cap(b.page)))
+			b.page = slices.Grow(b.page, min(max(cap(b.page), 32<<10), limit-len(b.page)))
 		}
-		m, err := r.Read(b.page[len(b.page):cap(b.page)])
-		if b.check != nil {
-			_, _ = b.check.Write(b.page[len(b.page) : len(b.page)+m])
-		}
+		m, err := r.Read(b.page[len(b.page):min(cap(b.page), limit)])
 		b.page = b.page[:len(b.page)+m]
 		n += int64(m)
 		if errors.Is(err, io.EOF) {
@@ -395,6 +411,15 @@ func (b *body) drain(r io.Reader, keep bool) (int64, error) {
 		if err != nil {
 			return n, err
 		}
+	}
+}
+
+// checked lets go of the body held for the checks once they are judged: its buffer serves
+// other users at once, unless it holds a page kept for the parser, the rules or a fingerprint.
+func (b *body) checked() {
+	b.hold, b.held = 0, nil
+	if !b.keep {
+		b.release()
 	}
 }
 

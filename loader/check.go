@@ -2,6 +2,8 @@ package loader
 
 import (
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/valyala/fasthttp"
 
@@ -54,10 +56,10 @@ func (c *checkSets) of(ti int) *check.Set {
 // checked. The checks apply to what a URL of the list answered: its own response, or with
 // redirects followed the answer at the end of them (past meta refreshes too: see endCheck and
 // leftByRefresh). A redirect that is followed and a page's resources are not checked: the user
-// listed pages, not the images on them; a login step only by its own checks. x.body.check is
-// set when the checks look at the body, so it is fed as it is read.
+// listed pages, not the images on them; a login step only by its own checks. x.body.hold is
+// set when the checks look at the body, so that it is held as it is read.
 func (l *Loader) startCheck(x *exchange, ti int, kind Kind, res *Result) bool {
-	x.body.check = nil
+	x.body.hold = 0
 	var set *check.Set
 	switch {
 	case kind == KindURL && ti < len(l.targets):
@@ -68,11 +70,8 @@ func (l *Loader) startCheck(x *exchange, ti int, kind Kind, res *Result) bool {
 	if set == nil || l.passesOn(x, res) {
 		return false
 	}
-	if x.peek == nil {
-		x.peek = x.received // made once: a method value per request would allocate
-	}
-	if x.eval.Start(set, int(res.Status), x.peek) {
-		x.body.check = &x.eval
+	if x.eval.Start(set, int(res.Status)) {
+		x.body.hold = l.cfg.checkBody()
 	}
 	return true
 }
@@ -102,15 +101,58 @@ func (x *exchange) received(name string) []byte {
 	return nil
 }
 
-// endCheck completes a checked response whose body was read whole: one that failed a check is
+// endCheck judges a checked response, described in res, whose body was read whole, once its
+// time was taken: a check's cost is the client's, so it neither counts in the response time nor
+// runs into the request's timeout. It is counted in x.cost instead. One that failed a check is
 // a failure of kind ErrCheck, which keeps its status and counts its body as received.
-func (l *Loader) endCheck(x *exchange, ti int, decoded int64, res *Result) {
-	x.body.check = nil
-	if x.eval.Finish(decoded) || l.leftByRefresh(x, res) {
+func (l *Loader) endCheck(x *exchange, ti int, res *Result) {
+	if x.peek == nil {
+		x.peek = x.received // made once: a method value per request would allocate
+	}
+	start := time.Now()
+	pass := x.eval.Finish(x.peek, res.Decoded, x.body.held)
+	x.cost.add(time.Since(start))
+	x.body.checked()
+	if pass || l.leftByRefresh(x, res) {
 		return
 	}
 	res.Err = ErrCheck
 	l.checkFailed(int32(ti), &x.eval)
+}
+
+// checkCost is what judging the answers' checks cost the users, after each answer's time was
+// taken. Each exchange counts its own and adds it to the run's when it is released, so the
+// users share no counter per answer.
+type checkCost struct {
+	answers int64
+	spent   time.Duration
+}
+
+func (c *checkCost) add(d time.Duration) {
+	c.answers++
+	c.spent += d
+}
+
+// runCheckCost is the run's checkCost, which exchanges add to as they are released.
+type runCheckCost struct {
+	mu sync.Mutex
+	checkCost
+}
+
+func (r *runCheckCost) merge(c checkCost) {
+	if c.answers == 0 {
+		return
+	}
+	r.mu.Lock()
+	r.answers += c.answers
+	r.spent += c.spent
+	r.mu.Unlock()
+}
+
+func (r *runCheckCost) total() checkCost {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.checkCost
 }
 
 // checkFailed keeps the first failed check's message of each target, and of the run. A failed

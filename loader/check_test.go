@@ -165,6 +165,9 @@ func TestChecksOfOneTarget(t *testing.T) {
 	if got, want := out.CheckSamples[2], `check body~"Price: 18\.65 EUR" failed`; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
+	if out.Checked != int64(len(results)) {
+		t.Errorf("%d answers judged, want every one of the %d", out.Checked, len(results))
+	}
 }
 
 // Without checks nothing is checked: the database error page is a success.
@@ -183,7 +186,8 @@ func TestNoChecks(t *testing.T) {
 }
 
 // BenchmarkSendChecked is BenchmarkSend's request path for a 16 KB page, without checks, with
-// a status check, and with a body check, which streams the decoded body through its window.
+// a status check, and with a body check, which holds the decoded body and judges it after the
+// request's time was taken.
 func BenchmarkSendChecked(b *testing.B) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

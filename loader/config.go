@@ -116,6 +116,12 @@ type Config struct {
 	// checked: its response, or the last of its redirects when they are followed; the
 	// redirects on the way, page resources and login steps are not.
 	Checks []check.Expr `json:",omitempty"`
+	// CheckBody is how many bytes of a decoded body the body checks read. They judge an answer
+	// after its last byte, off its time, so each user holds its answer's decoded body, up to
+	// this, from its first byte to the end of the checks, in a buffer the users share between
+	// answers. Of a longer body they read the start: a condition it does not decide fails,
+	// saying so. 0 (or less) picks DefaultCheckBody.
+	CheckBody int `json:",omitempty"`
 	// HeaderBuffer is the bytes each request in flight may use for the response's status line
 	// and headers; a longer header block is a bad-response failure. 0 picks 16 KiB, or less
 	// (down to 4 KiB) when there are so many users that the buffers would pass 40 MiB.
@@ -366,6 +372,17 @@ func (c *Config) idleConn() time.Duration {
 // MaxHeaderBuffer is the largest Config.HeaderBuffer that makes sense: response headers are
 // rarely longer than a few kilobytes, and every request in flight holds its buffer.
 const MaxHeaderBuffer = 1 << 20
+
+// DefaultCheckBody is Config.CheckBody's default, 4 MiB: twice the HTML that pages are parsed
+// for, so the bodies of pages and of most API answers are checked whole.
+const DefaultCheckBody = 4 << 20
+
+func (c *Config) checkBody() int {
+	if c.CheckBody > 0 {
+		return c.CheckBody
+	}
+	return DefaultCheckBody
+}
 
 func (c *Config) headerBuffer() int {
 	if c.HeaderBuffer > 0 {

@@ -79,6 +79,12 @@ type Outcome struct {
 	// value the request needed and its user did not have. Messages name variables and rules,
 	// never values. nil when none failed.
 	ExtractSamples map[int32]string
+	// Checked counts the answers whose checks were judged, and CheckTime is the time users
+	// spent judging them (the monotonic clock's, on the user's goroutine): the client's cost
+	// of the checks, which is in no response time, as each answer is judged after its last
+	// byte. A user that judges is not sending, so a report compares it with the response time.
+	Checked   int64
+	CheckTime time.Duration
 	// Users is how many users took part: Config.Users in the closed model, the number the
 	// open model had to start to keep its schedule.
 	Users int
@@ -134,6 +140,8 @@ type Loader struct {
 
 	batches sync.Pool
 	pages   sync.Pool // page buffers, *[]byte, lent to the users' bodies (see body.take)
+	// checkCost is what judging checks cost the users, added up as their exchanges end.
+	checkCost runCheckCost
 }
 
 // New checks the configuration and prepares one request template per target.
@@ -378,6 +386,7 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 	l.stopMu.Unlock()
 	l.samplesMu.Lock()
 	defer l.samplesMu.Unlock()
+	cost := l.checkCost.total()
 	return Outcome{
 		Started:        l.start,
 		Elapsed:        elapsed,
@@ -388,6 +397,8 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 		ErrorSamples:   maskSamples(l.masked, l.samples),
 		CheckSamples:   maskSamples(l.masked, l.checkSamples),
 		ExtractSamples: maskSamples(l.masked, l.extractSamples),
+		Checked:        cost.answers,
+		CheckTime:      cost.spent,
 		Users:          users,
 		Unsent:         unsent,
 		Content:        l.content.profiles(),

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webload/webload/check"
 	"github.com/webload/webload/urls"
 )
 
@@ -61,6 +62,8 @@ func TestNoPageHeldBetweenRequests(t *testing.T) {
 		{"browser, a fingerprinted answer that is no page", browser, "/json"},
 		{"plain, a fingerprinted page", Config{}, "/p/1"},
 		{"plain, a fingerprinted answer that is no page", Config{}, "/json"},
+		{"browser, a checked page", checked(browser), "/p/1"},
+		{"plain, a checked answer that is no page", checked(Config{}), "/json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.cfg.Users, tc.cfg.Reps, tc.cfg.Timeout = 1, 1, 5e9
@@ -96,6 +99,16 @@ func TestNoPageHeldBetweenRequests(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checked is cfg with a body check, whose answers are held whole until they are judged.
+func checked(cfg Config) Config {
+	x, err := check.Parse(`body!~"database query error"`)
+	if err != nil {
+		panic(err)
+	}
+	cfg.Checks = []check.Expr{x}
+	return cfg
 }
 
 // Users that share page buffers each parse their own page: every visit of /p/N fetches /r/N

@@ -58,6 +58,9 @@ type exchange struct {
 	body body
 	eval check.Eval               // the response checks, when the run has some
 	peek func(name string) []byte // received, for the checks
+	// cost is what this exchange's checks cost so far, added to costs, the run's, on release.
+	cost  checkCost
+	costs *runCheckCost
 	// sess is the values of the user this exchange sends for; nil when nothing is per-user.
 	sess *session
 	// jar is the cookie jar of the user this exchange sends for, whose values are hidden in
@@ -83,10 +86,13 @@ func (l *Loader) sender(out chan<- *[]Result) (*exchange, *batcher, func()) {
 }
 
 func (l *Loader) newExchange() *exchange {
-	return &exchange{req: fasthttp.AcquireRequest(), resp: fasthttp.AcquireResponse(), body: body{maxBody: l.cfg.MaxBody, pages: &l.pages, decoded: l.decoded}}
+	return &exchange{req: fasthttp.AcquireRequest(), resp: fasthttp.AcquireResponse(), costs: &l.checkCost,
+		body: body{maxBody: l.cfg.MaxBody, pages: &l.pages, decoded: l.decoded}}
 }
 
 func (x *exchange) release() {
+	x.costs.merge(x.cost)
+	x.cost = checkCost{}
 	x.body.release()
 	fasthttp.ReleaseRequest(x.req)
 	fasthttp.ReleaseResponse(x.resp)
@@ -121,11 +127,11 @@ func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Dura
 	if err == nil {
 		err = checkStatus(x)
 	}
-	parse, learn := l.cfg.Parser && kind != KindResource, false
+	parse, learn, checked := l.cfg.Parser && kind != KindResource, false, false
 	if err == nil {
 		res.Status = uint16(x.resp.StatusCode())
 		res.HTTP10 = !x.resp.Header.IsHTTP11()
-		checked := l.startCheck(x, ti, kind, res)
+		checked = l.startCheck(x, ti, kind, res)
 		var size bodySize
 		// The same deadline as the request's, from the clock reading above: decoding is bounded
 		// by it too.
@@ -134,16 +140,16 @@ func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Dura
 		x.body.uri = x.req.URI()
 		size, err = x.body.read(x.resp, parse && isHTML(x.resp.Header.ContentType()) || learn || l.extracting(ti, kind))
 		res.BodyBytes, res.Decoded = size.received, size.decoded
-		if checked && err == nil {
-			l.endCheck(x, ti, size.decoded, res)
-		}
 	}
-	// One clock reading ends the request, after the body.
+	// One clock reading ends the request, at the body's last byte: what the client does with
+	// the answer next (checks, rules, fingerprints) is its own time.
 	endOffset := time.Since(l.start)
 	res.Latency = endOffset - offset
 	if err != nil {
 		res.Err = classify(err)
 		l.failed(res.Err, err)
+	} else if checked {
+		l.endCheck(x, ti, res)
 	}
 	if l.users != nil && kind != KindResource {
 		l.extractAnswer(x, ti, res, learn)

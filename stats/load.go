@@ -62,6 +62,7 @@ func (f *model) load(rep *Report, a *histAdder, place func(i int, p *TimelinePoi
 		return fmt.Errorf("schedule: %w", err)
 	}
 	f.extract.load(rep.Extractions)
+	f.checks.load(rep.Checks)
 	if err := f.logins.load(rep.Logins, a); err != nil {
 		return fmt.Errorf("login steps: %w", err)
 	}

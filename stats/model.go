@@ -33,6 +33,7 @@ type model struct {
 	users      UserStats
 	errSamples map[string]string
 	extract    extractCounts
+	checks     checkCost
 	logins     loginFigures
 
 	// urls are the recorder's, each nil until the URL's first result: most of a long list may

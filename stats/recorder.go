@@ -204,6 +204,7 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 	f := r.f
 	f.elapsed = o.Elapsed.Seconds()
 	f.wireIn, f.wireOut, f.conns = o.WireBytesIn, o.WireBytesOut, o.Connections
+	f.checks = outcomeChecks(o)
 	f.users = userStats(r.perUser, o.Users)
 	f.label = label
 	f.interval = r.opt.Interval.Seconds()

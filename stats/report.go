@@ -97,6 +97,10 @@ type Report struct {
 	// Extractions counts what the URL list's and the login steps' #@extract rules took; nil in a
 	// run without rules, and in results saved before them.
 	Extractions *ExtractStats `json:"extractions,omitempty"`
+	// Checks is what judging the response checks cost the client (answers judged, seconds in
+	// all and per answer), off the response times; nil in a run that judged no answer, and in
+	// results saved before checks were judged apart.
+	Checks *CheckStats `json:"checks,omitempty"`
 	// Logins has the login steps' figures; nil in a run without login steps, and in results
 	// saved before they were apart.
 	Logins *LoginStats `json:"logins,omitempty"`

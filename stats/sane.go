@@ -121,6 +121,9 @@ func (s *sanity) report(at string, r *Report) error {
 	if err := s.parts(at, r); err != nil {
 		return err
 	}
+	if err := saneChecks(at, r); err != nil {
+		return err
+	}
 	for i := range r.Repeats {
 		if err := s.report(fmt.Sprintf("%srepeats[%d].", at, i), &r.Repeats[i]); err != nil {
 			return err

@@ -30,6 +30,12 @@ func TestSaneRefusesCorruptFigures(t *testing.T) {
 			keepCheckStatuses(r)
 			r.CheckStatusCodes["404"] = -8
 		}, `check_status_codes["404"] is -8`},
+		{"check cost", "checks", func(r *Report) { r.Checks = &CheckStats{Answers: 8, Time: 0.5, Mean: 0.0625} }, ""},
+		{"negative check answers", "checks", func(r *Report) { r.Checks = &CheckStats{Answers: -8} }, "checks.answers is -8"},
+		{"negative check time", "checks", func(r *Report) { r.Checks = &CheckStats{Answers: 8, Time: -1} }, "checks.time is -1"},
+		{"more answers judged than requests", "checks", func(r *Report) {
+			r.Checks = &CheckStats{Answers: r.Requests + 1}
+		}, "checks.answers is"},
 		{"negative status", "closed", func(r *Report) { r.StatusCodes["200"] = -100 }, `status_codes["200"] is -100`},
 		{"negative error", "closed", func(r *Report) { r.Errors["timeout"] = -8 }, `errors["timeout"] is -8`},
 		{"negative bytes", "closed", func(r *Report) { r.BodyBytes = -1 }, "body_bytes is -1"},

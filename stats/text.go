@@ -96,6 +96,7 @@ func writeExtras(b *strings.Builder, rep *Report) {
 	fmt.Fprintf(b, "Status codes:\t\t%s\n", counts(rep.StatusCodes, numericOrder))
 	fmt.Fprintf(b, "Failed requests:\t%s\n", failureCounts(rep))
 	writeCheckFailures(b, rep)
+	writeCheckCost(b, rep)
 	writeSessions(b, rep)
 	fmt.Fprintf(b, "Wire data:\t\t%12.2f MB received, %.2f MB sent, %d connections opened\n",
 		float64(rep.WireBytesReceived)/megabyte, float64(rep.WireBytesSent)/megabyte, rep.ConnectionsOpened)

@@ -35,6 +35,7 @@ func (f *model) report(name func(i int) (method, url string)) Report {
 		Server:                 f.server,
 		Repeats:                f.repeats,
 		Extractions:            f.extract.view(),
+		Checks:                 f.checks.view(),
 		Logins:                 f.logins.view(),
 	}
 	if n := f.tally.Transactions + f.tally.Failed; n > 0 {
