@@ -8,7 +8,15 @@ import "strings"
 // page repeats them, so a page whose every paragraph varies would otherwise read as half stable.
 // 0 for a profile without segments.
 func (p *Profile) VolatileShare() float64 {
-	n, volatile := 0, 0
+	volatile, n := p.Variation()
+	if n == 0 {
+		return 0
+	}
+	return float64(volatile) / float64(n)
+}
+
+// Variation counts the profile's volatile segments and the segments VolatileShare is of.
+func (p *Profile) Variation() (volatile, of int) {
 	for _, s := range p.segs {
 		switch {
 		case s.Volatile():
@@ -16,12 +24,9 @@ func (p *Profile) VolatileShare() float64 {
 		case bareTag(s.Text):
 			continue
 		}
-		n++
+		of++
 	}
-	if n == 0 {
-		return 0
-	}
-	return float64(volatile) / float64(n)
+	return volatile, of
 }
 
 // bareTag tells a tag without attributes, opening or closing, from a segment with content.

@@ -39,12 +39,16 @@ func contentTable(sec stats.ContentSection) (table, string) {
 	}
 	note := ""
 	if n := len(sec.ContentVaries) + len(sec.ContentNotJudged); n > 0 {
-		note = fmt.Sprintf(" %d URLs were not judged on their content (listed last): %q ones vary by themselves "+
-			"(%.0f %% of their segments or more differed among one run's answers), %q ones had fewer than %d answers fingerprinted on a side.",
-			n, stats.ContentVariesKind, stats.VariesShare*100, stats.ContentNotJudgedKind, stats.MinContentSamples)
+		were := "URLs were"
+		if n == 1 {
+			were = "URL was"
+		}
+		note = fmt.Sprintf(" %d %s not judged on content (listed last): %q ones vary by themselves "+
+			"(%d segments and %.0f %% of them or more differed among one run's answers), %q ones had fewer than %d answers fingerprinted on a side.",
+			n, were, stats.ContentVariesKind, stats.VariesSegments, stats.VariesShare*100, stats.ContentNotJudgedKind, stats.MinContentSamples)
 	}
 	if sec.ContentIgnored > 0 {
-		note += fmt.Sprintf(" %d URLs were left out by --content-ignore.", sec.ContentIgnored)
+		note += fmt.Sprintf(" URLs left out by --content-ignore: %d.", sec.ContentIgnored)
 	}
 	switch {
 	case len(changes) > 0:

@@ -26,18 +26,18 @@ func brokenResults(t *testing.T) []stats.Report {
 	short := &r.URLs[1]
 	short.Size = &stats.SizeStats{Count: short.Size.Count, Sum: short.Size.Sum / 10, SumSquares: short.Size.SumSquares / 100,
 		Min: short.Size.Min / 10, Max: short.Size.Max / 10}
-	results[0].URLs[2].Content = basketProfile(t, "15.65")
-	r.URLs[2].Content = basketProfile(t, "18.65")
+	results[0].URLs[2].Content = basketProfile(t, "15.65", stats.MinContentSamples)
+	r.URLs[2].Content = basketProfile(t, "18.65", stats.MinContentSamples)
 	return results
 }
 
 // basketProfile is the fingerprint of a basket page at the given price, learned from answers
 // whose form token varies from one to the next.
-func basketProfile(t *testing.T, price string) *content.Profile {
+func basketProfile(t *testing.T, price string, answers int) *content.Profile {
 	t.Helper()
 	l := content.NewLearner(content.Options{})
 	var s content.Scanner
-	for i := range 4 {
+	for i := range answers {
 		page := fmt.Sprintf("<html><body>\n<p>Your basket holds 3 items. Price: %s EUR, shipping included, "+
 			"delivered within two working days.</p>\n<input name=token value=\"%x\">\n</body></html>\n", price, rand.Uint64())
 		if !l.Sample(200, []byte("text/html")) {
@@ -75,6 +75,12 @@ func TestContentTable(t *testing.T) {
 	rows, note = contentData(t, render(t, []stats.Report{results[0], results[0]}, Options{}))
 	if len(rows) != 0 || note != "The 12 URLs answer as the baseline did: the same status mix, content and size." {
 		t.Errorf("the same result twice: %v, %q", rows, note)
+	}
+	// A URL fingerprinted fewer times than the learning needs is listed last, not judged.
+	results[1].URLs[2].Content = basketProfile(t, "18.65", stats.MinContentSamples-1)
+	rows, note = contentData(t, render(t, results[:2], Options{}))
+	if len(rows) != 3 || !strings.Contains(fmt.Sprint(rows[2]), "not judged") || !strings.Contains(note, "1 URL was not judged on content") {
+		t.Errorf("a URL not judged: %v, %q", rows, note)
 	}
 }
 

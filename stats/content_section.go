@@ -14,11 +14,15 @@ import (
 // the next. The learning fingerprints the first 8 answers of every URL.
 const MinContentSamples = 8
 
-// VariesShare is the part of a URL's segments that must have varied among its own answers, on
-// either side, for the URL to vary by itself (a random page, a list in a varying order): its
-// content is then not judged, since whatever differs from the other run differed within one
-// too. A page with a rotating ad slot or a token varies in a few segments and is still judged.
-const VariesShare = 0.2
+// VariesShare is the part of a URL's segments, and VariesSegments how many of them at least,
+// that must have varied among its own answers, on either side, for the URL to vary by itself
+// (a random page, a changing list): its content is then not judged, since whatever differs
+// from the other run differed within one too. A page with a rotating ad slot or a form token
+// varies in a segment or two and is still judged, however short it is.
+const (
+	VariesShare    = 0.2
+	VariesSegments = 4
+)
 
 // The kinds of the notes the Content section keeps beside its changes.
 const (
@@ -99,10 +103,16 @@ func contentJudged(b, u *content.Profile) string {
 	switch {
 	case min(b.Samples, u.Samples) < MinContentSamples:
 		return ContentNotJudgedKind
-	case max(b.VolatileShare(), u.VolatileShare()) >= VariesShare:
+	case variesByItself(b) || variesByItself(u):
 		return ContentVariesKind
 	}
 	return ""
+}
+
+// variesByItself tells whether a profile's answers varied among themselves (VariesShare).
+func variesByItself(p *content.Profile) bool {
+	volatile, of := p.Variation()
+	return volatile >= VariesSegments && float64(volatile) >= VariesShare*float64(of)
 }
 
 // contentNote is the note of a URL whose content is not judged: how many answers each side
@@ -135,8 +145,8 @@ func answersText(n int64) string {
 func (s *ContentSection) write(b *strings.Builder, against string, md bool) {
 	writeContent(b, s.Content, s.ContentURLs, against, md, len(s.ContentVaries)+len(s.ContentNotJudged))
 	if n := len(s.ContentVaries); n > 0 {
-		fmt.Fprintf(b, "Content: %d URL%s var%s by %s, not judged (%.0f %% of the segments or more differed among the answers of one run; the share per side):\n",
-			n, plural(n), map[bool]string{true: "y", false: "ies"}[n != 1], map[bool]string{true: "themselves", false: "itself"}[n != 1], VariesShare*100)
+		fmt.Fprintf(b, "Content: %d URL%s var%s by %s, not judged (%d segments and %.0f %% of them or more differed among the answers of one run; the share per side):\n",
+			n, plural(n), map[bool]string{true: "y", false: "ies"}[n != 1], map[bool]string{true: "themselves", false: "itself"}[n != 1], VariesSegments, VariesShare*100)
 		writeNotes(b, s.ContentVaries, md)
 	}
 	if n := len(s.ContentNotJudged); n > 0 {
