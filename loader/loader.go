@@ -158,7 +158,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 	}
 	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
 	l.decoded = newDecodeCache(decodeLimits{bytes: maxDecodedBytes, body: maxDecodedBody, urls: maxDecodedURLs})
-	if cfg.Parser {
+	if cfg.readsPages() {
 		l.parsed = newParseCache(l.findPage, parseLimits{pages: maxParsedPages, resources: maxParsedResources, kept: maxKeptBodies})
 	}
 	for _, h := range cfg.ResourceHosts {

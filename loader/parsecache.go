@@ -177,3 +177,25 @@ func (c *parseCache) parse(body []byte, pageURL *url.URL) *pageResources {
 	}
 	return p
 }
+
+// readPage is what the page body at pageURL makes a visit do, through the parse cache: nil when
+// the run reads no pages (see Config.readsPages). Without the parser a page is read for its
+// meta refresh only, so one that never says "refresh" is neither parsed nor cached: a quick
+// search of its bytes costs a small part of a parse.
+func (l *Loader) readPage(body []byte, pageURL *url.URL, key []byte) (*pageResources, []byte) {
+	if l.parsed == nil || !l.cfg.Parser && !mentionsRefresh(body) {
+		return nil, key
+	}
+	return l.parsed.resources(body, pageURL, key)
+}
+
+// mentionsRefresh tells whether body may hold a <meta http-equiv=refresh>: it says "refresh"
+// in one of the cases pages write it in.
+func mentionsRefresh(body []byte) bool {
+	for _, w := range [...]string{"refresh", "Refresh", "REFRESH"} {
+		if bytes.Contains(body, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}

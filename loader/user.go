@@ -121,7 +121,7 @@ func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Dura
 	if err == nil {
 		err = checkStatus(x)
 	}
-	parse, learn := l.cfg.Parser && kind != KindResource, false
+	parse, learn := l.parsed != nil && kind != KindResource, false
 	if err == nil {
 		res.Status = uint16(x.resp.StatusCode())
 		res.HTTP10 = !x.resp.Header.IsHTTP11()
