@@ -206,14 +206,14 @@ func finishVerdicts(results []stats.Verdict, lines verdictLines, junit, suite st
 type inconclusiveError struct{ inconclusive, total int }
 
 func (e inconclusiveError) Error() string {
-	return fmt.Sprintf("%d of %d checks inconclusive: the change is beyond the limit but not significant; repeat the runs as suggested", e.inconclusive, e.total)
+	return fmt.Sprintf("%d of %d gates inconclusive: the change is beyond the limit but not significant; repeat the runs as suggested", e.inconclusive, e.total)
 }
 
 // gateError means the run or comparison broke a gate: exit 1.
 type gateError struct{ failed, total int }
 
 func (e gateError) Error() string {
-	return fmt.Sprintf("%d of %d checks failed", e.failed, e.total)
+	return fmt.Sprintf("%d of %d gates failed", e.failed, e.total)
 }
 
 func writeJUnitFile(path, suite string, results []stats.Verdict) error {
