@@ -102,15 +102,17 @@ func compareFiles(paths []string, format string, perURL bool, g compareGates, st
 	if err != nil {
 		return nil, usageError{err}
 	}
+	verdicts := g.verdicts(&cmp)
 	switch format {
 	case "json":
+		cmp.Gates = stats.GateVerdicts(verdicts)
 		err = stats.WriteJSON(stdout, cmp)
 	case "md":
 		err = cmp.WriteMarkdown(stdout)
 	default:
 		err = cmp.WriteText(stdout)
 	}
-	return g.verdicts(&cmp), stdoutErr(err)
+	return verdicts, stdoutErr(err)
 }
 
 // historyWindow is how many results of a history a trend reads, and how many must come before
@@ -147,12 +149,14 @@ func compareHistory(dir string, w historyWindow, format string, g compareGates, 
 	if err != nil {
 		return nil, usageError{err}
 	}
+	verdicts := g.verdicts(&trend)
 	if format == "json" {
+		trend.Gates = stats.GateVerdicts(verdicts)
 		err = stats.WriteJSON(stdout, trend)
 	} else {
 		err = trend.WriteText(stdout)
 	}
-	return g.verdicts(&trend), stdoutErr(err)
+	return verdicts, stdoutErr(err)
 }
 
 func readReports(paths []string) ([]stats.Report, error) {
