@@ -66,10 +66,11 @@ type Options struct {
 	// "#secret" before anything is kept. A user's own (its --data values, its cookies) are
 	// given to the Scanner (Scanner.Hide). Shared, not copied; nil hides none.
 	Secrets *mask.Set
-	// Hosts are the hosts (with their ports, as the URLs write them) of the run's URLs: a
-	// page's links to its own site name the stack's address, which two stacks under test do
-	// not share, so each is replaced by "#host" and the pages of two stacks compare alike.
-	// Names shorter than 4 bytes are left alone.
+	// Hosts are the hosts (with their ports and without) the run's URLs name and its
+	// connections go to (--resolve, --connect-to, the proxy): a page's links to its own site
+	// name the stack's address, which two stacks under test do not share, so each is replaced
+	// by "#host" and the pages of two stacks compare alike. Names shorter than 4 bytes are left
+	// alone.
 	Hosts []string
 }
 

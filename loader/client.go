@@ -154,6 +154,10 @@ func (d *dialer) open(addr string, timeout time.Duration, tc *tls.Config) (net.C
 	if d.proxy != nil {
 		to = d.proxy.addr
 	}
+	if why := d.routes.unmapped(to); why != "" {
+		host, _, _ := net.SplitHostPort(to)
+		return nil, &net.DNSError{Name: host, Err: why, IsNotFound: true}
+	}
 	raw, err := d.connect(d.routes.dialAddrs(to), timeout)
 	if err != nil {
 		if d.proxy != nil {

@@ -131,7 +131,8 @@ type Config struct {
 	// user unless NoCache (the open model's users share one cache: its arrivals are returning
 	// visitors), over up to ParallelResources connections of the user. It also follows the
 	// <meta http-equiv=refresh> of 2xx HTML pages at once, whatever their delay, as siege does
-	// with its parser on, even without FollowRedirects (see Result.Refresh).
+	// with its parser on, even without FollowRedirects (see Result.Refresh); without Parser,
+	// FollowRedirects follows them as redirects.
 	Parser bool
 	// ResourceHosts are more hosts (host or host:port) whose resources are fetched, such as a
 	// CDN, matched by the rule of urls.HostPattern; an entry that is no host pattern matches
@@ -340,6 +341,10 @@ func (c *Config) ownsRequest(i int64) bool {
 func (c *Config) browser() bool {
 	return c.Parser || c.Cookies || c.FollowRedirects || len(c.Login) > 0
 }
+
+// readsPages tells whether visits read HTML pages: for their resources with the parser, else
+// for their meta refresh, which is followed wherever redirects are.
+func (c *Config) readsPages() bool { return c.Parser || c.FollowRedirects }
 
 func (c *Config) maxRedirects() int {
 	if c.MaxRedirects <= 0 {

@@ -59,7 +59,7 @@ func (l *Loader) extractAnswer(x *exchange, ti int, res *Result, learn bool) {
 		res.Err = ErrExtract
 		l.extractFailed(int32(ti), miss.Error())
 	}
-	if !learn && !(l.cfg.Parser && isHTML(x.resp.Header.ContentType())) {
+	if !learn && !(l.parsed != nil && isHTML(x.resp.Header.ContentType())) {
 		x.body.release()
 	}
 }

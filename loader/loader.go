@@ -166,7 +166,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 	}
 	l.hosts, l.resourceHosts = newHostSet(), newHostSet()
 	l.decoded = newDecodeCache(decodeLimits{bytes: maxDecodedBytes, body: maxDecodedBody, urls: maxDecodedURLs})
-	if cfg.Parser {
+	if cfg.readsPages() {
 		l.parsed = newParseCache(l.findPage, parseLimits{pages: maxParsedPages, resources: maxParsedResources, kept: maxKeptBodies})
 	}
 	for _, h := range cfg.ResourceHosts {
@@ -176,7 +176,7 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 	// share one template per method and content type, so a million lines do not cost a
 	// million 1.3 KB requests. A target with a body keeps a template of its own.
 	shared := map[string]*fasthttp.Request{}
-	var siteHosts []string // the URLs' hosts as written, for the content fingerprints
+	var sites []*url.URL // the URLs' distinct schemes and hosts, for the content fingerprints
 	seenHost := map[string]bool{}
 	check := fasthttp.AcquireURI()
 	defer fasthttp.ReleaseURI(check)
@@ -202,14 +202,14 @@ func New(cfg Config, targets []urls.Target) (*Loader, error) {
 		}
 		if i < len(targets) {
 			l.hosts.addURL(u)
-			if u.Host != "" && !seenHost[u.Host] {
-				seenHost[u.Host] = true
-				siteHosts = append(siteHosts, u.Host)
+			if site := u.Scheme + "://" + u.Host; u.Host != "" && !seenHost[site] {
+				seenHost[site] = true
+				sites = append(sites, u)
 			}
 		}
 	}
 	l.masked = runSecrets(&cfg, targets)
-	l.content = newLearners(&cfg, targets, siteHosts, l.masked)
+	l.content = newLearners(&cfg, targets, contentHosts(&cfg, sites), l.masked)
 	l.get = newGetTemplate(&cfg)
 	if cfg.HTTP2 {
 		l.client, err = newH2Client(&l.cfg, &l.conns)

@@ -73,7 +73,12 @@ func TestMetaRefresh(t *testing.T) {
 		{"a delay is not waited for", "/later", browser, []string{"/later", "/target"}, []bool{true, false}, false, ErrNone, 0, 1},
 		{"followed with -F, as siege does", "/now", noFollow, []string{"/now", "/target"}, []bool{true, false}, false, ErrNone, 0, 1},
 		{"after an HTTP redirect", "/moved", browser, []string{"/moved", "/now", "/target"}, []bool{false, true, false}, false, ErrNone, 0, 1},
-		{"not without the parser", "/now", Config{FollowRedirects: true, Cookies: true}, []string{"/now"}, []bool{false}, false, ErrNone, 0, 0},
+		{"without the parser, as a redirect", "/now", Config{FollowRedirects: true, Cookies: true}, []string{"/now", "/target"}, []bool{true, false}, false, ErrNone, 0, 0},
+		{"without the parser, after an HTTP redirect", "/moved", Config{FollowRedirects: true}, []string{"/moved", "/now", "/target"}, []bool{false, true, false}, false, ErrNone, 0, 0},
+		{"without the parser, a loop ends at the redirect limit", "/loop/a", Config{FollowRedirects: true, MaxRedirects: 3},
+			[]string{"/loop/a", "/loop/b", "/loop/a", "/loop/b"}, []bool{true, true, true, true}, false, ErrTooManyHops, 0, 0},
+		{"without the parser, a reload is not followed", "/reload", Config{FollowRedirects: true}, []string{"/reload"}, []bool{false}, false, ErrNone, 0, 0},
+		{"not without the parser and redirects", "/now", Config{Cookies: true}, []string{"/now"}, []bool{false}, false, ErrNone, 0, 0},
 		{"a loop ends at the redirect limit", "/loop/a", Config{Parser: true, MaxRedirects: 3, NoCache: true},
 			[]string{"/loop/a", "/loop/b", "/loop/a", "/loop/b"}, []bool{true, true, true, true}, false, ErrTooManyHops, 0, 4},
 		{"a reload is not followed", "/reload", browser, []string{"/reload"}, []bool{false}, false, ErrNone, 0, 1},
@@ -168,16 +173,18 @@ func TestMetaRefreshChecks(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			cfg := Config{Users: 1, Reps: 1, Parser: true, Checks: mustChecks(t, tc.check)}
-			results, _ := run(t, cfg, []urls.Target{target(t, site.URL+tc.path)})
-			var got []ErrKind
-			for _, r := range results {
-				if r.Kind == KindURL || r.Kind == KindPage {
-					got = append(got, r.Err)
+			for _, cfg := range []Config{{Parser: true}, {FollowRedirects: true}} {
+				cfg.Users, cfg.Reps, cfg.Checks = 1, 1, mustChecks(t, tc.check)
+				results, _ := run(t, cfg, []urls.Target{target(t, site.URL+tc.path)})
+				var got []ErrKind
+				for _, r := range results {
+					if r.Kind == KindURL || r.Kind == KindPage {
+						got = append(got, r.Err)
+					}
 				}
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("failure kinds %v, want %v", got, tc.want)
+				if !slices.Equal(got, tc.want) {
+					t.Errorf("parser %v: failure kinds %v, want %v", cfg.Parser, got, tc.want)
+				}
 			}
 		})
 	}

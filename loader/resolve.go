@@ -1,11 +1,13 @@
 package loader
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,6 +40,9 @@ type connectEntry struct {
 type routes struct {
 	resolve []resolveEntry
 	connect []connectEntry
+	// resolveName and connectName are what errors call Resolve and ConnectTo (see
+	// Config.SettingName).
+	resolveName, connectName string
 }
 
 // CheckResolve tells whether entry is a Config.Resolve entry, HOST:PORT:ADDR[,ADDR...]; the
@@ -59,7 +64,7 @@ func parseRoutes(cfg *Config) (*routes, error) {
 	if len(cfg.Resolve) == 0 && len(cfg.ConnectTo) == 0 {
 		return nil, nil //nolint:nilnil // nil maps nothing
 	}
-	r := &routes{}
+	r := &routes{resolveName: cfg.name("Resolve"), connectName: cfg.name("ConnectTo")}
 	for _, s := range cfg.Resolve {
 		e, err := parseResolve(s)
 		if err != nil {
@@ -272,8 +277,9 @@ func (r *routes) resolveMatch(addr string) int {
 
 // UnusedRoutes are the entries of Resolve and then ConnectTo, as given, that none of hostports
 // (the URLs' host:port, see urls.DialHostPort) is dialled by: a port mistyped in an entry (443 for
-// http URLs) would otherwise send the load to the name's real address without a word. Such an
-// entry may still serve redirects and resources on other hosts. With Proxy, Resolve entries
+// http URLs) leaves the URLs unmapped (a Resolve name is then not looked up, see
+// routes.unmapped; a ConnectTo one goes to the name's real address). Such an entry may still
+// serve redirects and resources on other hosts. With Proxy, Resolve entries
 // are left out: the proxy resolves the names.
 func (c *Config) UnusedRoutes(hostports []string) []string {
 	r, err := parseRoutes(c)
@@ -352,4 +358,69 @@ func (c *Config) Routed(targets []urls.Target) []urls.Target {
 		out = append(out, t)
 	}
 	return out
+}
+
+// unmapped says why a connection to addr (host:port, after ConnectTo) is not made when no
+// Resolve entry maps it but one names its host for another port: such a name is never looked
+// up, since a port mistyped in an entry (443 given for http:// URLs), or a redirect from http
+// to https, would otherwise send the load to the name's real address, production's, without
+// a word. "" for any other addr.
+func (r *routes) unmapped(addr string) string {
+	if r == nil || len(r.resolve) == 0 || r.resolveMatch(addr) >= 0 {
+		return ""
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return ""
+	}
+	h := matchHost(host)
+	var ports []string
+	for _, e := range r.resolve {
+		if e.host == h && !slices.Contains(ports, e.port) {
+			ports = append(ports, e.port)
+		}
+	}
+	if len(ports) == 0 {
+		return ""
+	}
+	noun := "port"
+	if len(ports) > 1 {
+		noun = "ports"
+	}
+	return fmt.Sprintf("%s maps %s for %s %s only, and a name it maps is not looked up: add an entry for port %s",
+		r.resolveName, host, noun, strings.Join(ports, ", "), port)
+}
+
+// LookUpHosts looks up before the run the host names the targets connect to (see Routed and
+// CheckHosts), so that a typo is one clear error up front; a name Resolve maps for other
+// ports than the one a URL connects to is that URL's error instead (see routes.unmapped),
+// not looked up.
+// Through Proxy it looks up nothing: the proxy resolves the names.
+func (c *Config) LookUpHosts(ctx context.Context, targets []urls.Target, lookup LookupFunc) error {
+	if c.Proxy != "" {
+		return nil
+	}
+	r, err := parseRoutes(c)
+	if err != nil {
+		return err
+	}
+	if r != nil {
+		seen := map[string]bool{}
+		for _, t := range targets {
+			u, err := url.Parse(t.URL)
+			if err != nil || u.Host == "" {
+				continue // CheckHosts reports it
+			}
+			hp := urls.DialHostPort(u)
+			if seen[hp] {
+				continue
+			}
+			seen[hp] = true
+			to := r.connectTo(hp)
+			if why := r.unmapped(to); why != "" {
+				return fmt.Errorf("%s: cannot connect to %s: %s", t.Source, to, why)
+			}
+		}
+	}
+	return CheckHosts(ctx, c.Routed(targets), lookup)
 }

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/webload/webload/urls"
 )
 
 // namedSite is a loopback site reached under a name no resolver knows, which records what
@@ -264,5 +266,37 @@ func TestProbeFollowsResolve(t *testing.T) {
 	}
 	if reqs := site.requests(); len(reqs) != 1 || reqs[0].host != "shop.example:"+site.port {
 		t.Errorf("site saw %+v, want one request for shop.example", reqs)
+	}
+}
+
+// A redirect to a port no Resolve entry maps, of a name one maps for another port (http to
+// https, the usual case), fails as unresolved without a lookup, where it used to ask DNS for
+// the name and load whatever address it gave: here the other port of the loopback, in real
+// life production.
+func TestResolveUnmappedPortNotLookedUp(t *testing.T) {
+	t.Parallel()
+	other := newHitServer(t, nil)
+	_, otherPort, _ := net.SplitHostPort(other.Listener.Addr().String())
+	site := newHitServer(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://localhost:"+otherPort+"/there", http.StatusFound)
+	})
+	_, port, _ := net.SplitHostPort(site.Listener.Addr().String())
+	cfg := Config{Users: 1, Reps: 1, FollowRedirects: true, FollowAnyHost: true, Resolve: []string{"localhost:" + port + ":127.0.0.1"}}
+	results, out := run(t, cfg, []urls.Target{target(t, "http://localhost:"+port+"/")})
+	var kinds []ErrKind
+	for _, r := range results {
+		if r.Kind == KindURL {
+			kinds = append(kinds, r.Err)
+		}
+	}
+	if !slices.Equal(kinds, []ErrKind{ErrNone, ErrDNS}) {
+		t.Errorf("failure kinds %v, want none then dns", kinds)
+	}
+	want := fmt.Sprintf("lookup localhost: Resolve maps localhost for port %s only, and a name it maps is not looked up: add an entry for port %s", port, otherPort)
+	if got := out.ErrorSamples[ErrDNS]; got != want {
+		t.Errorf("dns failure %q, want %q", got, want)
+	}
+	if n := other.count("GET /there"); n != 0 {
+		t.Errorf("the unmapped port got %d requests, want 0", n)
 	}
 }

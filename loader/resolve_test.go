@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"reflect"
 	"strconv"
@@ -194,6 +195,43 @@ func TestRoutedHostsAreChecked(t *testing.T) {
 	}
 	if targets[0].URL != "http://shop.example/a" {
 		t.Errorf("Routed changed its argument: %q", targets[0].URL)
+	}
+}
+
+// A name --resolve maps for another port than a URL's is that URL's error, never looked up;
+// through a proxy nothing is looked up.
+func TestLookUpHostsUnmappedPort(t *testing.T) {
+	t.Parallel()
+	targets := []urls.Target{
+		{Method: "GET", URL: "https://shop.example/a", Source: "urls.txt:1"},
+		{Method: "GET", URL: "http://shop.example/b", Source: "urls.txt:2"},
+	}
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"resolve", Config{Resolve: []string{"shop.example:443:127.0.0.1", "shop.example:8443:127.0.0.1"}},
+			"urls.txt:2: cannot connect to shop.example:80: Resolve maps shop.example for ports 443, 8443 only, and a name it maps is not looked up: add an entry for port 80"},
+		{"connect-to a mapped name", Config{Resolve: []string{"shop.example:443:127.0.0.1"}, ConnectTo: []string{"shop.example:80:shop.example:8080"}},
+			"urls.txt:2: cannot connect to shop.example:8080: Resolve maps shop.example for port 443 only, and a name it maps is not looked up: add an entry for port 8080"},
+		{"through a proxy", Config{Resolve: []string{"shop.example:443:127.0.0.1"}, Proxy: "http://127.0.0.1:3128"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var asked []string
+			lookup := func(_ context.Context, host string) ([]string, error) {
+				asked = append(asked, host)
+				return []string{"192.0.2.1"}, nil
+			}
+			err := tc.cfg.LookUpHosts(context.Background(), targets, lookup)
+			if got := fmt.Sprint(err); tc.want != "" && got != tc.want || tc.want == "" && err != nil {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+			if len(asked) != 0 {
+				t.Errorf("looked up %q, want nothing", asked)
+			}
+		})
 	}
 }
 

@@ -127,7 +127,7 @@ func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Dura
 	if err == nil {
 		err = checkStatus(x)
 	}
-	parse, learn, checked := l.cfg.Parser && kind != KindResource, false, false
+	parse, learn, checked := l.parsed != nil && kind != KindResource, false, false
 	if err == nil {
 		res.Status = uint16(x.resp.StatusCode())
 		res.HTTP10 = !x.resp.Header.IsHTTP11()

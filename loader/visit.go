@@ -108,8 +108,8 @@ func (v *visitor) finish(ti, first int, lastURL *url.URL, end time.Duration, b *
 	for {
 		last := &v.results[len(v.results)-1]
 		var parsed *pageResources
-		if l.cfg.Parser && last.Arrived() && !redirectStatus(last.Status) && !last.Refresh && len(v.x.body.page) > 0 {
-			parsed, v.pageKey = l.parsed.resources(v.x.body.page, lastURL, v.pageKey)
+		if last.Arrived() && !redirectStatus(last.Status) && !last.Refresh && len(v.x.body.page) > 0 {
+			parsed, v.pageKey = l.readPage(v.x.body.page, lastURL, v.pageKey)
 		}
 		// The page is parsed: its buffer serves other users while this one fetches the resources.
 		v.x.body.release()
@@ -314,15 +314,15 @@ func location(resp *fasthttp.Response, from *url.URL) *url.URL {
 // leads instead, as they do past a followed redirect. It is asked only of a page that failed
 // a check, so no other answer pays for the parse, which the visit's own then finds cached.
 func (l *Loader) leftByRefresh(x *exchange, res *Result) bool {
-	if !l.cfg.Parser || res.Status/100 != 2 || len(x.body.page) == 0 || !isHTML(x.resp.Header.ContentType()) {
+	if res.Status/100 != 2 || len(x.body.page) == 0 || !isHTML(x.resp.Header.ContentType()) {
 		return false
 	}
 	u, err := url.Parse(string(x.req.URI().FullURI()))
 	if err != nil {
 		return false
 	}
-	p, _ := l.parsed.resources(x.body.page, u, nil)
-	return p.refresh != nil && (l.cfg.FollowAnyHost || l.hosts.has(p.refresh))
+	p, _ := l.readPage(x.body.page, u, nil)
+	return p != nil && p.refresh != nil && (l.cfg.FollowAnyHost || l.hosts.has(p.refresh))
 }
 
 // hopAllowed applies the rules of redirects to the visit's hop-th hop, from the answer in res
@@ -360,6 +360,9 @@ func (l *Loader) findPage(body []byte, pageURL *url.URL) page.Found {
 		}
 	}
 	found.Resources = keep
+	if !l.cfg.Parser {
+		found.Resources = nil // read for its refresh only
+	}
 	if r := found.Refresh; r != nil {
 		self := *pageURL
 		self.Fragment, self.RawFragment = "", ""

@@ -140,18 +140,15 @@ func targetHosts(targets []urls.Target) []*url.URL {
 
 // bannerRoutes says where the connections of hosts that the configuration maps elsewhere
 // (curl's --resolve and --connect-to) go, a line each, and warns of a mapping no URL's host
-// uses: a port mistyped in it would send the load to the name's real address unnoticed.
+// uses (see routeWarnings).
 func bannerRoutes(c *loader.Config, targets []urls.Target) string {
 	if len(c.Resolve) == 0 && len(c.ConnectTo) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	var hostports []string
 	shown := 0
 	for _, u := range targetHosts(targets) {
-		hp := urls.DialHostPort(u)
-		hostports = append(hostports, hp)
-		to := c.Connects(hp)
+		to := c.Connects(urls.DialHostPort(u))
 		if to == nil {
 			continue
 		}
@@ -174,10 +171,27 @@ func bannerRoutes(c *loader.Config, targets []urls.Target) string {
 	if c.Proxy != "" && len(c.Resolve) > 0 {
 		b.WriteString("** the proxy resolves the URLs' host names: a mapping to an address applies only to the proxy's own\n")
 	}
-	for _, e := range c.UnusedRoutes(hostports) {
-		fmt.Fprintf(&b, "** warning: %q maps none of the URLs' hosts and ports (only redirects and resources could use it)\n", e)
+	for _, w := range routeWarnings(c, targets) {
+		b.WriteString(w + "\n")
 	}
 	return b.String()
+}
+
+// routeWarnings warn of each mapping (curl's --resolve and --connect-to) no URL's host and
+// port uses: a port mistyped in it leaves the URLs it was meant for unmapped.
+func routeWarnings(c *loader.Config, targets []urls.Target) []string {
+	if len(c.Resolve) == 0 && len(c.ConnectTo) == 0 {
+		return nil
+	}
+	var hostports []string
+	for _, u := range targetHosts(targets) {
+		hostports = append(hostports, urls.DialHostPort(u))
+	}
+	var out []string
+	for _, e := range c.UnusedRoutes(hostports) {
+		out = append(out, fmt.Sprintf("** warning: %q maps none of the URLs' hosts and ports (only redirects and resources could use it)", e))
+	}
+	return out
 }
 
 func perUser(c *loader.Config) string {

@@ -37,13 +37,16 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	}
 	// Through a proxy, the proxy resolves the names; a name mapped to an address (Resolve) is
 	// not looked up, and the host ConnectTo leads to is.
-	if cfg.Proxy == "" {
-		if err := loader.CheckHosts(ctx, cfg.Routed(spec.Targets), net.DefaultResolver.LookupHost); err != nil {
-			if ctx.Err() != nil { // a stop during the lookups is no unresolvable host
-				return stats.Report{}, InterruptedError{context.Cause(ctx)}
-			}
-			return stats.Report{}, SettingError{err}
+	if err := cfg.LookUpHosts(ctx, spec.Targets, net.DefaultResolver.LookupHost); err != nil {
+		if ctx.Err() != nil { // a stop during the lookups is no unresolvable host
+			return stats.Report{}, InterruptedError{context.Cause(ctx)}
 		}
+		// The banner that would warn of a mapping no URL uses is not printed: the warning
+		// often says what went wrong.
+		for _, w := range routeWarnings(cfg, spec.Targets) {
+			fmt.Fprintln(stderr, w)
+		}
+		return stats.Report{}, SettingError{err}
 	}
 	users := max(cfg.Users, cfg.MaxUsers, slices.Max(append([]int{0}, spec.Ladder...)))
 	if err := loader.RaiseFileLimit(users); err != nil {

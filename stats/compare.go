@@ -71,6 +71,9 @@ type Comparison struct {
 	// Steps compares ladders (-c 10,20,40) step by step, one entry per number of users every
 	// result has; absent unless every result is a ladder.
 	Steps []StepComparison `json:"steps,omitempty"`
+	// Gates are the verdicts of the comparison's gates (--max-regression, --max-content-changes)
+	// that the text prints after it, set by the caller that judged them; absent without gates.
+	Gates []GateVerdict `json:"gates,omitempty"`
 
 	// reports and hists are the results compared and their latency distributions, kept so
 	// that a limit on a figure outside the table is judged as a column would be.

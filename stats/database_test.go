@@ -328,7 +328,7 @@ func TestCompareDatabaseColumns(t *testing.T) {
 		passed   bool
 		baseline string // the baseline's Q/T cell
 	}{
-		{"neither", []Report{plain, plain}, false, "", "cand Q/T: not measured in both runs, not checked", true, ""},
+		{"neither", []Report{plain, plain}, false, "", "cand Q/T: not measured in both runs, not judged", true, ""},
 		{"baseline only", []Report{dbSeries(t, "base", 1000), plain}, true, "-", "cand Q/T: not measured in both runs", true, ""},
 		{"single runs", []Report{dbSeries(t, "base", 1000), dbSeries(t, "cand", 3000)}, true, "+200.0%?",
 			"cand Q/T 125.00 vs 41.67 (+200.0%, allowed 10.0% worse): FAILED (1 run, no noise estimate", false, "41.67"},
@@ -435,7 +435,7 @@ func TestTrendDatabaseRule(t *testing.T) {
 	if len(plain.Figures) != len(columns) {
 		t.Errorf("%d trend lines without --db, want %d", len(plain.Figures), len(columns))
 	}
-	if v := plain.CheckLimits(limits)[0]; !v.Passed || v.Text != "newest Q/T: not measured, not checked" {
+	if v := plain.CheckLimits(limits)[0]; !v.Passed || v.Text != "newest Q/T: not measured, not judged" {
 		t.Errorf("q/t without --db: %+v", v)
 	}
 }

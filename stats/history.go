@@ -37,6 +37,8 @@ type Trend struct {
 	// ContentSection lists the URLs of the newest run that answer differently from the run
 	// before it, its content judged against every earlier run (historyBaseline).
 	ContentSection
+	// Gates are the verdicts of the trend's gates, as Comparison.Gates.
+	Gates []GateVerdict `json:"gates,omitempty"`
 
 	// results are the runs themselves, kept so that a limit on a figure outside the table is
 	// judged as a line of it would be.
@@ -339,7 +341,7 @@ func (t *Trend) CheckLimits(limits []Limit) []Verdict {
 			formatValue(f.Median, dec), unit, changeText(f.Change), l.Max*100)
 		switch {
 		case math.IsNaN(f.Newest):
-			res.Text = "newest " + f.Name + ": not measured, not checked"
+			res.Text = "newest " + f.Name + ": not measured, not judged"
 		case f.Verdict == NoEstimate:
 			res.Text = fmt.Sprintf("newest %s %s%s: not judged, not enough history (%d of %d results)", f.Name,
 				formatValue(f.Newest, dec), unit, t.measuredBefore(f), t.MinHistory)

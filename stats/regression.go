@@ -77,7 +77,7 @@ func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) Verdict {
 		return res
 	}
 	if cell.Change == nil {
-		res.Text = fmt.Sprintf("%s: not measured in both runs, not checked", name)
+		res.Text = fmt.Sprintf("%s: not measured in both runs, not judged", name)
 		return res
 	}
 	worse := *cell.Change

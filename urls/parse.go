@@ -170,7 +170,7 @@ func (p *parser) expand(s string) (string, error) {
 func (p *parser) line(raw string) (t Target, ok bool, err error) {
 	line := strings.Trim(raw, blanks)
 	if isDirective(line, checkDirective) {
-		e, err := parseCheck(raw, line)
+		e, err := p.parseCheck(raw, line)
 		p.checks = append(p.checks, e)
 		p.wait(errDanglingCheck)
 		return Target{}, false, err

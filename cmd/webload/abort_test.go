@@ -95,7 +95,8 @@ func TestGatesWhenARunEndsEarly(t *testing.T) {
 	}{
 		{name: "abort-on", url: failingAfter(t, 40).URL + "/",
 			args: []string{"-c", "4", "-t", "30S", "--abort-on", "error_rate>5", "--abort-window", "2s"}, code: 1,
-			cases: []string{"p95<1m", "error_rate<1", "run ended as planned"}, fails: []string{"error_rate<1", "run ended as planned"}},
+			cases: []string{"p95<1m", "error_rate<1", "--abort-on error_rate>5", "run ended as planned"},
+			fails: []string{"error_rate<1", "--abort-on error_rate>5", "run ended as planned"}},
 		{name: "failures", url: down.URL + "/", args: []string{"-c", "2", "-t", "30S", "--failures", "5"}, code: 3,
 			cases: []string{"p95<1m", "error_rate<1", "run ended as planned"}, fails: []string{"error_rate<1", "run ended as planned"}},
 		{name: "as planned", url: failingAfter(t, 1<<40).URL + "/", args: []string{"-c", "2", "-r", "5"}, code: 0,
@@ -145,6 +146,67 @@ func TestGatesWhenARunEndsEarly(t *testing.T) {
 			}
 			if tt.code != 0 && !strings.Contains(stderr, "Gate run ended early (aborted") {
 				t.Errorf("stderr does not give the early end as a failed gate:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// --junit needs no --assert when there is an --abort-on gate: each --abort-on gate is a case,
+// passed when it never held, failed with the window's value when it stopped the run.
+func TestJUnitWithAbortOnAlone(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		healthy int64
+		args    []string
+		code    int
+		fails   []string
+		message string // the start of the failed gate's message
+	}{
+		{name: "never held", healthy: 1 << 40, args: []string{"-c", "2", "-r", "5"}},
+		{name: "stopped the run", healthy: 40, args: []string{"-c", "4", "-t", "30S", "--abort-window", "2s"}, code: 1,
+			fails: []string{"--abort-on error_rate>5", "run ended as planned"}, message: "--abort-on error_rate>5: error_rate was "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			junit := filepath.Join(t.TempDir(), "gates.xml")
+			args := append([]string{"-q", "--abort-on", "p95>1m", "--abort-on", "error_rate>5", "--junit", junit}, tt.args...)
+			_, stderr, code := webload(t, nil, append(args, failingAfter(t, tt.healthy).URL+"/")...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
+			}
+			data, err := os.ReadFile(junit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Cases []struct {
+					Name    string `xml:"name,attr"`
+					Failure *struct {
+						Message string `xml:"message,attr"`
+					} `xml:"failure"`
+				} `xml:"testsuite>testcase"`
+			}
+			if err := xml.Unmarshal(data, &doc); err != nil {
+				t.Fatalf("JUnit file: %v\n%s", err, data)
+			}
+			var cases, fails []string
+			for _, c := range doc.Cases {
+				cases = append(cases, c.Name)
+				if c.Failure != nil {
+					fails = append(fails, c.Name)
+					if c.Name == "--abort-on error_rate>5" && !strings.HasPrefix(c.Failure.Message, tt.message) {
+						t.Errorf("the gate's failure says %q, want %q...", c.Failure.Message, tt.message)
+					}
+				}
+			}
+			want := []string{"--abort-on p95>1m", "--abort-on error_rate>5"}
+			if tt.code != 0 {
+				want = append(want, "run ended as planned")
+			}
+			if !slices.Equal(cases, want) || !slices.Equal(fails, tt.fails) {
+				t.Errorf("JUnit cases %q, failed %q; want %q and %q\n%s", cases, fails, want, tt.fails, data)
 			}
 		})
 	}

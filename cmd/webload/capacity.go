@@ -157,10 +157,8 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 		return err
 	}
 	cfg := &spec.Config
-	if cfg.Proxy == "" {
-		if err := loader.CheckHosts(c.Context, cfg.Routed(spec.Targets), net.DefaultResolver.LookupHost); err != nil {
-			return usageError{err}
-		}
+	if err := cfg.LookUpHosts(c.Context, spec.Targets, net.DefaultResolver.LookupHost); err != nil {
+		return usageError{err}
 	}
 	if err := loader.RaiseFileLimit(cfg.MaxUsers); err != nil {
 		return usageError{err}

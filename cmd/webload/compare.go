@@ -114,15 +114,17 @@ func compareFiles(paths []string, format string, perURL bool, g compareGates, st
 		return nil, usageError{err}
 	}
 	cmp.IgnoreContent(g.contentIgnore)
+	verdicts := g.verdicts(&cmp)
 	switch format {
 	case "json":
+		cmp.Gates = stats.GateVerdicts(verdicts)
 		err = stats.WriteJSON(stdout, cmp)
 	case "md":
 		err = cmp.WriteMarkdown(stdout)
 	default:
 		err = cmp.WriteText(stdout)
 	}
-	return g.verdicts(&cmp), stdoutErr(err)
+	return verdicts, stdoutErr(err)
 }
 
 // historyWindow is how many results of a history a trend reads, and how many must come before
@@ -160,12 +162,14 @@ func compareHistory(dir string, w historyWindow, format string, g compareGates, 
 		return nil, usageError{err}
 	}
 	trend.IgnoreContent(g.contentIgnore)
+	verdicts := g.verdicts(&trend)
 	if format == "json" {
+		trend.Gates = stats.GateVerdicts(verdicts)
 		err = stats.WriteJSON(stdout, trend)
 	} else {
 		err = trend.WriteText(stdout)
 	}
-	return g.verdicts(&trend), stdoutErr(err)
+	return verdicts, stdoutErr(err)
 }
 
 func readReports(paths []string) ([]stats.Report, error) {
@@ -219,14 +223,14 @@ func finishVerdicts(results []stats.Verdict, lines verdictLines, junit, suite st
 type inconclusiveError struct{ inconclusive, total int }
 
 func (e inconclusiveError) Error() string {
-	return fmt.Sprintf("%d of %d checks inconclusive: the change is beyond the limit but not significant; repeat the runs as suggested", e.inconclusive, e.total)
+	return fmt.Sprintf("%d of %d gates inconclusive: the change is beyond the limit but not significant; repeat the runs as suggested", e.inconclusive, e.total)
 }
 
 // gateError means the run or comparison broke a gate: exit 1.
 type gateError struct{ failed, total int }
 
 func (e gateError) Error() string {
-	return fmt.Sprintf("%d of %d checks failed", e.failed, e.total)
+	return fmt.Sprintf("%d of %d gates failed", e.failed, e.total)
 }
 
 func writeJUnitFile(path, suite string, results []stats.Verdict) error {

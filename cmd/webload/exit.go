@@ -10,7 +10,7 @@ import (
 // 129, 130 and 143 (128 plus the signal) come from signalCause.
 const (
 	exitOK         = 0
-	exitGateFailed = 1 // an --assert, --abort-on, --max-regression or --max-content-changes check failed
+	exitGateFailed = 1 // an --assert, --abort-on, --max-regression or --max-content-changes gate failed
 	exitUsage      = 2 // bad flags, unreadable or malformed input, unresolvable hosts
 	exitAborted    = 3 // --failures reached
 	// exitInconclusive: no --max-regression limit failed, but a change beyond one could not be

@@ -176,3 +176,28 @@ func TestResolveBadEntries(t *testing.T) {
 		})
 	}
 }
+
+// An entry whose port no URL uses is warned of, and its name is not looked up for the URLs'
+// port: the run stops before any request, where it used to ask DNS for the name and load
+// whatever address it gave (localhost here, production in real life).
+func TestResolveUnusedPort(t *testing.T) {
+	t.Parallel()
+	site := newHostSite(t, false)
+	for _, host := range []string{"www.shop.example", "localhost"} {
+		t.Run(host, func(t *testing.T) {
+			entry := host + ":443:127.0.0.1"
+			_, stderr, code := webload(t, nil, "-c", "1", "-r", "1", "--resolve", entry, "http://"+host+":"+site.port+"/")
+			want := []string{
+				fmt.Sprintf("** warning: %q maps none of the URLs' hosts and ports", entry),
+				fmt.Sprintf("webload: command line: cannot connect to %s:%s: --resolve maps %s for port 443 only, and a name it maps is not looked up: add an entry for port %s\n",
+					host, site.port, host, site.port),
+			}
+			if code != 2 || !strings.Contains(stderr, want[0]) || !strings.HasSuffix(stderr, want[1]) {
+				t.Errorf("exit %d, want 2, and stderr with %q:\n%s", code, want, stderr)
+			}
+		})
+	}
+	if got := site.requests(); len(got) != 0 {
+		t.Errorf("the site got %q, want no request", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -121,18 +122,33 @@ func judgeEarlyEnd(rep *stats.Report, spec *runSpec, ended error, stdout, stderr
 }
 
 // checkGates evaluates --assert on the result, prints each verdict, with more after them, and
-// writes --junit. Under -j the verdicts go to stderr, so that stdout stays one JSON document
-// for jq and scripts.
+// writes --junit, where the --abort-on gates are cases too, after the --assert ones. They are
+// not printed: the end of a run one stopped names it already. Under -j the verdicts go to
+// stderr, so that stdout stays one JSON document for jq and scripts.
 func checkGates(rep *stats.Report, spec *runSpec, stdout, stderr io.Writer, more ...stats.Verdict) error {
-	if len(spec.gates) == 0 {
+	if len(spec.gates) == 0 && (len(spec.AbortOn) == 0 || spec.junit == "") {
 		return nil
 	}
 	lines := verdictLines{prefix: "Gate ", failuresOnly: spec.Outputs.Quiet || spec.Outputs.JSON}
 	if spec.Outputs.JSON {
 		stdout = stderr
 	}
-	results := append(stats.CheckGates(rep, spec.gates), more...)
-	return finishVerdicts(results, lines, spec.junit, "webload "+stats.Label(rep, 0), stdout)
+	suite := "webload " + stats.Label(rep, 0)
+	gates := stats.CheckGates(rep, spec.gates)
+	if spec.junit != "" {
+		window := spec.AbortWindow
+		if window <= 0 {
+			window = run.DefaultAbortWindow
+		}
+		cases := append(slices.Clone(gates), stats.AbortVerdicts(spec.AbortOn, window, rep.Run.Abort)...)
+		if err := writeJUnitFile(spec.junit, suite, append(cases, more...)); err != nil {
+			return err
+		}
+	}
+	if len(spec.gates) == 0 {
+		return nil
+	}
+	return finishVerdicts(append(gates, more...), lines, "", suite, stdout)
 }
 
 // isTerminal tells whether w is a terminal, where a progress line can be redrawn in place.

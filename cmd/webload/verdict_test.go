@@ -88,7 +88,7 @@ func TestCompareGatesRegressionsNotNoise(t *testing.T) {
 	if code != 1 || !strings.Contains(stdout, "MariaDB Aria p95") || !strings.Contains(stdout, "FAILED (significant") {
 		t.Errorf("twice as slow: exit %d, want 1\n%s%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, " of 2 checks failed") {
+	if !strings.Contains(stderr, " of 2 gates failed") {
 		t.Errorf("stderr %q", stderr)
 	}
 	var suites struct {
@@ -126,7 +126,7 @@ func TestCompareInconclusiveExits4(t *testing.T) {
 	slower := savedRuns(t, dir, "new", 2, 21*ms, 30*ms, 39*ms) // +50 %, every run slower
 	stdout, stderr, code := webload(t, nil, "compare", "--max-regression", "p95=15%", old, slower)
 	if code != 4 || !strings.Contains(stdout, "new p95") || !strings.Contains(stdout, "INCONCLUSIVE") ||
-		!strings.Contains(stdout, "needs more repeats (") || !strings.Contains(stderr, "1 of 1 checks inconclusive") {
+		!strings.Contains(stdout, "needs more repeats (") || !strings.Contains(stderr, "1 of 1 gates inconclusive") {
 		t.Errorf("exit %d, want 4\n%s%s", code, stdout, stderr)
 	}
 	// A failure outranks an inconclusive check: exit 1.
@@ -146,7 +146,7 @@ func TestAssertGates(t *testing.T) {
 		t.Errorf("exit %d, want 1", code)
 	}
 	if !strings.Contains(stdout, "Gate availability = 100.000 %, allowed >= 99.9 %: ok") ||
-		!strings.Contains(stdout, "Gate trate = ") || !strings.Contains(stderr, "of 3 checks failed") {
+		!strings.Contains(stdout, "Gate trate = ") || !strings.Contains(stderr, "of 3 gates failed") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
 	if data, err := os.ReadFile(junit); err != nil || strings.Count(string(data), "<testcase") != 3 {

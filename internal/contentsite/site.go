@@ -1,7 +1,10 @@
 // Package contentsite is a small shop on loopback whose pages change with every response the
 // way real pages do (a CSRF token in a form and a meta tag, the time to the second, "served in
 // 0.012 s", a random ad slot, a request counter in a comment), for the tests of content
-// fingerprints: two runs of it must show no content change. Its Broken variant answers as a
+// fingerprints: two runs of it must show no content change. Each page links to itself by the
+// address the site is really served on, as MediaWiki's "Retrieved from" line names the
+// configured server, so two stacks reached by one production name still print their own
+// addresses. Its Broken variant answers as a
 // failed migration does: two pages serve a database error page with status 200, one page is
 // gone (404) and one product's price went up.
 package contentsite
@@ -102,7 +105,7 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.variant == Broken && r.URL.Path == PricePath {
 		price = "18.65"
 	}
-	fmt.Fprint(w, page(i, price, n, time.Now()))
+	fmt.Fprint(w, page(s.base, i, price, n, time.Now()))
 }
 
 // prices are the products' prices by page; PricePath's is 15.65.
@@ -116,8 +119,9 @@ const errorPage = `<!DOCTYPE html>
 </body></html>
 `
 
-// page renders page i of the site for request n at now, with what varies per response.
-func page(i int, price string, n int64, now time.Time) string {
+// page renders page i of the site served at base for request n at now, with what varies per
+// response.
+func page(base string, i int, price string, n int64, now time.Time) string {
 	token := randomToken()
 	path := Paths[i]
 	title := "Home"
@@ -143,9 +147,10 @@ func page(i int, price string, n int64, now time.Time) string {
 	for p := range 20 + 3*i {
 		fmt.Fprintf(&b, "<p>%s, part %d: this kettle boils a litre of water in three minutes; its handle stays cool and its lid opens wide.</p>\n", title, p)
 	}
-	fmt.Fprintf(&b, `<footer>Generated %s, served in 0.0%02d s</footer>
+	fmt.Fprintf(&b, `<p class="printfooter">Retrieved from "<a dir="ltr" href="%s%s">%s%s</a>"</p>
+<footer>Generated %s, served in 0.0%02d s</footer>
 </body></html>
-`, now.Format("2006-01-02 15:04:05"), rand.IntN(100))
+`, base, path, base, path, now.Format("2006-01-02 15:04:05"), rand.IntN(100))
 	return b.String()
 }
 
