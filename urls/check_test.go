@@ -123,10 +123,8 @@ func TestCheckVariableMatches(t *testing.T) {
 		var e check.Eval
 		for v, want := range map[string]bool{tc.yes: true, tc.no: false} {
 			body := "<p>" + v + "</p>"
-			if e.Start(check.NewSet(got[0].Checks...), 200, func(string) []byte { return []byte(v) }) {
-				_, _ = e.Write([]byte(body))
-			}
-			if ok := e.Finish(int64(len(body))); ok != want {
+			e.Start(check.NewSet(got[0].Checks...), 200)
+			if ok := e.Finish(func(string) []byte { return []byte(v) }, int64(len(body)), []byte(body)); ok != want {
 				t.Errorf("value %q: %q passes %v, want %v", tc.value, v, ok, want)
 			}
 		}
