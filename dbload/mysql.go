@@ -66,6 +66,9 @@ func newMySQL(t Target) (Source, error) {
 // Sample reads the server's counters: its version on the first reading, then SHOW GLOBAL
 // STATUS, one round trip each (two on MySQL, whose deadlocks are in INNODB_METRICS).
 func (m *mysqlSource) Sample(ctx context.Context) (Sample, error) {
+	if err := m.connect(ctx); err != nil {
+		return Sample{}, m.wrap("connecting", err)
+	}
 	ctx, cancel := graceful(ctx)
 	defer cancel()
 	if m.version == "" {
@@ -98,6 +101,21 @@ func (m *mysqlSource) Sample(ctx context.Context) (Sample, error) {
 		return Sample{}, m.wrap("INNODB_METRICS", err)
 	}
 	return s, nil
+}
+
+// connect makes sure the reader has its connection, opening it when it has none (the first
+// reading, or the one after a failure). Connecting sends no statement (the handshake and the
+// login are not in Questions), so nothing of the reader's can land in the counts when it is cut
+// off: it ends as soon as the caller cancels (Ctrl-C while a database that accepts connections
+// but never answers is read before the load), where a statement gets cancelGrace.
+func (m *mysqlSource) connect(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	c, err := m.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	return c.Close() // back to the pool of one, where the statements find it
 }
 
 // serverVersion is VERSION() with the server's comment, which alone tells Percona Server

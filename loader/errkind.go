@@ -19,38 +19,42 @@ type ErrKind uint8
 
 // The kinds of failure, in the order reports list them.
 const (
-	ErrNone        ErrKind = iota // a response was read
-	ErrRefused                    // connection refused: nothing listens on the port
-	ErrReset                      // connection reset or broken pipe while the response was read
-	ErrTimeout                    // --timeout elapsed (connect, headers or body)
-	ErrClosed                     // the server closed or reset the connection before the first response byte
-	ErrBadResponse                // the response could not be parsed
-	ErrDNS                        // the host name could not be resolved
-	ErrTooLarge                   // the body was larger than the client accepts
-	ErrNoFreeConns                // the client ran out of connections (a client-side limit)
-	ErrTLS                        // the TLS handshake failed: untrusted certificate, wrong name, client certificate refused, no HTTP/2 (Config.HTTP2)
-	ErrTooManyHops                // still redirected (or meta-refreshed) after Config.MaxRedirects hops: a loop or too long a chain, which browsers fail too
-	ErrCheck                      // the response arrived whole but failed a check (Config.Checks, urls.Target.Checks)
-	ErrExtract                    // a value the request needed, or one its response was to give (urls.Target.Extracts), is missing; Status is 0 when nothing was sent
-	ErrOther                      // anything else (the message is reported separately)
-	NumErrKinds                   // the number of kinds, for arrays indexed by kind
+	ErrNone           ErrKind = iota // a response was read
+	ErrRefused                       // connection refused (nothing listens on the port), or an HTTP/2 stream the server refused however often it was sent again
+	ErrReset                         // connection reset or broken pipe while the response was read
+	ErrTimeout                       // --timeout elapsed (connect, headers or body)
+	ErrClosed                        // the server closed or reset the connection before the first response byte
+	ErrBadResponse                   // the response could not be parsed
+	ErrDNS                           // the host name could not be resolved
+	ErrTooLarge                      // the body was larger than the client accepts
+	ErrNoFreeConns                   // the client ran out of connections (a client-side limit)
+	ErrTLS                           // the TLS handshake failed: untrusted certificate, wrong name, client certificate refused, no HTTP/2 (Config.HTTP2)
+	ErrTooManyHops                   // still redirected (or meta-refreshed) after Config.MaxRedirects hops: a loop or too long a chain, which browsers fail too
+	ErrTooManyInterim                // more than 100 informational (1xx) answers before the final one: a server in a loop
+	ErrCheck                         // the response arrived whole but failed a check (Config.Checks, urls.Target.Checks)
+	ErrExtract                       // a value the request needed, or one its response was to give (urls.Target.Extracts), is missing; Status is 0 when nothing was sent
+	ErrLogin                         // not sent: the user's login steps (Config.Login) failed just before, so the URL would have been loaded logged out
+	ErrOther                         // anything else (the message is reported separately)
+	NumErrKinds                      // the number of kinds, for arrays indexed by kind
 )
 
 var errKindNames = [NumErrKinds]string{
-	ErrNone:        "none",
-	ErrRefused:     "refused",
-	ErrReset:       "reset",
-	ErrTimeout:     "timeout",
-	ErrClosed:      "closed",
-	ErrBadResponse: "bad-response",
-	ErrDNS:         "dns",
-	ErrTooLarge:    "too-large",
-	ErrNoFreeConns: "no-free-conns",
-	ErrTLS:         "tls",
-	ErrTooManyHops: "too-many-redirects",
-	ErrCheck:       "check",
-	ErrExtract:     "extract",
-	ErrOther:       "other",
+	ErrNone:           "none",
+	ErrRefused:        "refused",
+	ErrReset:          "reset",
+	ErrTimeout:        "timeout",
+	ErrClosed:         "closed",
+	ErrBadResponse:    "bad-response",
+	ErrDNS:            "dns",
+	ErrTooLarge:       "too-large",
+	ErrNoFreeConns:    "no-free-conns",
+	ErrTLS:            "tls",
+	ErrTooManyHops:    "too-many-redirects",
+	ErrTooManyInterim: "too-many-1xx",
+	ErrCheck:          "check",
+	ErrExtract:        "extract",
+	ErrLogin:          "login",
+	ErrOther:          "other",
 }
 
 // String returns the kind's stable name, used as a key in reports and JSON.
@@ -86,8 +90,10 @@ func classify(err error) ErrKind {
 		return ErrTimeout
 	case errors.As(err, &dnsErr):
 		return ErrDNS
-	case errors.Is(err, syscall.ECONNREFUSED):
+	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, errStreamRefused):
 		return ErrRefused
+	case errors.Is(err, errTooManyInterim), isTooManyInterim(err):
+		return ErrTooManyInterim
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED):
 		return ErrReset
 	case errors.Is(err, fasthttp.ErrConnectionClosed),
@@ -144,4 +150,10 @@ func isParseError(err error) bool {
 		strings.Contains(msg, "hex number") || // a broken chunk size
 		strings.Contains(msg, "chunk") ||
 		strings.Contains(msg, "error when reading response body")
+}
+
+// isTooManyInterim recognises fasthttp's error for an HTTP/1.1 answer preceded by more than
+// maxInterim informational answers, which it does not export.
+func isTooManyInterim(err error) bool {
+	return strings.Contains(err.Error(), "too many 1xx informational responses")
 }

@@ -25,10 +25,13 @@ func (l *Loader) sampleMessage(kind ErrKind, err error) string {
 		}
 		return fmt.Sprintf("response headers longer than %dMB, the largest %s: too large to read", MaxHeaderBuffer>>20, setting)
 	}
-	if kind != ErrBadResponse {
-		return err.Error()
+	switch kind {
+	case ErrTooManyInterim:
+		return errTooManyInterim.Error() // fasthttp's own names neither the limit nor the answers
+	case ErrBadResponse:
+		return badResponseMessage(err)
 	}
-	return badResponseMessage(err)
+	return err.Error()
 }
 
 // badResponseMessage names the class of a response that could not be read, in fixed words.

@@ -11,6 +11,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"reflect"
 	"slices"
@@ -95,16 +96,20 @@ func newH2Client(cfg *Config, cs *connStats) (*h2Client, error) {
 // closes it), so Config.Timeout bounds the body as on the HTTP/1.1 path.
 func (c *h2Client) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	tries := newH2Tries()
+	ctx = httptrace.WithClientTrace(ctx, &tries.trace)
 	hreq, err := c.request(ctx, req)
 	if err != nil {
 		cancel()
+		tries.release()
 		return err
 	}
 	hresp, err := c.t.RoundTrip(hreq)
 	if err != nil {
 		cancel()
-		return h2Error(err)
+		return tries.failed(err)
 	}
+	tries.release()
 	fillResponse(resp, hresp, &h2Body{body: hresp.Body, cancel: cancel, head: hresp})
 	return nil
 }
@@ -312,16 +317,22 @@ func h2Error(err error) error {
 	return err
 }
 
-// goAwayCode names the error code of the GOAWAY in err's chain, if there is one. net/http
-// keeps its HTTP/2 error types unexported, so the GOAWAY is known by its type's name and
-// field, which it shares with golang.org/x/net/http2's exported GoAwayError.
+// goAwayCode names the error code of the GOAWAY in err's chain, if there is one.
 func goAwayCode(err error) (string, bool) {
+	return h2ErrCode(err, "GoAwayError", "ErrCode")
+}
+
+// h2ErrCode names the HTTP/2 error code in field of the first error in err's chain whose
+// type's name ends in typ. net/http keeps its HTTP/2 error types unexported, so they are known
+// by their types' names and fields, which they share with golang.org/x/net/http2's exported
+// GoAwayError and StreamError.
+func h2ErrCode(err error, typ, field string) (string, bool) {
 	for ; err != nil; err = errors.Unwrap(err) {
 		v := reflect.ValueOf(err)
-		if v.Kind() != reflect.Struct || !strings.HasSuffix(v.Type().Name(), "GoAwayError") {
+		if v.Kind() != reflect.Struct || !strings.HasSuffix(v.Type().Name(), typ) {
 			continue
 		}
-		if f := v.FieldByName("ErrCode"); f.IsValid() && f.CanInterface() {
+		if f := v.FieldByName(field); f.IsValid() && f.CanInterface() {
 			return fmt.Sprint(f.Interface()), true
 		}
 	}

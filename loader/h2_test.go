@@ -520,15 +520,46 @@ func TestHTTP2RefusedStreamRetried(t *testing.T) {
 	}
 }
 
+// An HTTP/2 server that refuses a request every time it is sent (RST_STREAM REFUSED_STREAM)
+// fails it as refused, as a refused connection, not as a timeout: the transport sends it again
+// with a growing back-off, which the timeout ends, but the server never took it.
+func TestHTTP2RefusedStreamEveryTime(t *testing.T) {
+	t.Parallel()
+	srv := &rawH2Server{refuseAll: true, refuse: func(fr *http2.Framer, id uint32) error {
+		return fr.WriteRSTStream(id, http2.ErrCodeRefusedStream)
+	}}
+	addr := srv.start(t)
+	// Long enough for the transport's second attempt, which follows the first at once, on a
+	// loaded machine; the third waits out a back-off of 1 s.
+	cfg := Config{Users: 1, Reps: 1, HTTP2: true, Timeout: 1500 * time.Millisecond}
+	results, out := run(t, cfg, oneTarget(t, "http://"+addr+"/"))
+	checkResults(t, results, 1, ErrRefused)
+	if r := results[0]; r.Status != 0 {
+		t.Errorf("result %+v, want no status", r)
+	}
+	if got := srv.refused.Load(); got < 2 {
+		t.Errorf("server refused %d streams, want 2 or more (the request was sent again)", got)
+	}
+	if got := srv.answered.Load(); got != 0 {
+		t.Errorf("server answered %d requests, want none", got)
+	}
+	if s := out.ErrorSamples[ErrRefused]; !strings.Contains(s, "REFUSED_STREAM") {
+		t.Errorf("sample %q, want it to name REFUSED_STREAM", s)
+	}
+}
+
 // rawH2Server plays an HTTP/2 server (h2c, prior knowledge) that writes its own frames: it
-// refuses the first request it sees with refuse, when set (the connection ends when refuse
-// fails), and answers every other one with fields, whatever they say (":status" first; 200 and a
+// refuses the first request it sees with refuse, when set (every request with refuseAll; the
+// connection ends when refuse fails), and answers every other one with interim informational
+// heads (100 and 103 in turn), then fields, whatever they say (":status" first; 200 and a
 // length of 2 when nil), and the body "ok".
 type rawH2Server struct {
-	refuse   func(fr *http2.Framer, streamID uint32) error
-	fields   []hpack.HeaderField
-	refused  atomic.Int64
-	answered atomic.Int64
+	refuse    func(fr *http2.Framer, streamID uint32) error
+	refuseAll bool
+	interim   int
+	fields    []hpack.HeaderField
+	refused   atomic.Int64
+	answered  atomic.Int64
 }
 
 // start listens on loopback and serves until the test ends; it returns the address.
@@ -558,13 +589,20 @@ func (s *rawH2Server) serve(c net.Conn) {
 				}
 			}
 		case *http2.HeadersFrame:
-			if s.refuse != nil && s.refused.CompareAndSwap(0, 1) {
+			if s.refuse != nil && (s.refused.CompareAndSwap(0, 1) || s.refuseAll && s.refused.Add(1) > 0) {
 				if err := s.refuse(fr, f.StreamID); err != nil {
 					return
 				}
 				continue
 			}
 			s.answered.Add(1)
+			for i := range s.interim {
+				head.Reset()
+				_ = enc.WriteField(hpack.HeaderField{Name: ":status", Value: []string{"100", "103"}[i%2]})
+				if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: f.StreamID, BlockFragment: head.Bytes(), EndHeaders: true}); err != nil {
+					return
+				}
+			}
 			head.Reset()
 			fields := s.fields
 			if fields == nil {

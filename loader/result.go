@@ -121,6 +121,15 @@ func (r *Result) Successful() bool {
 	return r.Err == ErrNone && (r.Status < 400 || r.Status == 401 || r.Status == 407)
 }
 
+// FailsLogin tells whether a login step's result (KindLogin: the last of its redirects, the
+// answer the step ends at) fails its user's login: no answer, a failed check (#@check), a
+// missing value (#@extract), or a status of 400 or more, which siege would not count as a
+// failed transaction but which logs nobody in (401 and 403 included). A login whose steps all
+// pass is made; a redirect on the way passes.
+func (r *Result) FailsLogin() bool {
+	return r.Err != ErrNone || r.Status >= 400
+}
+
 // Arrived tells whether the whole response arrived: one that did not fail (ErrNone), one
 // that failed a check, or one whose #@extract rule found nothing in it (ErrExtract with a
 // status; without one, nothing was sent). Its body is data received, and its page is a page.

@@ -17,13 +17,14 @@ import (
 // own goroutine calls visit; the resource fetchers it starts share nothing but the cookie jar,
 // which is safe for concurrent use.
 type visitor struct {
-	l       *Loader
-	x       *exchange
-	id      int
-	cookies *cookies       // nil without Config.Cookies
-	cache   *resourceCache // resources fetched already; nil with NoCache
-	started bool           // the login steps have run
-	visits  int            // URLs visited since the run started, for Config.ReloginEvery
+	l        *Loader
+	x        *exchange
+	id       int
+	cookies  *cookies       // nil without Config.Cookies
+	cache    *resourceCache // resources fetched already; nil with NoCache
+	started  bool           // the user has begun a login (made none when the run has no login steps)
+	loggedIn bool           // the user's latest login went through every step (see logIn)
+	visits   int            // URLs visited since the latest login, for Config.ReloginEvery
 
 	results  []Result   // the current visit's URL, hops and logins
 	fetchers []*fetcher // made at the first page with resources
@@ -58,43 +59,25 @@ func (l *Loader) newVisitor(x *exchange, id int, shared *resourceCache) *visitor
 	return v
 }
 
-// visit loads URL ti: the login steps first if this user has not made them, then the URL and
-// its redirects, then the page's resources. Every request is a result; a last KindPage result
-// spans the whole page. j carries the open model's schedule, nil in the closed model.
+// visit loads URL ti: the login steps first if this user is not logged in (see logIn), then
+// the URL and its redirects, then the page's resources. Every request is a result; a last
+// KindPage result spans the whole page. j carries the open model's schedule, nil in the closed
+// model.
 func (v *visitor) visit(ti int, j *job, b *batcher) {
 	l := v.l
 	v.results = v.results[:0]
-	if !v.started || l.reloginDue(v.visits) {
-		if v.started {
-			v.logOut()
+	if !v.loggedIn || l.reloginDue(v.visits) {
+		if !v.logIn(ti, j, b) {
+			return
 		}
-		v.started = true
-		for i := range l.cfg.Login {
-			li := len(l.targets) + i
-			v.chain(v.x, li, KindLogin, l.templates[li], l.urlFor(li), "", 0, j, &v.results)
+		if len(l.cfg.Login) > 0 {
 			j = nil // only the first request of a visit waited for its slot
-			if l.stopped.Load() {
-				v.x.body.release()
-				v.flush(b, 0)
-				return
-			}
 		}
 	}
 	v.visits++
 	first := len(v.results)
 	lastURL, end := v.chain(v.x, ti, KindURL, l.templates[ti], l.urlFor(ti), "", 0, j, &v.results)
 	v.finish(ti, first, lastURL, end, b)
-}
-
-// logOut ends the user's session before it logs in again (Config.ReloginEvery), as a browser
-// whose session expired: no cookies, no extracted values; its data row stays.
-func (v *visitor) logOut() {
-	if v.cookies != nil {
-		v.cookies = newCookies()
-	}
-	if v.x.sess != nil {
-		v.x.sess.reset()
-	}
 }
 
 // finish completes a visit whose URL chain is v.results[first:]: the page's resources, then

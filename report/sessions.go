@@ -18,6 +18,17 @@ func loginLatency(name string, value func(l *stats.LoginStats) float64) figureRo
 		func(l *stats.LoginStats) bool { return l.Requests == l.Failed })
 }
 
+// loginOutcome is a row of how the logins ended, which results saved before webload counted
+// that lack.
+func loginOutcome(name string, value func(l *stats.LoginStats) int64) figureRow {
+	return figureRow{name: name, show: countOf, value: func(r *stats.Report) (float64, bool) {
+		if r.Logins == nil || r.Logins.Made == nil {
+			return 0, false
+		}
+		return float64(value(r.Logins)), true
+	}}
+}
+
 // extractions is a row of an extraction figure, which a report has when lines took values from
 // responses (#@extract).
 func extractions(name string, value func(e *stats.ExtractStats) int64) figureRow {
@@ -27,7 +38,10 @@ func extractions(name string, value func(e *stats.ExtractStats) int64) figureRow
 
 // sessionRows are the summary's rows of logins and extractions.
 var sessionRows = []figureRow{
-	logins("Logins", countOf, func(l *stats.LoginStats) float64 { return float64(l.Logins) }),
+	logins("Logins begun", countOf, func(l *stats.LoginStats) float64 { return float64(l.Logins) }),
+	loginOutcome("Logins made", func(l *stats.LoginStats) int64 { return *l.Made }),
+	loginOutcome("Failed logins", func(l *stats.LoginStats) int64 { return l.FailedLogins }),
+	loginOutcome("Users never logged in", func(l *stats.LoginStats) int64 { return l.NeverLoggedIn }),
 	logins("Login requests", countOf, func(l *stats.LoginStats) float64 { return float64(l.Requests) }),
 	logins("Failed login requests", countOf, func(l *stats.LoginStats) float64 { return float64(l.Failed) }),
 	loginLatency("Login step mean (ms)", func(l *stats.LoginStats) float64 { return l.Mean }),

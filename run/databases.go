@@ -77,12 +77,17 @@ func dbReaders(spec *Spec) []*dbReader {
 // startDatabases takes every database's first reading, all at once so that slow ones do not
 // add up, and warns on warn, one line each, of a --db that gave none: the run goes on. warned
 // holds the databases warned of in earlier runs of a series, which are not warned of again.
+// When ctx ends meanwhile, the readings end with it and the run is not to start: nothing is
+// warned of and no reader is left to stop.
 func startDatabases(ctx context.Context, readers []*dbReader, interval time.Duration, warn io.Writer, warned map[string]bool) {
 	var wg sync.WaitGroup
 	for _, r := range readers {
 		wg.Go(func() { r.start(ctx, interval) })
 	}
 	wg.Wait()
+	if ctx.Err() != nil {
+		return
+	}
 	for _, r := range readers {
 		if err := r.startErr; err != nil && !r.exporter && !warned[r.target.String()] {
 			warned[r.target.String()] = true
@@ -100,6 +105,12 @@ func (r *dbReader) start(ctx context.Context, interval time.Duration) {
 		return
 	}
 	first := takeFirst(ctx, src.Sample)
+	if ctx.Err() != nil {
+		// Stopped before the load (Ctrl-C): there is no run to measure, and a final reading of
+		// a database that does not answer would hold the exit up for its whole timeout.
+		_ = src.Close()
+		return
+	}
 	r.startErr = first.err
 	if r.exporter && errors.Is(first.err, dbload.ErrNoDatabaseMetrics) {
 		// A node exporter's page: reading it again for a database would only add to the

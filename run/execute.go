@@ -132,6 +132,10 @@ func series(ctx context.Context, spec *Spec, out *runIO, first bool) (stats.Repo
 			}
 		}
 		rep, stop, err := runOnce(ctx, spec, out.live, out.stdout, out.stderr, out.terminal, out.talk, out.dbWarned)
+		if stoppedBeforeLoad(err) && len(runs) > 0 {
+			end.interrupted = true // the runs made so far are the result
+			break
+		}
 		if err != nil {
 			return stats.Report{}, end, err
 		}
@@ -160,6 +164,13 @@ func series(ctx context.Context, spec *Spec, out *runIO, first bool) (stats.Repo
 	return rep, end, err
 }
 
+// stoppedBeforeLoad tells whether runOnce's error is an interrupt before its load started,
+// which leaves the runs (or ladder steps) made before it as the result.
+func stoppedBeforeLoad(err error) bool {
+	var intr InterruptedError
+	return errors.As(err, &intr)
+}
+
 // noResponse counts a run's requests that got no response, what MaxFailures counts.
 func noResponse(rep *stats.Report) int64 {
 	var n int64
@@ -183,6 +194,11 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 	// take the run's start time.
 	databases := dbReaders(spec)
 	startDatabases(ctx, databases, spec.Interval, stderr, dbWarned)
+	if ctx.Err() != nil {
+		// Stopped while the databases were read (a database that never answers holds that up
+		// until Ctrl-C): the load is not sent, and there is nothing of this run to report.
+		return stats.Report{}, loader.Interrupted, InterruptedError{context.Cause(ctx)}
+	}
 	monitor := startServer(ctx, spec, exporterIsDatabase(databases))
 	// The loader books login steps after the URL list, so the statistics see its target list.
 	targets := l.Targets()

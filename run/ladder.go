@@ -35,6 +35,10 @@ func ladder(ctx context.Context, spec *Spec, out *runIO) (stats.Report, seriesEn
 		}
 		out.live.setStep(float64(users))
 		rep, stepEnd, err := series(ctx, &step, out, i == 0)
+		if stoppedBeforeLoad(err) && len(steps) > 0 {
+			end.interrupted = true // the steps made so far are the result
+			break
+		}
 		if err != nil {
 			return stats.Report{}, end, fmt.Errorf("ladder step %d (%d users): %w", i+1, users, err)
 		}

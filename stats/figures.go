@@ -178,6 +178,9 @@ var figures = []Figure{
 	{Name: "login_failures", Kind: FigureCount,
 		run:     loginFailures,
 		compare: compareView{key: "login_failures", title: "Login failures", scale: 1}},
+	{Name: "users_never_logged_in", aliases: []string{"never_logged_in"}, Kind: FigureCount,
+		run:     neverLoggedIn,
+		compare: compareView{key: "users_never_logged_in", title: "Never logged in", scale: 1}},
 }
 
 // percentileFigure is the latency percentile q (0-100, 100 being the maximum). It is kept per

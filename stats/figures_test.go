@@ -103,7 +103,8 @@ func TestGateAndLimitAgree(t *testing.T) {
 	worse.SetDatabases([]dbload.Summary{bad})
 	// More values went missing, more logins failed.
 	base.Extractions, worse.Extractions = &ExtractStats{Taken: 100, Missing: 1}, &ExtractStats{Taken: 90, Missing: 4, Unsent: 3}
-	base.Logins, worse.Logins = &LoginStats{Logins: 20, Requests: 40, Failed: 1}, &LoginStats{Logins: 20, Requests: 40, Failed: 6}
+	base.Logins = &LoginStats{Logins: 20, Made: i64p(19), FailedLogins: 1, Requests: 40, Failed: 1}
+	worse.Logins = &LoginStats{Logins: 20, Made: i64p(14), FailedLogins: 6, NeverLoggedIn: 2, Requests: 40, Failed: 6}
 	// A lower capacity (a search's result).
 	base.Capacity, worse.Capacity = &Capacity{Rate: 400}, &Capacity{Rate: 300}
 	cmp, err := Compare([]Report{*base, *worse}, false)

@@ -23,7 +23,7 @@ func parseCases() []parseCase {
 		return Gate{URL: url, Metric: metric, Op: op, Value: v}
 	}
 	allMetrics := "availability, error_rate, transactions, successful, failed, requests, elapsed, rtime, trate, " +
-		"throughput, concurrency, longest, shortest, p50, p90, p95, p99, p99.9, max, capacity, la, mem, qps, q/t, slow, rows/t, buffer_hit_ratio, deadlocks, bytes, extract_failures or login_failures"
+		"throughput, concurrency, longest, shortest, p50, p90, p95, p99, p99.9, max, capacity, la, mem, qps, q/t, slow, rows/t, buffer_hit_ratio, deadlocks, bytes, extract_failures, login_failures or users_never_logged_in"
 	urlMetrics := "availability, error_rate, transactions, failed, rtime, p50, p95, p99, max, bytes or extract_failures"
 	return []parseCase{
 		// every metric and alias

@@ -115,9 +115,10 @@ func (r *Recorder) add(res *loader.Result) {
 	}
 	if res.Kind == loader.KindLogin {
 		u.login = true
-		r.f.logins.record(res, r.logins.begins(res))
+		begins, fails := r.logins.step(res, &r.f.logins)
+		r.f.logins.record(res, begins, fails)
 	} else {
-		r.logins.other(res)
+		r.logins.other(res, &r.f.logins)
 	}
 	if res.Arrived() {
 		r.f.decoded += res.Decoded // a body that failed half way is no data, decoded or not

@@ -66,7 +66,7 @@ func readBy(r loader.Result) loader.Result {
 func TestSessionFigures(t *testing.T) {
 	t.Parallel()
 	const url, login = loader.KindURL, loader.KindLogin
-	ok, miss := loader.ErrNone, loader.ErrExtract
+	ok, miss, notIn := loader.ErrNone, loader.ErrExtract, loader.ErrLogin
 	for _, tc := range []struct {
 		name    string
 		batch   []loader.Result
@@ -109,27 +109,46 @@ func TestSessionFigures(t *testing.T) {
 			sessionResult(0, 0, url, 200, ok, 5),
 		},
 			extract: &ExtractStats{Taken: 6},
-			logins:  &LoginStats{Logins: 3, Requests: 8},
+			logins:  &LoginStats{Logins: 3, Made: i64p(3), Requests: 8},
 			rows: map[int]URLStats{
 				0: {Hits: 3},
 				3: {Login: true, ExtractRules: 2, Extractions: 6, Hits: 4},
 				4: {Login: true, Hits: 4},
 			}},
-		{name: "failed login steps by cause", batch: []loader.Result{
-			sessionResult(3, 0, login, 200, miss, 10), // no token in the form
-			sessionResult(4, 0, login, 0, miss, 0),    // so no POST
-			sessionResult(0, 0, url, 200, ok, 5),
+		{name: "failed logins by cause, tried again, and cut short", batch: []loader.Result{
+			sessionResult(3, 0, login, 200, miss, 10), // no token in the form: no POST...
+			sessionResult(0, 0, url, 0, notIn, 0),     // ...and the page is not sent
 			sessionResult(3, 1, login, 200, ok, 10),
 			sessionResult(4, 1, login, 503, ok, 20),
-			sessionResult(0, 1, url, 200, ok, 5),
+			sessionResult(0, 1, url, 0, notIn, 0),
 			sessionResult(3, 2, login, 0, loader.ErrTimeout, 10),
-			sessionResult(4, 2, login, 0, miss, 0),
+			sessionResult(0, 2, url, 0, notIn, 0),
+			sessionResult(3, 3, login, 403, ok, 10), // refused, which siege would count a success
+			sessionResult(0, 3, url, 0, notIn, 0),
+			sessionResult(3, 3, login, 200, ok, 10), // tried again before the next page: logged in
+			sessionResult(4, 3, login, 200, ok, 20),
+			sessionResult(0, 3, url, 200, ok, 5),
+			sessionResult(3, 4, login, 200, ok, 10), // the run ends before the POST
 		},
-			extract: &ExtractStats{Taken: 2, Missing: 1, Unsent: 2},
-			logins:  &LoginStats{Logins: 3, Requests: 6, Failed: 5, Failures: map[string]int64{"extract": 3, "HTTP 503": 1, "timeout": 1}},
+			extract: &ExtractStats{Taken: 8, Missing: 1},
+			logins: &LoginStats{Logins: 6, Made: i64p(1), FailedLogins: 4, NeverLoggedIn: 3, Requests: 8, Failed: 3,
+				Failures: map[string]int64{"extract": 1, "HTTP 503": 1, "timeout": 1, "HTTP 403": 1}},
 			rows: map[int]URLStats{
-				3: {Login: true, ExtractRules: 2, Extractions: 2, ExtractFailures: 1, Hits: 1, Failures: 2},
-				4: {Login: true, ExtractFailures: 2, ExtractUnsent: 2, Failures: 3},
+				0: {Hits: 1, Failures: 4},
+				3: {Login: true, ExtractRules: 2, Extractions: 8, ExtractFailures: 1, Hits: 4, Failures: 2},
+				4: {Login: true, Hits: 1, Failures: 1},
+			}},
+		{name: "steps after a failed one (as webload sent before it stopped there)", batch: []loader.Result{
+			sessionResult(3, 0, login, 200, miss, 10),
+			sessionResult(4, 0, login, 0, miss, 0),
+			sessionResult(0, 0, url, 200, ok, 5),
+		},
+			extract: &ExtractStats{Taken: 0, Missing: 1, Unsent: 1},
+			logins: &LoginStats{Logins: 1, Made: i64p(0), FailedLogins: 1, NeverLoggedIn: 1, Requests: 2, Failed: 2,
+				Failures: map[string]int64{"extract": 1}},
+			rows: map[int]URLStats{
+				3: {Login: true, ExtractRules: 2, ExtractFailures: 1, Failures: 1},
+				4: {Login: true, ExtractFailures: 1, ExtractUnsent: 1, Failures: 1},
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -237,7 +256,7 @@ func TestSessionText(t *testing.T) {
 		want    []string
 	}{
 		{"one message for the run", nil, loader.Outcome{ErrorSamples: map[loader.ErrKind]string{loader.ErrExtract: msg}}, []string{
-			"Logins:\t\t\t           2 made: 4 requests, 3 failed (HTTP 503: 1, extract: 2); a step took 10.000 ms mean, 10.000 ms p95, 10.000 ms max\n",
+			"Logins:\t\t\t           2 begun: 0 made, 2 failed (HTTP 503: 1, extract: 1); 2 users never logged in; 4 requests; a step took 10.000 ms mean, 10.000 ms p95, 10.000 ms max\n",
 			"Extractions:\t\t           3 taken, 1 missing (1 requests not sent for a missing value)\n",
 			"Failed extractions:\tGET http://127.0.0.1/login: 1 missing, 0 not sent\n" +
 				"\t\t\tPOST http://127.0.0.1/login: 0 missing, 1 not sent\n" +
@@ -254,10 +273,16 @@ func TestSessionText(t *testing.T) {
 				"Wire data:",
 		}},
 		{"no login step succeeded", lockedOut, loader.Outcome{}, []string{
-			"Logins:\t\t\t           1 made: 2 requests, 1 failed (timeout: 1); a step took 10.000 ms mean",
+			"Logins:\t\t\t           1 begun: 0 made, 1 failed (HTTP 403: 1); 1 user never logged in; 2 requests; a step took 10.000 ms mean",
+		}},
+		{"made, and cut short by the run's end", []loader.Result{
+			sessionResult(3, 0, login, 200, loader.ErrNone, 10), sessionResult(4, 0, login, 200, loader.ErrNone, 10),
+			sessionResult(0, 0, url, 200, loader.ErrNone, 5), sessionResult(3, 1, login, 200, loader.ErrNone, 10),
+		}, loader.Outcome{}, []string{
+			"Logins:\t\t\t           2 begun: 1 made, 0 failed, 1 cut short by the run's end; 0 users never logged in; 3 requests; a step took 10.000 ms mean",
 		}},
 		{"every login step failed", lockedOut[1:], loader.Outcome{}, []string{
-			"Logins:\t\t\t           1 made: 1 requests, 1 failed (timeout: 1); no step succeeded\n",
+			"Logins:\t\t\t           1 begun: 0 made, 1 failed (timeout: 1); 1 user never logged in; 1 requests; no step succeeded\n",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -402,7 +427,11 @@ func TestSessionGates(t *testing.T) {
 		{"of the login form and its POST", "url:/login extract_failures==0", failing, false,
 			"extract_failures of GET http://127.0.0.1/login (worst of 2 matching URLs) = 1, allowed == 0: FAILED"},
 		{"of the cart", "url:/cart extract_failures==0", failing, true, ""},
-		{"logins", "login_failures==0", failing, false, "login_failures = 3, allowed == 0: FAILED"},
+		{"logins", "login_failures==0", failing, false, "login_failures = 2, allowed == 0: FAILED"},
+		{"users never logged in", "users_never_logged_in==0", failing, false, "users_never_logged_in = 2, allowed == 0: FAILED"},
+		{"users never logged in, by its alias", "never_logged_in<=2", failing, true, "users_never_logged_in = 2, allowed <= 2: ok"},
+		{"no logins, no users to log in", "users_never_logged_in==0", plain, false,
+			"users_never_logged_in==0: users_never_logged_in was not measured in this run: FAILED"},
 		{"no rules", "extract_failures==0", plain, false, "extract_failures==0: extract_failures was not measured in this run: FAILED"},
 		{"no logins", "login_failures==0", plain, false, "login_failures==0: login_failures was not measured in this run: FAILED"},
 	} {

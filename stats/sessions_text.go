@@ -9,15 +9,7 @@ import (
 // without login steps or #@extract rules, so such runs read as before.
 func writeSessions(b *strings.Builder, rep *Report) {
 	if l := rep.Logins; l != nil {
-		failed := "0 failed"
-		if l.Failed > 0 {
-			failed = fmt.Sprintf("%d failed (%s)", l.Failed, counts(l.Failures, nil))
-		}
-		times := fmt.Sprintf("a step took %.3f ms mean, %.3f ms p95, %.3f ms max", l.Mean*1000, l.P95*1000, l.Max*1000)
-		if l.Failed == l.Requests {
-			times = "no step succeeded" // so no time to show
-		}
-		fmt.Fprintf(b, "Logins:%s%12d made: %d requests, %s; %s\n", tabsAfter("Logins:"), l.Logins, l.Requests, failed, times)
+		fmt.Fprintf(b, "Logins:%s%12d begun: %s; %s\n", tabsAfter("Logins:"), l.Logins, loginOutcomes(l), loginTimes(l))
 	}
 	e := rep.Extractions
 	if e == nil {
@@ -51,4 +43,36 @@ func hasExtractMessage(rep *Report) bool {
 		}
 	}
 	return false
+}
+
+// loginOutcomes says how the logins ended and how many users never logged in; of a result saved
+// before webload counted them, how many login requests failed.
+func loginOutcomes(l *LoginStats) string {
+	if l.Made == nil {
+		failed := "0 failed"
+		if l.Failed > 0 {
+			failed = fmt.Sprintf("%d failed (%s)", l.Failed, counts(l.Failures, nil))
+		}
+		return fmt.Sprintf("%d requests, %s", l.Requests, failed)
+	}
+	s := fmt.Sprintf("%d made, %d failed", *l.Made, l.FailedLogins)
+	if l.FailedLogins > 0 {
+		s += " (" + counts(l.Failures, nil) + ")"
+	}
+	if cut := l.Logins - *l.Made - l.FailedLogins; cut > 0 {
+		s += fmt.Sprintf(", %d cut short by the run's end", cut)
+	}
+	users := "users"
+	if l.NeverLoggedIn == 1 {
+		users = "user"
+	}
+	return s + fmt.Sprintf("; %d %s never logged in; %d requests", l.NeverLoggedIn, users, l.Requests)
+}
+
+// loginTimes gives the times of the login steps that succeeded.
+func loginTimes(l *LoginStats) string {
+	if l.Failed == l.Requests {
+		return "no step succeeded" // so no time to show
+	}
+	return fmt.Sprintf("a step took %.3f ms mean, %.3f ms p95, %.3f ms max", l.Mean*1000, l.P95*1000, l.Max*1000)
 }

@@ -152,8 +152,8 @@ func wikiAccounts(n int) map[string]string {
 }
 
 // TestFailedExtractionFailsTheLogin: a token the form does not have fails the form's request as
-// kind extract, with its message, and the POST that needs it fails the same way unsent: the wiki
-// sees no login attempt, and the logged-in page is refused.
+// kind extract, with its message, and so the login: the POST that needs it is not made, the wiki
+// sees no login attempt, and the logged-in page is not sent but fails as kind login.
 func TestFailedExtractionFailsTheLogin(t *testing.T) {
 	t.Parallel()
 	site, err := wikisite.Start(wikiAccounts(2))
@@ -171,19 +171,22 @@ func TestFailedExtractionFailsTheLogin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := rep.Errors["extract"]; n != 4 {
-		t.Errorf("%d failures of kind extract, want 4 (the form's two and the two POSTs); errors %v", n, rep.Errors)
+	if n, m := rep.Errors["extract"], rep.Errors["login"]; n != 2 || m != 2 {
+		t.Errorf("%d failures of kind extract and %d of kind login, want 2 (the forms) and 2 (the pages); errors %v", n, m, rep.Errors)
 	}
 	if msg := rep.ErrorSamples["extract"]; !strings.Contains(msg, "token") {
 		t.Errorf("the extract failures' message %q does not name the value", msg)
 	}
 	form := urlRow(t, &rep, "GET", site.URL()+"/index.php?title=Special:UserLogin")
 	post := urlRow(t, &rep, "POST", site.URL()+"/index.php?title=Special:UserLogin")
-	if form.Failures != 2 || post.Failures != 2 || post.StatusCodes["200"] != 0 {
-		t.Errorf("form: %d failures; POST: %d failures, statuses %v; want 2, 2 and none sent", form.Failures, post.Failures, post.StatusCodes)
+	if form.Failures != 2 || post.Failures+post.Hits != 0 {
+		t.Errorf("form: %d failures; POST: %d failures, %d hits; want 2 and none made", form.Failures, post.Failures, post.Hits)
 	}
-	if n := site.FailedLogins(); n != 0 || len(site.Logins()) != 0 || site.Refused() != 2 {
-		t.Errorf("the wiki saw %d failed logins, logins %v and refused %d pages; want 0, none and 2", n, site.Logins(), site.Refused())
+	if l := rep.Logins; l == nil || l.Made == nil || *l.Made != 0 || l.FailedLogins != 2 || l.NeverLoggedIn != 2 {
+		t.Errorf("logins %+v: want 2 failed, 2 users never logged in", l)
+	}
+	if n := site.FailedLogins(); n != 0 || len(site.Logins()) != 0 || site.Refused() != 0 {
+		t.Errorf("the wiki saw %d failed logins, logins %v and refused %d pages; want none", n, site.Logins(), site.Refused())
 	}
 	noSecret(t, wikiAccounts(2), map[string]string{"stdout": stdout, "stderr": stderr})
 }
@@ -223,8 +226,9 @@ func TestRandomPickLogsInWithRowsReused(t *testing.T) {
 }
 
 // TestRefusedLoginIsAFailure: a wrong password, which MediaWiki answers with the form again and
-// status 200, fails the example's login POST by its #@check, and the pages that need the login
-// are refused.
+// status 200, fails the example's login POST by its #@check, and so the login: the user's pages
+// are not sent logged out but fail as kind login, and the user tries to log in again before
+// each of them.
 func TestRefusedLoginIsAFailure(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join("..", "..", "examples", "login")
@@ -244,11 +248,12 @@ func TestRefusedLoginIsAFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	post := urlRow(t, &rep, "POST", site.URL()+"/index.php?title=Special:UserLogin&returnto=Main+Page")
-	if post.CheckFailures != 1 || !strings.Contains(post.CheckFailure, "errorbox") {
-		t.Errorf("the refused login: %d check failures (%q), want 1 naming the check", post.CheckFailures, post.CheckFailure)
+	if post.CheckFailures != 2 || !strings.Contains(post.CheckFailure, "errorbox") {
+		t.Errorf("the refused logins: %d check failures (%q), want 2 naming the check", post.CheckFailures, post.CheckFailure)
 	}
-	if site.FailedLogins() != 1 || site.Refused() != 2 {
-		t.Errorf("the wiki saw %d failed logins and refused %d pages, want 1 and 2", site.FailedLogins(), site.Refused())
+	if site.FailedLogins() != 2 || site.Refused() != 0 || rep.Errors["login"] != 2 {
+		t.Errorf("the wiki saw %d failed logins and refused %d pages, %d pages failed as kind login; want 2, 0 and 2",
+			site.FailedLogins(), site.Refused(), rep.Errors["login"])
 	}
 }
 
