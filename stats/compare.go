@@ -183,7 +183,7 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 			c.URLChanges = append(c.URLChanges, urlChanges(base, r, row.Label)...)
 		}
 		if i > 0 {
-			c.ContentSection.add(contentSection(base, r, row.Label))
+			c.ContentSection.add(contentSection(base, r, row.Label, nil))
 		}
 	}
 	if single {

@@ -66,13 +66,15 @@ type ContentChange struct {
 // change first. URLs are paired by method, path and query, the n-th of a kind with the n-th;
 // a URL without a request on either side has nothing to compare. label names cand.
 func ContentChanges(base, cand *Report, label string) []ContentChange {
-	return contentSection(base, cand, label).Content
+	return contentSection(base, cand, label, nil).Content
 }
 
 // contentSection is what the Content section says of cand against base: the URLs that answer
 // differently (see ContentChanges), those whose answers vary by themselves, and those with too
-// few answers to judge their content.
-func contentSection(base, cand *Report, label string) ContentSection {
+// few answers to judge their content. varied says, by method, path and query, the URLs whose
+// content is known to vary from run to run, and how (nightlyVariation); their content is not
+// judged either.
+func contentSection(base, cand *Report, label string, varied map[string]string) ContentSection {
 	byKey := map[string][]*URLStats{}
 	for i := range base.URLs {
 		u := &base.URLs[i]
@@ -91,11 +93,15 @@ func contentSection(base, cand *Report, label string) ContentSection {
 		}
 		b := byKey[k][0]
 		byKey[k] = byKey[k][1:]
-		if note, ok := contentNote(b, u); ok {
+		note, ok := contentNote(b, u)
+		if how := varied[k]; how != "" && !ok && b.Content != nil && u.Content != nil {
+			note, ok = ContentChange{Change: ContentVariesKind, Before: how, After: "not judged"}, true
+		}
+		if ok {
 			note.Label, note.Method, note.URL, note.Path = label, u.Method, u.URL, path
 			sec.note(note)
 		}
-		found := urlFindings(b, u)
+		found := urlFindings(b, u, ok)
 		for j := range found {
 			found[j].ch.Label, found[j].ch.Method, found[j].ch.URL, found[j].ch.Path = label, u.Method, u.URL, path
 			if found[j].tested {
@@ -141,7 +147,7 @@ func (f *finding) changed(threshold float64) bool {
 
 // urlFindings are what the tests of one URL found: its status mix, its content (by the
 // fingerprints) and its size, in that order; the kinds with nothing to compare are left out.
-func urlFindings(b, u *URLStats) []finding {
+func urlFindings(b, u *URLStats, skipContent bool) []finding {
 	mb, mu := mixOf(b), mixOf(u)
 	if mb == nil || mu == nil {
 		return nil
@@ -149,7 +155,7 @@ func urlFindings(b, u *URLStats) []finding {
 	d, p := mixDistance(mb, mu), mixChangeP(mb, mu)
 	found := []finding{{ch: ContentChange{Change: ChangeStatus, Magnitude: d, Before: mb.String(), After: mu.String(), P: &p},
 		p: p, tested: true, sure: disjoint(mb, mu), large: d >= minMixMove}}
-	if f, ok := contentFinding(b.Content, u.Content); ok {
+	if f, ok := contentFinding(b.Content, u.Content); ok && !skipContent {
 		found = append(found, f)
 	}
 	if f, ok := sizeFinding(b.Size, u.Size); ok {

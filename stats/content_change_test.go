@@ -302,7 +302,7 @@ func FuzzContentChanges(f *testing.F) {
 		if json.Unmarshal(base, &a) != nil || json.Unmarshal(cand, &b) != nil {
 			return
 		}
-		sec := contentSection(&a, &b, "b")
+		sec := contentSection(&a, &b, "b", nil)
 		var w strings.Builder
 		sec.write(&w, "the baseline", false)
 		_ = sec.verdicts(0)

@@ -182,44 +182,40 @@ func (s *ContentSection) verdicts(maxChanged int) []Verdict {
 	return contentVerdicts(s.Content, maxChanged)
 }
 
-// historyBaseline is what the newest run of a history is judged against: the run before it,
-// each URL's content merged over every earlier run (content.Merge), so that a segment which
-// differed between two earlier nights counts as varying, not as stable, and a page that
-// varies by nights is judged by all of them.
-func historyBaseline(earlier []Report) Report {
-	last := earlier[len(earlier)-1]
-	if len(earlier) == 1 {
-		return last
-	}
-	merged := map[string][]content.Profile{} // by method, path and query; the n-th with the n-th
-	for _, r := range earlier[:len(earlier)-1] {
-		seen := map[string]int{}
-		for i := range r.URLs {
-			u := &r.URLs[i]
-			if u.Content == nil {
+// nightlyVariation finds, among the URLs of earlier runs, those whose content changed between
+// at least half of the pairs of runs that followed each other (content.Compare, both sides
+// judged): a search whose results differ from night to night while each night answers alike.
+// Their content is not judged in the newest run, and the section says how often they changed.
+// A real change is one step: it shows the night it comes, against runs that agreed, and once a
+// few nights agree with it again the URL is judged again. By method, path and query, with how
+// it varied.
+func nightlyVariation(earlier []Report) map[string]string {
+	changed := map[string]int{}
+	pairs := len(earlier) - 1
+	for i := 1; i < len(earlier); i++ {
+		prev := map[string]*URLStats{}
+		for k := range earlier[i-1].URLs {
+			u := &earlier[i-1].URLs[k]
+			prev[u.Method+" "+requestURI(u.URL)] = u
+		}
+		for k := range earlier[i].URLs {
+			u := &earlier[i].URLs[k]
+			key := u.Method + " " + requestURI(u.URL)
+			b := prev[key]
+			if b == nil || b.Content == nil || u.Content == nil || b.Content.Samples == 0 || u.Content.Samples == 0 ||
+				contentJudged(b.Content, u.Content) != "" {
 				continue
 			}
-			k := u.Method + " " + requestURI(u.URL)
-			n := seen[k]
-			seen[k]++
-			for len(merged[k]) <= n {
-				merged[k] = append(merged[k], content.Profile{})
+			if c := content.Compare(b.Content, u.Content); c.Changed && !content.Reordered(b.Content, u.Content) {
+				changed[key]++
 			}
-			merged[k][n] = content.Merge(merged[k][n], *u.Content)
 		}
 	}
-	last.URLs = append([]URLStats(nil), last.URLs...)
-	seen := map[string]int{}
-	for i := range last.URLs {
-		u := &last.URLs[i]
-		k := u.Method + " " + requestURI(u.URL)
-		n := seen[k]
-		seen[k]++
-		if u.Content == nil || n >= len(merged[k]) || merged[k][n].Samples == 0 {
-			continue
+	out := map[string]string{}
+	for k, n := range changed {
+		if 2*n >= pairs {
+			out[k] = fmt.Sprintf("changed between %d of %d pairs of earlier runs", n, pairs)
 		}
-		p := content.Merge(merged[k][n], *u.Content)
-		u.Content = &p
 	}
-	return last
+	return out
 }

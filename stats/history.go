@@ -35,7 +35,8 @@ type Trend struct {
 	// Notes say what a figure measured, when it is not what its name says (ServerNotes).
 	Notes []string `json:"notes,omitempty"`
 	// ContentSection lists the URLs of the newest run that answer differently from the run
-	// before it, its content judged against every earlier run (historyBaseline).
+	// before it; a URL whose content changed from run to run before is not judged
+	// (nightlyVariation).
 	ContentSection
 	// Gates are the verdicts of the trend's gates, as Comparison.Gates.
 	Gates []GateVerdict `json:"gates,omitempty"`
@@ -140,8 +141,7 @@ func NewTrend(runs []Report, minHistory int) (Trend, error) {
 		}
 	}
 	if n := len(runs); n > 1 {
-		base := historyBaseline(runs[:n-1])
-		t.ContentSection.add(contentSection(&base, &runs[n-1], t.Runs[n-1]))
+		t.ContentSection.add(contentSection(&runs[n-2], &runs[n-1], t.Runs[n-1], nightlyVariation(runs[:n-1])))
 	}
 	return t, nil
 }
