@@ -91,7 +91,7 @@ const (
 // keep at most Options.Budget bytes of segments, counted as allocated, however long the URL
 // list and however many of its URLs are reached. A learner that finds too little of the budget
 // left fingerprints nothing (its Profile has no samples), and says nothing in a comparison.
-// Each learner also costs about 200 bytes of its own outside the budget, as a URL's statistics
+// Each learner also costs about 250 bytes of its own outside the budget, as a URL's statistics
 // do. Safe for concurrent use.
 type Learners struct {
 	hide    hiding
