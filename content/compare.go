@@ -39,7 +39,7 @@ func Compare(before, after *Profile) Change {
 	if before == nil || after == nil || before.Samples == 0 || after.Samples == 0 {
 		return Change{}
 	}
-	a, b := before.segs, after.segs
+	a, b := before.segs.list(), after.segs.list()
 	var out Change
 	changed, texts := 0, false
 	for _, h := range align(a, b) {

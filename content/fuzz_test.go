@@ -30,8 +30,8 @@ func FuzzProfileJSON(f *testing.F) {
 		if !reflect.DeepEqual(p, q) {
 			t.Fatalf("profile changed on the way through %s", again)
 		}
-		if len(p.segs) > MaxSegments {
-			t.Fatalf("%d segments loaded, more than %d", len(p.segs), MaxSegments)
+		if p.segs.len() > MaxSegments {
+			t.Fatalf("%d segments loaded, more than %d", p.segs.len(), MaxSegments)
 		}
 	})
 }

@@ -10,17 +10,16 @@ import "strings"
 // the first sample was the odd one, and this sample becomes the first. The lock is held.
 func (l *Learner) oddOne(s *Scanner) bool {
 	// Weighed by their text's length: the tags a page repeats ("<p>") are on every page.
-	segs, stable, missing := 0, int32(0), int32(0)
-	from := int32(0)
-	for i, v := range l.hashes {
-		if l.stable[i] {
+	segs, stable, missing := 0, 0, 0
+	for i, v := range l.segs.hashes {
+		if v != volatileHash {
+			t := len(l.segs.textOf(i))
 			segs++
-			stable += l.ends[i] - from
+			stable += t
 			if !s.set.has(v) {
-				missing += l.ends[i] - from
+				missing += t
 			}
 		}
-		from = l.ends[i]
 	}
 	n := len(s.segs)
 	if segs < minOddStable || 2*missing <= stable || 2*n >= l.refSegs && n <= 2*l.refSegs {
@@ -58,12 +57,10 @@ func scannedExcerpt(s *Scanner) string {
 // excerpt is the start of the text (not markup) of the first sample. The lock is held.
 func (l *Learner) excerpt() string {
 	var b strings.Builder
-	from := int32(0)
-	for _, end := range l.ends {
-		if addExcerpt(&b, string(l.text[from:end])) {
+	for i, v := range l.segs.hashes {
+		if v != volatileHash && addExcerpt(&b, l.segs.textOf(i)) {
 			break
 		}
-		from = end
 	}
 	return b.String()
 }

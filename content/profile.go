@@ -26,7 +26,7 @@ type Profile struct {
 	// is stable. OddExcerpt is the start of the text of one of them.
 	Odd        int64
 	OddExcerpt string
-	segs       []Segment
+	segs       segList
 }
 
 // Segment is a piece of an answer: stable with its normalised text, or volatile.
@@ -39,8 +39,8 @@ type Segment struct {
 // Volatile tells whether the segment varied within its run.
 func (s Segment) Volatile() bool { return s.hash == volatileHash }
 
-// Segments are the profile's segments in the order of the body. Callers must not modify them.
-func (p *Profile) Segments() []Segment { return p.segs }
+// Segments are the profile's segments in the order of the body, in a new slice.
+func (p *Profile) Segments() []Segment { return p.segs.list() }
 
 // TypeCount is how many answers came with one media type.
 type TypeCount struct {
@@ -60,14 +60,14 @@ const NoType = "none"
 // ID is a short fingerprint of the stable content: equal IDs mean the same stable segments in
 // the same order. "" when nothing was fingerprinted.
 func (p *Profile) ID() string {
-	if p.Samples == 0 && len(p.segs) == 0 {
+	if p.Samples == 0 && p.segs.len() == 0 {
 		return ""
 	}
 	d := xxhash.New()
 	var b [8]byte
-	for _, s := range p.segs {
-		if !s.Volatile() {
-			binary.LittleEndian.PutUint64(b[:], s.hash)
+	for _, h := range p.segs.hashes {
+		if h != volatileHash {
+			binary.LittleEndian.PutUint64(b[:], h)
 			_, _ = d.Write(b[:])
 		}
 	}
@@ -85,34 +85,33 @@ func Merge(a, b Profile) Profile {
 		out.OddExcerpt = b.OddExcerpt // either order gives the same
 	}
 	base, other := a.segs, b.segs
-	if len(other) > len(base) || len(other) == len(base) && compareSegs(other, base) < 0 {
+	if other.len() > base.len() || other.len() == base.len() && slices.Compare(other.hashes, base.hashes) < 0 {
 		base, other = other, base
 	}
 	switch {
-	case len(other) == 0 && len(base) == 0:
+	case other.len() == 0 && base.len() == 0:
 		return out
-	case len(other) == 0 && (a.Samples == 0 || b.Samples == 0):
-		out.segs = slices.Clone(base) // one side saw no 2xx answer: nothing to intersect with
+	case other.len() == 0 && (a.Samples == 0 || b.Samples == 0):
+		out.segs = base // one side saw no 2xx answer: nothing to intersect with; never changed, so shared
 		return out
 	}
-	stable := make(map[uint64]bool, len(other))
-	for _, s := range other {
-		if !s.Volatile() {
-			stable[s.hash] = true
+	stable := make(map[uint64]bool, other.len())
+	for _, h := range other.hashes {
+		if h != volatileHash {
+			stable[h] = true
 		}
 	}
-	out.segs = make([]Segment, len(base))
-	for i, s := range base {
-		if stable[s.hash] {
-			out.segs[i] = s
+	var sb segBuilder
+	sb.grow(base.len(), len(base.text))
+	for i, h := range base.hashes {
+		if stable[h] {
+			sb.add(h, base.textOf(i))
+		} else {
+			sb.addVolatile()
 		}
 	}
+	out.segs, _ = sb.done()
 	return out
-}
-
-// compareSegs orders segment lists by their hashes, for Merge's choice of order.
-func compareSegs(a, b []Segment) int {
-	return slices.CompareFunc(a, b, func(x, y Segment) int { return cmp.Compare(x.hash, y.hash) })
 }
 
 // typeCounts counts answers by media type while a run lasts.

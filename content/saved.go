@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -38,15 +37,16 @@ func (p Profile) MarshalJSON() ([]byte, error) {
 			s.Types[t.Type] = t.Count
 		}
 	}
-	if len(p.segs) > 0 {
-		var raw []byte
-		for _, sg := range p.segs {
-			if sg.Volatile() {
+	if p.segs.len() > 0 {
+		raw := make([]byte, 0, len(p.segs.text)+2*p.segs.len())
+		for i, h := range p.segs.hashes {
+			if h == volatileHash {
 				raw = binary.AppendUvarint(raw, 0)
 				continue
 			}
-			raw = binary.AppendUvarint(raw, uint64(len(sg.Text))+1)
-			raw = append(raw, sg.Text...)
+			t := p.segs.textOf(i)
+			raw = binary.AppendUvarint(raw, uint64(len(t))+1)
+			raw = append(raw, t...)
 		}
 		// S2 keeps no state between calls: a long URL list saves fast. Pages repeat themselves
 		// (menus, markup), which it finds.
@@ -89,65 +89,51 @@ func (p *Profile) UnmarshalJSON(b []byte) error {
 }
 
 // decodeSegments reads the segment list of the saved form.
-func decodeSegments(enc string) ([]Segment, error) {
+func decodeSegments(enc string) (segList, error) {
 	if enc == "" {
-		return nil, nil
+		return segList{}, nil
 	}
 	z, err := base64.StdEncoding.DecodeString(enc)
 	if err != nil {
-		return nil, fmt.Errorf("content segments: %w", err)
+		return segList{}, fmt.Errorf("content segments: %w", err)
 	}
 	// The bound: MaxText of text and a uvarint of at most 3 bytes per segment.
 	const limit = MaxText + 3*MaxSegments
 	n, err := s2.DecodedLen(z)
 	if err != nil {
-		return nil, fmt.Errorf("content segments: %w", err)
+		return segList{}, fmt.Errorf("content segments: %w", err)
 	}
 	if n > limit {
-		return nil, errors.New("content segments: longer than a profile keeps")
+		return segList{}, errors.New("content segments: longer than a profile keeps")
 	}
 	raw, err := s2.Decode(nil, z)
 	if err != nil {
-		return nil, fmt.Errorf("content segments: %w", err)
+		return segList{}, fmt.Errorf("content segments: %w", err)
 	}
-	var segs []Segment
-	var text strings.Builder
-	text.Grow(len(raw))
-	type span struct{ from, to int }
-	var spans []span
+	var b segBuilder
+	b.grow(0, len(raw))
 	for r := raw; len(r) > 0; {
 		n, k := binary.Uvarint(r)
 		if k <= 0 || n > uint64(len(r)-k)+1 {
-			return nil, errors.New("content segments: cut short")
+			return segList{}, errors.New("content segments: cut short")
 		}
 		r = r[k:]
-		if len(spans) == MaxSegments {
-			return nil, fmt.Errorf("content segments: more than %d", MaxSegments)
+		if len(b.hashes) == MaxSegments {
+			return segList{}, fmt.Errorf("content segments: more than %d", MaxSegments)
 		}
 		if n == 0 {
-			spans = append(spans, span{-1, -1})
+			b.addVolatile()
 			continue
 		}
 		t := r[:n-1]
 		r = r[n-1:]
 		if len(t) == 0 {
-			return nil, errors.New("content segments: an empty segment")
+			return segList{}, errors.New("content segments: an empty segment")
 		}
-		spans = append(spans, span{text.Len(), text.Len() + len(t)})
-		text.Write(t)
+		b.addBytes(hashText(t), t)
 	}
-	if len(spans) == 0 {
-		// A list of no segments is no list: the profile saves without one, and must load as
-		// that again.
-		return nil, nil
-	}
-	all := text.String()
-	segs = make([]Segment, len(spans))
-	for i, sp := range spans {
-		if sp.from >= 0 {
-			t := all[sp.from:sp.to]
-			segs[i] = Segment{hash: hashText([]byte(t)), Text: t}
-		}
-	}
+	// A list of no segments is no list: the profile saves without one, and must load as that
+	// again (done gives the zero segList).
+	segs, _ := b.done()
 	return segs, nil
 }

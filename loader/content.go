@@ -16,8 +16,8 @@ import (
 // URL of the list, made at its first answer, since most of a long list may never be reached.
 // Resources, redirects' targets off the list and login steps are not fingerprinted.
 type learners struct {
-	opt content.Options
-	of  []atomic.Pointer[content.Learner]
+	group *content.Learners
+	of    []atomic.Pointer[content.Learner]
 	// scanners lends the users scratch space for a fingerprint: a user fingerprints one answer
 	// in many, so a few scanners serve them all, where one per user would hold their buffers
 	// (about twice a page) for the whole run.
@@ -30,7 +30,7 @@ func newLearners(cfg *Config, targets []urls.Target, hosts []string, secrets *ma
 	volatile, _ := content.CompileVolatile(cfg.Volatile)
 	opt := content.Options{Volatile: volatile, Keep: content.KeepFor(len(targets)), Secrets: secrets,
 		Hosts: hosts}
-	c := &learners{opt: opt, of: make([]atomic.Pointer[content.Learner], len(targets))}
+	c := &learners{group: content.NewLearners(opt), of: make([]atomic.Pointer[content.Learner], len(targets))}
 	c.scanners.New = func() any { return new(content.Scanner) }
 	return c
 }
@@ -99,16 +99,19 @@ func (c *learners) learner(ti int) *content.Learner {
 	if l := p.Load(); l != nil {
 		return l
 	}
-	p.CompareAndSwap(nil, content.NewLearner(c.opt))
+	p.CompareAndSwap(nil, c.group.New())
 	return p.Load()
 }
 
-// profiles gives what each listed URL answered, in the list's order.
-func (c *learners) profiles() []content.Profile {
-	out := make([]content.Profile, len(c.of))
+// profiles gives what each listed URL answered, in the list's order, nil for a URL no answer
+// reached: of a long list, most. It is called once the users have stopped, and lets the
+// learners go (a profile shares its learner's segments, so nothing is copied).
+func (c *learners) profiles() []*content.Profile {
+	out := make([]*content.Profile, len(c.of))
 	for i := range c.of {
-		if l := c.of[i].Load(); l != nil {
-			out[i] = l.Profile()
+		if l := c.of[i].Swap(nil); l != nil {
+			p := l.Profile()
+			out[i] = &p
 		}
 	}
 	return out

@@ -37,7 +37,13 @@ func siteRun(t *testing.T, v contentsite.Variant, cfg Config) []content.Profile 
 	if len(out.Content) != len(targets) {
 		t.Fatalf("%d profiles for %d URLs", len(out.Content), len(targets))
 	}
-	return out.Content
+	profiles := make([]content.Profile, len(out.Content))
+	for i, p := range out.Content {
+		if p != nil {
+			profiles[i] = *p
+		}
+	}
+	return profiles
 }
 
 // contentRuns are the ways of running the site the tests compare.

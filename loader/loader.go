@@ -93,8 +93,8 @@ type Outcome struct {
 	// busy (they are not in any other figure).
 	Unsent int64
 	// Content has what each URL of the list answered (see package content), in the list's
-	// order; a URL that got no answer has the zero Profile. Login steps have none.
-	Content []content.Profile
+	// order; nil for a URL that got no answer (of a long list, most). Login steps have none.
+	Content []*content.Profile
 }
 
 // Loader runs one load test. Build it with New; Run may be called once.

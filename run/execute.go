@@ -35,6 +35,10 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	if len(spec.Ladder) > 1 && (cfg.Rate > 0 || cfg.Shards > 1) {
 		return stats.Report{}, SettingError{ErrLadder}
 	}
+	users := max(cfg.Users, cfg.MaxUsers, slices.Max(append([]int{0}, spec.Ladder...)))
+	// Before the hosts are looked up: a long list's checks make garbage, which the default
+	// target lets grow to as much as the list itself holds.
+	defer tuneGC(ctx, users, len(spec.Targets))()
 	// Through a proxy, the proxy resolves the names; a name mapped to an address (Resolve) is
 	// not looked up, and the host ConnectTo leads to is.
 	if err := cfg.LookUpHosts(ctx, spec.Targets, net.DefaultResolver.LookupHost); err != nil {
@@ -48,11 +52,9 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 		}
 		return stats.Report{}, SettingError{err}
 	}
-	users := max(cfg.Users, cfg.MaxUsers, slices.Max(append([]int{0}, spec.Ladder...)))
 	if err := loader.RaiseFileLimit(users); err != nil {
 		return stats.Report{}, SettingError{err}
 	}
-	defer tuneGC(ctx, users, len(spec.Targets))()
 	talk := !spec.Outputs.Quiet && !spec.Outputs.JSON
 	if talk {
 		fmt.Fprint(stderr, banner(&spec))

@@ -30,7 +30,7 @@ func contentReport(t *testing.T, p content.Profile, info RunInfo) Report {
 	targets := []urls.Target{{Method: "GET", URL: "http://127.0.0.1/a"}, {Method: "GET", URL: "http://127.0.0.1/b"}}
 	rec := NewRecorder(targets, Options{})
 	rec.Record([]loader.Result{{Target: 0, Status: 200, Latency: time.Millisecond, BodyBytes: 10}})
-	return rec.Report(loader.Outcome{Elapsed: time.Second, Started: time.Unix(1e9, 0), Content: []content.Profile{p, {}}}, info, "")
+	return rec.Report(loader.Outcome{Elapsed: time.Second, Started: time.Unix(1e9, 0), Content: []*content.Profile{&p, nil}}, info, "")
 }
 
 func TestContentInResults(t *testing.T) {
