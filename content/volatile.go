@@ -17,11 +17,11 @@ func (p *Profile) VolatileShare() float64 {
 
 // Variation counts the profile's volatile segments and the segments VolatileShare is of.
 func (p *Profile) Variation() (volatile, of int) {
-	for _, s := range p.segs {
+	for i, h := range p.segs.hashes {
 		switch {
-		case s.Volatile():
+		case h == volatileHash:
 			volatile++
-		case bareTag(s.Text):
+		case bareTag(p.segs.textOf(i)):
 			continue
 		}
 		of++
@@ -44,14 +44,14 @@ func bareTag(t string) bool {
 // runs apart, and an order alone is not content.
 func Reordered(a, b *Profile) bool {
 	count := map[uint64]int{}
-	for _, s := range a.segs {
-		if !s.Volatile() {
-			count[s.hash]++
+	for _, h := range a.segs.hashes {
+		if h != volatileHash {
+			count[h]++
 		}
 	}
-	for _, s := range b.segs {
-		if !s.Volatile() {
-			count[s.hash]--
+	for _, h := range b.segs.hashes {
+		if h != volatileHash {
+			count[h]--
 		}
 	}
 	for _, n := range count {
