@@ -73,7 +73,7 @@ func ContentChanges(base, cand *Report, label string) []ContentChange {
 // differently (see ContentChanges), those whose answers vary by themselves, and those with too
 // few answers to judge their content. varied says, by method, path and query, the URLs whose
 // content is known to vary from run to run, and how (nightlyVariation); their content is not
-// judged either.
+// judged either, and they are listed when it differs.
 func contentSection(base, cand *Report, label string, varied map[string]string) ContentSection {
 	byKey := map[string][]*URLStats{}
 	for i := range base.URLs {
@@ -94,7 +94,7 @@ func contentSection(base, cand *Report, label string, varied map[string]string) 
 		b := byKey[k][0]
 		byKey[k] = byKey[k][1:]
 		note, ok := contentNote(b, u)
-		if how := varied[k]; how != "" && !ok && b.Content != nil && u.Content != nil {
+		if how, known := varied[k]; known && !ok && content.Compare(b.Content, u.Content).Changed {
 			note, ok = ContentChange{Change: ContentVariesKind, Before: how, After: "not judged"}, true
 		}
 		if ok {

@@ -139,6 +139,9 @@ func TestHistoryContentJudgedByEveryNight(t *testing.T) {
 	}{
 		{"a third featured article", []Report{night("Kettle", "Main"), night("Teapot", "Main"), night("Cup", "Main")}, false,
 			"changed between 1 of 1 pairs of earlier runs"},
+		{"the second night", []Report{night("Kettle", "Main"), night("Teapot", "Main")}, false,
+			"one earlier run: which pages vary by night is not known yet"},
+		{"the second night, the same page", []Report{night("Kettle", "Main"), night("Kettle", "Main")}, false, ""},
 		{"the title changed", []Report{night("Kettle", "Main"), night("Kettle", "Main"), night("Kettle", "Broken")}, true, ""},
 		{"results that differ by night", []Report{night("Kettle", "Hits A"), night("Kettle", "Hits B"), night("Kettle", "Hits C"),
 			night("Kettle", "Hits D")}, false, "changed between 2 of 2 pairs of earlier runs"},

@@ -189,7 +189,19 @@ func (s *ContentSection) verdicts(maxChanged int) []Verdict {
 // A real change is one step: it shows the night it comes, against runs that agreed, and once a
 // few nights agree with it again the URL is judged again. By method, path and query, with how
 // it varied.
+//
+// With a single earlier run, nothing tells yet which pages vary by night: the content of every
+// URL is then left unjudged (its status mix and size are judged), and the URLs whose content
+// differs are listed as such.
 func nightlyVariation(earlier []Report) map[string]string {
+	out := map[string]string{}
+	if len(earlier) == 1 {
+		for i := range earlier[0].URLs {
+			u := &earlier[0].URLs[i]
+			out[u.Method+" "+requestURI(u.URL)] = "one earlier run: which pages vary by night is not known yet"
+		}
+		return out
+	}
 	changed := map[string]int{}
 	pairs := len(earlier) - 1
 	for i := 1; i < len(earlier); i++ {
@@ -211,7 +223,6 @@ func nightlyVariation(earlier []Report) map[string]string {
 			}
 		}
 	}
-	out := map[string]string{}
 	for k, n := range changed {
 		if 2*n >= pairs {
 			out[k] = fmt.Sprintf("changed between %d of %d pairs of earlier runs", n, pairs)
