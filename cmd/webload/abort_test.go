@@ -116,30 +116,9 @@ func TestGatesWhenARunEndsEarly(t *testing.T) {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
 			}
 			decode(t, []byte(stdout)) // stdout is still one JSON document
-			data, err := os.ReadFile(junit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var doc struct {
-				Cases []struct {
-					Name    string `xml:"name,attr"`
-					Failure *struct {
-						Message string `xml:"message,attr"`
-					} `xml:"failure"`
-				} `xml:"testsuite>testcase"`
-			}
-			if err := xml.Unmarshal(data, &doc); err != nil {
-				t.Fatalf("JUnit file: %v\n%s", err, data)
-			}
-			var cases, fails []string
-			for _, c := range doc.Cases {
-				cases = append(cases, c.Name)
-				if c.Failure != nil {
-					fails = append(fails, c.Name)
-					if c.Name == "run ended as planned" && !strings.Contains(c.Failure.Message, "run ended early (aborted") {
-						t.Errorf("the early end's failure says %q, want the abort named", c.Failure.Message)
-					}
-				}
+			data, cases, fails, messages := junitCases(t, junit)
+			if m, ok := messages["run ended as planned"]; ok && !strings.Contains(m, "run ended early (aborted") {
+				t.Errorf("the early end's failure says %q, want the abort named", m)
 			}
 			if !slices.Equal(cases, tt.cases) || !slices.Equal(fails, tt.fails) {
 				t.Errorf("JUnit cases %q, failed %q; want %q and %q\n%s", cases, fails, tt.cases, tt.fails, data)
@@ -176,30 +155,9 @@ func TestJUnitWithAbortOnAlone(t *testing.T) {
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
 			}
-			data, err := os.ReadFile(junit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var doc struct {
-				Cases []struct {
-					Name    string `xml:"name,attr"`
-					Failure *struct {
-						Message string `xml:"message,attr"`
-					} `xml:"failure"`
-				} `xml:"testsuite>testcase"`
-			}
-			if err := xml.Unmarshal(data, &doc); err != nil {
-				t.Fatalf("JUnit file: %v\n%s", err, data)
-			}
-			var cases, fails []string
-			for _, c := range doc.Cases {
-				cases = append(cases, c.Name)
-				if c.Failure != nil {
-					fails = append(fails, c.Name)
-					if c.Name == "--abort-on error_rate>5" && !strings.HasPrefix(c.Failure.Message, tt.message) {
-						t.Errorf("the gate's failure says %q, want %q...", c.Failure.Message, tt.message)
-					}
-				}
+			data, cases, fails, messages := junitCases(t, junit)
+			if m, ok := messages["--abort-on error_rate>5"]; ok && !strings.HasPrefix(m, tt.message) {
+				t.Errorf("the gate's failure says %q, want %q...", m, tt.message)
 			}
 			want := []string{"--abort-on p95>1m", "--abort-on error_rate>5"}
 			if tt.code != 0 {
@@ -210,4 +168,34 @@ func TestJUnitWithAbortOnAlone(t *testing.T) {
 			}
 		})
 	}
+}
+
+// junitCases reads a JUnit file: its bytes, the names of its cases in order, those that failed,
+// and each failure's message by case name.
+func junitCases(t *testing.T, path string) (data []byte, cases, fails []string, messages map[string]string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Failure *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"failure"`
+		} `xml:"testsuite>testcase"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("JUnit file: %v\n%s", err, data)
+	}
+	messages = map[string]string{}
+	for _, c := range doc.Cases {
+		cases = append(cases, c.Name)
+		if c.Failure != nil {
+			fails = append(fails, c.Name)
+			messages[c.Name] = c.Failure.Message
+		}
+	}
+	return data, cases, fails, messages
 }
