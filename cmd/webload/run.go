@@ -53,6 +53,7 @@ func runCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env loo
 		}
 		defer stop()
 	}
+	noteUnbounded(&spec.Config, stderr)
 	runStarts(c.Context)
 	rep, err := run.Execute(c.Context, spec.Spec, run.Streams{Stdout: stdout, Stderr: stderr})
 	if err != nil {
