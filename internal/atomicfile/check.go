@@ -36,23 +36,24 @@ func CheckWrite(path string) error {
 }
 
 // CheckAppend tells whether a file can be opened at path for appending, or created there:
-// the -l log, which grows run after run, and the --csv rows, written as the run goes. An
-// existing file is opened for writing, neither truncated nor written, and closed.
+// the -l log, which grows run after run, and the --csv rows, written as the run goes. These are
+// opened as they are named, the system following any link (/dev/stdout to a pipe included), so
+// the check does too. An existing file is opened for writing, neither truncated nor written,
+// and closed.
 func CheckAppend(path string) error {
 	if err := checkParent(path); err != nil {
 		return err
 	}
-	target, info, err := resolve(path)
-	if err != nil {
-		return err
-	}
+	info, err := os.Stat(path)
 	switch {
-	case info == nil:
-		return probe(filepath.Dir(target))
+	case errors.Is(err, fs.ErrNotExist):
+		return probe(filepath.Dir(path))
+	case err != nil:
+		return cause(err)
 	case info.IsDir():
 		return fmt.Errorf("%s is a directory", path)
 	case info.Mode().IsRegular():
-		f, err := os.OpenFile(target, os.O_WRONLY|os.O_APPEND, 0)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
 			return fmt.Errorf("cannot write to it: %w", cause(err))
 		}
