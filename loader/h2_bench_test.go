@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -123,14 +122,4 @@ func benchSendClient(b *testing.B, http2 bool) {
 	// The process's CPU, user and system, per request: what a request costs the client on a
 	// machine that also runs the server, which wall time per request does not tell.
 	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op")
-}
-
-// cpuTime is the CPU time this process has used so far, user and system.
-func cpuTime(tb testing.TB) time.Duration {
-	tb.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		tb.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -39,7 +39,9 @@ const idleCheckAfter = time.Millisecond
 // request to the next under a lock, which orders the accesses.
 type wireConn struct {
 	net.Conn
-	raw    syscall.RawConn // the TCP socket, for looking at it without reading; nil if unavailable
+	// raw is the TCP socket, for looking at it without reading (see usable); nil where the
+	// system offers no such look or the connection has no socket.
+	raw    syscall.RawConn
 	peekFn func(fd uintptr) bool
 	addr   wireAddr
 	born   time.Time     // when the connection was made: the origin of last
@@ -96,12 +98,7 @@ func wire(conn net.Conn, err error, keepHead bool) (net.Conn, error) {
 func newWireConn(conn net.Conn) *wireConn {
 	c := &wireConn{Conn: conn, born: time.Now(), since: time.Since}
 	c.addr = wireAddr{Addr: conn.LocalAddr(), conn: c}
-	if sc, ok := tcpOf(conn).(syscall.Conn); ok {
-		if raw, err := sc.SyscallConn(); err == nil {
-			c.raw = raw
-			c.peekFn = c.peek // made once: a method value per request would allocate
-		}
-	}
+	c.watchSocket(conn)
 	return c
 }
 
@@ -205,29 +202,4 @@ func (c *wireConn) statusCode() string {
 		return ""
 	}
 	return string(c.head[len(c.head)-3:])
-}
-
-// usable tells whether an idle kept-alive connection can carry another request: the server
-// has not closed it and nothing arrived on it unasked. One non-blocking peek at the socket, a
-// system call, answers both.
-func (c *wireConn) usable() bool {
-	if c.raw == nil {
-		return true
-	}
-	c.looks++
-	if err := c.raw.Read(c.peekFn); err != nil {
-		return false
-	}
-	// EAGAIN: nothing to read, the connection is idle and open. Zero bytes without an error is
-	// the server's FIN; any byte is either an answer nobody asked for or a TLS alert before it.
-	return c.peekN < 0 && (errors.Is(c.peekErr, syscall.EAGAIN) || errors.Is(c.peekErr, syscall.EINTR))
-}
-
-// peek looks at the socket without reading from it or waiting.
-func (c *wireConn) peek(fd uintptr) bool {
-	c.peekN, _, c.peekErr = syscall.Recvfrom(int(fd), c.peekBuf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
-	if c.peekErr != nil {
-		c.peekN = -1
-	}
-	return true // done, do not wait for the socket to become readable
 }

@@ -58,6 +58,9 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	talk := !spec.Outputs.Quiet && !spec.Outputs.JSON
 	if talk {
 		fmt.Fprint(stderr, banner(&spec))
+		for _, note := range loader.PlatformNotes() {
+			fmt.Fprintf(stderr, "** note: %s\n", note)
+		}
 	}
 	live, err := startLiveOutputs(ctx, &spec.Outputs)
 	if err != nil {

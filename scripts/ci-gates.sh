@@ -58,6 +58,16 @@ func TestGateFails(t *testing.T) { t.Fatal("deliberate failure") }'
 gate "a failing test in examples/kubernetes" fail test
 unadd examples/kubernetes/gate_test.go
 
+# The cross step vets every system: a file only Unix compiles, without a build tag, fails it.
+gate "the copy on every system" pass cross
+add stats/gate_syscall.go 'package stats
+
+import "syscall"
+
+var _ = syscall.Mkfifo'
+gate "a file that Windows cannot compile" fail cross
+unadd stats/gate_syscall.go
+
 # The maths step finds its tests by their call of testtier.Maths: one that passes passes the
 # step, one that fails fails it, and none at all fails it too (it would test nothing).
 gate "no maths test at all" fail maths

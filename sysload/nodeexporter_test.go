@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -208,7 +209,8 @@ func TestNewSource(t *testing.T) {
 		wantErr  bool
 		wantType string
 	}{
-		{name: "local", spec: "local", wantType: "*sysload.procSource"},
+		// /proc is Linux's: elsewhere "local" is refused, saying so.
+		{name: "local", spec: "local", wantType: "*sysload.procSource", wantErr: runtime.GOOS != "linux"},
 		{name: "http", spec: "http://127.0.0.1:9100/metrics", wantType: "*sysload.nodeExporterSource"},
 		{name: "https", spec: "https://db1.example:9100/metrics", wantType: "*sysload.nodeExporterSource"},
 		{name: "empty", spec: "", wantErr: true},

@@ -9,10 +9,10 @@ package sysload
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"time"
 )
 
@@ -49,18 +49,22 @@ func (s Sample) MemUsedBytes() float64 {
 	return s.MemTotalBytes - s.MemAvailableBytes
 }
 
+// ErrNoProc says "local" was asked for on a system without Linux's /proc.
+var ErrNoProc = errors.New("this machine's load is read from /proc, which only Linux has: run node_exporter here and give its URL")
+
 // Source reads samples. Implementations must honour ctx so that a reading is bounded in time.
 type Source interface {
 	Sample(ctx context.Context) (Sample, error)
 }
 
-// NewSource returns the /proc reader for "local", else a node-exporter scraper for an http(s)
+// NewSource returns the /proc reader for "local" (Linux only: elsewhere it fails with
+// ErrNoProc), else a node-exporter scraper for an http(s)
 // URL (e.g. http://127.0.0.1:9100/metrics). client may be nil (then a client with a 5 s
 // timeout), which keeps callers from reaching for http.DefaultClient, whose lack of a
 // timeout would let a hung exporter stall the monitor.
 func NewSource(spec string, client *http.Client) (Source, error) {
 	if spec == LocalSpec {
-		return newProcSource(os.DirFS("/proc")), nil
+		return localSource()
 	}
 	u, err := url.Parse(spec)
 	if err != nil {

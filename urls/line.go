@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/webload/webload/internal/inputfile"
 )
@@ -157,11 +156,11 @@ func readBodyFile(path string, files bodyFiles) ([]byte, error) {
 	return data, nil
 }
 
-// openBodyFile opens without blocking: opening a FIFO for reading would otherwise wait for a
-// writer before readBodyFile could see what kind of file it is. The flag changes nothing for
-// the regular files that are then read.
+// openBodyFile opens with inputfile.ReadFlags, without blocking: opening a FIFO for reading
+// would otherwise wait for a writer before readBodyFile could see what kind of file it is. The
+// flags change nothing for the regular files that are then read.
 func openBodyFile(path string, files bodyFiles) (*os.File, error) {
-	const flags = os.O_RDONLY | syscall.O_NONBLOCK
+	const flags = inputfile.ReadFlags
 	if filepath.IsAbs(path) {
 		if !files.allowAbsolute {
 			return nil, errors.New("absolute path refused in a URL file (--allow-absolute-bodies allows it)")

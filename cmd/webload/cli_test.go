@@ -254,8 +254,10 @@ func TestFailuresAreCountedByKind(t *testing.T) {
 	// The timeout applies to every URL: it is long enough that the 503 and the refused dial
 	// never reach it on a busy machine, and only /hang waits it out.
 	stdout, stderr, code := webload(t, nil, "-j", "-c", "3", "-r", "once", "--timeout", "2s", "-f", file)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	// Not one request succeeded: the run says so in one line, and exits 1.
+	const want = "webload: no request succeeded (3 requests: 1 refused, 1 timeout, 1 answered 503)\n"
+	if code != exitGateFailed || stderr != want {
+		t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, exitGateFailed, want)
 	}
 	rep := decode(t, []byte(stdout))
 	if rep["failed_transactions"] != 3.0 || rep["transactions"] != 0.0 || rep["requests"] != 3.0 {

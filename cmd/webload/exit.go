@@ -10,7 +10,7 @@ import (
 // 129, 130 and 143 (128 plus the signal) come from signalCause.
 const (
 	exitOK         = 0
-	exitGateFailed = 1 // an --assert, --abort-on, --max-regression or --max-content-changes gate failed
+	exitGateFailed = 1 // an --assert, --abort-on, --max-regression or --max-content-changes gate failed, or no request succeeded
 	exitUsage      = 2 // bad flags, unreadable or malformed input, unresolvable hosts
 	exitAborted    = 3 // --failures reached
 	// exitInconclusive: no --max-regression limit failed, but a change beyond one could not be
@@ -74,8 +74,9 @@ func exitCode(err error, stderr io.Writer) int {
 	var aborted abortedError
 	var bug bugError
 	var inconclusive inconclusiveError
+	var none noSuccessError
 	switch {
-	case errors.As(err, &gate), errors.As(err, &abortGate):
+	case errors.As(err, &gate), errors.As(err, &abortGate), errors.As(err, &none):
 		return exitGateFailed
 	case errors.As(err, &inconclusive):
 		return exitInconclusive

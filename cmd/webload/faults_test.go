@@ -42,7 +42,8 @@ func startFaultSite(t *testing.T) *faultsite.Site {
 
 // Every kind of misbehaving server, for the closed and the open model: each request is counted
 // once, under the right kind, and the run ends by itself: a run that hung would reach the
-// helper's bound and exit 130, not 0. (webload's own accounting check runs on every result: a
+// helper's bound and exit 130, not 0, or 1 with the line that no request succeeded when every
+// request failed or was refused (404). (webload's own accounting check runs on every result: a
 // miscount would exit 70.)
 func TestFaults(t *testing.T) {
 	t.Parallel()
@@ -83,8 +84,12 @@ func TestFaults(t *testing.T) {
 				}
 				args := append(append([]string{"-j"}, m.args...), tc.extra...)
 				stdout, stderr, code := webload(t, nil, append(args, site.URL(tc.path))...)
-				if code != 0 {
-					t.Fatalf("exit %d: %s", code, stderr)
+				wantCode, wantErr := exitOK, ""
+				if tc.kind != "" || tc.status >= "400" {
+					wantCode, wantErr = exitGateFailed, "webload: no request succeeded (6 requests: 6 "
+				}
+				if code != wantCode || !strings.HasPrefix(stderr, wantErr) || strings.Count(stderr, "\n") > min(wantCode, 1) {
+					t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, wantCode, wantErr)
 				}
 				var r faultReport
 				if err := json.Unmarshal([]byte(stdout), &r); err != nil {
@@ -224,8 +229,8 @@ func TestTimedRunAgainstAHungServer(t *testing.T) {
 			args := append([]string{"-j", "-t", "1S", "--timeout", "1"}, model...)
 			stdout, stderr, code := webload(t, nil, append(args, site.URL("/hang"))...)
 			took := time.Since(start)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
+			if code != exitGateFailed || !strings.HasPrefix(stderr, "webload: no request succeeded (") {
+				t.Fatalf("exit %d: %s; want %d, no request succeeded", code, stderr, exitGateFailed)
 			}
 			if took > 30*time.Second {
 				t.Errorf("took %v; -t 1S with --timeout 1 must end by itself", took)

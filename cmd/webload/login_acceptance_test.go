@@ -164,7 +164,8 @@ func TestFailedExtractionFailsTheLogin(t *testing.T) {
 	data, login, list := writeLoginRun(t, site.URL(), 2, "css:input[name=wpLoginTokn] value")
 	jsonFile := filepath.Join(t.TempDir(), "run.json")
 	stdout, stderr, code := webload(t, nil, "-q", "-c", "2", "-r", "1", "--data", data, "--login-file", login, "-f", list, "-o", jsonFile)
-	if code != 0 {
+	// Every request failed (the page too, refused to a user never logged in): exit 1, said.
+	if code != exitGateFailed || !strings.HasPrefix(stderr, "webload: no request succeeded (") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	rep, err := stats.ReadJSON(jsonFile)

@@ -54,6 +54,7 @@ func runCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env loo
 		}
 		defer stop()
 	}
+	noteUnbounded(&spec.Config, stderr)
 	runStarts(c.Context)
 	rep, err := run.Execute(c.Context, spec.Spec, run.Streams{Stdout: stdout, Stderr: stderr})
 	if err != nil {
@@ -63,7 +64,17 @@ func runCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env loo
 		}
 		return err
 	}
-	return checkGates(&rep, &spec, stdout, stderr)
+	gateErr := checkGates(&rep, &spec, stdout, stderr)
+	if err := noSuccess(&rep); err != nil {
+		// The gates' verdicts are out; a failed gate exits 1 as this does, and another
+		// failure (a JUnit file not written) is said on a line of its own.
+		var gate gateError
+		if gateErr != nil && !errors.As(gateErr, &gate) {
+			fmt.Fprintf(stderr, "webload: %v\n", gateErr)
+		}
+		return err
+	}
+	return gateErr
 }
 
 // runError words an error of run.Execute for the command line: the flag it concerns, and the

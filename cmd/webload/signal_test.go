@@ -169,9 +169,8 @@ func TestTwoSignalsAtOnceAreOneStop(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-c", "2", "-t", "1H", "--timeout", "5", "-o", out, site.url)
 			stdout, stderr := startWebload(t, cmd)
 			site.waitForHits(t, 2)
-			pid := cmd.Process.Pid
-			_ = syscall.Kill(pid, syscall.SIGTERM)
-			_ = syscall.Kill(pid, syscall.SIGTERM)
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			_ = cmd.Process.Signal(syscall.SIGTERM)
 			wantPartialReport(t, cmd, out, 143, stdout, stderr)
 		})
 	}

@@ -51,6 +51,9 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 	s.Info.DataFile, s.Info.DataPick, s.Info.LoginFile = s.Sessions.DataFile, s.Sessions.DataPick, s.Sessions.LoginFile
 	shardFromFlags(c, o, &s, env, &p)
 	checkSessions(o, &s, sess, &p) // after the shards, which number the open model's users
+	if probeURL(o) == "" {
+		checkOutputs(o, &p) // -g and -p make one request and write no file
+	}
 	if len(p.list) == 0 {
 		// The loader's own checks (--cert without --key, --http2 with --connection close, a
 		// bad --proxy) come before the banner too; after other problems they would repeat them.

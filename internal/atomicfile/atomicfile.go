@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // maxLinks bounds the symlinks followed, as the kernel does before it answers ELOOP, so a loop
@@ -102,8 +101,8 @@ func replace(path string, write func(io.Writer) error, mode fs.FileMode, old fs.
 		return fmt.Errorf("create a temporary file for %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if st, ok := sysStat(old); ok {
-		if err := tmp.Chown(int(st.Uid), int(st.Gid)); err != nil {
+	if uid, gid, ok := owner(old); ok {
+		if err := tmp.Chown(uid, gid); err != nil {
 			tmp.Close()
 			if errors.Is(err, fs.ErrPermission) {
 				return writeInPlace(path, write)
@@ -127,15 +126,6 @@ func replace(path string, write func(io.Writer) error, mode fs.FileMode, old fs.
 		return fmt.Errorf("replace %s: %w", path, err)
 	}
 	return nil
-}
-
-// sysStat is the owner information of info, when there is a file and the system gives it.
-func sysStat(info fs.FileInfo) (*syscall.Stat_t, bool) {
-	if info == nil {
-		return nil, false
-	}
-	st, ok := info.Sys().(*syscall.Stat_t)
-	return st, ok
 }
 
 // writeInPlace opens path as it is and writes to it, truncating a regular file; on a device or

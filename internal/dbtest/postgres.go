@@ -31,7 +31,7 @@ func Postgres(t testing.TB, opts PostgresOptions) *Server {
 	server := findBinary(t, "postgresql", "postgres", globs...)
 	psql := findBinary(t, "postgresql-client", "psql", globs...)
 
-	var cred *syscall.Credential
+	var runAs *syscall.SysProcAttr // nil: as this process's user
 	// A folder of our own rather than t.TempDir: the server's account must be able to reach
 	// it, and the test's temporary folder is private to root.
 	dir, err := os.MkdirTemp("", "webload-pg-")
@@ -46,7 +46,7 @@ func Postgres(t testing.TB, opts PostgresOptions) *Server {
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
-		cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+		runAs = asUser(uid, gid)
 		if err := os.Chown(dir, uid, gid); err != nil {
 			t.Fatalf("handing the data folder to postgres: %v", err)
 		}
@@ -54,9 +54,7 @@ func Postgres(t testing.TB, opts PostgresOptions) *Server {
 	command := func(name string, args ...string) *exec.Cmd {
 		c := exec.Command(name, args...)
 		c.Dir = dir
-		if cred != nil {
-			c.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-		}
+		c.SysProcAttr = runAs
 		return c
 	}
 	data := filepath.Join(dir, "data")

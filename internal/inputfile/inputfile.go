@@ -11,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // Cap is the largest file of one kind that webload reads, and the kind's name in errors. The
@@ -54,14 +53,14 @@ type File struct {
 // path ("open PATH: not a regular file (a FIFO)"), with ErrNotRegular or ErrTooLarge
 // underneath when the file was refused.
 func Open(path string, c Cap) (*File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(path, ReadFlags, 0)
 	if err != nil {
 		return nil, err
 	}
 	return Check(f, path, c)
 }
 
-// Check checks a file its caller opened (with O_NONBLOCK, through an os.Root say) as Open
+// Check checks a file its caller opened (with ReadFlags, through an os.Root say) as Open
 // does, and closes it when it is refused.
 func Check(f *os.File, path string, c Cap) (*File, error) {
 	info, err := f.Stat()
@@ -72,8 +71,7 @@ func Check(f *os.File, path string, c Cap) (*File, error) {
 		f.Close()
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	// A regular file never blocks; clearing the flag keeps reads ordinary all the same.
-	_ = syscall.SetNonblock(int(f.Fd()), false)
+	blocking(f)
 	return &File{f: f, cap: c, left: c.Bytes}, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -19,7 +18,7 @@ func TestOpenRefusesWhatCannotBeReadWhole(t *testing.T) {
 	}
 	fifo := filepath.Join(dir, "fifo")
 	if runtime.GOOS == "linux" {
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		if err := mkfifo(fifo); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,0 +1,47 @@
+//go:build unix
+
+package loader
+
+import (
+	"errors"
+	"net"
+	"syscall"
+)
+
+// idleCheck tells whether usable can look at an idle connection's socket on this system.
+const idleCheck = true
+
+// watchSocket finds the TCP socket under conn's TLS and tunnel layers, for usable.
+func (c *wireConn) watchSocket(conn net.Conn) {
+	if sc, ok := tcpOf(conn).(syscall.Conn); ok {
+		if raw, err := sc.SyscallConn(); err == nil {
+			c.raw = raw
+			c.peekFn = c.peek // made once: a method value per request would allocate
+		}
+	}
+}
+
+// usable tells whether an idle kept-alive connection can carry another request: the server
+// has not closed it and nothing arrived on it unasked. One non-blocking peek at the socket, a
+// system call, answers both.
+func (c *wireConn) usable() bool {
+	if c.raw == nil {
+		return true
+	}
+	c.looks++
+	if err := c.raw.Read(c.peekFn); err != nil {
+		return false
+	}
+	// EAGAIN: nothing to read, the connection is idle and open. Zero bytes without an error is
+	// the server's FIN; any byte is either an answer nobody asked for or a TLS alert before it.
+	return c.peekN < 0 && (errors.Is(c.peekErr, syscall.EAGAIN) || errors.Is(c.peekErr, syscall.EINTR))
+}
+
+// peek looks at the socket without reading from it or waiting.
+func (c *wireConn) peek(fd uintptr) bool {
+	c.peekN, _, c.peekErr = syscall.Recvfrom(int(fd), c.peekBuf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+	if c.peekErr != nil {
+		c.peekN = -1
+	}
+	return true // done, do not wait for the socket to become readable
+}
