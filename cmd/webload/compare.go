@@ -223,7 +223,7 @@ func finishVerdicts(results []stats.Verdict, lines verdictLines, junit, suite st
 type inconclusiveError struct{ inconclusive, total int }
 
 func (e inconclusiveError) Error() string {
-	return fmt.Sprintf("%d of %d gates inconclusive: the change is beyond the limit but not significant; repeat the runs as suggested", e.inconclusive, e.total)
+	return fmt.Sprintf("%d of %d gates inconclusive: each line above says what would decide it (more repeats, another search, figures that count the same thing)", e.inconclusive, e.total)
 }
 
 // gateError means the run or comparison broke a gate: exit 1.
