@@ -67,7 +67,7 @@ func pgSampleSQL(major int, stmts string, flush bool) string {
 	}
 	var b strings.Builder
 	b.WriteString(`SELECT coalesce(sum(xact_commit + xact_rollback), 0)::bigint,
-       (SELECT coalesce(sum(seq_tup_read + coalesce(idx_tup_fetch, 0)), 0)::bigint FROM pg_stat_user_tables),
+       (SELECT CASE WHEN count(*) = 0 THEN -1 ELSE coalesce(sum(seq_tup_read + coalesce(idx_tup_fetch, 0)), 0) END::bigint FROM pg_stat_user_tables),
        coalesce(sum(blks_hit + blks_read), 0)::bigint,
        coalesce(sum(blks_read), 0)::bigint,
        coalesce(sum(deadlocks), 0)::bigint,
@@ -106,12 +106,24 @@ func parsePgCounters(row [][]byte) (pgCounters, error) {
 		&c.tempBytes, &c.connections, &c.lockWaits, &c.calls, &c.sessions}
 	for i, f := range fields {
 		n, err := strconv.ParseInt(string(row[i]), 10, 64)
-		if err != nil || n < 0 {
+		noTables := f == &c.rowsRead && n == -1 // the DSN's database has no tables: rows not measured
+		if err != nil || n < 0 && !noTables {
 			return pgCounters{}, fmt.Errorf("column %d: %q is not a count", i+1, row[i])
 		}
 		*f = n
 	}
 	return c, nil
+}
+
+// has says which figures the counters hold: the rows read only when the DSN's database has
+// tables of its own, since the user tables read are those of the database connected to, and a
+// DSN naming another database than the site's would read as a site that reads no rows.
+func (c pgCounters) has() Has {
+	h := HasBuffer | HasDeadlocks | HasTempBytes | HasLockWaitsNow
+	if c.rowsRead >= 0 {
+		h |= HasRowsRead
+	}
+	return h
 }
 
 // sample is the reading the counters make; the caller sets Queries from the right counter.
@@ -120,7 +132,7 @@ func (c pgCounters) sample(at time.Time, version string) Sample {
 		At:           at,
 		Kind:         KindPostgres,
 		Version:      version,
-		Has:          HasRowsRead | HasBuffer | HasDeadlocks | HasTempBytes | HasLockWaitsNow,
+		Has:          c.has(),
 		RowsRead:     c.rowsRead,
 		BufferReads:  c.bufferReads,
 		BufferMisses: c.bufferMisses,

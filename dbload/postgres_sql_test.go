@@ -75,6 +75,10 @@ func TestPgCounters(t *testing.T) {
 				connections: 7, lockWaits: 8, calls: 9, sessions: 10}},
 		{name: "a column short", row: "1\t2\t3\t4\t5\t6\t7\t8\t9", err: true},
 		{name: "negative", row: "1\t2\t3\t4\t5\t6\t7\t-8\t9\t10", err: true},
+		{name: "a database without tables", row: "1\t-1\t3\t4\t5\t6\t7\t8\t9\t10",
+			want: pgCounters{xacts: 1, rowsRead: -1, bufferReads: 3, bufferMisses: 4, deadlocks: 5, tempBytes: 6,
+				connections: 7, lockWaits: 8, calls: 9, sessions: 10}},
+		{name: "rows read below -1", row: "1\t-2\t3\t4\t5\t6\t7\t8\t9\t10", err: true},
 		{name: "NULL", row: "1\t2\t3\t4\t5\t6\t7\t8\t\t10", err: true},
 		{name: "numeric beyond bigint", row: "99999999999999999999\t2\t3\t4\t5\t6\t7\t8\t9\t10", err: true},
 	} {

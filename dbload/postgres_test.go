@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -99,6 +100,21 @@ func TestPostgresReader(t *testing.T) {
 		}
 		if want := HasRowsRead | HasBuffer; after.Has&want != want {
 			t.Errorf("has %b, want %b", after.Has, want)
+		}
+	})
+
+	// The rows read are the user tables' of the database the DSN names: one without tables
+	// (not the site's) leaves them unmeasured rather than reading 0.
+	t.Run("a database without tables measures no rows", func(t *testing.T) {
+		calls.Exec(t, "CREATE DATABASE notables")
+		u, err := url.Parse(calls.DSN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.Path = "/notables"
+		s := pgSample(t, openPostgres(t, u.String()))
+		if s.Has&HasRowsRead != 0 || s.Has&HasBuffer == 0 {
+			t.Errorf("has %b: want the buffers without the rows read", s.Has)
 		}
 	})
 
