@@ -75,11 +75,17 @@ func percentileOf(encoded string, n int64, top, q float64) (float64, bool) {
 	if err != nil {
 		return 0, false
 	}
+	return cappedQuantile(h, q, top), true
+}
+
+// cappedQuantile reads percentile q of h in seconds, capped at top, the exact longest, when
+// that is known (above 0).
+func cappedQuantile(h percentiler, q, top float64) float64 {
 	v := quantile(h, q)
 	if top > 0 {
 		v = min(v, top)
 	}
-	return v, true
+	return v
 }
 
 // percentileForm is how p(N) is written, for messages.
