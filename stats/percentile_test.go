@@ -258,3 +258,20 @@ func TestParseLimitsPercentiles(t *testing.T) {
 		t.Errorf("unknown figure: %v; want the known names, p(N) last", err)
 	}
 }
+
+// BenchmarkPercentileGate is what a gate on a percentile no field keeps costs: the run's
+// histogram decoded and read once per check.
+func BenchmarkPercentileGate(b *testing.B) {
+	rep, _, _, _ := steppedRun()
+	g, err := ParseGate("p(99.5)<1s")
+	if err != nil {
+		b.Fatal(err)
+	}
+	gates := []Gate{g}
+	b.ReportAllocs()
+	for b.Loop() {
+		if v := CheckGates(&rep, gates)[0]; math.IsNaN(v.Measured) {
+			b.Fatal(v.Text)
+		}
+	}
+}
