@@ -63,7 +63,8 @@ type Comparison struct {
 	Columns []ColumnInfo `json:"columns"`
 	Rows    []CompareRow `json:"rows"`
 	Notes   []string     `json:"notes"`
-	// URLChanges lists, per candidate run, the URLs whose p95 changed most (with --per-url).
+	// URLChanges lists, per figure asked for (--per-url, p95 by default) and per candidate run,
+	// the URLs whose figure changed most.
 	URLChanges []URLChange `json:"url_changes,omitempty"`
 	// ContentSection lists, per candidate run, the URLs that answer differently from the
 	// baseline.
@@ -147,7 +148,7 @@ func allFinite(v []float64) bool {
 
 // Compare lines up the runs against the first. Each report may be a --repeat series, whose
 // runs give the spread that tells a real change from noise. perURL lists the URLs whose p95
-// changed most.
+// changed most; ListURLChanges lists them for other figures.
 func Compare(reports []Report, perURL bool) (Comparison, error) {
 	var c Comparison
 	if len(reports) < 2 {
@@ -179,12 +180,12 @@ func Compare(reports []Report, perURL bool) (Comparison, error) {
 			row.Cells = append(row.Cells, c.cell(i, col))
 		}
 		c.Rows = append(c.Rows, row)
-		if perURL && i > 0 {
-			c.URLChanges = append(c.URLChanges, urlChanges(base, r, row.Label)...)
-		}
 		if i > 0 {
 			c.ContentSection.add(contentSection(base, r, row.Label, nil))
 		}
+	}
+	if perURL {
+		c.ListURLChanges(figuresNamed("p95"))
 	}
 	if single {
 		c.Notes = append(c.Notes, "1 run, no noise estimate: a result without --repeat has no spread to judge by; "+
@@ -286,65 +287,6 @@ func MeanSD(v []float64) (mean, sd float64) {
 func decodeHistogram(encoded string) (*hdr.Histogram, error) {
 	h := newHistogram()
 	return h, mergeInto(h, encoded)
-}
-
-// URLChange is one URL's p95 in the baseline and a candidate.
-type URLChange struct {
-	Label   string  `json:"label"`
-	Method  string  `json:"method"`
-	Path    string  `json:"path"`
-	BaseP95 float64 `json:"base_p95"` // seconds
-	P95     float64 `json:"p95"`
-	Change  float64 `json:"change"`
-	// Verdict comes from a test of the URL's p95 on its two latency distributions: with the
-	// few requests a URL gets, a large change in p95 is often noise.
-	Verdict string   `json:"verdict"`
-	P       *float64 `json:"p,omitempty"`
-	// BaseHits and Hits are the URL's transactions in each run: what its test had to go on.
-	BaseHits int64 `json:"base_hits"`
-	Hits     int64 `json:"hits"`
-	// Test names the test that judged the change.
-	Test string `json:"test,omitempty"`
-}
-
-// urlChanges pairs URLs by method and path (the stacks under test often differ in host), judges
-// each URL's p95 as the p95 column is judged for single runs, and keeps the five URLs that rose
-// and the five that fell with the most certainty: significant before inconclusive before
-// within noise, then the best measured (most hits on the scarcer side), then the largest
-// change. Ordering by change alone would fill the list with few-hit URLs, whose p95 swings most.
-func urlChanges(base, r *Report, label string) []URLChange {
-	byKey := map[string]*URLStats{}
-	for i := range base.URLs {
-		u := &base.URLs[i]
-		byKey[u.Method+" "+requestURI(u.URL)] = u
-	}
-	p95, _ := LookupFigure("p95")
-	var rises, falls []URLChange
-	for i := range r.URLs {
-		u := &r.URLs[i]
-		b, ok := byKey[u.Method+" "+requestURI(u.URL)]
-		if !ok || b.Hits == 0 || u.Hits == 0 {
-			continue
-		}
-		ch := URLChange{Label: label, Method: u.Method, Path: requestURI(u.URL), BaseP95: b.P95, P95: u.P95,
-			Change: relChange(b.P95, u.P95), Verdict: NoEstimate, BaseHits: b.Hits, Hits: u.Hits}
-		hb, errB := decodeHistogram(b.Histogram)
-		hu, errU := decodeHistogram(u.Histogram)
-		if errB == nil && errU == nil {
-			cell := CompareCell{Measured: true, Value: u.P95}
-			judge(&cell, CompareCell{Measured: true, Value: b.P95}, p95, nil, nil, hb, hu)
-			ch.Verdict, ch.P, ch.Test = cell.Verdict, cell.P, cell.Test
-		}
-		switch {
-		case ch.Change > 0:
-			rises = append(rises, ch)
-		case ch.Change < 0:
-			falls = append(falls, ch)
-		}
-	}
-	sortChanges(rises)
-	sortChanges(falls)
-	return append(rises[:min(5, len(rises)):min(5, len(rises))], falls[:min(5, len(falls))]...)
 }
 
 // certainty ranks verdicts for the "changed most" list: the lower, the surer the change.

@@ -142,22 +142,28 @@ func (c *Comparison) writeFooter(b *strings.Builder, md bool) {
 	c.writeURLChanges(b, md)
 }
 
-// writeURLChanges lists the URLs whose p95 changed most, when --per-url asked for them.
+// writeURLChanges lists the URLs whose figures changed most, when --per-url asked for them: one
+// list per figure, in the order asked.
 func (c *Comparison) writeURLChanges(b *strings.Builder, md bool) {
-	if len(c.URLChanges) == 0 {
-		return
-	}
-	b.WriteString("\nURLs whose p95 changed most, both ways, surest first (significant, then the most hits; marks and test per URL):\n")
-	if md {
-		b.WriteString("\n| Run | URL | base p95 (ms) | p95 (ms) | change | hits (base/new) | test |\n|---|---|---:|---:|---:|---:|---|\n")
-	}
-	for _, u := range c.URLChanges {
+	for i, u := range c.URLChanges {
+		name, base, value := u.figure()
+		prev := ""
+		if i > 0 {
+			prev, _, _ = c.URLChanges[i-1].figure()
+		}
+		if name != prev {
+			fmt.Fprintf(b, "\nURLs whose %s changed most, both ways, surest first (significant, then the most hits; marks and test per URL):\n", name)
+			if md {
+				fmt.Fprintf(b, "\n| Run | URL | base %s (ms) | %s (ms) | change | hits (base/new) | test |\n|---|---|---:|---:|---:|---:|---|\n",
+					markdownCell(name), markdownCell(name))
+			}
+		}
 		if md {
 			fmt.Fprintf(b, "| %s | %s | %.1f | %.1f | %s%s | %d/%d | %s |\n", markdownCell(u.Label), markdownCell(u.Method+" "+u.Path),
-				u.BaseP95*1000, u.P95*1000, changeText(u.Change), marks[u.Verdict], u.BaseHits, u.Hits, markdownCell(u.Test))
+				base*1000, value*1000, changeText(u.Change), marks[u.Verdict], u.BaseHits, u.Hits, markdownCell(u.Test))
 		} else {
 			fmt.Fprintf(b, "  %-20s %9s%s  %9.1f ms -> %9.1f ms  %17s  %s %s  (%s)\n", u.Label, changeText(u.Change), marks[u.Verdict],
-				u.BaseP95*1000, u.P95*1000, fmt.Sprintf("%d/%d hits", u.BaseHits, u.Hits), u.Method, u.Path, u.Test)
+				base*1000, value*1000, fmt.Sprintf("%d/%d hits", u.BaseHits, u.Hits), u.Method, u.Path, u.Test)
 		}
 	}
 }

@@ -328,8 +328,8 @@ func TestCompareDatabaseColumns(t *testing.T) {
 		passed   bool
 		baseline string // the baseline's Q/T cell
 	}{
-		{"neither", []Report{plain, plain}, false, "", "cand Q/T: not measured in both runs, not judged", true, ""},
-		{"baseline only", []Report{dbSeries(t, "base", 1000), plain}, true, "-", "cand Q/T: not measured in both runs", true, ""},
+		{"neither", []Report{plain, plain}, false, "", "cand Q/T: not measured in closed and cand (needs --db), not judged", true, ""},
+		{"baseline only", []Report{dbSeries(t, "base", 1000), plain}, true, "-", "cand Q/T: not measured in cand (needs --db), not judged", true, ""},
 		{"single runs", []Report{dbSeries(t, "base", 1000), dbSeries(t, "cand", 3000)}, true, "+200.0%?",
 			"cand Q/T 125.00 vs 41.67 (+200.0%, allowed 10.0% worse): FAILED (1 run, no noise estimate", false, "41.67"},
 		{"series", []Report{dbSeries(t, "base", 1000, 1010, 990), dbSeries(t, "cand", 2000, 2020, 1980)}, true, "+100.0%*",
@@ -435,7 +435,7 @@ func TestTrendDatabaseRule(t *testing.T) {
 	if len(plain.Figures) != len(columns) {
 		t.Errorf("%d trend lines without --db, want %d", len(plain.Figures), len(columns))
 	}
-	if v := plain.CheckLimits(limits)[0]; !v.Passed || v.Text != "newest Q/T: not measured, not judged" {
+	if v := plain.CheckLimits(limits)[0]; !v.Passed || v.Text != "newest Q/T: not measured (needs --db), not judged" {
 		t.Errorf("q/t without --db: %+v", v)
 	}
 }

@@ -39,6 +39,13 @@ type Figure struct {
 	// Summary titles the figure's row in the HTML summary.
 	Summary string
 
+	// percentile is the latency percentile the figure is (0-100, 100 for the maximum); 0 for
+	// the other figures.
+	percentile float64
+	// needs says what a run needs to measure the figure ("--db"), for the figures a run may
+	// lack; "" for those every run measures, which a result lacks only when something is wrong.
+	needs string
+
 	aliases []string // other accepted names: siege's JSON keys, compare's column keys, short forms
 	unit    string   // shown after a gate's values, with its leading space
 	run     func(*Report) (float64, bool)
@@ -138,64 +145,66 @@ var figures = []Figure{
 	percentileFigure("p95", 95),
 	percentileFigure("p99", 99),
 	percentileFigure("p99.9", 99.9),
-	percentileFigure("max", 100),
+	maxFigure(),
 	{Name: "capacity", Kind: FigureRate, HigherIsBetter: true, Summary: "Capacity (req/s)", unit: " req/s",
-		run:     capacityRate,
+		run: capacityRate, needs: "a capacity search (webload capacity)",
 		compare: compareView{key: "capacity", title: "Capacity", unit: "req/s", scale: 1, decimals: 1}},
-	{Name: "la", Kind: FigureRate, run: serverLoad,
+	{Name: "la", Kind: FigureRate, run: serverLoad, needs: "--server-metrics",
 		compare: compareView{key: "la", title: "LA", scale: 1, decimals: 2}},
-	{Name: "mem", Kind: FigureCount, unit: " MB", run: serverMem,
+	{Name: "mem", Kind: FigureCount, unit: " MB", run: serverMem, needs: "--server-metrics",
 		compare: compareView{key: "mem", title: "MEM", unit: "MB", scale: 1}},
 	// The database's figures (--db), over all its databases (see dbCount). For a given load,
 	// more statements per second is more work for the database, so lower is better, as for
 	// statements per transaction (the N+1 detector) and slow ones.
 	{Name: "qps", aliases: []string{"queries_per_sec"}, Kind: FigureRate, Summary: "Database queries (/s)",
-		unit: " queries/sec", run: dbQueriesPerSec, counts: queriesUnit,
+		unit: " queries/sec", run: dbQueriesPerSec, counts: queriesUnit, needs: needsDB,
 		compare: compareView{key: "qps", title: "QPS", unit: "/s", scale: 1, decimals: 1}},
 	{Name: "q/t", aliases: []string{"queries_per_transaction", "qt"}, Kind: FigureRate, Summary: "Database queries per transaction",
-		run: dbPerTransaction(dbQueries), counts: queriesUnit,
+		run: dbPerTransaction(dbQueries), counts: queriesUnit, needs: needsDB,
 		compare: compareView{key: "q/t", title: "Q/T", scale: 1, decimals: 2}},
 	{Name: "slow", aliases: []string{"slow_queries"}, Kind: FigureCount, Summary: "Slow queries",
-		run:     dbCount(func(s *dbload.Summary) *int64 { return s.SlowQueries }),
+		run: dbCount(func(s *dbload.Summary) *int64 { return s.SlowQueries }), needs: needsDB,
 		compare: compareView{key: "slow", title: "Slow", scale: 1}},
 	{Name: "rows/t", aliases: []string{"rows_read_per_transaction", "rowst"}, Kind: FigureRate, Summary: "Rows read per transaction",
-		run:     dbPerTransaction(func(s *dbload.Summary) *int64 { return s.RowsRead }),
+		run: dbPerTransaction(func(s *dbload.Summary) *int64 { return s.RowsRead }), needs: needsDB,
 		compare: compareView{key: "rows/t", title: "Rows/T", scale: 1, decimals: 1}},
 	{Name: "buffer_hit_ratio", aliases: []string{"hit_ratio"}, Kind: FigurePercent, HigherIsBetter: true, Summary: "Buffer hit ratio (%)",
-		run:     dbHitRatio,
+		run: dbHitRatio, needs: needsDB,
 		compare: compareView{key: "hit", title: "Hit", unit: "%", scale: 1, decimals: 2}},
 	{Name: "deadlocks", Kind: FigureCount, Summary: "Deadlocks",
-		run:     dbCount(func(s *dbload.Summary) *int64 { return s.Deadlocks }),
+		run: dbCount(func(s *dbload.Summary) *int64 { return s.Deadlocks }), needs: needsDB,
 		compare: compareView{key: "deadlocks", title: "Deadlocks", scale: 1}},
 	{Name: "bytes", Kind: FigureCount, unit: " bytes",
 		url: urlFigure(func(u *URLStats) float64 { return float64(u.Bytes) })},
 	// The sessions' figures: measured in a run whose lines take values (#@extract) or whose
 	// users log in, so that a gate on them fails a run that had none rather than pass it.
 	{Name: "extract_failures", aliases: []string{"extract"}, Kind: FigureCount,
-		run:     extractFailures,
+		run: extractFailures, needs: "#@extract rules",
 		url:     urlFigure(func(u *URLStats) float64 { return float64(u.ExtractFailures) }),
 		compare: compareView{key: "extract_failures", title: "Extract failures", scale: 1}},
 	{Name: "login_failures", Kind: FigureCount,
-		run:     loginFailures,
+		run: loginFailures, needs: "login steps",
 		compare: compareView{key: "login_failures", title: "Login failures", scale: 1}},
 	{Name: "users_never_logged_in", aliases: []string{"never_logged_in"}, Kind: FigureCount,
-		run:     neverLoggedIn,
+		run: neverLoggedIn, needs: "login steps",
 		compare: compareView{key: "users_never_logged_in", title: "Never logged in", scale: 1}},
 }
 
-// percentileFigure is the latency percentile q (0-100, 100 being the maximum). It is kept per
-// URL when URLStats.Percentile answers for q, so keeping one more per URL takes a field there
-// and nothing here. The maximum has no quantile test: at q = 100 the test cannot see a change.
+// percentileFigure is the latency percentile q (0-100, 100 being the maximum), of the run and of
+// each URL: read from the field that keeps it (Percentiles, URLStats.Percentile) or else from the
+// histogram, so that any percentile is measured wherever its histogram is kept (p(N), see
+// lookupPercentile). The maximum has no quantile test: at q = 100 the test cannot see a change.
 func percentileFigure(name string, q float64) Figure {
-	f := Figure{Name: name, Kind: FigureTime, Latency: true, Summary: name + " (ms)",
-		run:     func(r *Report) (float64, bool) { return r.Percentiles.at(q) },
+	return Figure{Name: name, Kind: FigureTime, Latency: true, Summary: name + " (ms)", percentile: q,
+		run:     func(r *Report) (float64, bool) { return runPercentile(r, q) },
+		url:     func(u *URLStats) (float64, bool) { return urlPercentile(u, q) },
 		compare: compareView{key: name, title: name, unit: "ms", scale: 1000, decimals: 1, quantile: q}}
-	if _, ok := (&URLStats{}).Percentile(q); ok {
-		f.url = func(u *URLStats) (float64, bool) { return u.Percentile(q) }
-	}
-	if q == 100 {
-		f.Summary, f.compare.title, f.compare.quantile = "Max (ms)", "Max", 0
-	}
+}
+
+// maxFigure is the longest transaction as a percentile's column: p(100).
+func maxFigure() Figure {
+	f := percentileFigure("max", 100)
+	f.Summary, f.compare.title, f.compare.quantile = "Max (ms)", "Max", 0
 	return f
 }
 
@@ -223,8 +232,17 @@ func share(part, rest int64) float64 {
 	return float64(part) / float64(part+rest) * 100
 }
 
-// LookupFigure finds a figure by its name or any alias, in any case.
+// LookupFigure finds a figure by its name or any alias, in any case, or a latency percentile
+// written p(N) for any N above 0 and at most 100 (see lookupPercentile).
 func LookupFigure(name string) (Figure, bool) {
+	if f, ok := listedFigure(name); ok {
+		return f, true
+	}
+	return lookupPercentile(name)
+}
+
+// listedFigure finds a figure of the list by its name or any alias, in any case.
+func listedFigure(name string) (Figure, bool) {
 	name = strings.ToLower(name)
 	for _, f := range figures {
 		if f.Name == name {
@@ -239,14 +257,20 @@ func LookupFigure(name string) (Figure, bool) {
 	return Figure{}, false
 }
 
-// figureNames lists the canonical names of the figures that keep, in the list's order, as
-// "a, b or c" for messages.
+// needsDB is what the database's figures need.
+const needsDB = "--db"
+
+// figureNames lists the canonical names of the figures that keep, in the list's order, and p(N)
+// when keep takes a percentile, as "a, b or c" for messages.
 func figureNames(keep func(Figure) bool) string {
 	var names []string
 	for _, f := range figures {
 		if keep(f) {
 			names = append(names, f.Name)
 		}
+	}
+	if keep(percentileFigure(percentileForm, 75)) {
+		names = append(names, percentileForm)
 	}
 	if len(names) < 2 {
 		return strings.Join(names, "")

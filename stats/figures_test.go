@@ -19,8 +19,11 @@ func TestEveryNameInBothGates(t *testing.T) {
 		figure  string
 		perURL  bool // also takes a url: selector
 	}{
-		{"p50", "p50", true}, {"p90", "p90", false}, {"p95", "p95", true}, {"p99", "p99", true},
-		{"p99.9", "p99.9", false}, {"max", "max", true},
+		{"p50", "p50", true}, {"p90", "p90", true}, {"p95", "p95", true}, {"p99", "p99", true},
+		{"p99.9", "p99.9", true}, {"max", "max", true},
+		{"p(50)", "p50", true}, {"p(90)", "p90", true}, {"p(95)", "p95", true}, {"P(99)", "p99", true},
+		{"p(99.9)", "p99.9", true}, {"p(100)", "max", true}, {"p(095.0)", "p95", true},
+		{"p(75)", "p(75)", true}, {"p(99.5)", "p(99.5)", true}, {"P(99.99)", "p(99.99)", true}, {"p(0.1)", "p(0.1)", true},
 		{"rtime", "rtime", true}, {"mean", "rtime", true}, {"response_time", "rtime", true},
 		{"availability", "availability", true}, {"error_rate", "error_rate", true},
 		{"etime", "elapsed", false}, {"elapsed", "elapsed", false},

@@ -70,13 +70,14 @@ func checkGate(rep *Report, g Gate) Verdict {
 // checkURLGate requires the gate of every URL the selector matches, since one selector often
 // names both the GET and the POST of a page, and reports the worst so the line shows what failed.
 func checkURLGate(rep *Report, g Gate, m Figure, res Verdict) Verdict {
-	worst, matches := -1, 0
+	worst, matches, selected := -1, 0, 0
 	res.Passed = true
 	for i := range rep.URLs {
 		u := &rep.URLs[i]
 		if !gateSelects(g.URL, u.URL) {
 			continue
 		}
+		selected++
 		v, ok := m.URL(u)
 		if !ok {
 			continue // not measured for this URL: nothing to hold to the gate
@@ -87,8 +88,11 @@ func checkURLGate(rep *Report, g Gate, m Figure, res Verdict) Verdict {
 			worst, res.Measured = i, v
 		}
 	}
-	if matches == 0 {
+	switch {
+	case selected == 0:
 		return res.fail("no URL in the run matches " + g.URL)
+	case matches == 0:
+		return res.fail(fmt.Sprintf("%s was not measured for %s in this run", m.Name, g.URL))
 	}
 	u := &rep.URLs[worst]
 	where := strings.TrimSpace(u.Method + " " + u.URL)

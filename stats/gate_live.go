@@ -5,11 +5,16 @@ import (
 	"slices"
 )
 
-// liveFigures are the figures a Window keeps, which --abort-on can judge while a run goes.
-// Read-only.
+// liveFigures are the figures a Window keeps, which --abort-on can judge while a run goes,
+// besides any percentile, which it reads from its histogram (see live). Read-only.
 var liveFigures = []string{
 	"error_rate", "availability", "failed", "transactions", "successful", "requests",
 	"rtime", "trate", "longest", "p50", "p90", "p95", "p99", "p99.9", "max",
+}
+
+// live tells whether a Window measures f.
+func live(f Figure) bool {
+	return f.percentile > 0 || slices.Contains(liveFigures, f.Name)
 }
 
 // ParseLiveGate parses an --abort-on expression: an --assert gate (see ParseGate) on a figure
@@ -22,9 +27,9 @@ func ParseLiveGate(expr string) (Gate, error) {
 	if g.URL != "" {
 		return Gate{}, &GateError{Expr: expr, Column: 1, Msg: "a gate judged during the run is on the whole run, not on url:" + g.URL}
 	}
-	if !slices.Contains(liveFigures, g.Metric) {
+	if m, _ := LookupFigure(g.Metric); !live(m) {
 		return Gate{}, &GateError{Expr: expr, Column: 1, Msg: fmt.Sprintf("%s is not measured during the run; use %s",
-			g.Metric, figureNames(func(f Figure) bool { return slices.Contains(liveFigures, f.Name) }))}
+			g.Metric, figureNames(live))}
 	}
 	return g, nil
 }

@@ -43,8 +43,9 @@ func validGateOp(op string) bool {
 
 // ParseGate parses one --assert expression: [url:SELECTOR] METRIC OP NUMBER [UNIT], with
 // optional whitespace between the parts. SELECTOR runs to the next whitespace and names URLs of
-// the run by absolute URL, path and query, or path. Metric names and units ignore case; = means
-// ==. Times need a unit (us, ms, s or m), since a bare 800 could mean ms or s; availability and
+// the run by absolute URL, path and query, or path. METRIC is a figure's name or alias, or any
+// latency percentile written p(N), 0 < N <= 100, as k6's thresholds write it. Metric names and
+// units ignore case; = means ==. Times need a unit (us, ms, s or m), since a bare 800 could mean ms or s; availability and
 // error_rate take an optional %; other metrics no unit. Errors are *GateError.
 func ParseGate(expr string) (Gate, error) {
 	s := &gateScanner{expr: expr, col: 1}
@@ -128,15 +129,25 @@ func (s *gateScanner) errAt(col int, msg string) error {
 }
 
 // metric reads a metric name and checks that it exists where the gate applies. It returns the
-// name as written too, for messages in the user's own words.
+// name as written too, for messages in the user's own words. A percentile written p(N) is read
+// whole here, its parentheses included.
 func (s *gateScanner) metric(onURL bool) (Figure, string, error) {
 	col := s.col
+	start := s.pos
 	written := s.take(isGateMetricRune)
 	if written == "" {
 		return Figure{}, "", s.errAt(col, "expected a metric, such as p95 or availability")
 	}
+	if strings.EqualFold(written, "p") && s.peek() == '(' {
+		if err := s.percentile(); err != nil {
+			return Figure{}, "", err
+		}
+		written = s.expr[start:s.pos]
+	}
 	m, ok := LookupFigure(written)
 	switch {
+	case !ok && nearPercentile(written) != "":
+		return m, written, s.errAt(col, fmt.Sprintf("unknown metric %q: write %s for that percentile", written, nearPercentile(written)))
 	case !ok:
 		return m, written, s.errAt(col, fmt.Sprintf("unknown metric %q (want %s)", written, figureNames(func(Figure) bool { return true })))
 	case onURL && !perURL(m):
@@ -145,6 +156,24 @@ func (s *gateScanner) metric(onURL bool) (Figure, string, error) {
 		return m, written, s.errAt(col, fmt.Sprintf("%s is kept only per URL; add a selector, as in url:/path %s>0", written, written))
 	}
 	return m, written, nil
+}
+
+// percentile reads the (N) of p(N), the p read already, and checks N: above 0 and at most 100.
+func (s *gateScanner) percentile() error {
+	s.advance(1) // (
+	col := s.col
+	n := s.take(func(r rune) bool { return r == '.' || ('0' <= r && r <= '9') })
+	if n == "" {
+		return s.errAt(col, "expected a percentile after p(, such as p(99.5)")
+	}
+	if _, _, err := parsePercentileNumber(n); err != nil {
+		return s.errAt(col, err.Error())
+	}
+	if s.peek() != ')' {
+		return s.errAt(s.col, "expected ) after p("+n)
+	}
+	s.advance(1)
+	return nil
 }
 
 // isGateMetricRune takes '/' for the per-transaction figures (q/t, rows/t).

@@ -23,8 +23,8 @@ func parseCases() []parseCase {
 		return Gate{URL: url, Metric: metric, Op: op, Value: v}
 	}
 	allMetrics := "availability, error_rate, transactions, successful, failed, requests, elapsed, rtime, trate, " +
-		"throughput, concurrency, longest, shortest, p50, p90, p95, p99, p99.9, max, capacity, la, mem, qps, q/t, slow, rows/t, buffer_hit_ratio, deadlocks, bytes, extract_failures, login_failures or users_never_logged_in"
-	urlMetrics := "availability, error_rate, transactions, failed, rtime, p50, p95, p99, max, bytes or extract_failures"
+		"throughput, concurrency, longest, shortest, p50, p90, p95, p99, p99.9, max, capacity, la, mem, qps, q/t, slow, rows/t, buffer_hit_ratio, deadlocks, bytes, extract_failures, login_failures, users_never_logged_in or p(N)"
+	urlMetrics := "availability, error_rate, transactions, failed, rtime, p50, p90, p95, p99, p99.9, max, bytes, extract_failures or p(N)"
 	return []parseCase{
 		// every metric and alias
 		{name: "availability", expr: "availability>=99.9", want: g("", "availability", ">=", 99.9)},
@@ -64,6 +64,32 @@ func parseCases() []parseCase {
 		{name: "p99.9", expr: "p99.9<5s", want: g("", "p99.9", "<", 5)},
 		{name: "max", expr: "max<1m", want: g("", "max", "<", 60)},
 		{name: "metric in capitals", expr: "P95<800ms", want: g("", "p95", "<", 0.8)},
+
+		// any percentile, written p(N) as k6 writes it
+		{name: "p(99.5)", expr: "p(99.5)<1s", want: g("", "p(99.5)", "<", 1)},
+		{name: "p(75)", expr: "p(75) <= 300ms", want: g("", "p(75)", "<=", 0.3)},
+		{name: "p(99.99)", expr: "P(99.99)<2s", want: g("", "p(99.99)", "<", 2)},
+		{name: "p(0.5)", expr: "p(.5)>1ms", want: g("", "p(0.5)", ">", 0.001)},
+		{name: "p(95) is p95", expr: "p(95)<800ms", want: g("", "p95", "<", 0.8)},
+		{name: "p(99.9) is p99.9", expr: "p(99.90)<5s", want: g("", "p99.9", "<", 5)},
+		{name: "p(100) is max", expr: "p(100)<1m", want: g("", "max", "<", 60)},
+		{name: "url p(99.5)", expr: "url:/checkout p(99.5)<2s", want: g("/checkout", "p(99.5)", "<", 2)},
+		{name: "url p90", expr: "url:/x p90<1s", want: g("/x", "p90", "<", 1)},
+		{name: "url p99.9", expr: "url:/x p99.9<1s", want: g("/x", "p99.9", "<", 1)},
+		{name: "p(0)", expr: "p(0)<1s", msg: "p(0): a percentile is above 0 and at most 100", col: 3},
+		{name: "p(101)", expr: "p(101)<1s", msg: "p(101): a percentile is above 0 and at most 100", col: 3},
+		{name: "p(100.01)", expr: "url:/x p(100.01)<1s", msg: "p(100.01): a percentile is above 0 and at most 100", col: 10},
+		{name: "p(abc)", expr: "p(abc)<1s", msg: "expected a percentile after p(, such as p(99.5)", col: 3},
+		{name: "p()", expr: "p()<1s", msg: "expected a percentile after p(, such as p(99.5)", col: 3},
+		{name: "p(-5)", expr: "p(-5)<1s", msg: "expected a percentile after p(, such as p(99.5)", col: 3},
+		{name: "p(1.2.3)", expr: "p(1.2.3)<1s", msg: "p(1.2.3): want a percentile such as p(99.5)", col: 3},
+		{name: "p(1e2)", expr: "p(1e2)<1s", msg: "expected ) after p(1", col: 4},
+		{name: "p( 95)", expr: "p( 95)<1s", msg: "expected a percentile after p(, such as p(99.5)", col: 3},
+		{name: "p(99.5 unclosed", expr: "p(99.5", msg: "expected ) after p(99.5", col: 7},
+		{name: "p(75) without unit", expr: "p(75)<300", msg: "expected a unit (us, ms, s or m) after the number", col: 10},
+		{name: "p75 without parentheses", expr: "p75<1s", msg: `unknown metric "p75": write p(75) for that percentile`, col: 1},
+		{name: "p99.5 without parentheses", expr: "url:/x P99.5<1s", msg: `unknown metric "P99.5": write p(99.5) for that percentile`, col: 8},
+		{name: "p999 is no percentile", expr: "p999<1s", msg: `unknown metric "p999" (want ` + allMetrics + ")", col: 1},
 		{name: "alias in mixed case", expr: "Trans>=10", want: g("", "transactions", ">=", 10)},
 
 		// every operator
@@ -117,8 +143,8 @@ func parseCases() []parseCase {
 		{name: "only spaces", expr: "   ", msg: "empty expression", col: 1},
 		{name: "no metric", expr: "<5", msg: "expected a metric, such as p95 or availability", col: 1},
 		{name: "non-ASCII metric", expr: "µp95<1s", msg: "expected a metric, such as p95 or availability", col: 1},
-		{name: "unknown metric", expr: "p96<1s", msg: `unknown metric "p96" (want ` + allMetrics + ")", col: 1},
-		{name: "columns count runes", expr: "url:/ü p9<1s", msg: `unknown metric "p9" (want ` + allMetrics + ")", col: 8},
+		{name: "unknown metric", expr: "speed<1s", msg: `unknown metric "speed" (want ` + allMetrics + ")", col: 1},
+		{name: "columns count runes", expr: "url:/ü sp<1s", msg: `unknown metric "sp" (want ` + allMetrics + ")", col: 8},
 		{name: "missing op", expr: "p95", msg: "expected an operator (<, <=, >, >=, == or !=) after p95", col: 4},
 		{name: "missing op before number", expr: "p95 800ms", msg: "expected an operator (<, <=, >, >=, == or !=) after p95", col: 5},
 		{name: "bang alone", expr: "failed ! 0", msg: "expected an operator (<, <=, >, >=, == or !=) after failed", col: 8},
@@ -145,7 +171,6 @@ func parseCases() []parseCase {
 		{name: "url without metric, spaces", expr: "url:/x   ", msg: "expected a metric after url:/x", col: 10},
 		{name: "url without selector", expr: "url: p95<1s", msg: "expected a URL or path after url:", col: 5},
 		{name: "url glued to metric", expr: "url:/xp95<1s", msg: "expected a metric after url:/xp95<1s", col: 13},
-		{name: "p90 with url", expr: "url:/x p90<1s", msg: "p90 is not kept per URL; use " + urlMetrics, col: 8},
 		{name: "alias not kept per URL", expr: "url:/x etime<1s", msg: "etime is not kept per URL; use " + urlMetrics, col: 8},
 		{name: "bytes without url", expr: "bytes>0", msg: "bytes is kept only per URL; add a selector, as in url:/path bytes>0", col: 1},
 	}
@@ -328,8 +353,8 @@ func TestCheckGatesBadGates(t *testing.T) {
 		{"no report", nil, Gate{Expr: "p95<1s", Metric: "p95", Op: "<", Value: 1}, "p95<1s: no report to check: FAILED"},
 		{"unknown metric", gateReport(), Gate{Metric: "nope", Op: "<", Value: 1}, `nope<1: unknown metric "nope": FAILED`},
 		{"unknown op", gateReport(), Gate{Metric: "p95", Op: "~", Value: 1}, `p95~1s: unknown operator "~": FAILED`},
-		{"run metric per URL", gateReport(), Gate{URL: "/checkout", Metric: "p90", Op: "<", Value: 1},
-			"url:/checkout p90<1s: p90 is not kept per URL: FAILED"},
+		{"run metric per URL", gateReport(), Gate{URL: "/checkout", Metric: "elapsed", Op: "<", Value: 1},
+			"url:/checkout elapsed<1s: elapsed is not kept per URL: FAILED"},
 		{"URL metric on the run", gateReport(), Gate{Metric: "bytes", Op: ">", Value: 0},
 			"bytes>0: bytes is kept only per URL: FAILED"},
 	}

@@ -314,7 +314,8 @@ func (t *Trend) WriteText(w io.Writer) error {
 
 // CheckLimits holds the newest run to the limits against the median of the earlier ones: only
 // a change beyond the limit that the trend rule calls significant fails. A figure with too
-// little history is not judged and passes, so that a nightly job's first nights are green.
+// little history is not judged and passes, so that a nightly job's first nights are green; one
+// the newest did not measure is judged as a comparison judges it (see notMeasured).
 func (t *Trend) CheckLimits(limits []Limit) []Verdict {
 	var out []Verdict
 	for _, l := range limits {
@@ -341,7 +342,7 @@ func (t *Trend) CheckLimits(limits []Limit) []Verdict {
 			formatValue(f.Median, dec), unit, changeText(f.Change), l.Max*100)
 		switch {
 		case math.IsNaN(f.Newest):
-			res.Text = "newest " + f.Name + ": not measured, not judged"
+			res = notMeasured(res, "newest "+f.Name, col, "")
 		case f.Verdict == NoEstimate:
 			res.Text = fmt.Sprintf("newest %s %s%s: not judged, not enough history (%d of %d results)", f.Name,
 				formatValue(f.Newest, dec), unit, t.measuredBefore(f), t.MinHistory)

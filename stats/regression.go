@@ -15,7 +15,9 @@ type Limit struct {
 }
 
 // ParseLimits reads "p95=10%,trate=5%". A key is any name or alias of a figure of a run, the
-// names --assert takes (etime, p90, availability, ...). A number without % is a percentage too.
+// names --assert takes (etime, p90, availability, p(99.5), ...). A number without % is a
+// percentage too. A name that no run measures is refused here, so that no limit passes
+// unjudged for want of a figure.
 func ParseLimits(s string) ([]Limit, error) {
 	var out []Limit
 	for _, part := range strings.Split(s, ",") {
@@ -24,7 +26,13 @@ func ParseLimits(s string) ([]Limit, error) {
 		if !ok || key == "" {
 			return nil, fmt.Errorf("bad limit %q: want KEY=PERCENT such as p95=10%%", part)
 		}
+		if _, form, err := parsePercentileName(key); form && err != nil {
+			return nil, fmt.Errorf("bad limit %q: %w", part, err)
+		}
 		if f, ok := LookupFigure(key); !ok || !perRun(f) {
+			if near := nearPercentile(key); near != "" {
+				return nil, fmt.Errorf("bad limit %q: unknown figure %q: write %s for that percentile", part, key, near)
+			}
 			return nil, fmt.Errorf("bad limit %q: unknown figure %q (known: %s)", part, key, figureNames(perRun))
 		}
 		pct, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(val), "%"), 64)
@@ -77,8 +85,7 @@ func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) Verdict {
 		return res
 	}
 	if cell.Change == nil {
-		res.Text = fmt.Sprintf("%s: not measured in both runs, not judged", name)
-		return res
+		return notMeasured(res, name, col, c.missing(i, cell, base))
 	}
 	worse := *cell.Change
 	if col.HigherIsBetter {
@@ -100,6 +107,39 @@ func (c *Comparison) checkLimit(i int, row CompareRow, l Limit) Verdict {
 		res.Passed, res.Inconclusive = false, true
 		res.Text = measured + fmt.Sprintf(": INCONCLUSIVE (beyond the limit, not significant: p = %.3f): %s", *cell.P, c.needs(i, row, cell, base))
 	}
+	return res
+}
+
+// missing names the results of a comparison that did not measure a figure, the baseline and result i
+// being the two whose cells are base and cell: "v2", "base and v2".
+func (c *Comparison) missing(i int, cell, base CompareCell) string {
+	var names []string
+	if !base.Measured {
+		names = append(names, c.Rows[0].Label)
+	}
+	if !cell.Measured {
+		names = append(names, c.Rows[i].Label)
+	}
+	return strings.Join(names, " and ")
+}
+
+// notMeasured is the verdict on a limit whose figure a result did not measure (missing names
+// them, "" when the name says which). A figure that a run measures only when asked (the database's with --db) was not asked
+// for: the limit is not judged and passes, so that one set of limits serves jobs that measure
+// more and jobs that measure less, and the line says what to add. Any other figure every result
+// has, and one without it (saved without a latency histogram) fails the limit rather than pass
+// a regression unseen.
+func notMeasured(res Verdict, name string, f Figure, missing string) Verdict {
+	where := ""
+	if missing != "" {
+		where = " in " + missing
+	}
+	if f.needs != "" {
+		res.Text = fmt.Sprintf("%s: not measured%s (needs %s), not judged", name, where, f.needs)
+		return res
+	}
+	res.Passed = false
+	res.Text = fmt.Sprintf("%s: not measured%s, FAILED", name, where)
 	return res
 }
 

@@ -10,7 +10,8 @@ import (
 // run, in lower case as written, with a fraction that is a number and never negative.
 func FuzzParseLimits(f *testing.F) {
 	for _, s := range []string{"p95=10%,trate=5%", "p95=10%, trate=5,failed=0%", "ETime = 1.5 %", "p90=10%,availability=1%",
-		"p99.9=0", "bytes=1%", "p95", "p95=", "p95=x%", "p95=-1%", "speed=10%", "=", ",", "p95=NaN", "p95=inf%"} {
+		"p99.9=0", "bytes=1%", "p95", "p95=", "p95=x%", "p95=-1%", "speed=10%", "=", ",", "p95=NaN", "p95=inf%",
+		"p(99.5)=10%", "P(75)=5", "p(0)=1%", "p(101)=1%", "p(abc)=1%", "p75=10%"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

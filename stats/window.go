@@ -115,6 +115,14 @@ func (s *windowSlot) reset(k int64) {
 // transaction rate over the part of the window the run has lasted. Ready says whether the
 // window holds enough to be judged (see WindowMinRequests). Safe from any goroutine.
 func (w *Window) Figures(at time.Duration) (rep Report, ready bool) {
+	rep, _, ready = w.figures(at, nil)
+	return rep, ready
+}
+
+// figures is Figures, with the window's percentiles qs (0-100; 0 for none) in seconds besides,
+// read from the same histogram under the same lock: a Report keeps only the fixed ones, and the
+// window keeps no encoded histogram for a p(N) to read.
+func (w *Window) figures(at time.Duration, qs []float64) (rep Report, values []float64, ready bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	now := int64(max(at, 0) / w.slot)
@@ -137,19 +145,29 @@ func (w *Window) Figures(at time.Duration) (rep Report, ready bool) {
 	if n := t.Transactions + t.Failed; n > 0 {
 		rep.Availability = float64(t.Transactions) / float64(n) * 100
 	}
+	values = make([]float64, len(qs))
 	if t.Transactions > 0 {
 		rep.ResponseTime = (sum / time.Duration(t.Transactions)).Seconds()
 		rep.LongestTransaction = top.Seconds()
-		rep.Percentiles.quantiles(func(q float64, v *float64) {
-			*v = fromUnits(w.scratch.ValueAtPercentile(q)).Seconds()
-		})
+		rep.Percentiles.quantiles(func(q float64, v *float64) { *v = w.quantile(q) })
 		rep.Percentiles.Max = top.Seconds()
+		for i, q := range qs {
+			if q > 0 {
+				values[i] = w.quantile(q)
+			}
+		}
 	}
 	if span := at - time.Duration(first)*w.slot; span > 0 {
 		rep.TransactionRate = float64(t.Transactions) / span.Seconds()
 	}
 	rep.ElapsedTime = min(at, w.width).Seconds()
-	return rep, t.Requests >= WindowMinRequests || (at >= w.width && t.Requests > 0)
+	return rep, values, t.Requests >= WindowMinRequests || (at >= w.width && t.Requests > 0)
+}
+
+// quantile reads percentile q (0-100) of the window's requests in seconds, from scratch as
+// figures has just filled it; the caller holds mu.
+func (w *Window) quantile(q float64) float64 {
+	return fromUnits(w.scratch.ValueAtPercentile(q)).Seconds()
 }
 
 // Width is the window's width.
@@ -186,17 +204,29 @@ func (a Abort) String() string {
 // Fired judges gates (from ParseLiveGate) on the window at moment at of the run and returns the
 // first that holds, which means the run must stop. Nothing fires before the window is ready,
 // and a gate on response times does not fire on a window without transactions, which has none.
+// A gate on a percentile reads it from the window's histogram, whichever percentile it names.
 func (w *Window) Fired(gates []Gate, at time.Duration) (Abort, bool) {
-	rep, ready := w.Figures(at)
+	figs := make([]Figure, len(gates))
+	qs := make([]float64, len(gates))
+	for i, g := range gates {
+		figs[i], _ = LookupFigure(g.Metric)
+		if q := figs[i].percentile; q > 0 && q < 100 {
+			qs[i] = q
+		}
+	}
+	rep, values, ready := w.figures(at, qs)
 	if !ready {
 		return Abort{}, false
 	}
-	for _, g := range gates {
-		m, ok := LookupFigure(g.Metric)
-		if !ok || (m.Latency && rep.Transactions == 0) {
+	for i, g := range gates {
+		m := figs[i]
+		if m.Name == "" || (m.Latency && rep.Transactions == 0) {
 			continue
 		}
-		v, ok := m.Run(&rep)
+		v, ok := values[i], true
+		if qs[i] == 0 {
+			v, ok = m.Run(&rep)
+		}
 		if ok && gateHolds(g.Op, v, g.Value) {
 			return Abort{Gate: g.label(), Value: v, At: at.Round(time.Millisecond).Seconds(), Window: w.width.Seconds()}, true
 		}

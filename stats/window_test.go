@@ -80,6 +80,12 @@ func TestWindowFires(t *testing.T) {
 		{name: "the first gate that holds fires", width: time.Second, gates: []string{"error_rate>5", "p50>=5ms"},
 			batches: [][]loader.Result{evenly(50, 0, time.Second, fast, 200)}, at: time.Second,
 			fire: true, gate: "p50>=5ms", value: 0.01},
+		{name: "any percentile, from the window's histogram", width: 2 * time.Second, gates: []string{"p(60)>1s", "p(75)>1s"},
+			batches: [][]loader.Result{evenly(70, 0, 2*time.Second, fast, 200), evenly(30, 0, 2*time.Second, 3*time.Second, 200)},
+			at:      2 * time.Second, fire: true, gate: "p(75)>1s", value: 3},
+		{name: "a percentile below the slow part", width: 2 * time.Second, gates: []string{"p(60)>1s", "p(99.5)<5ms"},
+			batches: [][]loader.Result{evenly(70, 0, 2*time.Second, fast, 200), evenly(30, 0, 2*time.Second, 3*time.Second, 200)},
+			at:      2 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,6 +174,11 @@ func TestParseLiveGate(t *testing.T) {
 		{expr: "error_rate > 5%", metric: "error_rate", value: 5},
 		{expr: "TRate<10", metric: "trate", value: 10},
 		{expr: "mean>800ms", metric: "rtime", value: 0.8},
+		{expr: "p(99.5)>2s", metric: "p(99.5)", value: 2},
+		{expr: "p(95)>2s", metric: "p95", value: 2},
+		{expr: "url:/checkout p(75)>1s", err: "not on url:/checkout"},
+		{expr: "p(0)>1s", err: "a percentile is above 0 and at most 100"},
+		{expr: "mem>100", err: "mem is not measured during the run; use availability, error_rate, transactions, successful, failed, requests, rtime, trate, longest, p50, p90, p95, p99, p99.9, max or p(N)"},
 		{expr: "url:/checkout p95>1s", err: "not on url:/checkout"},
 		{expr: "la>4", err: "la is not measured during the run; use availability, error_rate"},
 		{expr: "throughput<1", err: "throughput is not measured during the run"},
@@ -200,6 +211,7 @@ func TestAbortString(t *testing.T) {
 	}{
 		{Abort{Gate: "p95>1s", Value: 2.9914, At: 5.31, Window: 2}, "--abort-on p95>1s: p95 was 2991.400 ms over the last 2s, at 5.3 s into the run"},
 		{Abort{Gate: "error_rate>5", Value: 50, At: 2, Window: 10}, "--abort-on error_rate>5: error_rate was 50.000 % over the last 10s, at 2.0 s into the run"},
+		{Abort{Gate: "P(99.5)>1s", Value: 2, At: 3, Window: 2}, "--abort-on P(99.5)>1s: p(99.5) was 2000.000 ms over the last 2s, at 3.0 s into the run"},
 	}
 	for _, tt := range tests {
 		if got := tt.a.String(); got != tt.want {
@@ -211,7 +223,7 @@ func TestAbortString(t *testing.T) {
 // FuzzParseLiveGate checks that a live gate is an --assert gate: whatever ParseLiveGate takes,
 // ParseGate takes the same way, and its errors point inside the expression.
 func FuzzParseLiveGate(f *testing.F) {
-	for _, s := range []string{"p95>2s", "error_rate>5", "url:/a p95>1s", "la>4", "trate < 10", ""} {
+	for _, s := range []string{"p95>2s", "error_rate>5", "url:/a p95>1s", "la>4", "trate < 10", "", "p(99.5)>1s", "p(0)>1s"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, expr string) {

@@ -18,8 +18,8 @@ import (
 func compareFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "`FORMAT` of the table: text, md (Markdown) or json"},
-		&cli.BoolFlag{Name: "per-url", Usage: "also list the URLs whose p95 changed most, both ways"},
-		&cli.StringFlag{Name: "max-regression", Usage: "fail (exit 1) when a figure gets significantly worse than the baseline by more than `LIMITS`, e.g. p95=10%,trate=5%; a change beyond the limit that the tests cannot decide exits 4"},
+		perURLFlag(),
+		&cli.StringFlag{Name: "max-regression", Usage: "fail (exit 1) when a figure gets significantly worse than the baseline by more than `LIMITS`, e.g. p95=10%,trate=5%,p(99.5)=20% (any figure --assert takes); a change beyond the limit that the tests cannot decide exits 4"},
 		&cli.IntFlag{Name: "max-content-changes", Usage: "fail (exit 1) when more than `N` URLs answer differently from the baseline (or, with --history, from the run before): another status mix, content or size; without it, changed URLs are listed but pass", DefaultText: "none"},
 		&cli.StringFlag{Name: "junit", Usage: "write the --max-regression and --max-content-changes verdicts as JUnit XML to `FILE`, one test case per changed URL"},
 		&cli.StringSliceFlag{Name: "content-ignore", Usage: "leave URLs whose path and query match `REGEX` out of the Content section and --max-content-changes (repeatable): pages known to answer at random, such as Special:Random"},
@@ -38,6 +38,10 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 	format := c.String("format")
 	if format != "text" && format != "md" && format != "json" {
 		return usagef("--format: want text, md or json (got %q)", format)
+	}
+	perURL, err := perURLFigures(c)
+	if err != nil {
+		return err
 	}
 	var limits []stats.Limit
 	if s := c.String("max-regression"); s != "" {
@@ -60,14 +64,13 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 		g.contentIgnore = append(g.contentIgnore, re)
 	}
 	var results []stats.Verdict
-	var err error
 	if dir := c.String("history"); dir != "" {
 		if c.Args().Len() > 0 {
 			return usagef("give either result files or --history DIR, not both")
 		}
 		results, err = compareHistory(dir, historyWindow{last: c.Int("last"), min: c.Int("min-history")}, format, g, stdout)
 	} else {
-		results, err = compareFiles(c.Args().Slice(), format, c.Bool("per-url"), g, stdout)
+		results, err = compareFiles(c.Args().Slice(), format, perURL, g, stdout)
 	}
 	if err != nil {
 		return err
@@ -101,17 +104,25 @@ func (g compareGates) verdicts(c interface {
 	return v
 }
 
-func compareFiles(paths []string, format string, perURL bool, g compareGates, stdout io.Writer) ([]stats.Verdict, error) {
+func compareFiles(paths []string, format string, perURL []stats.Figure, g compareGates, stdout io.Writer) ([]stats.Verdict, error) {
 	if len(paths) < 2 {
 		return nil, usagef("compare needs at least two result files (webload compare old.json new.json)")
+	}
+	if _, err := os.Stat(paths[0]); err != nil {
+		if _, isFigures := stats.ParseURLFigures(paths[0]); isFigures == nil {
+			return nil, usagef("--per-url takes its figures after an =, as in --per-url=%s (%s is no result file)", paths[0], paths[0])
+		}
 	}
 	reports, err := readReports(paths)
 	if err != nil {
 		return nil, err
 	}
-	cmp, err := stats.Compare(reports, perURL)
+	cmp, err := stats.Compare(reports, false)
 	if err != nil {
 		return nil, usageError{err}
+	}
+	if len(perURL) > 0 {
+		cmp.ListURLChanges(perURL)
 	}
 	cmp.IgnoreContent(g.contentIgnore)
 	verdicts := g.verdicts(&cmp)
@@ -126,6 +137,61 @@ func compareFiles(paths []string, format string, perURL bool, g compareGates, st
 	}
 	return verdicts, stdoutErr(err)
 }
+
+// perURLFlag is --per-url: alone, as it always was, it lists the URLs whose p95 changed most;
+// with figures after an = (--per-url=p99,rtime) those whose figures did. urfave/cli has no flag
+// whose value is optional, but Go's flag package, which parses for it, lets a flag whose value
+// says it is boolean take a value after = only; the flag tells the help and normalizeArgs that
+// it takes none after a space, so that "--per-url old.json new.json" keeps its meaning.
+func perURLFlag() cli.Flag {
+	return optionalValueFlag{&cli.GenericFlag{Name: "per-url", Value: &urlFiguresValue{},
+		Usage: "also list the URLs whose p95 changed most, both ways; --per-url=p99,rtime lists those whose p99, " +
+			"then whose mean, changed most: any response time kept per URL (rtime, p50, p90, p95, p99, p99.9, max or p(N))"}}
+}
+
+// perURLFigures are the figures --per-url asks for; nil without it.
+func perURLFigures(c *cli.Context) ([]stats.Figure, error) {
+	v, ok := c.Generic("per-url").(*urlFiguresValue)
+	if !ok || v.figures == "" || v.figures == "false" {
+		return nil, nil
+	}
+	if v.figures == "true" {
+		return stats.ParseURLFigures("p95")
+	}
+	figs, err := stats.ParseURLFigures(v.figures)
+	if err != nil {
+		return nil, usagef("--per-url: %w", err)
+	}
+	return figs, nil
+}
+
+// urlFiguresValue holds --per-url as written: "true" when given alone. It is read by
+// perURLFigures, so that a bad figure is a usage error naming the flag rather than the flag
+// package's "invalid boolean value".
+type urlFiguresValue struct{ figures string }
+
+// IsBoolFlag tells Go's flag package that --per-url may come alone.
+func (v *urlFiguresValue) IsBoolFlag() bool { return true }
+
+// Set implements flag.Value.
+func (v *urlFiguresValue) Set(s string) error {
+	v.figures = s
+	return nil
+}
+
+// String implements flag.Value; "" shows no default in the help.
+func (v *urlFiguresValue) String() string { return "" }
+
+// optionalValueFlag is a flag whose value comes only after an = (see perURLFlag): it takes no
+// value after a space, so the help shows no placeholder and normalizeArgs leaves the next
+// argument alone.
+type optionalValueFlag struct{ *cli.GenericFlag }
+
+// TakesValue implements cli.DocGenerationFlag.
+func (f optionalValueFlag) TakesValue() bool { return false }
+
+// String renders the flag for the help, as urfave/cli renders any flag.
+func (f optionalValueFlag) String() string { return cli.FlagStringer(f) }
 
 // historyWindow is how many results of a history a trend reads, and how many must come before
 // the newest to judge it.

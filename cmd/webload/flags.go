@@ -69,8 +69,8 @@ func optionFlags(o *runOptions) []cli.Flag {
 func valueFlags(flags []cli.Flag) map[string]bool {
 	names := map[string]bool{}
 	for _, f := range flags {
-		if _, isBool := f.(*cli.BoolFlag); isBool {
-			continue
+		if v, ok := f.(cli.DocGenerationFlag); ok && !v.TakesValue() {
+			continue // a bool flag, or one whose value comes only after = (optionalValueFlag)
 		}
 		for _, n := range f.Names() {
 			names[n] = true
