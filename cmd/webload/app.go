@@ -25,13 +25,12 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 	run := func(c *cli.Context) error { return runCommand(c, opts, stdout, stderr, env) }
 	app := &cli.App{
 		Name:                      "webload",
-		CustomAppHelpTemplate:     inCategoryOrder(cli.AppHelpTemplate),
 		Usage:                     "load-test a web site, siege-compatible, with exact statistics",
-		UsageText:                 "webload [options] URL\n   webload [options] -f urls.txt\n   webload demo\n   webload capacity --slo 'p95<500ms' URL\n   webload compare old.json new.json\n   webload report old.json new.json --html report.html\n   webload urls import --base URL export.csv",
+		UsageText:                 "webload [options] URL\nwebload [options] -f urls.txt\nwebload demo\nwebload capacity --slo 'p95<500ms' URL\nwebload compare old.json new.json\nwebload report old.json new.json --html report.html\nwebload urls import --base URL export.csv",
 		Version:                   version,
 		HideVersion:               true, // -v is siege's --verbose; -V prints the version
 		HideHelp:                  true,
-		Writer:                    stdout,
+		Writer:                    helpWriter{stdout, func() int { return helpWidth(stdout, env) }},
 		ErrWriter:                 stderr,
 		Flags:                     flags,
 		Action:                    run,
@@ -39,13 +38,12 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 		DisableSliceFlagSeparator: true,
 		Commands: []*cli.Command{
 			{
-				Name:               "run",
-				Usage:              "run a load test (the default command)",
-				ArgsUsage:          "[URL]",
-				Flags:              flags,
-				CustomHelpTemplate: inCategoryOrder(cli.CommandHelpTemplate),
-				Action:             run,
-				HideHelp:           true,
+				Name:      "run",
+				Usage:     "run a load test (the default command)",
+				ArgsUsage: "[URL]",
+				Flags:     flags,
+				Action:    run,
+				HideHelp:  true,
 			},
 			{
 				Name:     "demo",
