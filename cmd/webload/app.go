@@ -95,12 +95,22 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 			},
 		},
 		// urfave/cli would print the whole help on a usage error; one line is enough.
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageError{err} },
+		OnUsageError: onUsageError,
 		// Exit codes are chosen in main, never inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 	}
+	// Each command answers its own flag errors; without this, urfave/cli prints "Incorrect
+	// Usage" and the command's help on standard output.
+	forEachCommand(app.Commands, func(c *cli.Command) { c.OnUsageError = onUsageError })
 	app.Setup()
 	return app
+}
+
+func forEachCommand(cmds []*cli.Command, do func(*cli.Command)) {
+	for _, c := range cmds {
+		do(c)
+		forEachCommand(c.Subcommands, do)
+	}
 }
 
 // runApp runs the command line args (args[0] is the program name) after putting siege-style
@@ -125,7 +135,11 @@ func runCLI(ctx context.Context, app *cli.App, args []string) error {
 	}
 	norm := append([]string{}, args[:head]...)
 	norm = append(norm, normalizeArgs(args[head:], valueFlags(flags))...)
-	return app.RunContext(ctx, norm)
+	err := app.RunContext(ctx, norm)
+	if head == 1 && len(args) > 1 {
+		err = withCommandHint(err, args[1], app.Commands)
+	}
+	return err
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {
@@ -148,7 +162,8 @@ func showHelpOf(c *cli.Context, path []string) error {
 	for i, name := range path {
 		cmd := findCommand(cmds, name)
 		if cmd == nil {
-			return usagef("help: no command %q; see webload --help", strings.Join(path[:i+1], " "))
+			return usagef("help: no command %q%s; see webload --help", strings.Join(path[:i+1], " "),
+				didYouMean(closeNames(name, commandNames(cmds))))
 		}
 		cmds = cmd.Subcommands
 	}
