@@ -83,6 +83,8 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 			},
 			capacityCommandDef(stdout, stderr, env),
 			urlsCommand(stdout, stderr),
+			completionCommandDef(stdout),
+			manCommandDef(stdout),
 			{
 				Name:      "help",
 				Usage:     "show the options, or a command's (webload help urls import)",
@@ -121,6 +123,9 @@ func runApp(ctx context.Context, args []string, stdout, stderr io.Writer, env lo
 
 // runCLI is runApp for an App already built, which lets tests give it a standard input.
 func runCLI(ctx context.Context, app *cli.App, args []string) error {
+	if n := len(args); n > 1 && args[n-1] == completionMarker {
+		return complete(app, args[1:n-1], app.Writer)
+	}
 	// Find the (sub)command the arguments name, whose flags decide what takes a value.
 	head, flags, cmds := 1, app.Flags, app.Commands
 	for head < len(args) {
