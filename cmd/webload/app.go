@@ -140,6 +140,9 @@ func runCLI(ctx context.Context, app *cli.App, args []string) error {
 	}
 	norm := append([]string{}, args[:head]...)
 	norm = append(norm, normalizeArgs(args[head:], valueFlags(flags))...)
+	if err := checkLogFlag(norm[head:], flags); err != nil {
+		return err
+	}
 	err := app.RunContext(ctx, norm)
 	if head == 1 && len(args) > 1 {
 		err = withCommandHint(err, args[1], app.Commands)
