@@ -25,13 +25,12 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 	run := func(c *cli.Context) error { return runCommand(c, opts, stdout, stderr, env) }
 	app := &cli.App{
 		Name:                      "webload",
-		CustomAppHelpTemplate:     inCategoryOrder(cli.AppHelpTemplate),
 		Usage:                     "load-test a web site, siege-compatible, with exact statistics",
-		UsageText:                 "webload [options] URL\n   webload [options] -f urls.txt\n   webload demo\n   webload capacity --slo 'p95<500ms' URL\n   webload compare old.json new.json\n   webload report old.json new.json --html report.html\n   webload urls import --base URL export.csv",
+		UsageText:                 "webload [options] URL\nwebload [options] -f urls.txt\nwebload demo\nwebload capacity --slo 'p95<500ms' URL\nwebload compare old.json new.json\nwebload report old.json new.json --html report.html\nwebload urls import --base URL export.csv",
 		Version:                   version,
 		HideVersion:               true, // -v is siege's --verbose; -V prints the version
 		HideHelp:                  true,
-		Writer:                    stdout,
+		Writer:                    helpWriter{stdout, func() int { return helpWidth(stdout, env) }},
 		ErrWriter:                 stderr,
 		Flags:                     flags,
 		Action:                    run,
@@ -39,13 +38,12 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 		DisableSliceFlagSeparator: true,
 		Commands: []*cli.Command{
 			{
-				Name:               "run",
-				Usage:              "run a load test (the default command)",
-				ArgsUsage:          "[URL]",
-				Flags:              flags,
-				CustomHelpTemplate: inCategoryOrder(cli.CommandHelpTemplate),
-				Action:             run,
-				HideHelp:           true,
+				Name:      "run",
+				Usage:     "run a load test (the default command)",
+				ArgsUsage: "[URL]",
+				Flags:     flags,
+				Action:    run,
+				HideHelp:  true,
 			},
 			{
 				Name:     "demo",
@@ -85,6 +83,8 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 			},
 			capacityCommandDef(stdout, stderr, env),
 			urlsCommand(stdout, stderr),
+			completionCommandDef(stdout),
+			manCommandDef(stdout),
 			{
 				Name:      "help",
 				Usage:     "show the options, or a command's (webload help urls import)",
@@ -97,12 +97,22 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 			},
 		},
 		// urfave/cli would print the whole help on a usage error; one line is enough.
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageError{err} },
+		OnUsageError: onUsageError,
 		// Exit codes are chosen in main, never inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 	}
+	// Each command answers its own flag errors; without this, urfave/cli prints "Incorrect
+	// Usage" and the command's help on standard output.
+	forEachCommand(app.Commands, func(c *cli.Command) { c.OnUsageError = onUsageError })
 	app.Setup()
 	return app
+}
+
+func forEachCommand(cmds []*cli.Command, do func(*cli.Command)) {
+	for _, c := range cmds {
+		do(c)
+		forEachCommand(c.Subcommands, do)
+	}
 }
 
 // runApp runs the command line args (args[0] is the program name) after putting siege-style
@@ -113,6 +123,9 @@ func runApp(ctx context.Context, args []string, stdout, stderr io.Writer, env lo
 
 // runCLI is runApp for an App already built, which lets tests give it a standard input.
 func runCLI(ctx context.Context, app *cli.App, args []string) error {
+	if n := len(args); n > 1 && args[n-1] == completionMarker {
+		return complete(app, args[1:n-1], app.Writer)
+	}
 	// Find the (sub)command the arguments name, whose flags decide what takes a value.
 	head, flags, cmds := 1, app.Flags, app.Commands
 	for head < len(args) {
@@ -127,7 +140,14 @@ func runCLI(ctx context.Context, app *cli.App, args []string) error {
 	}
 	norm := append([]string{}, args[:head]...)
 	norm = append(norm, normalizeArgs(args[head:], valueFlags(flags))...)
-	return app.RunContext(ctx, norm)
+	if err := checkLogFlag(norm[head:], flags); err != nil {
+		return err
+	}
+	err := app.RunContext(ctx, norm)
+	if head == 1 && len(args) > 1 {
+		err = withCommandHint(err, args[1], app.Commands)
+	}
+	return err
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {
@@ -150,7 +170,8 @@ func showHelpOf(c *cli.Context, path []string) error {
 	for i, name := range path {
 		cmd := findCommand(cmds, name)
 		if cmd == nil {
-			return usagef("help: no command %q; see webload --help", strings.Join(path[:i+1], " "))
+			return usagef("help: no command %q%s; see webload --help", strings.Join(path[:i+1], " "),
+				didYouMean(closeNames(name, commandNames(cmds))))
 		}
 		cmds = cmd.Subcommands
 	}

@@ -15,7 +15,8 @@ type helpFlagLine struct {
 }
 
 // parseHelp reads the headings (in order) and the flag entries of the options part of a help
-// text. A heading is an indented line that is not a flag; an entry's wrapped lines are joined.
+// text. An entry starts at column 3 ("-c, --concurrent N") or, without a short name, at column 7
+// ("--rate R"); a heading is another line at column 3; deeper lines continue an entry.
 func parseHelp(t *testing.T, help string) (headings []string, flags []helpFlagLine) {
 	t.Helper()
 	_, opts, ok := strings.Cut(help, "OPTIONS:\n")
@@ -25,12 +26,21 @@ func parseHelp(t *testing.T, help string) (headings []string, flags []helpFlagLi
 	heading := ""
 	for _, line := range strings.Split(opts, "\n") {
 		trimmed := strings.TrimSpace(line)
+		indent := len(line) - len(strings.TrimLeft(line, " "))
 		switch {
 		case trimmed == "":
-		case strings.HasPrefix(trimmed, "-"):
-			name := strings.TrimLeft(strings.Fields(trimmed)[0], "-")
-			flags = append(flags, helpFlagLine{strings.TrimSuffix(name, ","), heading, trimmed})
-		case strings.HasPrefix(line, "      ") && len(flags) > 0:
+		case (indent == 3 || indent == 7) && strings.HasPrefix(trimmed, "-"):
+			fields := strings.Fields(trimmed)
+			name := fields[0]
+			for _, f := range fields {
+				if strings.HasPrefix(f, "--") {
+					name = f
+					break
+				}
+			}
+			name = strings.TrimSuffix(strings.TrimLeft(name, "-"), ",")
+			flags = append(flags, helpFlagLine{name, heading, trimmed})
+		case indent > 3 && len(flags) > 0:
 			flags[len(flags)-1].text += " " + trimmed
 		default:
 			heading = trimmed
@@ -125,5 +135,28 @@ func TestHelpStatesEachDefaultOnce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCapacityHelpHeadingsInOrder: capacity's help has the run's headings in the run's order
+// (urfave/cli sorts them by name), after its flags without one.
+func TestCapacityHelpHeadingsInOrder(t *testing.T) {
+	t.Parallel()
+	stdout, stderr, code := webload(t, nil, "capacity", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	headings, flags := parseHelp(t, stdout)
+	var want []string
+	for _, h := range flagCategories() {
+		if slices.Contains(headings, h) {
+			want = append(want, h)
+		}
+	}
+	if len(want) < 3 || !slices.Equal(headings, want) {
+		t.Errorf("headings %q, want them in the order %q", headings, flagCategories())
+	}
+	if len(flags) == 0 || flags[0].name != "help" || flags[0].heading != "" {
+		t.Errorf("the first flag is %+v, want --help before any heading", flags[0])
 	}
 }

@@ -44,7 +44,8 @@ func urlsGroup(c *cli.Context) error {
 	case args[0] == "help":
 		return showHelpOf(c, append([]string{"urls"}, args[1:]...))
 	}
-	return usagef("urls: no command %q; see webload urls --help", args[0])
+	return usagef("urls: no command %q%s; see webload urls --help", args[0],
+		didYouMean(closeNames(args[0], commandNames(c.Command.Subcommands))))
 }
 
 func importFlags() []cli.Flag {
