@@ -71,6 +71,28 @@ func TestCapacityData(t *testing.T) {
 	}
 }
 
+// A repeated search (capacity --repeat) draws one curve from all its searches, a rate at its
+// last measurement, and a table per search, named by its place in the series.
+func TestCapacitySeriesData(t *testing.T) {
+	t.Parallel()
+	first := searched(t, "one", pass100, pass200, fail400)
+	second := searched(t, "one", pass100, stats.CapacityStep{Rate: 200, TransactionRate: 150, P95: 0.9, Broke: "p95 900 ms"})
+	wiki := searched(t, "wiki")
+	wiki.Capacity = &stats.Capacity{Rate: 150, SLO: []string{"p95<500ms"},
+		Searches: []stats.CapacitySearch{{Rate: 200, Judged: true}, {Rate: 100, Judged: true}}}
+	wiki.Repeats = []stats.Report{first, second}
+	c := buildCapacity([]stats.Report{wiki})
+	if c == nil || len(c.Tables) != 2 || c.Tables[0].Label != "wiki, search 1 of 2" || c.Tables[1].Label != "wiki, search 2 of 2" {
+		t.Fatalf("tables %+v, want one per search", c)
+	}
+	if len(c.Tables[0].Table.Rows) != 3 || len(c.Tables[1].Table.Rows) != 2 {
+		t.Errorf("rows %d and %d, want each search's steps", len(c.Tables[0].Table.Rows), len(c.Tables[1].Table.Rows))
+	}
+	if !slices.Equal(c.Rate.X, series{100, 200, 400}) || c.Rate.Y[0][1] != 150 {
+		t.Errorf("x %v, y %v: want one curve, 200/s at the second search's measurement", c.Rate.X, c.Rate.Y[0])
+	}
+}
+
 // In the browser, a search's page draws rate and p95 by offered rate; a page without one keeps
 // the section hidden.
 func TestCapacityChartInBrowser(t *testing.T) {
