@@ -63,6 +63,10 @@ type Spec struct {
 	// postgres_exporter's figures. A database that cannot be read costs a warning, never the
 	// run.
 	Databases []dbload.Target
+
+	// step is the step in progress of a ladder (its users) or a capacity search (its rate),
+	// for the metrics' webload_step; 0 outside one. The drivers set it on their copy.
+	step float64
 }
 
 // Sessions names where a run's users take their own variables and login steps from, never
