@@ -174,7 +174,7 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 	}
 	interrupted := errors.As(err, new(run.InterruptedError))
 	if spec.junit != "" {
-		suite := "webload capacity " + stats.Label(&found.Report, 0)
+		suite := strings.TrimSpace("webload capacity " + found.Report.Label)
 		if jerr := writeJUnitFile(spec.junit, suite, capacityVerdicts(&found, interrupted)); jerr != nil {
 			err = errors.Join(err, jerr)
 		}
