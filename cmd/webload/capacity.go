@@ -48,9 +48,6 @@ func capacityFlags(o *runOptions) []cli.Flag {
 	}
 }
 
-// setsTheLoad is why most of notForCapacity's flags are refused.
-const setsTheLoad = "which sets the load itself"
-
 // notForCapacity are the run flags a search refuses, with why: those that set the load or
 // when it starts and stops (the search sets its steps' rates and times), those of a report
 // it does not print, and those another flag of the search does the work of. A user who sets
@@ -58,16 +55,34 @@ const setsTheLoad = "which sets the load itself"
 // the requests, sessions and checks, the databases' and the server's readings, the live
 // outputs and the files written with the result.
 var notForCapacity = map[string]string{
-	"concurrent": setsTheLoad, "reps": setsTheLoad, "time": setsTheLoad, "rate": setsTheLoad,
-	"ramp": setsTheLoad, "delay": setsTheLoad, "benchmark": setsTheLoad, "failures": setsTheLoad,
-	"shard": setsTheLoad, "shards": setsTheLoad, "start-at": setsTheLoad, "start-after": setsTheLoad,
-	"siege-format": "which prints its steps, not a report", "per-url": "which prints its steps, not a report",
+	"concurrent":   setsTheLoad,
+	"reps":         setsTheLoad,
+	"time":         setsTheLoad,
+	"rate":         setsTheLoad,
+	"ramp":         setsTheLoad,
+	"delay":        setsTheLoad,
+	"benchmark":    setsTheLoad,
+	"failures":     setsTheLoad,
+	"shard":        setsTheLoad,
+	"shards":       setsTheLoad,
+	"start-at":     setsTheLoad,
+	"start-after":  setsTheLoad,
+	"siege-format": noReport,
+	"per-url":      noReport,
 	"assert":       "whose steps are judged by --slo",
-	"abort-on":     "whose steps end early by themselves when they break the --slo badly",
-	"abort-window": "whose steps end early by themselves when they break the --slo badly",
-	"get":          "which searches: make one request with webload -g", "print": "which searches: make one request with webload -p",
-	"config": "which searches: print the settings with webload -C",
+	"abort-on":     endsEarly,
+	"abort-window": endsEarly,
+	"get":          "which searches: make one request with webload -g",
+	"print":        "which searches: make one request with webload -p",
+	"config":       "which searches: print the settings with webload -C",
 }
+
+// Why notForCapacity refuses a flag, each reason for several.
+const (
+	setsTheLoad = "which sets the load itself"
+	noReport    = "which prints its steps, not a report"
+	endsEarly   = "whose steps end early by themselves when they break the --slo badly"
+)
 
 // hide keeps a flag out of the help.
 func hide(f cli.Flag) {
