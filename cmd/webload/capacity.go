@@ -175,6 +175,7 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 	if err != nil {
 		return err
 	}
+	showProgress(&spec.Outputs, stderr, env) // each step's, between the lines of the steps
 	if o.pprof != "" {
 		stop, err := servePprof(c.Context, o.pprof)
 		if err != nil {

@@ -1,14 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"math"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/webload/webload/capacity"
 	"github.com/webload/webload/internal/capsite"
@@ -202,5 +208,32 @@ func TestCapacityVerdicts(t *testing.T) {
 				t.Fatalf("cases %v, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// On a terminal, a search draws the progress line of each step, as a run does, between the
+// lines of the steps.
+func TestCapacityProgressOnATerminal(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	cmd := exec.Command(os.Args[0], "capacity", "--slo", "error_rate<1", "--step-time", "1s", "--settle", "0",
+		"--from", "25", "--max-steps", "1", site.URL+"/p")
+	cmd.Env = append(os.Environ(), "WEBLOAD_TEST_MAIN=1", "TERM=xterm", "NO_COLOR=1")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 140})
+	if err != nil {
+		t.Skip("no pseudo-terminal here:", err)
+	}
+	defer tty.Close()
+	var out bytes.Buffer
+	copied := make(chan struct{})
+	go func() { io.Copy(&out, tty); close(copied) }() // ends with EIO when the process exits
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("webload capacity on a terminal: %v\n%s", err, out.String())
+	}
+	tty.Close()
+	<-copied
+	text := out.String()
+	if !progressMark.MatchString(text) || !strings.Contains(text, "25 req/s: ") || !strings.Contains(text, "Capacity: at least 25 req/s") {
+		t.Errorf("want the step's progress line, its line and the capacity:\n%s", text)
 	}
 }
