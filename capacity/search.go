@@ -2,9 +2,11 @@
 // highest open-model rate whose measurement passes every SLO gate. Search is the pure logic
 // (double while the SLO holds, then bisect between the last passing and the first failing
 // rate, measuring a failure again before going below it and the capacity again before
-// settling); Measurer measures one rate with the loader, after a settle time that is not
-// counted, and ends a step early when a window of it breaks the SLO badly. Both are bounded: a
-// search stops after MaxSteps measurements whatever happens, and never offers more than To.
+// settling), a function of the Measure it is given; Watch is the sink of a step measured by
+// whoever runs the load (run.SearchCapacity, whose steps are runs like any other): it leaves
+// a settle time out of the step's figures and ends a step early when a window of it breaks
+// the SLO badly. Both are bounded: a search stops after MaxSteps measurements whatever
+// happens, and never offers more than To.
 package capacity
 
 import (

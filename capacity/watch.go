@@ -8,6 +8,9 @@ import (
 	"github.com/webload/webload/urls"
 )
 
+// DefaultWindow is the live check's period when NewWatch is given none.
+const DefaultWindow = time.Second
+
 // Badly is how far past its limit a window must be for a step to end early: twice an upper
 // limit (p95 of 1 s against p95<500ms), half a lower one. A step merely failing the SLO runs
 // to its end, so that its figures compare with the passing ones; one this far past it would
@@ -42,11 +45,11 @@ func relaxed(slo []stats.Gate) []stats.Gate {
 	return out
 }
 
-// watch is the sink of a step. It passes the results of requests intended after the settle
-// time on to the step's recorder, moved so that the step starts at 0, and judges every window
+// Watch is the sink of a step. It passes the results of requests intended after the settle
+// time on to the step's statistics, moved so that the step starts at 0, and judges every window
 // of the whole step, settle time included, against the relaxed SLO: badWindows failing in a
 // row call stop. It is fed from the loader's one delivering goroutine, as every sink is.
-type watch struct {
+type Watch struct {
 	next    loader.Sink
 	settle  time.Duration
 	window  time.Duration
@@ -62,10 +65,25 @@ type watch struct {
 	firedAt stats.Report // the window that fired
 }
 
-var _ loader.Sink = (*watch)(nil)
+var _ loader.Sink = (*Watch)(nil)
+
+// NewWatch returns the sink of a step over targets whose statistics are next: the results
+// intended in the first settle of the step are left out of them, and windows of window
+// (DefaultWindow when 0) that break slo Badly, badWindows in a row, call stop, once, from the
+// delivering goroutine: typically the loader's Abort.
+func NewWatch(next loader.Sink, targets []urls.Target, settle, window time.Duration, slo []stats.Gate, stop func()) *Watch {
+	if window <= 0 {
+		window = DefaultWindow
+	}
+	return &Watch{next: next, settle: settle, window: window, bad: relaxed(slo), targets: targets, stop: stop}
+}
+
+// Fired returns the window that ended the step early, if one did. Read it once the loader's
+// Run has returned.
+func (w *Watch) Fired() (stats.Report, bool) { return w.firedAt, w.fired }
 
 // Record implements loader.Sink.
-func (w *watch) Record(batch []loader.Result) {
+func (w *Watch) Record(batch []loader.Result) {
 	w.moved = w.moved[:0]
 	for i := range batch {
 		r := &batch[i]
@@ -84,7 +102,7 @@ func (w *watch) Record(batch []loader.Result) {
 
 // observe adds the one result of one to its window, judging the window first when the result
 // ended after it.
-func (w *watch) observe(one []loader.Result) {
+func (w *Watch) observe(one []loader.Result) {
 	if w.fired || len(w.bad) == 0 {
 		return
 	}
@@ -101,7 +119,7 @@ func (w *watch) observe(one []loader.Result) {
 
 // judge checks the window when it has enough transactions, and starts a new one; a window of
 // too few goes on, judged with the next.
-func (w *watch) judge() {
+func (w *Watch) judge() {
 	rep := w.cur.Report(loader.Outcome{Elapsed: w.window}, stats.RunInfo{}, "")
 	if rep.Transactions < minWindow {
 		w.curEnd += w.window

@@ -18,7 +18,7 @@ func BenchmarkWatch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := &watch{next: stats.NewRecorder(targets, stats.Options{}), settle: time.Second, window: time.Second,
+	w := &Watch{next: stats.NewRecorder(targets, stats.Options{}), settle: time.Second, window: time.Second,
 		bad: relaxed([]stats.Gate{gates}), targets: targets, stop: func() {}}
 	batch := make([]loader.Result, 100)
 	b.ReportAllocs()

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -85,6 +86,35 @@ func (w *AbortWatch) judge(every time.Duration, start time.Time, stop func()) {
 			return
 		}
 	}
+}
+
+// abortPart stops each run when one of Spec.AbortOn holds over the last Spec.AbortWindow of
+// its results, and says which in the run's RunInfo.Abort.
+type abortPart struct {
+	watch *AbortWatch // the run's
+}
+
+func (p *abortPart) start(context.Context, *runState) error {
+	p.watch = nil
+	return nil
+}
+
+func (p *abortPart) wrap(next loader.Sink, r *runState) loader.Sink {
+	s := r.spec
+	p.watch = WatchGates(next, s.AbortOn, s.AbortWindow, abortEvery(s.Interval), r.start, r.loader.Abort)
+	return p.watch
+}
+
+// finish stops judging. Only a gate that stopped the run is its stop reason: the run may have
+// ended anyway as the gate fired.
+func (p *abortPart) finish(r *runState) section {
+	if p.watch == nil {
+		return nil
+	}
+	if a, fired := p.watch.Close(); fired && r.outcome.Stop == loader.Aborted {
+		r.info.Abort = &a
+	}
+	return nil
 }
 
 // abortEvery is how often --abort-on is judged: every second, or every timeline interval when

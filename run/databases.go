@@ -10,7 +10,51 @@ import (
 	"time"
 
 	"github.com/webload/webload/dbload"
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
 )
+
+// databases is the part that reads what the databases did during each run (Spec.Databases,
+// and the --server-metrics page when it is an exporter's) and adds their section to the
+// report. A database that cannot be read is warned of once per driver, never again in its
+// later runs; it costs its figures, never the run.
+type databases struct {
+	warn    io.Writer
+	warned  map[string]bool // the databases warned of
+	readers []*dbReader     // the run's
+}
+
+// newDatabases is the part for spec's databases, or nil when it reads none.
+func newDatabases(spec *Spec, warn io.Writer) *databases {
+	if len(dbReaders(spec)) == 0 {
+		return nil
+	}
+	return &databases{warn: warn, warned: map[string]bool{}}
+}
+
+// start takes every database's first reading, before the run's start time: the monitors may
+// take a while.
+func (p *databases) start(ctx context.Context, r *runState) error {
+	p.readers = dbReaders(r.spec)
+	startDatabases(ctx, p.readers, r.spec.Interval, p.warn, p.warned)
+	return nil
+}
+
+func (p *databases) wrap(next loader.Sink, _ *runState) loader.Sink { return next }
+
+// finish begins every database's final reading; the section waits for them.
+func (p *databases) finish(*runState) section {
+	readers := p.readers
+	done := make(chan []dbload.Summary, 1)
+	go func() { done <- stopDatabases(readers) }()
+	return func(rep *stats.Report) { rep.SetDatabases(<-done) }
+}
+
+// exporterIsDatabase says whether the --server-metrics page gave a database's reading in the
+// run started last; false for a nil part.
+func (p *databases) exporterIsDatabase() bool {
+	return p != nil && exporterIsDatabase(p.readers)
+}
 
 // dbReader is one database read during a run.
 type dbReader struct {

@@ -10,10 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/webload/webload/internal/progress"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
-	"github.com/webload/webload/sysload"
 )
 
 // Streams are where a run prints: the report (or verbose lines) on Stdout; the banner, notices,
@@ -29,7 +27,6 @@ type Streams struct {
 // the open-file limit and sets the garbage collector's target for the run's size (unless GOGC
 // is set): both belong to the process, which is the run's.
 func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
-	stdout, terminal := st.Stdout, st.Stderr
 	stderr := &lockedWriter{w: st.Stderr} // the stop notice and verbose failures share it
 	cfg := &spec.Config
 	if len(spec.Ladder) > 1 && (cfg.Rate > 0 || cfg.Shards > 1) {
@@ -39,34 +36,20 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	// Before the hosts are looked up: a long list's checks make garbage, which the default
 	// target lets grow to as much as the list itself holds.
 	defer tuneGC(ctx, users, len(spec.Targets))()
-	// Through a proxy, the proxy resolves the names; a name mapped to an address (Resolve) is
-	// not looked up, and the host ConnectTo leads to is.
-	if err := cfg.LookUpHosts(ctx, spec.Targets, net.DefaultResolver.LookupHost); err != nil {
-		if ctx.Err() != nil { // a stop during the lookups is no unresolvable host
-			return stats.Report{}, InterruptedError{context.Cause(ctx)}
-		}
-		// The banner that would warn of a mapping no URL uses is not printed: the warning
-		// often says what went wrong.
-		for _, w := range routeWarnings(cfg, spec.Targets) {
-			fmt.Fprintln(stderr, w)
-		}
-		return stats.Report{}, SettingError{err}
+	if err := prepare(ctx, &spec, users, stderr); err != nil {
+		return stats.Report{}, err
 	}
-	if err := loader.RaiseFileLimit(users); err != nil {
-		return stats.Report{}, SettingError{err}
-	}
-	talk := !spec.Outputs.Quiet && !spec.Outputs.JSON
-	if talk {
+	out := &runIO{stdout: st.Stdout, stderr: stderr, terminal: st.Stderr, talk: !spec.Outputs.Quiet && !spec.Outputs.JSON}
+	if out.talk {
 		fmt.Fprint(stderr, banner(&spec))
 		for _, note := range loader.PlatformNotes() {
 			fmt.Fprintf(stderr, "** note: %s\n", note)
 		}
 	}
-	live, err := startLiveOutputs(ctx, &spec.Outputs)
-	if err != nil {
+	var err error
+	if out.parts, err = newParts(ctx, &spec, out); err != nil {
 		return stats.Report{}, err
 	}
-	out := &runIO{live: live, stdout: stdout, stderr: stderr, terminal: terminal, talk: talk, dbWarned: map[string]bool{}}
 	var rep stats.Report
 	var end seriesEnd
 	if len(spec.Ladder) > 1 {
@@ -74,12 +57,12 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	} else {
 		rep, end, err = series(ctx, &spec, out, true)
 	}
-	liveErr := live.close()
+	partsErr := closeParts(out.parts)
 	if err != nil {
 		return rep, err
 	}
 	interrupted, aborted := end.interrupted, end.aborted
-	if err := errors.Join(liveErr, writeOutputs(&rep, &spec.Outputs, stdout, time.Now())); err != nil {
+	if err := errors.Join(partsErr, writeOutputs(&rep, &spec.Outputs, st.Stdout, time.Now())); err != nil {
 		return rep, err
 	}
 	if err := rep.Check(); err != nil {
@@ -103,13 +86,34 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 	return rep, nil
 }
 
-// runIO is where the runs of an Execute print and what they share: the live outputs and the
-// databases already warned of.
+// prepare readies the machine for a load of users at most: it looks the hosts up and raises
+// the open-file limit. Through a proxy, the proxy resolves the names; a name mapped to an
+// address (Resolve) is not looked up, and the host ConnectTo leads to is. An interrupt during
+// the lookups is an InterruptedError, other problems SettingErrors.
+func prepare(ctx context.Context, spec *Spec, users int, stderr io.Writer) error {
+	cfg := &spec.Config
+	if err := cfg.LookUpHosts(ctx, spec.Targets, net.DefaultResolver.LookupHost); err != nil {
+		if ctx.Err() != nil { // a stop during the lookups is no unresolvable host
+			return InterruptedError{context.Cause(ctx)}
+		}
+		// The banner that would warn of a mapping no URL uses is not printed: the warning
+		// often says what went wrong.
+		for _, w := range routeWarnings(cfg, spec.Targets) {
+			fmt.Fprintln(stderr, w)
+		}
+		return SettingError{err}
+	}
+	if err := loader.RaiseFileLimit(users); err != nil {
+		return SettingError{err}
+	}
+	return nil
+}
+
+// runIO is where the runs of a driver print, and the parts they share (newParts).
 type runIO struct {
-	live                     *liveOutputs
 	stdout, stderr, terminal io.Writer
-	talk                     bool
-	dbWarned                 map[string]bool // a database that cannot be read is warned of once
+	talk                     bool // print the banner, each run's line, the stop notice
+	parts                    []part
 }
 
 // seriesEnd says whether a series ended early: interrupted, or aborted after failed requests
@@ -136,7 +140,7 @@ func series(ctx context.Context, spec *Spec, out *runIO, first bool) (stats.Repo
 				return stats.Report{}, end, err
 			}
 		}
-		rep, stop, err := runOnce(ctx, spec, out.live, out.stdout, out.stderr, out.terminal, out.talk, out.dbWarned)
+		rep, stop, err := runOnce(ctx, spec, out.parts)
 		if stoppedBeforeLoad(err) && len(runs) > 0 {
 			end.interrupted = true // the runs made so far are the result
 			break
@@ -185,9 +189,10 @@ func noResponse(rep *stats.Report) int64 {
 	return n
 }
 
-// runOnce makes one run: the loader, its statistics, and the progress line, server monitor,
-// database readers and live outputs around it. dbWarned is the series' databases warned of.
-func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr, terminal io.Writer, talk bool, dbWarned map[string]bool) (stats.Report, loader.StopReason, error) {
+// runOnce makes one run: the loader and its statistics, with parts around them. An interrupt
+// before the load (while a part started: a database that never answers holds its first reading
+// up until Ctrl-C) is an InterruptedError, and nothing of the run is reported.
+func runOnce(ctx context.Context, spec *Spec, parts []part) (stats.Report, loader.StopReason, error) {
 	cfg := spec.Config
 	// -v shows each redirect hop and resource by its own method and URL.
 	cfg.NameRequests = spec.Outputs.Verbose
@@ -195,94 +200,20 @@ func runOnce(ctx context.Context, spec *Spec, live *liveOutputs, stdout, stderr,
 	if err != nil {
 		return stats.Report{}, 0, SettingError{err}
 	}
-	// The monitors take their first samples now, which may take a while: before the sinks
-	// take the run's start time.
-	databases := dbReaders(spec)
-	startDatabases(ctx, databases, spec.Interval, stderr, dbWarned)
-	if ctx.Err() != nil {
-		// Stopped while the databases were read (a database that never answers holds that up
-		// until Ctrl-C): the load is not sent, and there is nothing of this run to report.
-		return stats.Report{}, loader.Interrupted, InterruptedError{context.Cause(ctx)}
-	}
-	monitor := startServer(ctx, spec, exporterIsDatabase(databases))
 	// The loader books login steps after the URL list, so the statistics see its target list.
-	targets := l.Targets()
-	rec := stats.NewRecorder(targets, stats.Options{Interval: spec.Interval, RampEnd: spec.Config.Ramp})
-	var sink loader.Sink = rec
-	if spec.Outputs.Verbose {
-		sink = stats.NewVerbose(stdout, stderr, targets, l.Request, rec)
+	r := &runState{spec: spec, loader: l, targets: l.Targets(), info: spec.Info}
+	if err := startParts(ctx, parts, r); err != nil {
+		return stats.Report{}, 0, err
 	}
-	start := time.Now()
-	sink = live.wrap(sink, targets, start, l.ActiveUsers)
-	var watch *AbortWatch
-	if len(spec.AbortOn) > 0 {
-		watch = WatchGates(sink, spec.AbortOn, spec.AbortWindow, abortEvery(spec.Interval), start, l.Abort)
-		sink = watch
+	rec := stats.NewRecorder(r.targets, stats.Options{Interval: spec.Interval, RampEnd: spec.Config.Ramp})
+	r.start = time.Now()
+	r.outcome = l.Run(ctx, wrapParts(parts, rec, r))
+	sections := finishParts(parts, r)
+	rep := rec.Report(r.outcome, r.info, spec.Outputs.Label)
+	for _, add := range sections {
+		add(&rep)
 	}
-	notices := stderr
-	stopProgress := func() {}
-	if spec.Outputs.Progress {
-		figures := stats.NewLive(sink, time.Second, start)
-		sink = figures
-		d := progress.Start(terminal, plannedProgress(spec), spec.Outputs.Color, start,
-			func(now time.Time) progress.Figures { return progress.Figures(figures.Figures(now)) })
-		notices, stopProgress = d, d.Stop
-	}
-	finished := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			if talk {
-				fmt.Fprintln(notices, "Stopping: letting the requests in flight finish, then reporting (Ctrl-C again to quit at once)")
-			}
-		case <-finished:
-		}
-	}()
-	outcome := l.Run(ctx, sink)
-	live.runEnded(outcome.Elapsed)
-	close(finished)
-	stopProgress()
-	info := spec.Info
-	if watch != nil {
-		// Only a gate that stopped the run is its stop reason: the run may have ended anyway.
-		if a, fired := watch.Close(); fired && outcome.Stop == loader.Aborted {
-			info.Abort = &a
-		}
-	}
-	rep := rec.Report(outcome, info, spec.Outputs.Label)
-	// The final readings are taken side by side, so that their bounds do not add up.
-	var server sysload.Summary
-	var wg sync.WaitGroup
-	if monitor != nil {
-		wg.Go(func() { server = monitor.Stop() })
-	}
-	dbs := stopDatabases(databases)
-	wg.Wait()
-	if monitor != nil {
-		rep.Server = &server
-	}
-	rep.SetDatabases(dbs)
-	if sh := rep.Run.Shard; sh != nil && !sh.PlannedStart.IsZero() {
-		s := *sh
-		s.StartOffset = rep.Run.StartedAt.Sub(s.PlannedStart).Seconds()
-		rep.Run.Shard = &s
-	}
-	return rep, outcome.Stop, nil
-}
-
-// startServer starts reading the server's load, if the spec asks for it. When the
-// --server-metrics page is a database exporter's (pageIsDatabase), it is read for the server
-// only if it has node figures too: otherwise the server's entry would be all failed readings of
-// a page that was read, and its scrapes would add to the database's own count.
-func startServer(ctx context.Context, spec *Spec, pageIsDatabase bool) *sysload.Monitor {
-	if spec.Server == nil {
-		return nil
-	}
-	first := takeFirst(ctx, spec.Server.Sample)
-	if pageIsDatabase && first.err != nil {
-		return nil
-	}
-	return sysload.Start(ctx, first, spec.ServerSpec, spec.Interval)
+	return rep, r.outcome.Stop, nil
 }
 
 // pauseBetweenRuns lets the server settle between the runs of a series; false means the run was

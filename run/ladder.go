@@ -29,11 +29,10 @@ func ladder(ctx context.Context, spec *Spec, out *runIO) (stats.Report, seriesEn
 			break
 		}
 		step := *spec
-		step.Config.Users, step.Info.Users = users, users
+		step.Config.Users, step.Info.Users, step.step = users, users, float64(users)
 		if out.talk {
 			fmt.Fprintf(out.stderr, "** step %d of %d: %d users\n", i+1, n, users)
 		}
-		out.live.setStep(float64(users))
 		rep, stepEnd, err := series(ctx, &step, out, i == 0)
 		if stoppedBeforeLoad(err) && len(steps) > 0 {
 			end.interrupted = true // the steps made so far are the result

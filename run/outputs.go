@@ -19,7 +19,6 @@ import (
 // writeOutputs prints the report (text or JSON) and writes the files asked for. It tries every
 // output even when one fails, so a full disk or a closed stdout does not cost the others.
 func writeOutputs(rep *stats.Report, out *Outputs, stdout io.Writer, now time.Time) error {
-	var errs []error
 	var printErr error
 	switch {
 	case out.JSON:
@@ -27,7 +26,13 @@ func writeOutputs(rep *stats.Report, out *Outputs, stdout io.Writer, now time.Ti
 	case !out.Quiet:
 		printErr = stats.WriteText(stdout, rep, out.Text)
 	}
-	errs = append(errs, StdoutErr(printErr))
+	return errors.Join(StdoutErr(printErr), saveFiles(rep, out, now))
+}
+
+// saveFiles writes the files asked for with the result: -o, --html, -l (its line dated now)
+// and --hdr-log. It tries every file even when one fails.
+func saveFiles(rep *stats.Report, out *Outputs, now time.Time) error {
+	var errs []error
 	if out.JSONFile != "" {
 		errs = append(errs, stats.SaveJSON(out.JSONFile, rep))
 	}

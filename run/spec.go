@@ -1,9 +1,11 @@
-// Package run makes a load test from its description to its result: the runs of a series
-// (Spec.Repeat) with a pause between them, the chain of sinks around each (statistics, verbose
-// lines, live CSV and Prometheus outputs, the progress line), the server's load and the
-// databases' counters read beside it, the outputs written at the end and the history kept for
-// later comparisons. It takes plain values and knows no command line: the CLI and the demo
-// describe a run as a Spec and call Execute.
+// Package run makes a load test from its description to its result. Its drivers, a series of
+// runs (Spec.Repeat) with a pause between them, a ladder of such series (Spec.Ladder) and a
+// capacity search (SearchCapacity), make their runs alike: the loader and its statistics, with
+// the parts the Spec asks for around them (the verbose lines, the live CSV and Prometheus
+// outputs, the abort window, the progress line, the server's load and the databases' counters
+// read beside the load), each adding its section to the run's result. Then the outputs are
+// written and the result kept in the history for later comparisons. It takes plain values and
+// knows no command line: the CLI and the demo describe a run as a Spec and call Execute.
 package run
 
 import (
@@ -63,6 +65,10 @@ type Spec struct {
 	// postgres_exporter's figures. A database that cannot be read costs a warning, never the
 	// run.
 	Databases []dbload.Target
+
+	// step is the step in progress of a ladder (its users) or a capacity search (its rate),
+	// for the metrics' webload_step; 0 outside one. The drivers set it on their copy.
+	step float64
 }
 
 // Sessions names where a run's users take their own variables and login steps from, never

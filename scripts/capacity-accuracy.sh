@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-go test -run '^$' -bench 'CapacityAccuracy' -benchtime 1x -count "$RUNS" ./capacity/ | tee "$out" | grep -E '^Benchmark' || true
+go test -run '^$' -bench 'CapacityAccuracy' -benchtime 1x -count "$RUNS" ./run/ | tee "$out" | grep -E '^Benchmark' || true
 go test -run '^$' -bench 'LadderKnee' -benchtime 1x -count "$RUNS" ./run/ | tee -a "$out" | grep -E '^Benchmark' || true
 
 awk '

@@ -1,31 +1,27 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net"
+	"maps"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/capacity"
-	"github.com/webload/webload/internal/promsink"
-	"github.com/webload/webload/loader"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
 )
 
-// capacityCommandDef is `webload capacity`: the run's flags that shape requests, plus the
-// search's own.
+// capacityCommandDef is `webload capacity`: the run's flags, those that set the load hidden and
+// refused, plus the search's own.
 func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 	o := new(runOptions)
-	flags := capacityFlags()
+	flags := capacityFlags(o)
 	for _, f := range optionFlags(o) {
-		if slices.Contains(notForCapacity, f.Names()[0]) {
+		if _, refused := notForCapacity[f.Names()[0]]; refused {
 			hide(f) // still parsed, so that setting one is refused by name
 		}
 		flags = append(flags, f)
@@ -40,9 +36,9 @@ func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 	}
 }
 
-func capacityFlags() []cli.Flag {
+func capacityFlags(o *runOptions) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "slo", Category: catLoad, Usage: "a step passes when every `GATE` holds, in --assert's words: p95<500ms, error_rate<1; repeatable, at least one; error_rate<1 is added unless a gate bounds error_rate, availability or failed; gates a heavier load cannot break (p95>1s, trate>=10) are refused"},
+		&cli.StringSliceFlag{Name: "slo", Destination: &o.slo, Category: catLoad, Usage: "a step passes when every `GATE` holds, in --assert's words: p95<500ms, error_rate<1; repeatable, at least one; error_rate<1 is added unless a gate bounds error_rate, availability or failed; gates a heavier load cannot break (p95>1s, trate>=10) are refused; --junit reports them on the step at the capacity"},
 		&cli.StringFlag{Name: "step-time", Value: "10s", Category: catLoad, Usage: "measure each rate for `DURATION`"},
 		&cli.StringFlag{Name: "settle", Value: "2s", Category: catLoad, Usage: "load each rate for `DURATION` before its step, uncounted, so a queue the rate builds shows in the step"},
 		&cli.StringFlag{Name: "from", Value: "10", Category: catLoad, Usage: "first `RATE` in requests per second (halved while it fails, down to 1/s)"},
@@ -52,12 +48,41 @@ func capacityFlags() []cli.Flag {
 	}
 }
 
-// notForCapacity are run flags that have no meaning in a search, which sets the load itself
-// and prints its own lines; a user who sets one is told so rather than ignored.
-var notForCapacity = []string{"concurrent", "reps", "time", "rate", "ramp", "delay", "benchmark",
-	"interval", "verbose", "html", "log", "mark", "hdr-log", "csv",
-	"siege-format", "assert", "junit", "history", "server-metrics", "db",
-	"shard", "shards", "start-at", "start-after", "get", "print", "config", "per-url", "pprof", "failures"}
+// notForCapacity are the run flags a search refuses, with why: those that set the load or
+// when it starts and stops (the search sets its steps' rates and times), those of a report
+// it does not print, and those another flag of the search does the work of. A user who sets
+// one is told so rather than ignored. Every other run flag applies to each step as to a run:
+// the requests, sessions and checks, the databases' and the server's readings, the live
+// outputs and the files written with the result.
+var notForCapacity = map[string]string{
+	"concurrent":   setsTheLoad,
+	"reps":         setsTheLoad,
+	"time":         setsTheLoad,
+	"rate":         setsTheLoad,
+	"ramp":         setsTheLoad,
+	"delay":        setsTheLoad,
+	"benchmark":    setsTheLoad,
+	"failures":     setsTheLoad,
+	"shard":        setsTheLoad,
+	"shards":       setsTheLoad,
+	"start-at":     setsTheLoad,
+	"start-after":  setsTheLoad,
+	"siege-format": noReport,
+	"per-url":      noReport,
+	"assert":       "whose steps are judged by --slo",
+	"abort-on":     endsEarly,
+	"abort-window": endsEarly,
+	"get":          "which searches: make one request with webload -g",
+	"print":        "which searches: make one request with webload -p",
+	"config":       "which searches: print the settings with webload -C",
+}
+
+// Why notForCapacity refuses a flag, each reason for several.
+const (
+	setsTheLoad = "which sets the load itself"
+	noReport    = "which prints its steps, not a report"
+	endsEarly   = "whose steps end early by themselves when they break the --slo badly"
+)
 
 // hide keeps a flag out of the help.
 func hide(f cli.Flag) {
@@ -77,19 +102,13 @@ func hide(f cli.Flag) {
 	}
 }
 
-// capacitySearch is what the search's own flags ask for.
-type capacitySearch struct {
-	slo              []stats.Gate
-	opts             capacity.Options
-	stepTime, settle time.Duration
-}
-
-func capacityFromFlags(c *cli.Context) (capacitySearch, error) {
-	var s capacitySearch
+// capacityFromFlags reads what the search's own flags ask for.
+func capacityFromFlags(c *cli.Context) (run.CapacitySearch, error) {
+	var s run.CapacitySearch
 	var p problems
-	for _, name := range notForCapacity {
+	for _, name := range slices.Sorted(maps.Keys(notForCapacity)) {
 		if c.IsSet(name) {
-			p.addf(name, "--%s does not apply to webload capacity, which sets the load itself", name)
+			p.addf(name, "--%s does not apply to webload capacity, %s", name, notForCapacity[name])
 		}
 	}
 	for _, expr := range c.StringSlice("slo") {
@@ -102,44 +121,44 @@ func capacityFromFlags(c *cli.Context) (capacitySearch, error) {
 			p.addf("slo", "--slo: %w", err)
 			continue
 		}
-		s.slo = append(s.slo, g)
+		s.SLO = append(s.SLO, g)
 	}
 	if len(c.StringSlice("slo")) == 0 {
 		p.addf("slo", "--slo: name at least one gate the steps must keep, such as --slo 'p95<500ms'")
-	} else if len(s.slo) == len(c.StringSlice("slo")) {
-		full, err := capacity.SLO(s.slo) // every gate passed CheckGate: this adds the error ceiling
+	} else if len(s.SLO) == len(c.StringSlice("slo")) {
+		full, err := capacity.SLO(s.SLO) // every gate passed CheckGate: this adds the error ceiling
 		if err != nil {
 			p.addf("slo", "--slo: %w", err)
 		}
-		s.slo = full
+		s.SLO, s.Given = full, len(c.StringSlice("slo"))
 	}
 	var err error
-	if s.stepTime, err = parseSeconds(c.String("step-time")); err != nil || s.stepTime <= 0 {
+	if s.StepTime, err = parseSeconds(c.String("step-time")); err != nil || s.StepTime <= 0 {
 		p.addf("step-time", "--step-time: want a positive duration such as 10s (got %q)", c.String("step-time"))
-	} else if s.stepTime < capacity.MinStepTime {
+	} else if s.StepTime < capacity.MinStepTime {
 		p.addf("step-time", "--step-time: want %v at least, for a step to hold requests enough to judge (got %q)", capacity.MinStepTime, c.String("step-time"))
 	}
-	if s.settle, err = parseSeconds(c.String("settle")); err != nil || s.settle < 0 {
+	if s.Settle, err = parseSeconds(c.String("settle")); err != nil || s.Settle < 0 {
 		p.addf("settle", "--settle: want a duration such as 2s, or 0 (got %q)", c.String("settle"))
 	}
-	if s.opts.From, err = parseRate(c.String("from")); err != nil {
+	if s.Options.From, err = parseRate(c.String("from")); err != nil {
 		p.addf("from", "--from: %w", err)
 	}
-	if s.opts.To, err = parseRate(c.String("to")); err != nil {
+	if s.Options.To, err = parseRate(c.String("to")); err != nil {
 		p.addf("to", "--to: %w", err)
 	}
-	if err == nil && s.opts.To < s.opts.From && c.IsSet("from") {
+	if err == nil && s.Options.To < s.Options.From && c.IsSet("from") {
 		p.addf("to", "--to %s is below --from %s", c.String("to"), c.String("from"))
 	}
-	if s.opts.MaxSteps = c.Int("max-steps"); s.opts.MaxSteps < 1 {
-		p.addf("max-steps", "--max-steps: want at least 1 (got %d)", s.opts.MaxSteps)
+	if s.Options.MaxSteps = c.Int("max-steps"); s.Options.MaxSteps < 1 {
+		p.addf("max-steps", "--max-steps: want at least 1 (got %d)", s.Options.MaxSteps)
 	}
 	return s, p.err(func(string, string) (string, bool) { return "", false })
 }
 
-// capacityCommand runs the search. It prints each step as it ends and the capacity last, and
-// exits 0 when a rate passed, 1 (as a failed gate) when none did and some failed, 4 (as an
-// inconclusive limit) when no step could be judged.
+// capacityCommand runs the search (run.SearchCapacity), writes --junit, and exits 0 when a
+// rate passed, 1 (as a failed gate) when none did and some failed, 4 (as an inconclusive limit)
+// when no step could be judged.
 func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env lookupEnv) error {
 	if c.Bool("help") {
 		return cli.ShowCommandHelp(c, "capacity")
@@ -156,56 +175,30 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 	if err != nil {
 		return err
 	}
-	cfg := &spec.Config
-	if err := cfg.LookUpHosts(c.Context, spec.Targets, net.DefaultResolver.LookupHost); err != nil {
-		return usageError{err}
-	}
-	if err := loader.RaiseFileLimit(cfg.MaxUsers); err != nil {
-		return usageError{err}
-	}
-	m := &capacity.Measurer{Config: spec.Config, Targets: spec.Targets, StepTime: search.stepTime,
-		Settle: search.settle, SLO: search.slo, Info: spec.Info, Label: spec.Outputs.Label}
-	if addr := spec.Outputs.PromAddr; addr != "" {
-		m.Metrics = promsink.New()
-		stop, err := run.ServeLoopback(c.Context, "prometheus-listen", addr, m.Metrics.Handler())
+	showProgress(&spec.Outputs, stderr, env) // each step's, between the lines of the steps
+	if o.pprof != "" {
+		stop, err := servePprof(c.Context, o.pprof)
 		if err != nil {
 			return runError(err)
 		}
 		defer stop()
 	}
-	lines := stdout // the steps and the capacity; with -j the JSON alone goes to stdout
-	if spec.Outputs.JSON {
-		lines = stderr
-	}
-	if spec.Outputs.Quiet {
-		lines = io.Discard
-	}
-	fmt.Fprintf(lines, "Capacity search for %s: steps of %v after %v settling, from %g/s up to %g/s\n",
-		sloText(search.slo, len(c.StringSlice("slo"))), search.stepTime, search.settle, min(search.opts.From, search.opts.To), search.opts.To)
-	search.opts.Step = func(s capacity.Step) { fmt.Fprintln(lines, s.Summary().Line()) }
 	runStarts(c.Context)
-	results, searchErr := repeatSearch(c.Context, search, spec.Repeat, spec.RepeatPause, m.Measure, lines)
-	rep, saved, err := capacity.SeriesReport(results)
-	if err != nil {
-		return err
+	found, err := run.SearchCapacity(c.Context, spec.Spec, search, run.Streams{Stdout: stdout, Stderr: stderr})
+	if len(found.Searches) == 0 {
+		return runError(err) // nothing was measured
 	}
-	var summary stats.Capacity
-	if saved {
-		summary = *rep.Capacity
-	} else {
-		summary = results[len(results)-1].Summary()
+	interrupted := errors.As(err, new(run.InterruptedError))
+	if spec.junit != "" {
+		suite := strings.TrimSpace("webload capacity " + found.Report.Label)
+		if jerr := writeJUnitFile(spec.junit, suite, capacityVerdicts(&found, interrupted)); jerr != nil {
+			err = errors.Join(err, jerr)
+		}
 	}
-	if len(results) > 1 {
-		fmt.Fprintln(lines, summary.Summary())
-	}
-	if err := saveCapacity(rep, saved, &spec.Outputs, stdout); err != nil {
-		return err
-	}
+	summary := found.Summary
 	switch {
-	case searchErr != nil && c.Context.Err() != nil:
-		return runError(run.InterruptedError{Cause: context.Cause(c.Context)})
-	case searchErr != nil:
-		return searchErr
+	case err != nil:
+		return runError(err)
 	case !summary.Judged():
 		return unjudgedError{summary.Summary()}
 	case summary.Rate == 0:
@@ -214,64 +207,29 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 	return nil
 }
 
-// repeatSearch runs the search n times, pause apart, each printing its steps and its capacity
-// line (with a heading when there are several), and returns every search begun: the last one
-// cut short when the context ended, with the error that ended it.
-func repeatSearch(ctx context.Context, search capacitySearch, n int, pause time.Duration, measure capacity.Measure, lines io.Writer) ([]capacity.Result, error) {
-	n = max(n, 1)
-	var out []capacity.Result
-	for i := range n {
-		if i > 0 {
-			t := time.NewTimer(pause)
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				t.Stop()
-				return out, ctx.Err()
-			}
-		}
-		if n > 1 {
-			fmt.Fprintf(lines, "Search %d of %d:\n", i+1, n)
-		}
-		res, err := capacity.Search(ctx, search.slo, search.opts, measure)
-		out = append(out, res)
-		sum := res.Summary()
-		fmt.Fprintln(lines, sum.Summary())
-		if err != nil {
-			return out, err
+// capacityVerdicts are the cases of a search's --junit file: the SLO's verdicts on the step at
+// the capacity when one whole search found one, else one case, the search's outcome: passed
+// with a capacity, failed without one or when the search was interrupted, inconclusive when no
+// step could be judged.
+func capacityVerdicts(found *run.CapacityFound, interrupted bool) []stats.Verdict {
+	if len(found.Searches) == 1 && !interrupted {
+		if res := &found.Searches[0]; res.Best >= 0 {
+			return res.Steps[res.Best].Verdicts
 		}
 	}
-	return out, nil
-}
-
-// saveCapacity writes the result of the step at the capacity, the search attached (for a
-// repeated search, the searches' results combined), to -o and, with -j, to stdout.
-func saveCapacity(rep stats.Report, ok bool, out *run.Outputs, stdout io.Writer) error {
-	if !ok {
-		return nil
+	sum := &found.Summary
+	v := stats.Verdict{Check: "capacity", Figure: "capacity", Measured: sum.Rate, Passed: sum.Rate > 0 && !interrupted}
+	verdict := "ok"
+	switch {
+	case interrupted:
+		verdict = "FAILED (the search was interrupted)"
+	case !sum.Judged():
+		v.Inconclusive, verdict = true, "INCONCLUSIVE"
+	case !v.Passed:
+		verdict = "FAILED"
 	}
-	var errs []error
-	if out.JSONFile != "" {
-		errs = append(errs, stats.SaveJSON(out.JSONFile, &rep))
-	}
-	if out.JSON {
-		errs = append(errs, stats.WriteJSON(stdout, &rep))
-	}
-	return errors.Join(errs...)
-}
-
-// sloText lists the gates the steps are judged by; those past the first given were added by
-// the search (the error ceiling), and say so.
-func sloText(slo []stats.Gate, given int) string {
-	var s []string
-	for i, g := range slo {
-		if i >= given {
-			s = append(s, g.Expr+" (added: no --slo bounds the errors)")
-			continue
-		}
-		s = append(s, g.Expr)
-	}
-	return strings.Join(s, ", ")
+	v.Text = strings.TrimPrefix(sum.Summary(), "Capacity: ") + ": " + verdict
+	return []stats.Verdict{v}
 }
 
 // noCapacityError says no rate kept the SLO; it exits as a failed gate does.

@@ -34,10 +34,10 @@ type runOptions struct {
 	verbose, quiet, jsonOutput, perURL                                                            bool
 	db                                                                                            cli.StringSlice
 
-	// Gates and comparison
-	assert, checks cli.StringSlice
-	junit, history string
-	abort          abortOptions
+	// Gates and comparison; slo is webload capacity's
+	assert, checks, slo cli.StringSlice
+	junit, history      string
+	abort               abortOptions
 
 	// Distributed runs
 	shard, startAt, startAfter string

@@ -43,10 +43,7 @@ func runCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env loo
 		return probe(&spec, c.IsSet("print"), stdout)
 	}
 	warnSiteVariables(o.file, env, stderr)
-	term, _ := env("TERM")
-	_, noColor := env("NO_COLOR")
-	spec.Outputs.Progress = isTerminal(stderr) && term != "dumb" && !spec.Outputs.Quiet && !spec.Outputs.Verbose
-	spec.Outputs.Color = !noColor
+	showProgress(&spec.Outputs, stderr, env)
 	if o.pprof != "" {
 		stop, err := servePprof(c.Context, o.pprof)
 		if err != nil {
@@ -160,6 +157,15 @@ func checkGates(rep *stats.Report, spec *runSpec, stdout, stderr io.Writer, more
 		return nil
 	}
 	return finishVerdicts(append(gates, more...), lines, "", suite, stdout)
+}
+
+// showProgress draws the progress line on stderr when it is a terminal that can redraw it,
+// unless nothing but errors is printed or a line per request is.
+func showProgress(out *run.Outputs, stderr io.Writer, env lookupEnv) {
+	term, _ := env("TERM")
+	_, noColor := env("NO_COLOR")
+	out.Progress = isTerminal(stderr) && term != "dumb" && !out.Quiet && !out.Verbose
+	out.Color = !noColor
 }
 
 // isTerminal tells whether w is a terminal, where a progress line can be redrawn in place.

@@ -229,7 +229,7 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p
 	}
 	abortFromFlags(c, &o.abort, s, p)
 	s.junit = o.junit
-	if s.junit != "" && len(o.assert.Value()) == 0 && len(o.abort.on.Value()) == 0 {
+	if s.junit != "" && len(o.assert.Value()) == 0 && len(o.abort.on.Value()) == 0 && len(o.slo.Value()) == 0 {
 		p.addf("junit", "--junit: there are no gates to report; add --assert EXPR or --abort-on EXPR")
 	}
 	s.History = o.history

@@ -1,4 +1,4 @@
-package capacity
+package run
 
 import (
 	"context"
@@ -15,10 +15,10 @@ import (
 	"github.com/webload/webload/urls"
 )
 
-// startSite serves a capacity site of 8 workers of 20 ms: 400 req/s.
-func startSite(t *testing.T) *capsite.Site {
+// startCapsite serves a capacity site for the test's length.
+func startCapsite(t testing.TB, cfg capsite.Config) *capsite.Site {
 	t.Helper()
-	site, err := capsite.Start(capsite.Config{Workers: 8, Service: 20 * time.Millisecond})
+	site, err := capsite.Start(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,27 +26,34 @@ func startSite(t *testing.T) *capsite.Site {
 	return site
 }
 
-func measurer(t testing.TB, site *capsite.Site, slo ...string) *Measurer {
+// stepOf is the load of a search's steps over url and the search, judged by slo: steps of 1 s
+// after 0.5 s of settling, labelled "capsite".
+func stepOf(t testing.TB, url string, slo ...string) (*Spec, *CapacitySearch) {
 	t.Helper()
-	target, err := urls.ParseLine(site.URL(), urls.Options{})
+	target, err := urls.ParseLine(url, urls.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Measurer{
-		Config:   loader.Config{MaxUsers: 2000, Timeout: 10 * time.Second},
-		Targets:  []urls.Target{target},
-		StepTime: time.Second, Settle: 500 * time.Millisecond,
-		SLO: mustGates(t, slo...), Label: "capsite",
+	var gates []stats.Gate
+	for _, expr := range slo {
+		g, err := stats.ParseGate(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gates = append(gates, g)
 	}
+	spec := &Spec{Config: loader.Config{MaxUsers: 2000, Timeout: 10 * time.Second}, Targets: []urls.Target{target},
+		Outputs: Outputs{Label: "capsite"}}
+	return spec, &CapacitySearch{SLO: gates, StepTime: time.Second, Settle: 500 * time.Millisecond}
 }
 
 // Below capacity a step counts only what was intended after the settle time, as a run of its
 // own: 100 req/s for 1 s after 0.5 s of settling is 100 transactions, 150 served.
 func TestMeasureLeavesTheSettleTimeOut(t *testing.T) {
 	t.Parallel()
-	site := startSite(t)
-	m := measurer(t, site, "p95<5s") // this test is about what counts, not about the SLO
-	got, err := m.Measure(context.Background(), 100)
+	site := startCapsite(t, capsite.Config{Workers: 8, Service: 20 * time.Millisecond}) // 400 req/s
+	spec, search := stepOf(t, site.URL(), "p95<5s")                                     // this test is about what counts, not about the SLO
+	got, err := measureStep(context.Background(), spec, nil, search, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,14 +82,10 @@ func TestMeasureLeavesTheSettleTimeOut(t *testing.T) {
 // 20 s. (The bound on what was served only guards against a step that never ends early.)
 func TestMeasureEndsABadStepEarly(t *testing.T) {
 	t.Parallel()
-	site, err := capsite.Start(capsite.Config{Workers: 1000, Service: 500 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { site.Close() })
-	m := measurer(t, site, "p95<100ms")
-	m.StepTime, m.Settle, m.Window = 20*time.Second, 0, 200*time.Millisecond
-	got, err := m.Measure(context.Background(), 200)
+	site := startCapsite(t, capsite.Config{Workers: 1000, Service: 500 * time.Millisecond})
+	spec, search := stepOf(t, site.URL(), "p95<100ms")
+	search.StepTime, search.Settle, search.Window = 20*time.Second, 0, 200*time.Millisecond
+	got, err := measureStep(context.Background(), spec, nil, search, 200)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,58 +97,6 @@ func TestMeasureEndsABadStepEarly(t *testing.T) {
 	}
 	if served := site.Served(); served >= 200*20 {
 		t.Fatalf("the site served %d, a whole step's worth", served)
-	}
-}
-
-func TestRelaxed(t *testing.T) {
-	t.Parallel()
-	got := relaxed(mustGates(t, "p95<500ms", "trate>=100", "failed==0", "error_rate<=1"))
-	want := []float64{1, 50, 2}
-	if len(got) != len(want) {
-		t.Fatalf("relaxed %+v, want %d gates", got, len(want))
-	}
-	for i, g := range got {
-		if g.Value != want[i] {
-			t.Errorf("gate %s relaxed to %v, want %v", g.Expr, g.Value, want[i])
-		}
-	}
-}
-
-// One bad window is a hiccup; two in a row are a queue: only they end the step.
-func TestWatchNeedsBadWindowsInARow(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		name    string
-		windows []time.Duration // each window's response time, 50 results a window
-		fire    int             // the window whose end fires, -1 for none
-	}{
-		{"all good", []time.Duration{10, 10, 10, 10}, -1},
-		{"one hiccup", []time.Duration{10, 300, 10, 300, 10}, -1},
-		{"a queue", []time.Duration{10, 300, 400, 10}, 2},
-		{"from the start", []time.Duration{500, 600, 700}, 1},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			stopped := -1
-			window := 0
-			targets := []urls.Target{{URL: "http://127.0.0.1/"}}
-			w := &watch{next: stats.NewRecorder(targets, stats.Options{}), window: time.Second,
-				bad: relaxed(mustGates(t, "p95<100ms")), targets: targets,
-				stop: func() { stopped = window - 1 }}
-			// Each window's results end within it; the first result of the next window judges it.
-			for i, rt := range append(tc.windows, 10) {
-				window = i
-				batch := make([]loader.Result, 50)
-				for k := range batch {
-					start := time.Duration(i)*time.Second + time.Duration(k)*time.Millisecond
-					batch[k] = loader.Result{Status: 200, Intended: start, Start: start, Latency: rt * time.Millisecond}
-				}
-				w.Record(batch)
-			}
-			if stopped != tc.fire || w.fired != (tc.fire >= 0) {
-				t.Fatalf("stopped after window %d (fired %v), want %d", stopped, w.fired, tc.fire)
-			}
-		})
 	}
 }
 
@@ -163,13 +114,10 @@ func TestMeasureKeepsAPartialStep(t *testing.T) {
 		w.Write([]byte("ok\n"))
 	}))
 	t.Cleanup(site.Close)
-	target, err := urls.ParseLine(site.URL+"/", urls.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &Measurer{Config: loader.Config{MaxUsers: 100, Timeout: 10 * time.Second}, Targets: []urls.Target{target},
-		StepTime: 20 * time.Second, SLO: mustGates(t, "p95<5s"), Label: "cut"}
-	got, err := m.Measure(ctx, 50)
+	spec, search := stepOf(t, site.URL+"/", "p95<5s")
+	spec.Outputs.Label = "cut"
+	search.StepTime, search.Settle = 20*time.Second, 0
+	got, err := measureStep(ctx, spec, nil, search, 50)
 	if !errors.Is(err, context.Canceled) || !got.Partial || got.EndedEarly {
 		t.Fatalf("err %v, partial %v, ended early %v; want the step cut and kept", err, got.Partial, got.EndedEarly)
 	}

@@ -1,9 +1,11 @@
-package capacity
+package run
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/webload/webload/capacity"
 	"github.com/webload/webload/internal/capsite"
 )
 
@@ -13,7 +15,7 @@ import (
 // machine's own load as much as on the search (a busy client delays the site's workers too),
 // so it is measured here and by scripts/capacity-accuracy.sh, never judged by a test:
 //
-//	go test -run '^$' -bench CapacityAccuracy -benchtime 1x -count 5 ./capacity/
+//	go test -run '^$' -bench CapacityAccuracy -benchtime 1x -count 5 ./run/
 func BenchmarkCapacityAccuracy(b *testing.B) {
 	cfg := capsite.Config{Workers: 4, Service: 40 * time.Millisecond}
 	site, err := capsite.Start(cfg)
@@ -21,10 +23,13 @@ func BenchmarkCapacityAccuracy(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { site.Close() })
-	m := measurer(b, site, "p95<100ms")
-	m.StepTime, m.Settle = 2*time.Second, time.Second
+	spec, search := stepOf(b, site.URL(), "p95<100ms")
+	search.StepTime, search.Settle = 2*time.Second, time.Second
+	measure := func(ctx context.Context, rate float64) (capacity.Measured, error) {
+		return measureStep(ctx, spec, nil, search, rate)
+	}
 	for b.Loop() {
-		res, err := Search(b.Context(), m.SLO, Options{From: 25}, m.Measure)
+		res, err := capacity.Search(b.Context(), search.SLO, capacity.Options{From: 25}, measure)
 		if err != nil {
 			b.Fatal(err)
 		}
