@@ -85,6 +85,7 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 			urlsCommand(stdout, stderr),
 			completionCommandDef(stdout),
 			manCommandDef(stdout),
+			docsCommandDef(stdout),
 			{
 				Name:      "help",
 				Usage:     "show the options, or a command's (webload help urls import)",
