@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# memory-bounds.sh: webload's peak resident memory (RSS) where the README states a bound. Serves
+# memory-bounds.sh: webload's peak resident memory (RSS) where the docs state a bound. Serves
 # distinct pages of about 30 KB on 127.0.0.1 (internal/pagesite), then measures with
 # /usr/bin/time -v:
 #   - content fingerprints over PAGES distinct pages, each fetched once (-r once), saved with -o;
 #   - a 1 000 000-URL list: its start, up to the first answer (the high-water mark then, read
 #     from /proc), and a short run of 1 000 requests saved with -o.
-# Prints one row per case: peak RSS in MiB and the bound the README states. A few minutes on 2
+# Prints one row per case: peak RSS in MiB and the bound the docs state. A few minutes on 2
 # cores, most of it the 100 000 pages.
 #
 #   scripts/memory-bounds.sh [PAGES...]        default: 10000 100000
@@ -63,14 +63,14 @@ row() { rows+=("$(printf '%-44s %8s   %s' "$1" "$2" "$3")"); }
 for n in "$@"; do
   list "$n"
   rss=$(peak "$work/webload" -q -b -c 20 -r once --no-parser -f "$work/urls-$n.txt" -o "$work/pages.json")
-  row "fingerprints, $n distinct 30 KB pages, -o" "$rss" "learners keep at most 256 MiB; see README"
+  row "fingerprints, $n distinct 30 KB pages, -o" "$rss" "learners keep at most 256 MiB; see docs/checks-and-content.md"
 done
 
 list 1000000
 read -r rss secs < <(start 1000000)
 row "1 000 000 URLs, start (first answer ${secs}s)" "$rss" "under 500 MB, about 4 s"
 rss=$(peak "$work/webload" -q -b -c 10 -r 100 --no-parser -f "$work/urls-1000000.txt" -o "$work/long.json")
-row "1 000 000 URLs, 1 000 requests, -o" "$rss" "see README"
+row "1 000 000 URLs, 1 000 requests, -o" "$rss" "see docs/misbehaving-servers.md"
 
 printf '%-44s %8s   %s\n' "case" "peak MiB" "stated bound"
 printf '%s\n' "${rows[@]}"

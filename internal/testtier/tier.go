@@ -2,7 +2,7 @@
 // loop: it leaves out what starts a database, a browser or an exporter, and every test that
 // takes more than about 2 s. The whole suite runs under -race, except the tests of pure maths
 // that the race detector slows tenfold and that share no memory between goroutines; those run
-// in a step of their own without it (see the README's "Tests").
+// in a step of their own without it (see docs/development.md).
 package testtier
 
 import "testing"
