@@ -13,7 +13,8 @@ type ShardOverlap struct {
 	// shards without a planned start, how long after the earliest shard.
 	Lateness float64 `json:"lateness"`
 	// Together is how long every shard was running at once: from the latest shard's start to
-	// the earliest shard's end. Negative when a shard started after another had ended.
+	// the earliest shard's end. Negative when a shard started after another had ended. Shards
+	// that made no request are left out, here and in Shortest.
 	Together float64 `json:"together"`
 	// Shortest is the shortest shard's elapsed time.
 	Shortest float64 `json:"shortest"`
@@ -31,27 +32,34 @@ type ShardOverlap struct {
 func RanTogether(together, shortest float64) bool { return together >= shortest/2 }
 
 // shardOverlap measures the shards' overlap from their saved starts and elapsed times; shards
-// holds at least one result.
+// holds at least one result. A shard that made no request (more shards than users) loaded
+// nothing, so it takes no part in the time the shards ran together; it still started, late or
+// not.
 func shardOverlap(shards []Report) ShardOverlap {
-	earliest, latest := shards[0].Run.StartedAt, shards[0].Run.StartedAt
-	var firstEnd time.Time
+	earliest := shards[0].Run.StartedAt
+	var latest, firstEnd time.Time
 	var shortest time.Duration
+	loaded := 0
 	for i := range shards {
 		r := &shards[i]
-		elapsed := seconds(r.ElapsedTime)
-		end := r.Run.StartedAt.Add(elapsed)
-		if i == 0 || end.Before(firstEnd) {
-			firstEnd = end
-		}
-		if i == 0 || elapsed < shortest {
-			shortest = elapsed
-		}
 		if r.Run.StartedAt.Before(earliest) {
 			earliest = r.Run.StartedAt
 		}
-		if r.Run.StartedAt.After(latest) {
+		if r.Requests == 0 {
+			continue
+		}
+		elapsed := seconds(r.ElapsedTime)
+		end := r.Run.StartedAt.Add(elapsed)
+		if loaded == 0 || end.Before(firstEnd) {
+			firstEnd = end
+		}
+		if loaded == 0 || elapsed < shortest {
+			shortest = elapsed
+		}
+		if loaded == 0 || r.Run.StartedAt.After(latest) {
 			latest = r.Run.StartedAt
 		}
+		loaded++
 	}
 	var late float64
 	for i := range shards {
@@ -62,7 +70,10 @@ func shardOverlap(shards []Report) ShardOverlap {
 		}
 		late = max(late, l)
 	}
-	o := ShardOverlap{Lateness: late, Together: firstEnd.Sub(latest).Seconds(), Shortest: shortest.Seconds()}
+	o := ShardOverlap{Lateness: late}
+	if loaded > 0 {
+		o.Together, o.Shortest = firstEnd.Sub(latest).Seconds(), shortest.Seconds()
+	}
 	o.Overlapped = RanTogether(o.Together, o.Shortest)
 	return o
 }

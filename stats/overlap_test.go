@@ -11,7 +11,7 @@ import (
 )
 
 // overlapShard is one shard's timing in an overlap test: when it started after t0 and for how
-// long it ran.
+// long it ran. A shard that ran for no time made no request, as one without users.
 type overlapShard struct {
 	late, elapsed time.Duration
 }
@@ -25,9 +25,13 @@ func mergedShards(t *testing.T, shards []overlapShard, planned bool) Report {
 	var reps []Report
 	for i, sh := range shards {
 		rec := NewRecorder(targets, Options{})
-		rec.Record([]loader.Result{{Status: 200, Latency: time.Millisecond}})
+		users := 0
+		if sh.elapsed > 0 {
+			rec.Record([]loader.Result{{Status: 200, Latency: time.Millisecond}})
+			users = 1
+		}
 		info := RunInfo{Test: "same", Shard: &ShardInfo{Index: i, Count: len(shards)}}
-		r := rec.Report(loader.Outcome{Started: t0.Add(sh.late), Elapsed: sh.elapsed, Users: 1}, info, "x")
+		r := rec.Report(loader.Outcome{Started: t0.Add(sh.late), Elapsed: sh.elapsed, Users: users}, info, "x")
 		if planned {
 			r.Run.Shard.PlannedStart = t0
 			r.Run.Shard.StartOffset = sh.late.Seconds()
@@ -69,6 +73,11 @@ func TestMergeShardsOverlap(t *testing.T) {
 			3, 7, 10, true},
 		{"a shard that stopped early", []overlapShard{{0, 60 * s}, {1 * s, 2 * s}}, true,
 			1, 2, 2, true},
+		// More shards than users: a shard without users ends at once, having loaded nothing.
+		{"a shard that made no request", []overlapShard{{0, 10 * s}, {1 * s, 10 * s}, {0, 0}}, true,
+			1, 9, 10, true},
+		{"no shard made a request", []overlapShard{{0, 0}, {2 * s, 0}}, true,
+			2, 0, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
