@@ -62,6 +62,8 @@ func Merge(shards []Report) (Report, error) {
 	}
 	f.run.StopReason, f.run.Abort = earlyStop(shards)
 	f.run.Shard = nil
+	overlap := shardOverlap(shards)
+	f.run.ShardsOverlap = &overlap
 	f.run.StartedAt = start
 	f.elapsed = end.Sub(start).Seconds()
 	f.users = poolUsers(shards)
@@ -147,12 +149,31 @@ func writeShards(b *strings.Builder, rep *Report) {
 		b.WriteString("\n")
 	}
 	if n := len(rep.Run.Shards); n > 0 {
+		fmt.Fprintf(b, "Shards:\t\t\t%12d merged; %s\n", n, shardsStart(rep.Run))
+	}
+}
+
+// shardsStart says how late the latest of a merged run's shards started and, when they did not
+// run together, for how long they did. Merges saved before the overlap was recorded give the
+// planned start's lateness alone.
+func shardsStart(run RunInfo) string {
+	o := run.ShardsOverlap
+	if o == nil {
 		late := 0.0
-		for _, sh := range rep.Run.Shards {
+		for _, sh := range run.Shards {
 			late = max(late, sh.StartOffset)
 		}
-		fmt.Fprintf(b, "Shards:\t\t\t%12d merged; the latest started %.3f ms after the planned start\n", n, late*1000)
+		return fmt.Sprintf("the latest started %.3f ms after the planned start", late*1000)
 	}
+	since := "the planned start"
+	if run.Shards[0].PlannedStart.IsZero() {
+		since = "the earliest"
+	}
+	s := fmt.Sprintf("the latest started %.3f ms after %s", o.Lateness*1000, since)
+	if !o.Overlapped {
+		s += fmt.Sprintf("; NOT run together: all at once for %.3f s of the shortest shard's %.3f s", o.Together, o.Shortest)
+	}
+	return s
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

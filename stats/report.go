@@ -245,6 +245,9 @@ type RunInfo struct {
 	Shard *ShardInfo `json:"shard,omitempty"`
 	// Shards lists the parts a merged result was made of.
 	Shards []ShardInfo `json:"shards,omitempty"`
+	// ShardsOverlap says how a merged result's shards ran together; nil for other results and
+	// for merges saved before it was recorded.
+	ShardsOverlap *ShardOverlap `json:"shards_overlap,omitempty"`
 	// Abort is the --abort-on gate that stopped the run (StopAborted); nil otherwise, and in
 	// results saved before.
 	Abort *Abort `json:"abort,omitempty"`

@@ -124,6 +124,11 @@ func (s *sanity) report(at string, r *Report) error {
 	if err := saneChecks(at, r); err != nil {
 		return err
 	}
+	if o := r.Run.ShardsOverlap; o != nil {
+		if err := o.sane(at); err != nil {
+			return err
+		}
+	}
 	for i := range r.Repeats {
 		if err := s.report(fmt.Sprintf("%srepeats[%d].", at, i), &r.Repeats[i]); err != nil {
 			return err

@@ -14,6 +14,7 @@ func mergeFlags() []cli.Flag {
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the merged result to `FILE` (JSON, like a run's -o)"},
 		&cli.BoolFlag{Name: "json-output", Aliases: []string{"j"}, Usage: "print the merged result as JSON instead of text"},
 		&cli.BoolFlag{Name: "per-url", Usage: "add the per-URL table to the text report"},
+		&cli.StringFlag{Name: "max-lateness", Usage: "fail (exit 1, like a gate) when the latest shard started more than `DURATION` (e.g. 1s) after the planned start (--start-at), or after the earliest shard without one"},
 		helpFlag(),
 	}
 }
@@ -26,6 +27,10 @@ func mergeCommand(c *cli.Context, stdout io.Writer) error {
 	}
 	if c.Args().Len() == 0 {
 		return usagef("merge needs the shards' result files (webload merge shard-*.json -o total.json)")
+	}
+	maxLate, err := maxLateness(c)
+	if err != nil {
+		return err
 	}
 	shards, err := readReports(c.Args().Slice())
 	if err != nil {
@@ -41,7 +46,12 @@ func mergeCommand(c *cli.Context, stdout io.Writer) error {
 		}
 	}
 	if c.Bool("json-output") {
-		return stdoutErr(stats.WriteJSON(stdout, &rep))
+		err = stats.WriteJSON(stdout, &rep)
+	} else {
+		err = stats.WriteText(stdout, &rep, stats.TextOptions{PerURL: c.Bool("per-url")})
 	}
-	return stdoutErr(stats.WriteText(stdout, &rep, stats.TextOptions{PerURL: c.Bool("per-url")}))
+	if err := stdoutErr(err); err != nil {
+		return err
+	}
+	return judgeOverlap(*rep.Run.ShardsOverlap, maxLate, c.App.ErrWriter)
 }

@@ -5,6 +5,7 @@ package kubernetes
 
 import (
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 
 	"github.com/webload/webload/urls"
@@ -69,6 +71,82 @@ func TestJob(t *testing.T) {
 	}
 	if !mounted {
 		t.Error("the URL list's ConfigMap is not mounted")
+	}
+}
+
+// pullPolicy is the policy Kubernetes gives a container: its own, else Always for an image
+// tagged "latest" or not tagged, else IfNotPresent.
+func pullPolicy(c corev1.Container) corev1.PullPolicy {
+	if c.ImagePullPolicy != "" {
+		return c.ImagePullPolicy
+	}
+	name := c.Image[strings.LastIndex(c.Image, "/")+1:]
+	if _, tag, ok := strings.Cut(name, ":"); ok && tag != "latest" || strings.Contains(name, "@") {
+		return corev1.PullIfNotPresent
+	}
+	return corev1.PullAlways
+}
+
+// The Job runs where the example says it fits: an image already on the node is used, not
+// pulled, and every shard is schedulable at once on the node size job.yaml states, so that none
+// waits Pending past the planned start.
+func TestJobFitsItsNode(t *testing.T) {
+	var job batchv1.Job
+	decode(t, "job.yaml", &job)
+	c := job.Spec.Template.Spec.Containers[0]
+	if p := pullPolicy(c); p == corev1.PullAlways {
+		t.Errorf("image %q is pulled Always: an image loaded onto the node fails with ImagePullBackOff", c.Image)
+	}
+	data, err := os.ReadFile("job.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`Sized for a node of (\d+) CPUs`).FindSubmatch(data)
+	if m == nil {
+		t.Fatal(`job.yaml does not say what it fits ("Sized for a node of N CPUs")`)
+	}
+	node := resource.MustParse(string(m[1]))
+	cpu, ok := c.Resources.Requests[corev1.ResourceCPU]
+	if !ok || cpu.IsZero() {
+		t.Fatal("no CPU request: the scheduler would place the shards without room to run")
+	}
+	if _, ok := c.Resources.Requests[corev1.ResourceMemory]; !ok {
+		t.Error("no memory request")
+	}
+	if all := cpu.MilliValue() * int64(*job.Spec.Parallelism); all > node.MilliValue() {
+		t.Errorf("%d shards x %s CPU = %dm, more than the node's %s CPUs: some would wait Pending and start late",
+			*job.Spec.Parallelism, cpu.String(), all, node.String())
+	}
+	if _, ok := c.Resources.Limits[corev1.ResourceCPU]; ok {
+		t.Error("a CPU limit throttles the shard, which shows as latency the site did not cause")
+	}
+	// run.sh's merge checks what the sizing is for: a shard that started late fails it.
+	script, err := os.ReadFile("run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(script), "--max-lateness") {
+		t.Error("run.sh merges without --max-lateness: shards that did not overlap would pass")
+	}
+}
+
+func TestPullPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		image  string
+		policy corev1.PullPolicy
+		want   corev1.PullPolicy
+	}{
+		{"webload:latest", "", corev1.PullAlways},
+		{"webload", "", corev1.PullAlways},
+		{"registry.example:5000/webload", "", corev1.PullAlways},
+		{"webload:dev", "", corev1.PullIfNotPresent},
+		{"registry.example:5000/webload:1.2", "", corev1.PullIfNotPresent},
+		{"webload@sha256:0123", "", corev1.PullIfNotPresent},
+		{"webload:latest", corev1.PullIfNotPresent, corev1.PullIfNotPresent},
+	} {
+		if got := pullPolicy(corev1.Container{Image: tc.image, ImagePullPolicy: tc.policy}); got != tc.want {
+			t.Errorf("%s with %q: %s, want %s", tc.image, tc.policy, got, tc.want)
+		}
 	}
 }
 
