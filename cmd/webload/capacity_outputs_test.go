@@ -1,20 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"io"
 	"math"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 
 	"github.com/webload/webload/capacity"
 	"github.com/webload/webload/internal/capsite"
@@ -216,23 +210,11 @@ func TestCapacityVerdicts(t *testing.T) {
 func TestCapacityProgressOnATerminal(t *testing.T) {
 	t.Parallel()
 	site := newCounter(t, 0, 200)
-	cmd := exec.Command(os.Args[0], "capacity", "--slo", "error_rate<1", "--step-time", "1s", "--settle", "0",
+	text, err := onTerminal(t, 140, []string{"NO_COLOR=1"}, "capacity", "--slo", "error_rate<1", "--step-time", "1s", "--settle", "0",
 		"--from", "25", "--max-steps", "1", site.URL+"/p")
-	cmd.Env = append(os.Environ(), "WEBLOAD_TEST_MAIN=1", "TERM=xterm", "NO_COLOR=1")
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 140})
 	if err != nil {
-		t.Skip("no pseudo-terminal here:", err)
+		t.Fatalf("webload capacity on a terminal: %v\n%s", err, text)
 	}
-	defer tty.Close()
-	var out bytes.Buffer
-	copied := make(chan struct{})
-	go func() { io.Copy(&out, tty); close(copied) }() // ends with EIO when the process exits
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("webload capacity on a terminal: %v\n%s", err, out.String())
-	}
-	tty.Close()
-	<-copied
-	text := out.String()
 	if !progressMark.MatchString(text) || !strings.Contains(text, "25 req/s: ") || !strings.Contains(text, "Capacity: at least 25 req/s") {
 		t.Errorf("want the step's progress line, its line and the capacity:\n%s", text)
 	}

@@ -1,16 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"io"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/creack/pty"
 )
 
 // widestLine is the number of runes of the longest line of text, and that line.
@@ -113,34 +108,6 @@ func TestHangingWrap(t *testing.T) {
 	}
 }
 
-// onTerminal runs webload with args on a pseudo-terminal cols wide and returns what it printed.
-func onTerminal(t *testing.T, cols uint16, env []string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = []string{"WEBLOAD_TEST_MAIN=1", "TERM=xterm"}
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "COLUMNS=") && !strings.HasPrefix(kv, "NO_COLOR=") && !strings.HasPrefix(kv, "TERM=") {
-			cmd.Env = append(cmd.Env, kv) // the terminal, not an inherited COLUMNS, sets the width
-		}
-	}
-	cmd.Env = append(cmd.Env, env...)
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: cols})
-	if err != nil {
-		t.Skip("no pseudo-terminal here:", err)
-	}
-	defer tty.Close()
-	var out bytes.Buffer
-	copied := make(chan struct{})
-	go func() { io.Copy(&out, tty); close(copied) }() // ends with EIO when the process exits
-	err = cmd.Wait()
-	tty.Close()
-	<-copied
-	if err != nil {
-		t.Logf("webload %s on a terminal: %v", strings.Join(args, " "), err)
-	}
-	return strings.ReplaceAll(out.String(), "\r\n", "\n")
-}
-
 // TestHelpTakesTheTerminalsWidth: on a terminal, the help is as wide as the terminal, up to 100.
 func TestHelpTakesTheTerminalsWidth(t *testing.T) {
 	t.Parallel()
@@ -150,7 +117,7 @@ func TestHelpTakesTheTerminalsWidth(t *testing.T) {
 	}{{140, 100}, {64, 64}} {
 		t.Run(strconv.Itoa(int(tc.cols)), func(t *testing.T) {
 			t.Parallel()
-			out := onTerminal(t, tc.cols, nil, "--help")
+			out, _ := onTerminal(t, tc.cols, nil, "--help")
 			width, line := widestLine(out)
 			if width > tc.want || width < tc.want-8 {
 				t.Errorf("widest line %d runes on a terminal %d wide, want at most %d and close to it:\n%s", width, tc.cols, tc.want, line)

@@ -2,14 +2,11 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/creack/pty"
 )
 
 // progressMark matches the live line from its first frame (" 120 req  0 failed", the rate
@@ -24,22 +21,10 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 
 	t.Run("terminal", func(t *testing.T) {
 		t.Parallel()
-		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), "WEBLOAD_TEST_MAIN=1", "TERM=xterm", "NO_COLOR=1")
-		tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 140})
+		text, err := onTerminal(t, 140, []string{"NO_COLOR=1"}, args...)
 		if err != nil {
-			t.Skip("no pseudo-terminal here:", err)
+			t.Fatalf("webload on a terminal: %v\n%s", err, text)
 		}
-		defer tty.Close()
-		var out bytes.Buffer
-		copied := make(chan struct{})
-		go func() { io.Copy(&out, tty); close(copied) }() // ends with EIO when the process exits
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("webload on a terminal: %v\n%s", err, out.String())
-		}
-		tty.Close()
-		<-copied
-		text := out.String()
 		if !progressMark.MatchString(text) || !strings.Contains(text, "0 failed") {
 			t.Errorf("no progress line on the terminal:\n%s", text)
 		}
