@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strings"
 
@@ -182,10 +181,4 @@ func showHelpOf(c *cli.Context, path []string) error {
 
 func helpFlag() *cli.BoolFlag {
 	return &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show the options"}
-}
-
-// printVersion answers -V.
-func printVersion(w io.Writer) error {
-	_, err := fmt.Fprintf(w, "webload %s\n", version)
-	return err
 }

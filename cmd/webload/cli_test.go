@@ -10,6 +10,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -334,8 +336,30 @@ func TestURLFileSeesEnvironment(t *testing.T) {
 func TestVersion(t *testing.T) {
 	t.Parallel()
 	stdout, _, code := webload(t, nil, "-V")
-	if code != 0 || stdout != "webload "+version+"\n" {
+	if code != 0 || !strings.HasPrefix(stdout, "webload "+version+" (") || !strings.HasSuffix(stdout, runtime.GOOS+"/"+runtime.GOARCH+")\n") {
 		t.Errorf("-V printed %q, exit %d", stdout, code)
+	}
+}
+
+// -V names the commit a binary was built from, and says when the tree had changes.
+func TestVersionLine(t *testing.T) {
+	t.Parallel()
+	platform := runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+	for _, tc := range []struct {
+		name     string
+		settings []debug.BuildSetting
+		want     string
+	}{
+		{"no build information", nil, "webload " + version + " (" + platform + ")\n"},
+		{"a clean commit", []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-12-06T07:00:00Z"},
+			{Key: "vcs.modified", Value: "false"}},
+			"webload " + version + " (commit 0123456789ab, committed 2026-12-06T07:00:00Z, " + platform + ")\n"},
+		{"local changes", []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}, {Key: "vcs.modified", Value: "true"}},
+			"webload " + version + " (commit abc with local changes, " + platform + ")\n"},
+	} {
+		if got := versionLine(&debug.BuildInfo{Settings: tc.settings}, tc.settings != nil); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }
 
