@@ -146,7 +146,8 @@ func (f *finding) changed(threshold float64) bool {
 }
 
 // urlFindings are what the tests of one URL found: its status mix, its content (by the
-// fingerprints) and its size, in that order; the kinds with nothing to compare are left out.
+// fingerprints, unless skipContent: the URL is not judged on it) and its size, in that order;
+// the kinds with nothing to compare are left out.
 func urlFindings(b, u *URLStats, skipContent bool) []finding {
 	mb, mu := mixOf(b), mixOf(u)
 	if mb == nil || mu == nil {
@@ -155,8 +156,10 @@ func urlFindings(b, u *URLStats, skipContent bool) []finding {
 	d, p := mixDistance(mb, mu), mixChangeP(mb, mu)
 	found := []finding{{ch: ContentChange{Change: ChangeStatus, Magnitude: d, Before: mb.String(), After: mu.String(), P: &p},
 		p: p, tested: true, sure: disjoint(mb, mu), large: d >= minMixMove}}
-	if f, ok := contentFinding(b.Content, u.Content); ok && !skipContent {
-		found = append(found, f)
+	if !skipContent { // a URL not judged on content is not diffed for nothing
+		if f, ok := contentFinding(b.Content, u.Content); ok {
+			found = append(found, f)
+		}
 	}
 	if f, ok := sizeFinding(b.Size, u.Size); ok {
 		found = append(found, f)
