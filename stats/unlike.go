@@ -13,12 +13,12 @@ func unlikeCounts(f Figure, base, r *Report, baseLabel, label string) string {
 	if f.counts == nil {
 		return ""
 	}
-	bu, bs := f.counts(base)
-	u, s := f.counts(r)
+	bu, _ := f.counts(base)
+	u, _ := f.counts(r)
 	if bu == "" || u == "" || bu == u {
 		return ""
 	}
-	return fmt.Sprintf("%s counts %s (%s) in %s and %s (%s) in %s", f.compare.title, u, s, label, bu, bs, baseLabel)
+	return fmt.Sprintf("%s counts %s in %s and %s in %s", f.compare.title, countsText(f, r), label, countsText(f, base), baseLabel)
 }
 
 // unlikeAdvice says how to make the database's query figures count the same thing on every
