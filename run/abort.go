@@ -131,4 +131,4 @@ func abortEvery(interval time.Duration) time.Duration {
 type GateAbortError struct{ Abort stats.Abort }
 
 // Error names the gate and the window's value, e.g. "aborted by --abort-on p95>1s: ...".
-func (e GateAbortError) Error() string { return "aborted by " + e.Abort.String() }
+func (e GateAbortError) Error() string { return "aborted by " + stats.AbortText(e.Abort) }

@@ -1,7 +1,9 @@
 package stats
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -18,11 +20,26 @@ func AbortVerdicts(gates []Gate, width time.Duration, fired *Abort) []Verdict {
 		}
 		if fired != nil && fired.Gate == g.label() {
 			v.Passed, v.Measured = false, fired.Value
-			v.Text = fired.String() + ": FAILED"
+			v.Text = AbortText(*fired) + ": FAILED"
 		} else {
 			v.Text = v.Check + ": held over no " + width.String() + " window: ok"
 		}
 		out = append(out, v)
 	}
 	return out
+}
+
+// String says which gate fired, with the window's value in the gate's unit, e.g.
+// "--abort-on p95>1s: p95 was 2991.000 ms over the last 2s, at 5.3 s into the run".
+func AbortText(a Abort) string {
+	value := strconv.FormatFloat(a.Value, 'f', -1, 64)
+	name := a.Gate
+	if g, err := ParseGate(a.Gate); err == nil {
+		if m, ok := LookupFigure(g.Metric); ok {
+			scale, prec, unit := display(m, a.Value)
+			name, value = m.Name, strconv.FormatFloat(a.Value*scale, 'f', prec, 64)+unit
+		}
+	}
+	return fmt.Sprintf("--abort-on %s: %s was %s over the last %s, at %.1f s into the run",
+		a.Gate, name, value, durationOf(a.Window), a.At)
 }

@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -69,4 +70,13 @@ func (c *Capacity) seriesSummary() string {
 		s += fmt.Sprintf("; search %d interrupted at %s req/s", len(c.Searches), offeredText(c.InterruptedAt))
 	}
 	return s
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

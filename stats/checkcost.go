@@ -2,7 +2,6 @@ package stats
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/webload/webload/loader"
 )
@@ -68,17 +67,4 @@ func saneChecks(at string, r *Report) error {
 		return fmt.Errorf("%sanswers is %d, more than the %d requests", at, c.Answers, r.Requests)
 	}
 	return nil
-}
-
-// writeCheckCost adds a line when judging the checks took the users longer per answer than the
-// mean response time: then the client's checks, not the server, set the pace of the run.
-// Nothing otherwise, so runs whose checks cost little read as before.
-func writeCheckCost(b *strings.Builder, rep *Report) {
-	c := rep.Checks
-	if c == nil || c.Mean <= rep.ResponseTime {
-		return
-	}
-	fmt.Fprintf(b, "Check time:%s%12.3f ms per answer judged, more than the %.3f ms mean response time: "+
-		"the users spent longer judging answers than waiting for them (%d answers, %.2f s in all, off the response times)\n",
-		tabsAfter("Check time:"), c.Mean*1000, rep.ResponseTime*1000, c.Answers, c.Time)
 }

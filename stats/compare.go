@@ -284,11 +284,6 @@ func MeanSD(v []float64) (mean, sd float64) {
 	return mean, math.Sqrt(sd / float64(len(v)-1))
 }
 
-func decodeHistogram(encoded string) (*hdr.Histogram, error) {
-	h := newHistogram()
-	return h, mergeInto(h, encoded)
-}
-
 // certainty ranks verdicts for the "changed most" list: the lower, the surer the change.
 var certainty = map[string]int{Significant: 0, Inconclusive: 1, WithinNoise: 2, NoEstimate: 3}
 

@@ -26,31 +26,3 @@ func (c *Comparison) noteQueriesSources() {
 	c.Notes = append(c.Notes, "QPS and Q/T count different things, so they are not compared (marked unlike) and a limit on them is inconclusive: "+
 		strings.Join(parts, ", ")+"; "+unlikeAdvice)
 }
-
-// queriesUnit says what a result's database queries count, "statements", "transactions" or
-// "statements and transactions" with several databases, and the counters they came from; ""
-// when it read no database.
-func queriesUnit(r *Report) (unit, sources string) {
-	var srcs []string
-	statements, transactions := false, false
-	for _, d := range r.DatabaseList() {
-		if d.QueriesSource == "" {
-			continue
-		}
-		srcs = append(srcs, d.QueriesSource)
-		if strings.Contains(d.QueriesSource, "xact_commit") {
-			transactions = true
-		} else {
-			statements = true
-		}
-	}
-	switch {
-	case statements && transactions:
-		unit = "statements and transactions"
-	case statements:
-		unit = "statements"
-	case transactions:
-		unit = "transactions"
-	}
-	return unit, strings.Join(srcs, " + ")
-}

@@ -31,3 +31,8 @@ func (d *Distribution) Quantiles(percentiles []float64) []float64 {
 	}
 	return out
 }
+
+func decodeHistogram(encoded string) (*hdr.Histogram, error) {
+	h := newHistogram()
+	return h, mergeInto(h, encoded)
+}

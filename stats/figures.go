@@ -293,3 +293,20 @@ func figuresNamed(names ...string) []Figure {
 	}
 	return out
 }
+
+// display picks the scale, decimals and unit a value of this metric is shown in: times in ms up
+// to 10 s and in seconds beyond, where ms digits stop being useful.
+func display(m Figure, v float64) (scale float64, prec int, unit string) {
+	switch m.Kind {
+	case FigureTime:
+		if v < 10 {
+			return 1000, 3, " ms"
+		}
+		return 1, 3, " s"
+	case FigurePercent:
+		return 1, 3, " %"
+	case FigureRate:
+		return 1, 2, m.unit
+	}
+	return 1, 0, m.unit
+}

@@ -196,23 +196,6 @@ func describe(m Figure, op string, measured, limit float64) string {
 	return fmt.Sprintf("%s%s, allowed %s %s%s", got, unit, op, want, unit)
 }
 
-// display picks the scale, decimals and unit a value of this metric is shown in: times in ms up
-// to 10 s and in seconds beyond, where ms digits stop being useful.
-func display(m Figure, v float64) (scale float64, prec int, unit string) {
-	switch m.Kind {
-	case FigureTime:
-		if v < 10 {
-			return 1000, 3, " ms"
-		}
-		return 1, 3, " s"
-	case FigurePercent:
-		return 1, 3, " %"
-	case FigureRate:
-		return 1, 2, m.unit
-	}
-	return 1, 0, m.unit
-}
-
 // gateNumber writes a limit as people write limits: 800, not 800.000 or 800.0000000000001 (the
 // float noise of scaling seconds to ms).
 func gateNumber(v float64) string {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -228,15 +227,6 @@ func newObservationP(prev []float64, x float64) (float64, bool) {
 	}
 	t := (x - mean) / (sd * math.Sqrt(1+1/float64(len(prev))))
 	return 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(prev) - 1)}.Survival(math.Abs(t)), true
-}
-
-func median(v []float64) float64 {
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	if n := len(s); n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 var sparks = []rune("▁▂▃▄▅▆▇█")

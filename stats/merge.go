@@ -139,41 +139,4 @@ func poolUsers(shards []Report) UserStats {
 	return out
 }
 
-// writeShards says, in the text report, which shard a result is or which shards it merges.
-func writeShards(b *strings.Builder, rep *Report) {
-	if sh := rep.Run.Shard; sh != nil {
-		fmt.Fprintf(b, "Shard:\t\t\t%12s of a sharded run (merge the shards' results with webload merge)", fmt.Sprintf("%d/%d", sh.Index, sh.Count))
-		if !sh.PlannedStart.IsZero() {
-			fmt.Fprintf(b, "; started %.3f ms after the planned start", sh.StartOffset*1000)
-		}
-		b.WriteString("\n")
-	}
-	if n := len(rep.Run.Shards); n > 0 {
-		fmt.Fprintf(b, "Shards:\t\t\t%12d merged; %s\n", n, shardsStart(rep.Run))
-	}
-}
-
-// shardsStart says how late the latest of a merged run's shards started and, when they did not
-// run together, for how long they did. Merges saved before the overlap was recorded give the
-// planned start's lateness alone.
-func shardsStart(run RunInfo) string {
-	o := run.ShardsOverlap
-	if o == nil {
-		late := 0.0
-		for _, sh := range run.Shards {
-			late = max(late, sh.StartOffset)
-		}
-		return fmt.Sprintf("the latest started %.3f ms after the planned start", late*1000)
-	}
-	since := "the planned start"
-	if run.Shards[0].PlannedStart.IsZero() {
-		since = "the earliest"
-	}
-	s := fmt.Sprintf("the latest started %.3f ms after %s", o.Lateness*1000, since)
-	if !o.Overlapped {
-		s += fmt.Sprintf("; NOT run together: all at once for %.3f s of the shortest shard's %.3f s", o.Together, o.Shortest)
-	}
-	return s
-}
-
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

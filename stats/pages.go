@@ -1,10 +1,5 @@
 package stats
 
-import (
-	"fmt"
-	"strings"
-)
-
 // PageStats are the figures of page visits, made when users load pages like a browser: the URL,
 // its redirects and its resources (images, scripts, stylesheets) as one page load. Resource
 // requests are also transactions, as siege counts them; pages are not.
@@ -53,29 +48,4 @@ func (p *URLPages) quantiles(f func(q float64, v *float64)) {
 	f(50, &p.P50)
 	f(95, &p.P95)
 	f(99, &p.P99)
-}
-
-// writePages adds the page lines to the text report.
-func writePages(b *strings.Builder, rep *Report) {
-	p := rep.Pages
-	if p == nil {
-		return
-	}
-	if p.Cut > 0 {
-		fmt.Fprintf(b, "Pages loaded:\t\t%12d (%d failed, %d more cut short by the end of the run)\n", p.Pages, p.Failed, p.Cut)
-	} else {
-		fmt.Fprintf(b, "Pages loaded:\t\t%12d (%d failed)\n", p.Pages, p.Failed)
-	}
-	fmt.Fprintf(b, "Page load time:\t\t%12.3f ms mean, p50 %.3f ms, p95 %.3f ms, p99 %.3f ms, max %.3f ms\n",
-		p.Mean*1000, p.Percentiles.P50*1000, p.Percentiles.P95*1000, p.Percentiles.P99*1000, p.Percentiles.Max*1000)
-	perPage := 0.0
-	if visits := p.Pages + p.Cut; visits > 0 {
-		perPage = float64(p.Resources) / float64(visits)
-	}
-	fmt.Fprintf(b, "Page resources:\t\t%12d fetched (%.2f per page), %d failed\n", p.Resources, perPage, p.ResourceFailures)
-	fmt.Fprintf(b, "Redirects:\t\t%12d (%d to other hosts, not followed)\n", p.Redirects, p.OffHostRedirects)
-	if rep.DecodedBytes != rep.BodyBytes {
-		fmt.Fprintf(b, "Decoded data:\t\t%12.2f MB (%.2f MB as received, compressed)\n",
-			float64(rep.DecodedBytes)/megabyte, float64(rep.BodyBytes)/megabyte)
-	}
 }

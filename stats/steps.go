@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 )
 
 // ErrNoSteps is returned by Ladder for an empty list.
@@ -68,33 +67,4 @@ func (r *Report) Little() float64 {
 		return 0
 	}
 	return r.TransactionRate * (r.ResponseTime + r.Run.Delay/2) / float64(r.Run.Users)
-}
-
-// writeSteps writes a ladder's table, one row per step as sysbench prints one per thread
-// count, so the knee reads down the TRate and p95 columns. Conc is the mean requests in flight
-// (siege's Concurrency); Little is the step's Little ratio with its verdict.
-func writeSteps(b *strings.Builder, rep *Report) {
-	if len(rep.Steps) == 0 {
-		return
-	}
-	fmt.Fprintf(b, "\nLadder of %d steps, one after the other (the figures above are all of them together):\n", len(rep.Steps))
-	b.WriteString("Ladder:      users     TRate/s   RTime ms     p95 ms     p99 ms     failed     Conc  Little\n")
-	for i := range rep.Steps {
-		s := &rep.Steps[i]
-		fmt.Fprintf(b, "%18d %11.2f %10.2f %10.2f %10.2f %10d %8.2f  %s\n", s.Run.Users, s.TransactionRate,
-			s.ResponseTime*1000, s.Percentiles.P95*1000, s.Percentiles.P99*1000, s.FailedTransactions, s.Concurrency,
-			LittleVerdict(s.Little()))
-	}
-}
-
-// LittleVerdict shows a Little ratio (Report.Little) and whether it is within LittleTolerance
-// of 1: "0.98 ok", "0.62 off by -38%", or "-" for a run without users.
-func LittleVerdict(ratio float64) string {
-	switch {
-	case ratio == 0:
-		return "-"
-	case math.Abs(ratio-1) <= LittleTolerance:
-		return fmt.Sprintf("%.2f ok", ratio)
-	}
-	return fmt.Sprintf("%.2f off by %+.0f%%", ratio, (ratio-1)*100)
 }

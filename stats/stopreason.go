@@ -17,3 +17,16 @@ func earlyStop(runs []Report) (StopReason, *Abort) {
 	}
 	return runs[0].Run.StopReason, nil
 }
+
+// Abort is an --abort-on gate that fired: the run stopped because the window's figure held.
+type Abort struct {
+	// Gate is the expression as written.
+	Gate string `json:"gate"`
+	// Value is the window's figure when it fired, in the figure's base unit: seconds for
+	// times, percent for error_rate and availability, per second for trate.
+	Value float64 `json:"value"`
+	// At is when it fired, in seconds from the run's start, to the millisecond.
+	At float64 `json:"at"`
+	// Window is the window's width in seconds.
+	Window float64 `json:"window"`
+}

@@ -1,8 +1,6 @@
 package stats
 
 import (
-	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -172,34 +170,6 @@ func (w *Window) quantile(q float64) float64 {
 
 // Width is the window's width.
 func (w *Window) Width() time.Duration { return w.width }
-
-// Abort is an --abort-on gate that fired: the run stopped because the window's figure held.
-type Abort struct {
-	// Gate is the expression as written.
-	Gate string `json:"gate"`
-	// Value is the window's figure when it fired, in the figure's base unit: seconds for
-	// times, percent for error_rate and availability, per second for trate.
-	Value float64 `json:"value"`
-	// At is when it fired, in seconds from the run's start, to the millisecond.
-	At float64 `json:"at"`
-	// Window is the window's width in seconds.
-	Window float64 `json:"window"`
-}
-
-// String says which gate fired, with the window's value in the gate's unit, e.g.
-// "--abort-on p95>1s: p95 was 2991.000 ms over the last 2s, at 5.3 s into the run".
-func (a Abort) String() string {
-	value := strconv.FormatFloat(a.Value, 'f', -1, 64)
-	name := a.Gate
-	if g, err := ParseGate(a.Gate); err == nil {
-		if m, ok := LookupFigure(g.Metric); ok {
-			scale, prec, unit := display(m, a.Value)
-			name, value = m.Name, strconv.FormatFloat(a.Value*scale, 'f', prec, 64)+unit
-		}
-	}
-	return fmt.Sprintf("--abort-on %s: %s was %s over the last %s, at %.1f s into the run",
-		a.Gate, name, value, durationOf(a.Window), a.At)
-}
 
 // Fired judges gates (from ParseLiveGate) on the window at moment at of the run and returns the
 // first that holds, which means the run must stop. Nothing fires before the window is ready,

@@ -214,7 +214,7 @@ func TestAbortString(t *testing.T) {
 		{Abort{Gate: "P(99.5)>1s", Value: 2, At: 3, Window: 2}, "--abort-on P(99.5)>1s: p(99.5) was 2000.000 ms over the last 2s, at 3.0 s into the run"},
 	}
 	for _, tt := range tests {
-		if got := tt.a.String(); got != tt.want {
+		if got := AbortText(tt.a); got != tt.want {
 			t.Errorf("String() =\n%s\nwant\n%s", got, tt.want)
 		}
 	}

@@ -48,5 +48,5 @@ func abortFromFlags(c *cli.Context, o *abortOptions, s *runSpec, p *problems) {
 type abortGateError struct{ abort stats.Abort }
 
 func (e abortGateError) Error() string {
-	return "aborted by " + e.abort.String() + "; the report covers what was measured"
+	return "aborted by " + stats.AbortText(e.abort) + "; the report covers what was measured"
 }
