@@ -9,14 +9,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/stats"
 )
 
-func mustGates(t testing.TB, exprs ...string) []stats.Gate {
+func mustGates(t testing.TB, exprs ...string) []judge.Gate {
 	t.Helper()
-	var out []stats.Gate
+	var out []judge.Gate
 	for _, e := range exprs {
-		g, err := stats.ParseGate(e)
+		g, err := judge.ParseGate(e)
 		if err != nil {
 			t.Fatalf("ParseGate(%q): %v", e, err)
 		}
@@ -187,7 +188,7 @@ func TestSearchNeverPassesAStepTooSmallToJudge(t *testing.T) {
 // so a step of 50 cannot pass it, though it passes p95.
 func TestSearchNeedsTransactionsForItsPercentile(t *testing.T) {
 	t.Parallel()
-	step := judge(10, Measured{Report: stats.Report{Transactions: 50, Percentiles: stats.Percentiles{P95: 0.01, P99: 0.01}}},
+	step := judgeStep(10, Measured{Report: stats.Report{Transactions: 50, Percentiles: stats.Percentiles{P95: 0.01, P99: 0.01}}},
 		mustGates(t, "p95<500ms", "p99<1s", "error_rate<1"))
 	if step.Passed || step.failed() || step.Inconclusive != "50 transactions, p99 needs 100" {
 		t.Fatalf("passed %v, inconclusive %q", step.Passed, step.Inconclusive)
@@ -196,7 +197,7 @@ func TestSearchNeedsTransactionsForItsPercentile(t *testing.T) {
 		t.Fatalf("verdicts %+v", v)
 	}
 	// A gate that failed on enough measurements fails the step, whatever else lacked them.
-	step = judge(10, Measured{Report: stats.Report{Transactions: 5, FailedTransactions: 95}}, mustGates(t, "p95<500ms", "error_rate<1"))
+	step = judgeStep(10, Measured{Report: stats.Report{Transactions: 5, FailedTransactions: 95}}, mustGates(t, "p95<500ms", "error_rate<1"))
 	if !step.failed() || step.Summary().Broke != "error_rate 95.000 %" {
 		t.Fatalf("a step of 95 %% errors: %+v", step.Summary())
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/webload/webload/stats"
+	"github.com/webload/webload/judge"
 )
 
 // comparison is `webload compare` as tables: one row per figure, the baseline's value, then
@@ -25,11 +25,11 @@ type comparison struct {
 
 // verdictText words stats' verdicts for the page.
 var verdictText = map[string]string{
-	stats.Significant:  "significant",
-	stats.WithinNoise:  "within noise",
-	stats.NoEstimate:   "no estimate",
-	stats.Inconclusive: "inconclusive",
-	stats.Unlike:       "counts another thing",
+	judge.Significant:  "significant",
+	judge.WithinNoise:  "within noise",
+	judge.NoEstimate:   "no estimate",
+	judge.Inconclusive: "inconclusive",
+	judge.Unlike:       "counts another thing",
 }
 
 // verdictCell is a verdict in words, styled to stay on one line: "no / estimate" over two
@@ -42,7 +42,7 @@ func verdictCell(v string) cell {
 
 // comparisonTables lays out a comparison computed by stats.Compare, the same figures and
 // verdicts `webload compare` prints.
-func comparisonTables(c stats.Comparison) comparison {
+func comparisonTables(c judge.Comparison) comparison {
 	out := comparison{
 		Legend: "Change is against the baseline; red is worse, green better. A verdict says whether the change " +
 			"is significant (p < 0.05) or within what repeated runs vary by; a result without --repeat has no " +
@@ -90,7 +90,7 @@ func comparisonTables(c stats.Comparison) comparison {
 }
 
 // compareValue is a run's figure, with its spread over a --repeat series.
-func compareValue(c stats.CompareCell) cell {
+func compareValue(c judge.CompareCell) cell {
 	if !c.Measured {
 		return none()
 	}
@@ -103,7 +103,7 @@ func compareValue(c stats.CompareCell) cell {
 }
 
 // changeCell shows a change in percent, coloured by whether it goes the bad way.
-func changeCell(c stats.CompareCell) cell {
+func changeCell(c judge.CompareCell) cell {
 	if c.Change == nil {
 		return none()
 	}
@@ -139,7 +139,7 @@ func pCell(p *float64) cell {
 }
 
 // urlChangeTable lists the URLs whose p95 changed most.
-func urlChangeTable(changes []stats.URLChange) table {
+func urlChangeTable(changes []judge.URLChange) table {
 	t := table{Sortable: true, Columns: []column{
 		{Title: "Run"}, {Title: "Method"}, {Title: "Path", Sticky: true},
 		{Title: "baseline p95 (ms)", Num: true}, {Title: "p95 (ms)", Num: true},

@@ -5,13 +5,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/webload/webload/stats"
+	"github.com/webload/webload/judge"
 )
 
 // contentTable lists the URLs that answer differently from the baseline, biggest change first,
 // as `webload compare` prints them, and words the note under it. urls counts the URLs compared
 // (0 for results saved before sizes were recorded: then nothing is said when nothing changed).
-func contentTable(sec stats.ContentSection) (table, string) {
+func contentTable(sec judge.ContentSection) (table, string) {
 	changes, urls := sec.Content, sec.ContentURLs
 	t := table{Sortable: true, Columns: []column{
 		{Title: "Run"}, {Title: "Method"}, {Title: "Path", Sticky: true},
@@ -45,7 +45,7 @@ func contentTable(sec stats.ContentSection) (table, string) {
 		}
 		note = fmt.Sprintf(" %d %s not judged on content (listed last): %q ones vary by themselves "+
 			"(%d segments and %.0f %% of them or more differed among one run's answers), %q ones had fewer than %d answers fingerprinted on a side.",
-			n, were, stats.ContentVariesKind, stats.VariesSegments, stats.VariesShare*100, stats.ContentNotJudgedKind, stats.MinContentSamples)
+			n, were, judge.ContentVariesKind, judge.VariesSegments, judge.VariesShare*100, judge.ContentNotJudgedKind, judge.MinContentSamples)
 	}
 	if sec.ContentIgnored > 0 {
 		note += fmt.Sprintf(" URLs left out by --content-ignore: %d.", sec.ContentIgnored)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/webload/webload/content"
 	"github.com/webload/webload/internal/browsertest"
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/stats"
 )
 
@@ -26,8 +27,8 @@ func brokenResults(t *testing.T) []stats.Report {
 	short := &r.URLs[1]
 	short.Size = &stats.SizeStats{Count: short.Size.Count, Sum: short.Size.Sum / 10, SumSquares: short.Size.SumSquares / 100,
 		Min: short.Size.Min / 10, Max: short.Size.Max / 10}
-	results[0].URLs[2].Content = basketProfile(t, "15.65", stats.MinContentSamples)
-	r.URLs[2].Content = basketProfile(t, "18.65", stats.MinContentSamples)
+	results[0].URLs[2].Content = basketProfile(t, "15.65", judge.MinContentSamples)
+	r.URLs[2].Content = basketProfile(t, "18.65", judge.MinContentSamples)
 	return results
 }
 
@@ -77,7 +78,7 @@ func TestContentTable(t *testing.T) {
 		t.Errorf("the same result twice: %v, %q", rows, note)
 	}
 	// A URL fingerprinted fewer times than the learning needs is listed last, not judged.
-	results[1].URLs[2].Content = basketProfile(t, "18.65", stats.MinContentSamples-1)
+	results[1].URLs[2].Content = basketProfile(t, "18.65", judge.MinContentSamples-1)
 	rows, note = contentData(t, render(t, results[:2], Options{}))
 	if len(rows) != 3 || !strings.Contains(fmt.Sprint(rows[2]), "not judged") || !strings.Contains(note, "1 URL was not judged on content") {
 		t.Errorf("a URL not judged: %v, %q", rows, note)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/stats"
 )
 
@@ -88,7 +89,7 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 	p.Ladder = buildLadder(results)
 	p.Capacity = buildCapacity(results)
 	if len(results) > 1 {
-		cmp, err := stats.Compare(results, true)
+		cmp, err := judge.Compare(results, true)
 		if err != nil {
 			return p, err
 		}

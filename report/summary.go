@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/stats"
 )
 
@@ -221,7 +222,7 @@ func (f figureRow) seriesCell(runs []stats.Report) cell {
 	if len(vals) == 0 {
 		return none()
 	}
-	mean, sd := stats.MeanSD(vals)
+	mean, sd := judge.MeanSD(vals)
 	c := f.show(mean)
 	if len(vals) > 1 {
 		c.Text += spreadText(sd, f.show)

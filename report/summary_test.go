@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/stats"
 )
 
@@ -134,7 +135,7 @@ func TestSummaryOfASeries(t *testing.T) {
 		}
 	}
 	// The figures compare shows agree with the summary's, figure by figure.
-	cmp, err := stats.Compare(results, false)
+	cmp, err := judge.Compare(results, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/stats"
 )
 
@@ -26,17 +27,17 @@ func TestCellSortKeys(t *testing.T) {
 		{name: "percent", c: percent(99.5), want: `["99.50 %",99.5]`},
 		{name: "status code by number", c: statusCell("503"), want: `["503",503]`},
 		{name: "odd status by text", c: statusCell("other"), want: `"other"`},
-		{name: "worse change", c: changeCell(stats.CompareCell{Measured: true, Change: ptr(0.25), Worse: true}),
+		{name: "worse change", c: changeCell(judge.CompareCell{Measured: true, Change: ptr(0.25), Worse: true}),
 			want: `["+25.0 %",25,"worse"]`},
-		{name: "better change", c: changeCell(stats.CompareCell{Measured: true, Change: ptr(-0.1)}),
+		{name: "better change", c: changeCell(judge.CompareCell{Measured: true, Change: ptr(-0.1)}),
 			want: `["-10.0 %",-10,"better"]`},
-		{name: "no change has no colour", c: changeCell(stats.CompareCell{Measured: true, Change: ptr(0.0)}),
+		{name: "no change has no colour", c: changeCell(judge.CompareCell{Measured: true, Change: ptr(0.0)}),
 			want: `["+0.0 %",0]`},
-		{name: "growth from zero sorts above all", c: changeCell(stats.CompareCell{Measured: true, Change: ptr(math.Inf(1)), Worse: true}),
+		{name: "growth from zero sorts above all", c: changeCell(judge.CompareCell{Measured: true, Change: ptr(math.Inf(1)), Worse: true}),
 			want: `["+Inf",1.7976931348623157e+308,"worse"]`},
 		{name: "tiny p-value", c: pCell(ptr(1e-9)), want: `["\u003c 0.001",1e-9]`},
-		{name: "count in a comparison", c: compareValue(stats.CompareCell{Measured: true, Value: 984}), want: `["984",984]`},
-		{name: "series mean with spread", c: compareValue(stats.CompareCell{Measured: true, Value: 49.81, Spread: 0.52}),
+		{name: "count in a comparison", c: compareValue(judge.CompareCell{Measured: true, Value: 984}), want: `["984",984]`},
+		{name: "series mean with spread", c: compareValue(judge.CompareCell{Measured: true, Value: 49.81, Spread: 0.52}),
 			want: `["49.8 ± 0.520",49.81]`},
 	}
 	for _, tt := range tests {

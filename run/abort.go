@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 )
@@ -16,8 +17,8 @@ const DefaultAbortWindow = 10 * time.Second
 // the run when one holds. It is a loader.Sink: put it in the run's sink chain. Build it with
 // WatchGates, and Close it once the loader's Run has returned.
 type AbortWatch struct {
-	window *stats.Window
-	gates  []stats.Gate
+	window *judge.Window
+	gates  []judge.Gate
 
 	mu    sync.Mutex
 	fired *stats.Abort
@@ -34,14 +35,14 @@ var _ loader.Sink = (*AbortWatch)(nil)
 // and stop is called, once: typically the loader's Abort, or whatever ends a capacity step early.
 // Judging then ends. The window is not judged until it holds stats.WindowMinRequests requests or
 // the run has lasted a whole window.
-func WatchGates(next loader.Sink, gates []stats.Gate, width, every time.Duration, start time.Time, stop func()) *AbortWatch {
+func WatchGates(next loader.Sink, gates []judge.Gate, width, every time.Duration, start time.Time, stop func()) *AbortWatch {
 	if width <= 0 {
 		width = DefaultAbortWindow
 	}
 	if every <= 0 {
 		every = time.Second
 	}
-	w := &AbortWatch{window: stats.NewWindow(next, width), gates: gates, quit: make(chan struct{}), ended: make(chan struct{})}
+	w := &AbortWatch{window: judge.NewWindow(next, width), gates: gates, quit: make(chan struct{}), ended: make(chan struct{})}
 	w.window.SetClock(func() time.Duration { return time.Since(start) })
 	go w.judge(every, start, stop)
 	return w
@@ -51,7 +52,7 @@ func WatchGates(next loader.Sink, gates []stats.Gate, width, every time.Duration
 func (w *AbortWatch) Record(batch []loader.Result) { w.window.Record(batch) }
 
 // Window gives the window, whose figures can be read at any time (see stats.Window.Figures).
-func (w *AbortWatch) Window() *stats.Window { return w.window }
+func (w *AbortWatch) Window() *judge.Window { return w.window }
 
 // Close stops judging and returns the gate that fired, if one did. Call it after the loader's
 // Run has returned; later calls return the same.
@@ -131,4 +132,4 @@ func abortEvery(interval time.Duration) time.Duration {
 type GateAbortError struct{ Abort stats.Abort }
 
 // Error names the gate and the window's value, e.g. "aborted by --abort-on p95>1s: ...".
-func (e GateAbortError) Error() string { return "aborted by " + stats.AbortText(e.Abort) }
+func (e GateAbortError) Error() string { return "aborted by " + judge.AbortText(e.Abort) }

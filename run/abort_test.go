@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/internal/testtier"
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/stats"
 )
 
@@ -40,11 +41,11 @@ func turningSite(t *testing.T, healthy int64, turn string) *httptest.Server {
 	return srv
 }
 
-func mustLive(t *testing.T, exprs ...string) []stats.Gate {
+func mustLive(t *testing.T, exprs ...string) []judge.Gate {
 	t.Helper()
-	var gates []stats.Gate
+	var gates []judge.Gate
 	for _, e := range exprs {
-		g, err := stats.ParseLiveGate(e)
+		g, err := judge.ParseLiveGate(e)
 		if err != nil {
 			t.Fatal(err)
 		}

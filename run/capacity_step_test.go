@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/internal/capsite"
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
@@ -34,9 +35,9 @@ func stepOf(t testing.TB, url string, slo ...string) (*Spec, *CapacitySearch) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var gates []stats.Gate
+	var gates []judge.Gate
 	for _, expr := range slo {
-		g, err := stats.ParseGate(expr)
+		g, err := judge.ParseGate(expr)
 		if err != nil {
 			t.Fatal(err)
 		}

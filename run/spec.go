@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/dbload"
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/sysload"
@@ -37,7 +38,7 @@ type Spec struct {
 	// AbortOn are gates (stats.ParseLiveGate) judged every second (every Interval if shorter) over the
 	// last AbortWindow of results while each run goes: the first that holds stops the run,
 	// whose result then says which (RunInfo.Abort), and Execute returns a GateAbortError.
-	AbortOn []stats.Gate
+	AbortOn []judge.Gate
 	// AbortWindow is how far back AbortOn looks; 0 means DefaultAbortWindow.
 	AbortWindow time.Duration
 	// Ladder lists the users of each step of a concurrency ladder (-c 10,20,40), run one after

@@ -145,12 +145,12 @@ func completedPerSecond(rep *Report) (float64, bool) {
 
 // figureText is a figure's name and value as verdicts show it: "p95 812.345 ms".
 func figureText(f Figure, v float64) string {
-	scale, prec, unit := display(f, v)
+	scale, prec, unit := Display(f, v)
 	return f.Name + " " + strconv.FormatFloat(v*scale, 'f', prec, 64) + unit
 }
 
 // offeredText writes an offered rate to a tenth, without trailing zeros: 400, 437.5.
-func offeredText(r float64) string {
+func OfferedText(r float64) string {
 	return strconv.FormatFloat(math.Round(r*10)/10, 'f', -1, 64)
 }
 
@@ -184,7 +184,7 @@ func (s CapacityStep) Line() string {
 		verdict += " (measured again)"
 	}
 	return fmt.Sprintf("%9s req/s: %10.2f trans/sec, p95 %10.3f ms, errors %7.3f %%  %s",
-		offeredText(s.Rate), s.TransactionRate, s.P95*1000, s.ErrorRate, verdict)
+		OfferedText(s.Rate), s.TransactionRate, s.P95*1000, s.ErrorRate, verdict)
 }
 
 // best is the last passing measurement of the capacity, and next the last measurement of the
@@ -214,7 +214,7 @@ func (c *Capacity) Summary() string {
 	}
 	t := c.tallies()
 	best, next := c.best(t)
-	cut := "search interrupted at " + offeredText(c.InterruptedAt) + " req/s"
+	cut := "search interrupted at " + OfferedText(c.InterruptedAt) + " req/s"
 	switch {
 	case best == nil && c.Interrupted():
 		return "Capacity: none found: " + cut + " before a step passed"
@@ -222,7 +222,7 @@ func (c *Capacity) Summary() string {
 		return "Capacity: none found: " + c.noneFound(next)
 	}
 	s := fmt.Sprintf("Capacity: %s req/s (p95 %.3f ms, errors %.3f %% at that rate, %s",
-		offeredText(c.Rate), best.P95*1000, best.ErrorRate, c.sureness(t))
+		OfferedText(c.Rate), best.P95*1000, best.ErrorRate, c.sureness(t))
 	switch {
 	case c.Interrupted():
 		s = "Capacity: at least" + s[len("Capacity:"):] + "; " + cut
@@ -233,7 +233,7 @@ func (c *Capacity) Summary() string {
 		if t[next.Rate].failures >= 2 {
 			failed = "failed twice"
 		}
-		s += fmt.Sprintf("; next step %s req/s %s: %s", offeredText(next.Rate), failed, next.Broke)
+		s += fmt.Sprintf("; next step %s req/s %s: %s", OfferedText(next.Rate), failed, next.Broke)
 	default:
 		// Every rate measured passed and the steps ran out before one failed: the site holds
 		// more than this, how much more the search never saw.
@@ -256,12 +256,12 @@ func (c *Capacity) noneFound(failed *CapacityStep) string {
 	case failed == nil && unjudged == nil:
 		return "no step was measured"
 	case failed == nil:
-		return fmt.Sprintf("no step could be judged (at %s req/s, %s)", offeredText(unjudged.Rate), unjudged.Inconclusive)
+		return fmt.Sprintf("no step could be judged (at %s req/s, %s)", OfferedText(unjudged.Rate), unjudged.Inconclusive)
 	case unjudged == nil:
-		return fmt.Sprintf("even %s req/s failed (%s)", offeredText(failed.Rate), failed.Broke)
+		return fmt.Sprintf("even %s req/s failed (%s)", OfferedText(failed.Rate), failed.Broke)
 	}
 	return fmt.Sprintf("%s req/s failed (%s), and the rates below could not be judged (at %s req/s, %s)",
-		offeredText(failed.Rate), failed.Broke, offeredText(unjudged.Rate), unjudged.Inconclusive)
+		OfferedText(failed.Rate), failed.Broke, OfferedText(unjudged.Rate), unjudged.Inconclusive)
 }
 
 // Judged tells whether some step of the search passed or failed; a search whose steps were

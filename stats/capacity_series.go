@@ -32,7 +32,7 @@ func NewCapacitySeries(runs []*Capacity) Capacity {
 	if last := runs[len(runs)-1]; last.Interrupted() {
 		out.StopReason, out.InterruptedAt = StopInterrupted, last.InterruptedAt
 	}
-	out.Rate = median(rates)
+	out.Rate = Median(rates)
 	return out
 }
 
@@ -50,10 +50,10 @@ func (c *Capacity) seriesSummary() string {
 		case s.Rate == 0:
 			each = append(each, "none")
 		case s.AtLeast:
-			each = append(each, "at least "+offeredText(s.Rate))
+			each = append(each, "at least "+OfferedText(s.Rate))
 			atLeast = true
 		default:
-			each = append(each, offeredText(s.Rate))
+			each = append(each, OfferedText(s.Rate))
 		}
 	}
 	head := "Capacity: "
@@ -64,15 +64,15 @@ func (c *Capacity) seriesSummary() string {
 	if c.Rate > 0 {
 		spread = fmt.Sprintf(", %.0f %% of the median", (hi-lo)/c.Rate*100)
 	}
-	s := fmt.Sprintf("%s%s req/s, the median of %d searches (%s req/s; range %s-%s req/s%s)", head, offeredText(c.Rate),
-		len(c.Searches), strings.Join(each, ", "), offeredText(lo), offeredText(hi), spread)
+	s := fmt.Sprintf("%s%s req/s, the median of %d searches (%s req/s; range %s-%s req/s%s)", head, OfferedText(c.Rate),
+		len(c.Searches), strings.Join(each, ", "), OfferedText(lo), OfferedText(hi), spread)
 	if c.Interrupted() {
-		s += fmt.Sprintf("; search %d interrupted at %s req/s", len(c.Searches), offeredText(c.InterruptedAt))
+		s += fmt.Sprintf("; search %d interrupted at %s req/s", len(c.Searches), OfferedText(c.InterruptedAt))
 	}
 	return s
 }
 
-func median(v []float64) float64 {
+func Median(v []float64) float64 {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	if n := len(s); n%2 == 1 {

@@ -135,7 +135,7 @@ func dbHitRatio(r *Report) (float64, bool) {
 // queriesUnit says what a result's database queries count, "statements", "transactions" or
 // "statements and transactions" with several databases, and the counters they came from; ""
 // when it read no database.
-func queriesUnit(r *Report) (unit, sources string) {
+func QueriesUnit(r *Report) (unit, sources string) {
 	var srcs []string
 	statements, transactions := false, false
 	for _, d := range r.DatabaseList() {

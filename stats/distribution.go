@@ -11,7 +11,7 @@ type Distribution struct {
 
 // DecodeDistribution decodes an encoded histogram; an empty encoding is an empty distribution.
 func DecodeDistribution(encoded string) (*Distribution, error) {
-	h, err := decodeHistogram(encoded)
+	h, err := DecodeHistogram(encoded)
 	if err != nil {
 		return nil, err // it says it was decoding a histogram
 	}
@@ -27,12 +27,12 @@ func (d *Distribution) Quantiles(percentiles []float64) []float64 {
 	vals := d.h.ValueAtPercentilesSlice(percentiles)
 	out := make([]float64, len(vals))
 	for i, v := range vals {
-		out[i] = fromUnits(v).Seconds()
+		out[i] = FromUnits(v).Seconds()
 	}
 	return out
 }
 
-func decodeHistogram(encoded string) (*hdr.Histogram, error) {
-	h := newHistogram()
+func DecodeHistogram(encoded string) (*hdr.Histogram, error) {
+	h := NewHistogram()
 	return h, mergeInto(h, encoded)
 }

@@ -19,7 +19,7 @@ type percentiler interface {
 // quantile reads percentile q (0-100) in seconds. HdrHistogram answers with the top of the
 // value's bucket, so callers cap it at the exact maximum they track.
 func quantile(h percentiler, q float64) float64 {
-	return fromUnits(h.ValueAtPercentile(q)).Seconds()
+	return FromUnits(h.ValueAtPercentile(q)).Seconds()
 }
 
 // encoder is what dense and sparse histograms share for saving.
@@ -71,16 +71,16 @@ func newHistEncoder() *histEncoder {
 // from a file) and empty ones go through the library.
 func (e *histEncoder) encode(h encoder) string {
 	p, ok := h.(*hdr.PackedHistogram)
-	if !ok || p.TotalCount() == 0 || p.LowestTrackableValue() != histLowest ||
-		p.HighestTrackableValue() != histHighest || p.SignificantFigures() != histDigits {
+	if !ok || p.TotalCount() == 0 || p.LowestTrackableValue() != HistLowest ||
+		p.HighestTrackableValue() != HistHighest || p.SignificantFigures() != histDigits {
 		return encode(h)
 	}
 	e.inner = binary.BigEndian.AppendUint32(e.inner[:0], uint32(v2Cookie))
 	e.inner = binary.BigEndian.AppendUint32(e.inner, 0) // payload length, set below
 	e.inner = binary.BigEndian.AppendUint32(e.inner, 0) // normalizing index offset
 	e.inner = binary.BigEndian.AppendUint32(e.inner, histDigits)
-	e.inner = binary.BigEndian.AppendUint64(e.inner, histLowest)
-	e.inner = binary.BigEndian.AppendUint64(e.inner, uint64(histHighest))
+	e.inner = binary.BigEndian.AppendUint64(e.inner, HistLowest)
+	e.inner = binary.BigEndian.AppendUint64(e.inner, uint64(HistHighest))
 	e.inner = binary.BigEndian.AppendUint64(e.inner, math.Float64bits(1))
 	// The payload lists the counts from index 0 to the highest populated one; a run of empty
 	// buckets is written as its negated length.

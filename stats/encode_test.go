@@ -41,12 +41,12 @@ func TestHistEncoderMatchesTheLibrary(t *testing.T) {
 		{"one value", []int64{417}},
 		{"lowest value", []int64{1}},
 		{"first index after a single gap", []int64{1, 3}},
-		{"highest value", []int64{histHighest}},
+		{"highest value", []int64{HistHighest}},
 		{"repeated value", []int64{5000, 5000, 5000}},
 		{"wide spread", func() []int64 {
 			v := make([]int64, 5000)
 			for i := range v {
-				v[i] = 1 + rng.Int64N(histHighest)
+				v[i] = 1 + rng.Int64N(HistHighest)
 			}
 			return v
 		}()},
@@ -85,7 +85,7 @@ func TestHistEncoderMatchesTheLibrary(t *testing.T) {
 					t.Errorf("packed decode: %d at %d, want %d", n, value, count)
 				}
 			}
-			same := newHistogram()
+			same := NewHistogram()
 			h.MergeInto(same)
 			if !dense.Equals(same) {
 				t.Error("dense decode differs from the recorded histogram")

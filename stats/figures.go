@@ -41,33 +41,33 @@ type Figure struct {
 
 	// percentile is the latency percentile the figure is (0-100, 100 for the maximum); 0 for
 	// the other figures.
-	percentile float64
+	Percentile float64
 	// needs says what a run needs to measure the figure ("--db"), for the figures a run may
 	// lack; "" for those every run measures, which a result lacks only when something is wrong.
-	needs string
+	Needs string
 
 	aliases []string // other accepted names: siege's JSON keys, compare's column keys, short forms
 	unit    string   // shown after a gate's values, with its leading space
 	run     func(*Report) (float64, bool)
 	url     func(*URLStats) (float64, bool)
-	compare compareView
+	Compare CompareView
 	// counts says what the figure counts in a result ("statements", "transactions") with the
 	// counters it came from, for the figures whose unit depends on the source that measured
 	// them; nil for the others, whose unit is fixed. Results that count different things are
 	// not compared on that figure.
-	counts func(*Report) (unit, sources string)
+	Counts func(*Report) (unit, sources string)
 }
 
 // compareView is how `webload compare` shows and judges a figure.
-type compareView struct {
-	key, title, unit string  // the column's JSON key, its title and the unit the table shows
-	scale            float64 // from the base unit to the one shown
-	decimals         int
+type CompareView struct {
+	Key, Title, Unit string  // the column's JSON key, its title and the unit the table shows
+	Scale            float64 // from the base unit to the one shown
+	Decimals         int
 	// quantile (0-100) marks a latency percentile, also judged by tests of that percentile on
 	// the two latency distributions; mean marks the mean response time, also judged by a test
 	// on the means of the per-request values.
-	quantile float64
-	mean     bool
+	Quantile float64
+	Mean     bool
 }
 
 // Run reads the figure of a whole run; ok is false when the run did not measure it (the server's
@@ -82,7 +82,7 @@ func (f Figure) Run(r *Report) (v float64, ok bool) {
 // Quantile is the latency percentile the figure is (0-100, such as 95 for p95); ok is false
 // for the other figures, the maximum among them.
 func (f Figure) Quantile() (q float64, ok bool) {
-	return f.compare.quantile, f.compare.quantile > 0
+	return f.Compare.Quantile, f.Compare.Quantile > 0
 }
 
 // URL reads the figure of one URL; ok is false when it is not kept per URL.
@@ -94,52 +94,52 @@ func (f Figure) URL(u *URLStats) (v float64, ok bool) {
 }
 
 // figures is read-only. Its order is the order messages list the names in.
-var figures = []Figure{
+var Figures = []Figure{
 	{Name: "availability", Kind: FigurePercent, HigherIsBetter: true, Summary: "Availability",
 		run:     runFigure(func(r *Report) float64 { return r.Availability }),
 		url:     urlFigure(func(u *URLStats) float64 { return share(u.Hits, u.Failures) }),
-		compare: compareView{key: "availability", title: "Availability", unit: "%", scale: 1, decimals: 3}},
+		Compare: CompareView{Key: "availability", Title: "Availability", Unit: "%", Scale: 1, Decimals: 3}},
 	{Name: "error_rate", Kind: FigurePercent,
 		run:     runFigure(func(r *Report) float64 { return share(r.FailedTransactions, r.Transactions) }),
 		url:     urlFigure(func(u *URLStats) float64 { return share(u.Failures, u.Hits) }),
-		compare: compareView{key: "error_rate", title: "Error rate", unit: "%", scale: 1, decimals: 3}},
+		Compare: CompareView{Key: "error_rate", Title: "Error rate", Unit: "%", Scale: 1, Decimals: 3}},
 	{Name: "transactions", aliases: []string{"trans", "hits"}, Kind: FigureCount, HigherIsBetter: true, Summary: "Transactions",
 		run:     runFigure(func(r *Report) float64 { return float64(r.Transactions) }),
 		url:     urlFigure(func(u *URLStats) float64 { return float64(u.Hits) }),
-		compare: compareView{key: "transactions", title: "Transactions", scale: 1}},
+		Compare: CompareView{Key: "transactions", Title: "Transactions", Scale: 1}},
 	{Name: "successful", aliases: []string{"ok"}, Kind: FigureCount, HigherIsBetter: true, Summary: "Successful transactions",
 		run:     runFigure(func(r *Report) float64 { return float64(r.SuccessfulTransactions) }),
-		compare: compareView{key: "ok", title: "OK", scale: 1}},
+		Compare: CompareView{Key: "ok", Title: "OK", Scale: 1}},
 	{Name: "failed", aliases: []string{"failures"}, Kind: FigureCount, Summary: "Failed transactions",
 		run:     runFigure(func(r *Report) float64 { return float64(r.FailedTransactions) }),
 		url:     urlFigure(func(u *URLStats) float64 { return float64(u.Failures) }),
-		compare: compareView{key: "failed", title: "Failed", scale: 1}},
+		Compare: CompareView{Key: "failed", Title: "Failed", Scale: 1}},
 	{Name: "requests", Kind: FigureCount, HigherIsBetter: true, Summary: "Requests",
 		run:     runFigure(func(r *Report) float64 { return float64(r.Requests) }),
-		compare: compareView{key: "requests", title: "Requests", scale: 1}},
+		Compare: CompareView{Key: "requests", Title: "Requests", Scale: 1}},
 	{Name: "elapsed", aliases: []string{"etime"}, Kind: FigureTime, Summary: "Elapsed time (s)",
 		run:     runFigure(func(r *Report) float64 { return r.ElapsedTime }),
-		compare: compareView{key: "etime", title: "ETime", unit: "s", scale: 1, decimals: 2}},
+		Compare: CompareView{Key: "etime", Title: "ETime", Unit: "s", Scale: 1, Decimals: 2}},
 	{Name: "rtime", aliases: []string{"response_time", "mean"}, Kind: FigureTime, Latency: true, Summary: "Response time (ms)",
 		run:     runFigure(func(r *Report) float64 { return r.ResponseTime }),
 		url:     urlFigure(func(u *URLStats) float64 { return u.Mean }),
-		compare: compareView{key: "rtime", title: "RTime", unit: "s", scale: 1, decimals: 3, mean: true}},
+		Compare: CompareView{Key: "rtime", Title: "RTime", Unit: "s", Scale: 1, Decimals: 3, Mean: true}},
 	{Name: "trate", aliases: []string{"transaction_rate"}, Kind: FigureRate, HigherIsBetter: true, Summary: "Transaction rate (/s)",
 		unit:    " trans/sec",
 		run:     runFigure(func(r *Report) float64 { return r.TransactionRate }),
-		compare: compareView{key: "trate", title: "TRate", unit: "/s", scale: 1, decimals: 2}},
+		Compare: CompareView{Key: "trate", Title: "TRate", Unit: "/s", Scale: 1, Decimals: 2}},
 	{Name: "throughput", Kind: FigureRate, HigherIsBetter: true, Summary: "Throughput (MB/s)", unit: " MB/sec",
 		run:     runFigure(func(r *Report) float64 { return r.Throughput }),
-		compare: compareView{key: "throughput", title: "Throughput", unit: "MB/s", scale: 1, decimals: 2}},
+		Compare: CompareView{Key: "throughput", Title: "Throughput", Unit: "MB/s", Scale: 1, Decimals: 2}},
 	{Name: "concurrency", aliases: []string{"conc"}, Kind: FigureRate, Summary: "Concurrency",
 		run:     runFigure(func(r *Report) float64 { return r.Concurrency }),
-		compare: compareView{key: "conc", title: "Conc", scale: 1, decimals: 2}},
+		Compare: CompareView{Key: "conc", Title: "Conc", Scale: 1, Decimals: 2}},
 	{Name: "longest", Kind: FigureTime, Latency: true, Summary: "Longest transaction (ms)",
 		run:     runFigure(func(r *Report) float64 { return r.LongestTransaction }),
-		compare: compareView{key: "longest", title: "Longest", unit: "ms", scale: 1000, decimals: 1}},
+		Compare: CompareView{Key: "longest", Title: "Longest", Unit: "ms", Scale: 1000, Decimals: 1}},
 	{Name: "shortest", Kind: FigureTime, Latency: true, Summary: "Shortest transaction (ms)",
 		run:     runFigure(func(r *Report) float64 { return r.ShortestTransaction }),
-		compare: compareView{key: "shortest", title: "Shortest", unit: "ms", scale: 1000, decimals: 1}},
+		Compare: CompareView{Key: "shortest", Title: "Shortest", Unit: "ms", Scale: 1000, Decimals: 1}},
 	percentileFigure("p50", 50),
 	percentileFigure("p90", 90),
 	percentileFigure("p95", 95),
@@ -147,47 +147,47 @@ var figures = []Figure{
 	percentileFigure("p99.9", 99.9),
 	maxFigure(),
 	{Name: "capacity", Kind: FigureRate, HigherIsBetter: true, Summary: "Capacity (req/s)", unit: " req/s",
-		run: capacityRate, needs: "a capacity search (webload capacity)",
-		compare: compareView{key: "capacity", title: "Capacity", unit: "req/s", scale: 1, decimals: 1}},
-	{Name: "la", Kind: FigureRate, run: serverLoad, needs: "--server-metrics",
-		compare: compareView{key: "la", title: "LA", scale: 1, decimals: 2}},
-	{Name: "mem", Kind: FigureCount, unit: " MB", run: serverMem, needs: "--server-metrics",
-		compare: compareView{key: "mem", title: "MEM", unit: "MB", scale: 1}},
+		run: capacityRate, Needs: "a capacity search (webload capacity)",
+		Compare: CompareView{Key: "capacity", Title: "Capacity", Unit: "req/s", Scale: 1, Decimals: 1}},
+	{Name: "la", Kind: FigureRate, run: serverLoad, Needs: "--server-metrics",
+		Compare: CompareView{Key: "la", Title: "LA", Scale: 1, Decimals: 2}},
+	{Name: "mem", Kind: FigureCount, unit: " MB", run: serverMem, Needs: "--server-metrics",
+		Compare: CompareView{Key: "mem", Title: "MEM", Unit: "MB", Scale: 1}},
 	// The database's figures (--db), over all its databases (see dbCount). For a given load,
 	// more statements per second is more work for the database, so lower is better, as for
 	// statements per transaction (the N+1 detector) and slow ones.
 	{Name: "qps", aliases: []string{"queries_per_sec"}, Kind: FigureRate, Summary: "Database queries (/s)",
-		unit: " queries/sec", run: dbQueriesPerSec, counts: queriesUnit, needs: needsDB,
-		compare: compareView{key: "qps", title: "QPS", unit: "/s", scale: 1, decimals: 1}},
+		unit: " queries/sec", run: dbQueriesPerSec, Counts: QueriesUnit, Needs: needsDB,
+		Compare: CompareView{Key: "qps", Title: "QPS", Unit: "/s", Scale: 1, Decimals: 1}},
 	{Name: "q/t", aliases: []string{"queries_per_transaction", "qt"}, Kind: FigureRate, Summary: "Database queries per transaction",
-		run: dbPerTransaction(dbQueries), counts: queriesUnit, needs: needsDB,
-		compare: compareView{key: "q/t", title: "Q/T", scale: 1, decimals: 2}},
+		run: dbPerTransaction(dbQueries), Counts: QueriesUnit, Needs: needsDB,
+		Compare: CompareView{Key: "q/t", Title: "Q/T", Scale: 1, Decimals: 2}},
 	{Name: "slow", aliases: []string{"slow_queries"}, Kind: FigureCount, Summary: "Slow queries",
-		run: dbCount(func(s *dbload.Summary) *int64 { return s.SlowQueries }), needs: needsDB,
-		compare: compareView{key: "slow", title: "Slow", scale: 1}},
+		run: dbCount(func(s *dbload.Summary) *int64 { return s.SlowQueries }), Needs: needsDB,
+		Compare: CompareView{Key: "slow", Title: "Slow", Scale: 1}},
 	{Name: "rows/t", aliases: []string{"rows_read_per_transaction", "rowst"}, Kind: FigureRate, Summary: "Rows read per transaction",
-		run: dbPerTransaction(func(s *dbload.Summary) *int64 { return s.RowsRead }), needs: needsDB,
-		compare: compareView{key: "rows/t", title: "Rows/T", scale: 1, decimals: 1}},
+		run: dbPerTransaction(func(s *dbload.Summary) *int64 { return s.RowsRead }), Needs: needsDB,
+		Compare: CompareView{Key: "rows/t", Title: "Rows/T", Scale: 1, Decimals: 1}},
 	{Name: "buffer_hit_ratio", aliases: []string{"hit_ratio"}, Kind: FigurePercent, HigherIsBetter: true, Summary: "Buffer hit ratio (%)",
-		run: dbHitRatio, needs: needsDB,
-		compare: compareView{key: "hit", title: "Hit", unit: "%", scale: 1, decimals: 2}},
+		run: dbHitRatio, Needs: needsDB,
+		Compare: CompareView{Key: "hit", Title: "Hit", Unit: "%", Scale: 1, Decimals: 2}},
 	{Name: "deadlocks", Kind: FigureCount, Summary: "Deadlocks",
-		run: dbCount(func(s *dbload.Summary) *int64 { return s.Deadlocks }), needs: needsDB,
-		compare: compareView{key: "deadlocks", title: "Deadlocks", scale: 1}},
+		run: dbCount(func(s *dbload.Summary) *int64 { return s.Deadlocks }), Needs: needsDB,
+		Compare: CompareView{Key: "deadlocks", Title: "Deadlocks", Scale: 1}},
 	{Name: "bytes", Kind: FigureCount, unit: " bytes",
 		url: urlFigure(func(u *URLStats) float64 { return float64(u.Bytes) })},
 	// The sessions' figures: measured in a run whose lines take values (#@extract) or whose
 	// users log in, so that a gate on them fails a run that had none rather than pass it.
 	{Name: "extract_failures", aliases: []string{"extract"}, Kind: FigureCount,
-		run: extractFailures, needs: "#@extract rules",
+		run: extractFailures, Needs: "#@extract rules",
 		url:     urlFigure(func(u *URLStats) float64 { return float64(u.ExtractFailures) }),
-		compare: compareView{key: "extract_failures", title: "Extract failures", scale: 1}},
+		Compare: CompareView{Key: "extract_failures", Title: "Extract failures", Scale: 1}},
 	{Name: "login_failures", Kind: FigureCount,
-		run: loginFailures, needs: "login steps",
-		compare: compareView{key: "login_failures", title: "Login failures", scale: 1}},
+		run: loginFailures, Needs: "login steps",
+		Compare: CompareView{Key: "login_failures", Title: "Login failures", Scale: 1}},
 	{Name: "users_never_logged_in", aliases: []string{"never_logged_in"}, Kind: FigureCount,
-		run: neverLoggedIn, needs: "login steps",
-		compare: compareView{key: "users_never_logged_in", title: "Never logged in", scale: 1}},
+		run: neverLoggedIn, Needs: "login steps",
+		Compare: CompareView{Key: "users_never_logged_in", Title: "Never logged in", Scale: 1}},
 }
 
 // percentileFigure is the latency percentile q (0-100, 100 being the maximum), of the run and of
@@ -195,16 +195,16 @@ var figures = []Figure{
 // histogram, so that any percentile is measured wherever its histogram is kept (p(N), see
 // lookupPercentile). The maximum has no quantile test: at q = 100 the test cannot see a change.
 func percentileFigure(name string, q float64) Figure {
-	return Figure{Name: name, Kind: FigureTime, Latency: true, Summary: name + " (ms)", percentile: q,
+	return Figure{Name: name, Kind: FigureTime, Latency: true, Summary: name + " (ms)", Percentile: q,
 		run:     func(r *Report) (float64, bool) { return runPercentile(r, q) },
 		url:     func(u *URLStats) (float64, bool) { return urlPercentile(u, q) },
-		compare: compareView{key: name, title: name, unit: "ms", scale: 1000, decimals: 1, quantile: q}}
+		Compare: CompareView{Key: name, Title: name, Unit: "ms", Scale: 1000, Decimals: 1, Quantile: q}}
 }
 
 // maxFigure is the longest transaction as a percentile's column: p(100).
 func maxFigure() Figure {
 	f := percentileFigure("max", 100)
-	f.Summary, f.compare.title, f.compare.quantile = "Max (ms)", "Max", 0
+	f.Summary, f.Compare.Title, f.Compare.Quantile = "Max (ms)", "Max", 0
 	return f
 }
 
@@ -244,7 +244,7 @@ func LookupFigure(name string) (Figure, bool) {
 // listedFigure finds a figure of the list by its name or any alias, in any case.
 func listedFigure(name string) (Figure, bool) {
 	name = strings.ToLower(name)
-	for _, f := range figures {
+	for _, f := range Figures {
 		if f.Name == name {
 			return f, true
 		}
@@ -262,9 +262,9 @@ const needsDB = "--db"
 
 // figureNames lists the canonical names of the figures that keep, in the list's order, and p(N)
 // when keep takes a percentile, as "a, b or c" for messages.
-func figureNames(keep func(Figure) bool) string {
+func FigureNames(keep func(Figure) bool) string {
 	var names []string
-	for _, f := range figures {
+	for _, f := range Figures {
 		if keep(f) {
 			names = append(names, f.Name)
 		}
@@ -278,13 +278,13 @@ func figureNames(keep func(Figure) bool) string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
-func perRun(f Figure) bool { return f.run != nil }
+func PerRun(f Figure) bool { return f.run != nil }
 
-func perURL(f Figure) bool { return f.url != nil }
+func PerURL(f Figure) bool { return f.url != nil }
 
 // figuresNamed picks figures by canonical name, in the order given, for a view that shows some
 // of them; a name not in the list is left out (the views' tests name every one they expect).
-func figuresNamed(names ...string) []Figure {
+func FiguresNamed(names ...string) []Figure {
 	var out []Figure
 	for _, n := range names {
 		if f, ok := LookupFigure(n); ok && f.Name == n {
@@ -296,7 +296,7 @@ func figuresNamed(names ...string) []Figure {
 
 // display picks the scale, decimals and unit a value of this metric is shown in: times in ms up
 // to 10 s and in seconds beyond, where ms digits stop being useful.
-func display(m Figure, v float64) (scale float64, prec int, unit string) {
+func Display(m Figure, v float64) (scale float64, prec int, unit string) {
 	switch m.Kind {
 	case FigureTime:
 		if v < 10 {

@@ -99,8 +99,8 @@ func (a *histAdder) addFast(dst *hdr.PackedHistogram, encoded string) (ok bool, 
 		int32(binary.BigEndian.Uint32(inner)) != v2Cookie ||
 		binary.BigEndian.Uint32(inner[8:]) != 0 || // normalizing index offset
 		binary.BigEndian.Uint32(inner[12:]) != histDigits ||
-		binary.BigEndian.Uint64(inner[16:]) != histLowest ||
-		binary.BigEndian.Uint64(inner[24:]) != uint64(histHighest) {
+		binary.BigEndian.Uint64(inner[16:]) != HistLowest ||
+		binary.BigEndian.Uint64(inner[24:]) != uint64(HistHighest) {
 		return false, nil
 	}
 	payload := inner[v2HeaderSize:]
@@ -183,7 +183,7 @@ func decodeOurs(encoded string) (*hdr.PackedHistogram, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode histogram: %w", err)
 	}
-	if src.LowestTrackableValue() != histLowest || src.HighestTrackableValue() != histHighest ||
+	if src.LowestTrackableValue() != HistLowest || src.HighestTrackableValue() != HistHighest ||
 		src.SignificantFigures() != histDigits {
 		return nil, fmt.Errorf("decode histogram: not webload's geometry (%d..%d, %d digits)",
 			src.LowestTrackableValue(), src.HighestTrackableValue(), src.SignificantFigures())

@@ -22,7 +22,7 @@ func TestHistAdderAddsWhatTheLibraryDecodes(t *testing.T) {
 		values [][2]int64 // value, count
 	}{
 		{"one value", [][2]int64{{300, 1}}},
-		{"lowest and highest", [][2]int64{{histLowest, 3}, {histHighest, 2}}},
+		{"lowest and highest", [][2]int64{{HistLowest, 3}, {HistHighest, 2}}},
 		{"first buckets", [][2]int64{{1, 1}, {2047, 1}, {2048, 1}, {4095, 1}, {4096, 1}}},
 		{"counts beyond 32 bits", [][2]int64{{1500, 1 << 40}, {90000, 7}}},
 		{"spread", spreadValues()},
@@ -30,7 +30,7 @@ func TestHistAdderAddsWhatTheLibraryDecodes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			sparse, dense := newSparseHistogram(), newHistogram()
+			sparse, dense := newSparseHistogram(), NewHistogram()
 			for _, v := range c.values {
 				if err := sparse.RecordValues(v[0], v[1]); err != nil {
 					t.Fatal(err)
@@ -67,7 +67,7 @@ func TestHistAdderAddsWhatTheLibraryDecodes(t *testing.T) {
 
 func spreadValues() [][2]int64 {
 	var out [][2]int64
-	for v := int64(1); v < histHighest; v = v*3 + 1 {
+	for v := int64(1); v < HistHighest; v = v*3 + 1 {
 		out = append(out, [2]int64{v, v%5 + 1})
 	}
 	return out
@@ -118,8 +118,8 @@ func v2WithPayload(payload []byte) string {
 	inner = binary.BigEndian.AppendUint32(inner, uint32(len(payload)))
 	inner = binary.BigEndian.AppendUint32(inner, 0)
 	inner = binary.BigEndian.AppendUint32(inner, histDigits)
-	inner = binary.BigEndian.AppendUint64(inner, histLowest)
-	inner = binary.BigEndian.AppendUint64(inner, uint64(histHighest))
+	inner = binary.BigEndian.AppendUint64(inner, HistLowest)
+	inner = binary.BigEndian.AppendUint64(inner, uint64(HistHighest))
 	inner = binary.BigEndian.AppendUint64(inner, math.Float64bits(1))
 	inner = append(inner, payload...)
 	var z bytes.Buffer

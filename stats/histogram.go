@@ -17,34 +17,34 @@ import (
 // Histograms record microseconds: 1 µs to 1 h at 3 significant digits, so any latency a run can
 // produce is kept to 0.1 %.
 const (
-	histUnit    = time.Microsecond
-	histLowest  = 1
-	histHighest = int64(time.Hour / histUnit)
+	HistUnit    = time.Microsecond
+	HistLowest  = 1
+	HistHighest = int64(time.Hour / HistUnit)
 	histDigits  = 3
 )
 
-func newHistogram() *hdr.Histogram { return hdr.New(histLowest, histHighest, histDigits) }
+func NewHistogram() *hdr.Histogram { return hdr.New(HistLowest, HistHighest, histDigits) }
 
 // newSparseHistogram has the same geometry but grows with the values seen, so a long URL list
 // does not cost 180 KiB per URL.
 func newSparseHistogram() *hdr.PackedHistogram {
-	return hdr.NewPacked(histLowest, histHighest, histDigits)
+	return hdr.NewPacked(HistLowest, HistHighest, histDigits)
 }
 
 // toUnits converts a duration to histogram units, clamped into the trackable range; clamped
 // reports whether the value had to be moved (counted as overflow, never silently).
-func toUnits(d time.Duration) (v int64, clamped bool) {
-	v = int64(d / histUnit)
+func ToUnits(d time.Duration) (v int64, clamped bool) {
+	v = int64(d / HistUnit)
 	switch {
-	case v < histLowest:
+	case v < HistLowest:
 		// Sub-microsecond answers exist only on loopback; record them as 1 µs, which is the
 		// histogram's resolution, and do not call that an overflow.
-		return histLowest, false
-	case v > histHighest:
-		return histHighest, true
+		return HistLowest, false
+	case v > HistHighest:
+		return HistHighest, true
 	}
 	return v, false
 }
 
 // fromUnits converts histogram units back to a duration.
-func fromUnits(v int64) time.Duration { return time.Duration(v) * histUnit }
+func FromUnits(v int64) time.Duration { return time.Duration(v) * HistUnit }

@@ -34,12 +34,12 @@ type histogram interface {
 
 // denseLatency is a Latency whose histogram is a dense one from the start (184 KiB): faster to
 // record into, for the few distributions a run keeps overall.
-func denseLatency() Latency { return Latency{h: newHistogram()} }
+func denseLatency() Latency { return Latency{h: NewHistogram()} }
 
 // Record adds one duration. clamped says it lay beyond the histogram's hour and was recorded
 // as an hour (see toUnits).
 func (l *Latency) Record(d time.Duration) (clamped bool) {
-	v, clamped := toUnits(d)
+	v, clamped := ToUnits(d)
 	l.recordUnits(d, v)
 	return clamped
 }
@@ -78,7 +78,7 @@ func (l *Latency) reset() {
 func (l *Latency) addSaved(n int64, mean, longest float64, encoded string, a *histAdder) error {
 	l.n += n
 	l.sum.s += mean * float64(n)
-	l.max = max(l.max, durationOf(longest))
+	l.max = max(l.max, DurationOf(longest))
 	if encoded == "" {
 		return nil
 	}
@@ -95,8 +95,8 @@ func (l *Latency) addSaved(n int64, mean, longest float64, encoded string, a *hi
 // addShortest keeps a saved part's shortest value (seconds) when it is the shortest yet; n is
 // the part's count, which says whether it had values at all.
 func (l *Latency) addShortest(n int64, shortest float64) {
-	if n > 0 && (l.min == 0 || durationOf(shortest) < l.min) {
-		l.min = durationOf(shortest)
+	if n > 0 && (l.min == 0 || DurationOf(shortest) < l.min) {
+		l.min = DurationOf(shortest)
 	}
 }
 
@@ -118,7 +118,7 @@ func (l *Latency) histMax() float64 {
 	if l.h == nil {
 		return 0
 	}
-	return fromUnits(l.h.Max()).Seconds()
+	return FromUnits(l.h.Max()).Seconds()
 }
 
 // Quantile reads percentile q (0-100) in seconds, capped at top: HdrHistogram answers with the
@@ -133,7 +133,7 @@ func (l *Latency) Quantile(q, top float64) float64 {
 // percentiles reads the report's percentiles, capped at top.
 func (l *Latency) percentiles(top float64) Percentiles {
 	p := Percentiles{Max: top}
-	p.quantiles(func(q float64, v *float64) { *v = l.Quantile(q, top) })
+	p.Quantiles(func(q float64, v *float64) { *v = l.Quantile(q, top) })
 	return p
 }
 
@@ -161,6 +161,6 @@ func (l *Latency) encodeAll() string {
 
 // durationOf converts saved seconds back to the duration they were written from: durations are
 // whole nanoseconds, so rounding recovers them exactly.
-func durationOf(seconds float64) time.Duration {
+func DurationOf(seconds float64) time.Duration {
 	return time.Duration(math.Round(seconds * float64(time.Second)))
 }

@@ -44,7 +44,7 @@ func NewLive(next loader.Sink, interval time.Duration, start time.Time) *Live {
 		interval = time.Second
 	}
 	// Two significant digits are plenty for a display and keep the histogram at 20 KiB.
-	return &Live{next: next, interval: interval, cur: hdr.New(histLowest, histHighest, 2), curStart: start}
+	return &Live{next: next, interval: interval, cur: hdr.New(HistLowest, HistHighest, 2), curStart: start}
 }
 
 // Record implements loader.Sink.
@@ -61,7 +61,7 @@ func (l *Live) Record(batch []loader.Result) {
 			l.failures++
 			continue
 		}
-		v, _ := toUnits(r.ResponseTime())
+		v, _ := ToUnits(r.ResponseTime())
 		_ = l.cur.RecordValue(v)
 	}
 	l.mu.Unlock()
@@ -77,7 +77,7 @@ func (l *Live) Figures(now time.Time) LiveFigures {
 		l.last.Rate = float64(l.curCount) / elapsed.Seconds()
 		l.last.P99 = 0
 		if l.cur.TotalCount() > 0 {
-			l.last.P99 = fromUnits(l.cur.ValueAtPercentile(99))
+			l.last.P99 = FromUnits(l.cur.ValueAtPercentile(99))
 		}
 		l.last.HaveInterval = true
 		l.cur.Reset()

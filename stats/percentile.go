@@ -34,7 +34,7 @@ func (p *Percentiles) at(q float64) (v float64, ok bool) {
 	if q == 100 {
 		return p.Max, true
 	}
-	p.quantiles(func(k float64, field *float64) {
+	p.Quantiles(func(k float64, field *float64) {
 		if k == q {
 			v, ok = *field, true
 		}
@@ -48,7 +48,7 @@ func runPercentile(r *Report, q float64) (float64, bool) {
 	if v, ok := r.Percentiles.at(q); ok {
 		return v, true
 	}
-	return percentileOf(r.Histogram, r.Transactions, r.Percentiles.Max, q)
+	return PercentileOf(r.Histogram, r.Transactions, r.Percentiles.Max, q)
 }
 
 // urlPercentile is runPercentile for one URL.
@@ -56,7 +56,7 @@ func urlPercentile(u *URLStats, q float64) (float64, bool) {
 	if v, ok := u.Percentile(q); ok {
 		return v, true
 	}
-	return percentileOf(u.Histogram, u.Hits, u.Max, q)
+	return PercentileOf(u.Histogram, u.Hits, u.Max, q)
 }
 
 // percentileOf reads percentile q in seconds from an encoded latency histogram of n
@@ -64,7 +64,7 @@ func urlPercentile(u *URLStats, q float64) (float64, bool) {
 // it keeps (Latency.Quantile), so that a percentile read here equals the one a field would hold.
 // A histogram of no transaction reads 0, as the fields do; ok is false when the transactions
 // have no histogram to read (a result saved without one, or a corrupt one).
-func percentileOf(encoded string, n int64, top, q float64) (float64, bool) {
+func PercentileOf(encoded string, n int64, top, q float64) (float64, bool) {
 	if n == 0 {
 		return 0, true
 	}
@@ -75,12 +75,12 @@ func percentileOf(encoded string, n int64, top, q float64) (float64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return cappedQuantile(h, q, top), true
+	return CappedQuantile(h, q, top), true
 }
 
 // cappedQuantile reads percentile q of h in seconds, capped at top, the exact longest, when
 // that is known (above 0).
-func cappedQuantile(h percentiler, q, top float64) float64 {
+func CappedQuantile(h percentiler, q, top float64) float64 {
 	v := quantile(h, q)
 	if top > 0 {
 		v = min(v, top)
@@ -94,7 +94,7 @@ const percentileForm = "p(N)"
 // parsePercentileName reads a percentile written as k6's thresholds write it, p(N) with
 // 0 < N <= 100 (p(95), p(99.5), p(99.99)), in any case; form is false for any other name. N is
 // digits with at most one decimal point: no sign, exponent or spaces.
-func parsePercentileName(name string) (q float64, form bool, err error) {
+func ParsePercentileName(name string) (q float64, form bool, err error) {
 	name = strings.ToLower(name)
 	if !strings.HasPrefix(name, "p(") {
 		return 0, false, nil
@@ -103,11 +103,11 @@ func parsePercentileName(name string) (q float64, form bool, err error) {
 	if !closed {
 		return 0, true, fmt.Errorf("%s: expected ) after the percentile", name)
 	}
-	return parsePercentileNumber(inner)
+	return ParsePercentileNumber(inner)
 }
 
 // parsePercentileNumber reads the N of p(N).
-func parsePercentileNumber(n string) (q float64, form bool, err error) {
+func ParsePercentileNumber(n string) (q float64, form bool, err error) {
 	if strings.Trim(n, "0123456789.") != "" || strings.Trim(n, ".") == "" || strings.Count(n, ".") > 1 {
 		return 0, true, fmt.Errorf("p(%s): want a percentile such as p(99.5)", n)
 	}
@@ -121,8 +121,8 @@ func parsePercentileNumber(n string) (q float64, form bool, err error) {
 // percentileName is the canonical name of percentile q: the fixed name when the list has one
 // (p95, p99.9, max), else p(N) with N as short as it reads back exactly.
 func percentileName(q float64) string {
-	for _, f := range figures {
-		if f.percentile == q {
+	for _, f := range Figures {
+		if f.Percentile == q {
 			return f.Name
 		}
 	}
@@ -132,7 +132,7 @@ func percentileName(q float64) string {
 // lookupPercentile finds the figure of a name written p(N): the list's own for the percentiles
 // it names (p(95) is p95, p(100) is max), else one made for N.
 func lookupPercentile(name string) (Figure, bool) {
-	q, form, err := parsePercentileName(name)
+	q, form, err := ParsePercentileName(name)
 	if !form || err != nil {
 		return Figure{}, false
 	}
@@ -146,12 +146,12 @@ func lookupPercentile(name string) (Figure, bool) {
 // nearPercentile is the p(N) a name such as p75 or p99.5 means, for the message that refuses
 // it: written without parentheses, a percentile the list does not name could as well be a typo
 // of one it does (p96 for p95), and p999 could mean 99.9. "" for any other name.
-func nearPercentile(name string) string {
+func NearPercentile(name string) string {
 	name = strings.ToLower(name)
 	if len(name) < 2 || name[0] != 'p' {
 		return ""
 	}
-	if _, _, err := parsePercentileNumber(name[1:]); err != nil {
+	if _, _, err := ParsePercentileNumber(name[1:]); err != nil {
 		return ""
 	}
 	return "p(" + name[1:] + ")"

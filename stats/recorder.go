@@ -121,7 +121,7 @@ func (r *Recorder) add(res *loader.Result) {
 	}
 	if res.Arrived() {
 		r.f.decoded += res.Decoded // a body that failed half way is no data, decoded or not
-		u.size.record(res.Decoded) // a page that failed a check (or lacked a value) did answer, and its size tells
+		u.size.Record(res.Decoded) // a page that failed a check (or lacked a value) did answer, and its size tells
 	}
 	b.tally.Record(res)
 	u.tally.Record(res)
@@ -181,7 +181,7 @@ func (r *Recorder) recordLag(res *loader.Result) {
 
 // units converts to histogram units and counts what had to be clamped.
 func (r *Recorder) units(d time.Duration) int64 {
-	v, clamped := toUnits(d)
+	v, clamped := ToUnits(d)
 	if clamped {
 		r.f.overflow++
 	}

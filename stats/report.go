@@ -127,7 +127,7 @@ type Percentiles struct {
 }
 
 // quantiles calls f with each percentile (0-100) the struct holds and its field.
-func (p *Percentiles) quantiles(f func(q float64, v *float64)) {
+func (p *Percentiles) Quantiles(f func(q float64, v *float64)) {
 	f(50, &p.P50)
 	f(90, &p.P90)
 	f(95, &p.P95)

@@ -320,7 +320,7 @@ func quantileField(at string, q, v float64) quantileValue {
 
 func percentileFields(at string, p *Percentiles) []quantileValue {
 	var out []quantileValue
-	p.quantiles(func(q float64, v *float64) { out = append(out, quantileField(at, q, *v)) })
+	p.Quantiles(func(q float64, v *float64) { out = append(out, quantileField(at, q, *v)) })
 	return out
 }
 
@@ -343,7 +343,7 @@ func (s *sanity) times(t *savedTimes) error {
 	if t.count == 0 {
 		return t.inOrder()
 	}
-	top := fromUnits(h.Max()).Seconds()
+	top := FromUnits(h.Max()).Seconds()
 	if t.maxKey != "" && !t.apart && !histNear(t.max, top) && (!t.exceed || t.max < top) {
 		return fmt.Errorf("%s%s is %.6g s, but %s%s ends at %.6g s", t.at, t.maxKey, t.max, t.at, t.histKey, top)
 	}
@@ -353,12 +353,12 @@ func (s *sanity) times(t *savedTimes) error {
 		}
 	}
 	if t.meanKey != "" && !t.exceed && !t.apart {
-		if want := h.Mean() * histUnit.Seconds(); !histNear(t.mean, want) {
+		if want := h.Mean() * HistUnit.Seconds(); !histNear(t.mean, want) {
 			return fmt.Errorf("%s%s is %.6g s, but %s%s's mean is %.6g s", t.at, t.meanKey, t.mean, t.at, t.histKey, want)
 		}
 	}
 	if t.minKey != "" {
-		if low := fromUnits(h.Min()).Seconds(); !histNear(t.min, low) {
+		if low := FromUnits(h.Min()).Seconds(); !histNear(t.min, low) {
 			return fmt.Errorf("%s%s is %.6g s, but %s%s starts at %.6g s", t.at, t.minKey, t.min, t.at, t.histKey, low)
 		}
 	}

@@ -117,7 +117,7 @@ func (l *loginFigures) record(res *loader.Result, first, fails bool) {
 	}
 	if !res.Failed() {
 		rt := res.ResponseTime()
-		v, _ := toUnits(rt)
+		v, _ := ToUnits(rt)
 		l.latency.recordUnits(rt, v)
 		return
 	}

@@ -18,7 +18,7 @@ type SizeStats struct {
 }
 
 // record adds one body of size n.
-func (s *SizeStats) record(n int64) {
+func (s *SizeStats) Record(n int64) {
 	if s.Count == 0 || n < s.Min {
 		s.Min = n
 	}

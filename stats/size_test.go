@@ -95,7 +95,7 @@ func TestSizeStatsMeanVariance(t *testing.T) {
 			t.Parallel()
 			var s SizeStats
 			for _, n := range tc.sizes {
-				s.record(n)
+				s.Record(n)
 			}
 			if s.Mean() != tc.mean || s.Variance() != tc.vari {
 				t.Errorf("mean %g, variance %g; want %g, %g", s.Mean(), s.Variance(), tc.mean, tc.vari)

@@ -44,7 +44,7 @@ func WriteText(w io.Writer, rep *Report, opt TextOptions) error {
 	writeSiegeBlock(&b, rep, opt.Layout)
 	writeExtras(&b, rep)
 	writePages(&b, rep)
-	writeSteps(&b, rep)
+	WriteSteps(&b, rep)
 	if opt.PerURL {
 		writeURLTable(&b, rep)
 	}

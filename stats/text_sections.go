@@ -84,7 +84,7 @@ func shardsStart(run RunInfo) string {
 // writeSteps writes a ladder's table, one row per step as sysbench prints one per thread
 // count, so the knee reads down the TRate and p95 columns. Conc is the mean requests in flight
 // (siege's Concurrency); Little is the step's Little ratio with its verdict.
-func writeSteps(b *strings.Builder, rep *Report) {
+func WriteSteps(b *strings.Builder, rep *Report) {
 	if len(rep.Steps) == 0 {
 		return
 	}

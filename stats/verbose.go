@@ -90,7 +90,7 @@ func (v *Verbose) request(r *loader.Result) (method, shown string) {
 }
 
 // requestURI is the path and query of an absolute URL, as written.
-func requestURI(abs string) string {
+func RequestURI(abs string) string {
 	rest := abs
 	if i := strings.Index(rest, "://"); i >= 0 {
 		rest = rest[i+3:]

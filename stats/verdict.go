@@ -1,5 +1,7 @@
 package stats
 
+import "fmt"
+
 // Verdict is the outcome of one check on a result: an --assert gate on a run or a
 // --max-regression limit on a comparison. Both kinds are printed, written as JUnit and counted
 // for the exit code the same way.
@@ -41,4 +43,11 @@ func CountInconclusive(verdicts []Verdict) int {
 		}
 	}
 	return n
+}
+
+// fail is the verdict on a gate that could not be measured at all.
+func (res Verdict) Fail(reason string) Verdict {
+	res.Passed = false
+	res.Text = fmt.Sprintf("%s: %s: FAILED", res.Check, reason)
+	return res
 }

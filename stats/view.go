@@ -185,7 +185,7 @@ func (s *scheduleFigures) view() *Schedule {
 		if s.lag.sum.s == 0 {
 			// A run's own lags are many and tiny; their mean is read from the histogram, to
 			// the microsecond, as it always was.
-			v.LagMean = fromUnits(int64(s.lag.h.Mean())).Seconds()
+			v.LagMean = FromUnits(int64(s.lag.h.Mean())).Seconds()
 		}
 		v.LagP50 = s.lag.Quantile(50, v.LagMax)
 		v.LagP99 = s.lag.Quantile(99, v.LagMax)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
 )
@@ -19,7 +20,7 @@ type abortOptions struct {
 // abortFlags are --abort-on and --abort-window.
 func abortFlags(o *abortOptions) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "abort-on", Destination: &o.on, Category: catGates, Usage: "stop the run (exit 1) as soon as `EXPR` holds over the last --abort-window of requests, e.g. error_rate>5 or p95>2s (repeatable; --assert's figures that are kept during the run); judged every second once the window holds " + fmt.Sprint(stats.WindowMinRequests) + " requests or the run has lasted a whole window; the report covers what was measured"},
+		&cli.StringSliceFlag{Name: "abort-on", Destination: &o.on, Category: catGates, Usage: "stop the run (exit 1) as soon as `EXPR` holds over the last --abort-window of requests, e.g. error_rate>5 or p95>2s (repeatable; --assert's figures that are kept during the run); judged every second once the window holds " + fmt.Sprint(judge.WindowMinRequests) + " requests or the run has lasted a whole window; the report covers what was measured"},
 		&cli.StringFlag{Name: "abort-window", Destination: &o.window, Value: run.DefaultAbortWindow.String(), Category: catGates, Usage: "judge --abort-on over the requests that ended in the last `DURATION`"},
 	}
 }
@@ -27,7 +28,7 @@ func abortFlags(o *abortOptions) []cli.Flag {
 // abortFromFlags reads --abort-on and --abort-window into the spec.
 func abortFromFlags(c *cli.Context, o *abortOptions, s *runSpec, p *problems) {
 	for _, expr := range o.on.Value() {
-		g, err := stats.ParseLiveGate(expr)
+		g, err := judge.ParseLiveGate(expr)
 		if err != nil {
 			p.addValue("abort-on", expr, fmt.Errorf("--abort-on: %w", err))
 			continue
@@ -48,5 +49,5 @@ func abortFromFlags(c *cli.Context, o *abortOptions, s *runSpec, p *problems) {
 type abortGateError struct{ abort stats.Abort }
 
 func (e abortGateError) Error() string {
-	return "aborted by " + stats.AbortText(e.abort) + "; the report covers what was measured"
+	return "aborted by " + judge.AbortText(e.abort) + "; the report covers what was measured"
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/webload/webload/internal/contentsite"
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/stats"
 )
 
@@ -78,7 +79,7 @@ func TestMigrationAcceptance(t *testing.T) {
 		t.Fatalf("four changes allowed: exit %d\n%s", code, stderr)
 	}
 	var cmp struct {
-		Content []stats.ContentChange `json:"content_changes"`
+		Content []judge.ContentChange `json:"content_changes"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &cmp); err != nil {
 		t.Fatal(err)

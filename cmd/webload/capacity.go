@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/capacity"
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
 )
@@ -112,7 +113,7 @@ func capacityFromFlags(c *cli.Context) (run.CapacitySearch, error) {
 		}
 	}
 	for _, expr := range c.StringSlice("slo") {
-		g, err := stats.ParseGate(expr)
+		g, err := judge.ParseGate(expr)
 		if err != nil {
 			p.addf("slo", "--slo: %w", err)
 			continue

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/internal/atomicfile"
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/stats"
 )
 
@@ -25,7 +26,7 @@ func compareFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "content-ignore", Usage: "leave URLs whose path and query match `REGEX` out of the Content section and --max-content-changes (repeatable): pages known to answer at random, such as Special:Random"},
 		&cli.StringFlag{Name: "history", Usage: "compare the newest result in `DIR` (written by --history) with the median of the ones before"},
 		&cli.IntFlag{Name: "last", Value: 30, Usage: "with --history, use the last `N` results"},
-		&cli.IntFlag{Name: "min-history", Value: stats.DefaultMinHistory, Usage: "with --history, judge the newest result only when `N` results come before it; with fewer, print the trend and pass"},
+		&cli.IntFlag{Name: "min-history", Value: judge.DefaultMinHistory, Usage: "with --history, judge the newest result only when `N` results come before it; with fewer, print the trend and pass"},
 		helpFlag(),
 	}
 }
@@ -43,10 +44,10 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var limits []stats.Limit
+	var limits []judge.Limit
 	if s := c.String("max-regression"); s != "" {
 		var err error
-		if limits, err = stats.ParseLimits(s); err != nil {
+		if limits, err = judge.ParseLimits(s); err != nil {
 			return usagef("--max-regression: %w", err)
 		}
 	}
@@ -86,7 +87,7 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 // compareGates are the checks of a comparison: --max-regression limits and, unless maxContent is
 // negative, --max-content-changes.
 type compareGates struct {
-	limits     []stats.Limit
+	limits     []judge.Limit
 	maxContent int
 	// contentIgnore leaves the URLs it matches out of the Content section (--content-ignore).
 	contentIgnore []*regexp.Regexp
@@ -94,7 +95,7 @@ type compareGates struct {
 
 // verdicts holds a comparison or trend to the gates.
 func (g compareGates) verdicts(c interface {
-	CheckLimits([]stats.Limit) []stats.Verdict
+	CheckLimits([]judge.Limit) []stats.Verdict
 	CheckContent(int) []stats.Verdict
 }) []stats.Verdict {
 	v := c.CheckLimits(g.limits)
@@ -109,7 +110,7 @@ func compareFiles(paths []string, format string, perURL []stats.Figure, g compar
 		return nil, usagef("compare needs at least two result files (webload compare old.json new.json)")
 	}
 	if _, err := os.Stat(paths[0]); err != nil {
-		if _, isFigures := stats.ParseURLFigures(paths[0]); isFigures == nil {
+		if _, isFigures := judge.ParseURLFigures(paths[0]); isFigures == nil {
 			return nil, usagef("--per-url takes its figures after an =, as in --per-url=%s (%s is no result file)", paths[0], paths[0])
 		}
 	}
@@ -117,7 +118,7 @@ func compareFiles(paths []string, format string, perURL []stats.Figure, g compar
 	if err != nil {
 		return nil, err
 	}
-	cmp, err := stats.Compare(reports, false)
+	cmp, err := judge.Compare(reports, false)
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -128,7 +129,7 @@ func compareFiles(paths []string, format string, perURL []stats.Figure, g compar
 	verdicts := g.verdicts(&cmp)
 	switch format {
 	case "json":
-		cmp.Gates = stats.GateVerdicts(verdicts)
+		cmp.Gates = judge.GateVerdicts(verdicts)
 		err = stats.WriteJSON(stdout, cmp)
 	case "md":
 		err = cmp.WriteMarkdown(stdout)
@@ -156,9 +157,9 @@ func perURLFigures(c *cli.Context) ([]stats.Figure, error) {
 		return nil, nil
 	}
 	if v.figures == "true" {
-		return stats.ParseURLFigures("p95")
+		return judge.ParseURLFigures("p95")
 	}
-	figs, err := stats.ParseURLFigures(v.figures)
+	figs, err := judge.ParseURLFigures(v.figures)
 	if err != nil {
 		return nil, usagef("--per-url: %w", err)
 	}
@@ -223,14 +224,14 @@ func compareHistory(dir string, w historyWindow, format string, g compareGates, 
 	if err != nil {
 		return nil, err
 	}
-	trend, err := stats.NewTrend(reports, w.min)
+	trend, err := judge.NewTrend(reports, w.min)
 	if err != nil {
 		return nil, usageError{err}
 	}
 	trend.IgnoreContent(g.contentIgnore)
 	verdicts := g.verdicts(&trend)
 	if format == "json" {
-		trend.Gates = stats.GateVerdicts(verdicts)
+		trend.Gates = judge.GateVerdicts(verdicts)
 		err = stats.WriteJSON(stdout, trend)
 	} else {
 		err = trend.WriteText(stdout)
@@ -301,7 +302,7 @@ func (e gateError) Error() string {
 
 func writeJUnitFile(path, suite string, results []stats.Verdict) error {
 	var b strings.Builder
-	if err := stats.WriteJUnit(&b, suite, results); err != nil {
+	if err := judge.WriteJUnit(&b, suite, results); err != nil {
 		return err
 	}
 	if err := atomicfile.Write(path, []byte(b.String())); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/webload/webload/check"
 	"github.com/webload/webload/content"
 	"github.com/webload/webload/dbload"
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
@@ -22,7 +23,7 @@ import (
 // runSpec is what the command line asks for: the run, and the gates checked on its result.
 type runSpec struct {
 	run.Spec
-	gates []stats.Gate
+	gates []judge.Gate
 	junit string
 }
 
@@ -221,7 +222,7 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p
 		p.addf("repeat-pause", "--repeat-pause: %w", err)
 	}
 	for _, expr := range o.assert.Value() {
-		g, err := stats.ParseGate(expr)
+		g, err := judge.ParseGate(expr)
 		if err != nil {
 			p.addValue("assert", expr, fmt.Errorf("--assert: %w", err))
 		}

@@ -1,0 +1,42 @@
+package judge
+
+import (
+	"bytes"
+	"flag"
+	"path/filepath"
+	"testing"
+
+	"github.com/webload/webload/internal/golden"
+	"github.com/webload/webload/stats"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// savedDir holds the results an earlier release saved (see its README.md); the judgement of
+// them must not change whatever the code inside does.
+var savedDir = filepath.Join("..", "stats", "testdata", "saved")
+
+func loadSaved(t testing.TB, name string) stats.Report {
+	t.Helper()
+	rep, err := stats.ReadJSON(filepath.Join(savedDir, name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func savedGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	golden.Check(t, filepath.Join("testdata", "golden", name), got, *update)
+}
+
+func jsonOf(t *testing.T, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := stats.WriteJSON(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func i64p(v int64) *int64 { return &v }
