@@ -17,23 +17,33 @@ import (
 var columns = stats.FiguresNamed("elapsed", "rtime", "trate", "concurrency", "successful", "failed",
 	"p50", "p95", "p99", "la", "mem")
 
-// dbColumns follow columns in the table when a result compared measured them (--db): a
-// comparison of runs that read no database keeps the table it always had.
-var dbColumns = stats.FiguresNamed("qps", "q/t", "slow")
+// sectionColumns follow columns in the table when a result compared measured them (the
+// database's with --db): a comparison of runs that measured none keeps the table it always had.
+var sectionColumns = sectionTableFigures()
+
+func sectionTableFigures() []stats.Figure {
+	var out []stats.Figure
+	for _, f := range stats.Figures {
+		if f.Table {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // capacityColumn leads the table when a result compared is a capacity search's: the rate a
 // stack holds is what such a comparison is for.
 var capacityColumn = stats.FiguresNamed("capacity")
 
 // tableFigures are the columns of a table of results: the capacity when some result measured
-// it, columns, then the dbColumns some result (or a run of its series) measured.
+// it, columns, then the sectionColumns some result (or a run of its series) measured.
 func tableFigures(reports []stats.Report) []stats.Figure {
 	var out []stats.Figure
 	if slices.ContainsFunc(reports, func(r stats.Report) bool { return r.Capacity != nil }) {
 		out = slices.Clone(capacityColumn)
 	}
 	out = append(out, columns...)
-	for _, f := range dbColumns {
+	for _, f := range sectionColumns {
 		if slices.ContainsFunc(reports, func(r stats.Report) bool { return measuredIn(&r, f) }) {
 			out = append(out, f)
 		}
@@ -193,7 +203,7 @@ func Compare(reports []stats.Report, perURL bool) (Comparison, error) {
 			"RTime and the percentile columns are judged by tests on the two latency distributions alone, the others not at all (marked ?)")
 	}
 	c.noteLocalServer()
-	c.noteQueriesSources()
+	c.noteCountedUnits()
 	c.noteUnsettledSearches()
 	if err := c.compareSteps(reports); err != nil {
 		return c, err

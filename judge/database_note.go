@@ -7,15 +7,25 @@ import (
 	"github.com/webload/webload/stats"
 )
 
-// noteQueriesSources says when the compared results counted their databases' queries in
-// different units: MySQL's Questions and pg_stat_statements count statements, PostgreSQL's
-// xact_commit counts transactions, so QPS and Q/T side by side would read as a change that is
-// only a change of unit.
-func (c *Comparison) noteQueriesSources() {
+// noteCountedUnits says when the compared results counted a figure's events in different units:
+// MySQL's Questions and pg_stat_statements count statements, PostgreSQL's xact_commit counts
+// transactions, so QPS and Q/T side by side would read as a change that is only a change of
+// unit.
+func (c *Comparison) noteCountedUnits() {
+	var titles []string
+	var counts func(*stats.Report) (unit, sources string)
+	for _, f := range stats.Figures {
+		if f.Counts != nil && f.Table {
+			titles, counts = append(titles, f.Compare.Title), f.Counts
+		}
+	}
+	if counts == nil {
+		return
+	}
 	var parts []string
 	units := map[string]bool{}
 	for i := range c.reports {
-		unit, src := stats.QueriesUnit(&c.reports[i])
+		unit, src := counts(&c.reports[i])
 		if unit == "" {
 			continue
 		}
@@ -25,6 +35,6 @@ func (c *Comparison) noteQueriesSources() {
 	if len(units) < 2 {
 		return
 	}
-	c.Notes = append(c.Notes, "QPS and Q/T count different things, so they are not compared (marked unlike) and a limit on them is inconclusive: "+
+	c.Notes = append(c.Notes, strings.Join(titles, " and ")+" count different things, so they are not compared (marked unlike) and a limit on them is inconclusive: "+
 		strings.Join(parts, ", ")+"; "+unlikeAdvice)
 }

@@ -1,24 +1,22 @@
 package stats
 
 import (
+	"slices"
 	"strings"
 
-	"github.com/webload/webload/dbload"
+	"github.com/webload/webload/section"
 )
 
 // FigureKind says what a figure measures, which decides the units a gate's limit takes and how
 // a verdict shows values.
-type FigureKind uint8
+type FigureKind = section.Kind
 
+// The kinds of figure.
 const (
-	// FigureCount is a whole number: transactions, failures, bytes.
-	FigureCount FigureKind = iota
-	// FigureRate is a plain number shown with 2 decimals: a rate, the concurrency, a load.
-	FigureRate
-	// FigureTime is in seconds; a gate's limit is written with a unit.
-	FigureTime
-	// FigurePercent is in percent; a gate's limit takes an optional %.
-	FigurePercent
+	FigureCount   = section.Count
+	FigureRate    = section.Rate
+	FigureTime    = section.Time
+	FigurePercent = section.Percent
 )
 
 // Figure is one figure a user can name: in an --assert gate on the run or on a URL, in a
@@ -51,7 +49,9 @@ type Figure struct {
 	run     func(*Report) (float64, bool)
 	url     func(*URLStats) (float64, bool)
 	Compare CompareView
-	// counts says what the figure counts in a result ("statements", "transactions") with the
+	// Table puts the figure in the comparison's table whenever a result compared measured it.
+	Table bool
+	// Counts says what the figure counts in a result ("statements", "transactions") with the
 	// counters it came from, for the figures whose unit depends on the source that measured
 	// them; nil for the others, whose unit is fixed. Results that count different things are
 	// not compared on that figure.
@@ -93,8 +93,12 @@ func (f Figure) URL(u *URLStats) (v float64, ok bool) {
 	return f.url(u)
 }
 
-// figures is read-only. Its order is the order messages list the names in.
-var Figures = []Figure{
+// Figures is read-only. Its order is the order messages list the names in: the run's own
+// figures, then the sections', then laterFigures.
+var Figures = slices.Concat(runFigures, sectionFigures(), laterFigures)
+
+// runFigures are the figures every run measures, and the capacity a search found.
+var runFigures = []Figure{
 	{Name: "availability", Kind: FigurePercent, HigherIsBetter: true, Summary: "Availability",
 		run:     runFigure(func(r *Report) float64 { return r.Availability }),
 		url:     urlFigure(func(u *URLStats) float64 { return share(u.Hits, u.Failures) }),
@@ -149,31 +153,11 @@ var Figures = []Figure{
 	{Name: "capacity", Kind: FigureRate, HigherIsBetter: true, Summary: "Capacity (req/s)", unit: " req/s",
 		run: capacityRate, Needs: "a capacity search (webload capacity)",
 		Compare: CompareView{Key: "capacity", Title: "Capacity", Unit: "req/s", Scale: 1, Decimals: 1}},
-	{Name: "la", Kind: FigureRate, run: serverLoad, Needs: "--server-metrics",
-		Compare: CompareView{Key: "la", Title: "LA", Scale: 1, Decimals: 2}},
-	{Name: "mem", Kind: FigureCount, unit: " MB", run: serverMem, Needs: "--server-metrics",
-		Compare: CompareView{Key: "mem", Title: "MEM", Unit: "MB", Scale: 1}},
-	// The database's figures (--db), over all its databases (see dbCount). For a given load,
-	// more statements per second is more work for the database, so lower is better, as for
-	// statements per transaction (the N+1 detector) and slow ones.
-	{Name: "qps", aliases: []string{"queries_per_sec"}, Kind: FigureRate, Summary: "Database queries (/s)",
-		unit: " queries/sec", run: dbQueriesPerSec, Counts: QueriesUnit, Needs: needsDB,
-		Compare: CompareView{Key: "qps", Title: "QPS", Unit: "/s", Scale: 1, Decimals: 1}},
-	{Name: "q/t", aliases: []string{"queries_per_transaction", "qt"}, Kind: FigureRate, Summary: "Database queries per transaction",
-		run: dbPerTransaction(dbQueries), Counts: QueriesUnit, Needs: needsDB,
-		Compare: CompareView{Key: "q/t", Title: "Q/T", Scale: 1, Decimals: 2}},
-	{Name: "slow", aliases: []string{"slow_queries"}, Kind: FigureCount, Summary: "Slow queries",
-		run: dbCount(func(s *dbload.Summary) *int64 { return s.SlowQueries }), Needs: needsDB,
-		Compare: CompareView{Key: "slow", Title: "Slow", Scale: 1}},
-	{Name: "rows/t", aliases: []string{"rows_read_per_transaction", "rowst"}, Kind: FigureRate, Summary: "Rows read per transaction",
-		run: dbPerTransaction(func(s *dbload.Summary) *int64 { return s.RowsRead }), Needs: needsDB,
-		Compare: CompareView{Key: "rows/t", Title: "Rows/T", Scale: 1, Decimals: 1}},
-	{Name: "buffer_hit_ratio", aliases: []string{"hit_ratio"}, Kind: FigurePercent, HigherIsBetter: true, Summary: "Buffer hit ratio (%)",
-		run: dbHitRatio, Needs: needsDB,
-		Compare: CompareView{Key: "hit", Title: "Hit", Unit: "%", Scale: 1, Decimals: 2}},
-	{Name: "deadlocks", Kind: FigureCount, Summary: "Deadlocks",
-		run: dbCount(func(s *dbload.Summary) *int64 { return s.Deadlocks }), Needs: needsDB,
-		Compare: CompareView{Key: "deadlocks", Title: "Deadlocks", Scale: 1}},
+}
+
+// laterFigures follow the sections' figures in Figures: the figures kept per URL only and the
+// sessions'.
+var laterFigures = []Figure{
 	{Name: "bytes", Kind: FigureCount, unit: " bytes",
 		url: urlFigure(func(u *URLStats) float64 { return float64(u.Bytes) })},
 	// The sessions' figures: measured in a run whose lines take values (#@extract) or whose
@@ -256,9 +240,6 @@ func listedFigure(name string) (Figure, bool) {
 	}
 	return Figure{}, false
 }
-
-// needsDB is what the database's figures need.
-const needsDB = "--db"
 
 // figureNames lists the canonical names of the figures that keep, in the list's order, and p(N)
 // when keep takes a percentile, as "a, b or c" for messages.

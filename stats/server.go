@@ -2,22 +2,6 @@ package stats
 
 import "github.com/webload/webload/sysload"
 
-// serverLoad is the LA column: the highest 1-minute load average seen during the run.
-func serverLoad(r *Report) (float64, bool) {
-	if r.Server == nil || r.Server.Samples == 0 {
-		return 0, false
-	}
-	return r.Server.MaxLoad1, true
-}
-
-// serverMem is the MEM column: the peak memory in use on the server, in MB.
-func serverMem(r *Report) (float64, bool) {
-	if r.Server == nil || r.Server.Samples == 0 {
-		return 0, false
-	}
-	return r.Server.PeakMemUsedMB, true
-}
-
 // combineServer summarises the server's load over a series: the highest load and memory of any
 // run, and CPU busy weighted by each run's length.
 func combineServer(runs []Report) *sysload.Summary {

@@ -105,16 +105,7 @@ func writeExtras(b *strings.Builder, rep *Report) {
 	if s := rep.Schedule; s != nil {
 		writeSchedule(b, rep, s)
 	}
-	if sv := rep.Server; sv != nil {
-		fmt.Fprintf(b, "Server load:\t\t%12.2f max load average, %.0f MB peak memory in use of %.0f MB, %.1f %% CPU busy\n",
-			sv.MaxLoad1, sv.PeakMemUsedMB, sv.MemTotalMB, sv.CPUBusyPercent)
-		fmt.Fprintf(b, "Server samples:\t\t%12d from %s, %d failed", sv.Samples, sv.Source, sv.Failures)
-		if sv.FirstError != "" {
-			fmt.Fprintf(b, " (first: %s)", sv.FirstError)
-		}
-		b.WriteString("\n")
-	}
-	writeDatabases(b, rep)
+	writeSections(b, rep)
 	if st := rep.SteadyState; st != nil {
 		fmt.Fprintf(b, "Steady state:\t\t%12.2f trans/sec after the %.2f s ramp: %d transactions, %d failed, p50 %.3f ms, p99 %.3f ms\n",
 			st.TransactionRate, st.From, st.Transactions, st.Failed, st.Percentiles.P50*1000, st.Percentiles.P99*1000)

@@ -1,0 +1,89 @@
+package stats
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/webload/webload/dbload"
+	"github.com/webload/webload/section"
+	"github.com/webload/webload/sysload"
+)
+
+// resultSection is an optional part of a result, owned by its feature's package: the figures
+// it offers, and where a result keeps it.
+type resultSection struct {
+	figures []section.Figure
+	of      func(*Report) section.Section // nil when the result has none
+}
+
+// sections are the optional parts of a result, in the order the text report shows them. A
+// feature that observes a run adds its entry here and its field to Report; its figures then
+// serve --assert, --abort-on, --max-regression, compare and the HTML summary, and its lines
+// the text report.
+var sections = []resultSection{
+	{sysload.Figures, func(r *Report) section.Section {
+		if r.Server == nil {
+			return nil
+		}
+		return r.Server
+	}},
+	{dbload.Figures, func(r *Report) section.Section {
+		if dbs := r.DatabaseList(); len(dbs) > 0 {
+			return dbload.Summaries(dbs)
+		}
+		return nil
+	}},
+}
+
+// sectionRun is what a section's figures take from the run.
+func (r *Report) sectionRun() section.Run {
+	return section.Run{Transactions: r.Transactions, ElapsedTime: r.ElapsedTime}
+}
+
+// sectionFigures are the sections' figures, in the sections' order.
+func sectionFigures() []Figure {
+	var out []Figure
+	for _, s := range sections {
+		for _, f := range s.figures {
+			out = append(out, sectionFigure(s.of, f))
+		}
+	}
+	return out
+}
+
+func sectionFigure(of func(*Report) section.Section, f section.Figure) Figure {
+	name := f.Name
+	out := Figure{Name: name, Kind: f.Kind, HigherIsBetter: f.HigherIsBetter, Summary: f.Summary, Needs: f.Needs,
+		aliases: f.Aliases, unit: f.Unit, Table: f.Table,
+		run: func(r *Report) (float64, bool) {
+			s := of(r)
+			if s == nil {
+				return 0, false
+			}
+			return s.Value(name, r.sectionRun())
+		},
+		Compare: CompareView{Key: f.Column.Key, Title: f.Column.Title, Unit: f.Column.Unit,
+			Scale: f.Column.Scale, Decimals: f.Column.Decimals}}
+	if f.Counted {
+		out.Counts = func(r *Report) (unit, sources string) {
+			if c, ok := of(r).(section.Counter); ok {
+				return c.Counts()
+			}
+			return "", ""
+		}
+	}
+	return out
+}
+
+// writeSections adds each section's block, its labels aligned with the report's.
+func writeSections(b *strings.Builder, rep *Report) {
+	for _, s := range sections {
+		sec := s.of(rep)
+		if sec == nil {
+			continue
+		}
+		for _, l := range sec.Lines(rep.sectionRun()) {
+			fmt.Fprintf(b, "%s%s%s\n", l.Label, tabsAfter(l.Label), l.Value)
+		}
+	}
+}
