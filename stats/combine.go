@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
-	"github.com/webload/webload/dbload"
 )
 
 // ErrNothingToCombine is returned by Combine for an empty list.
@@ -46,14 +44,13 @@ func Combine(runs []Report) (Report, error) {
 	// The runs' schedules and ramps each had their own moments; a series has neither.
 	f.schedule = nil
 	f.users = seriesUsers(runs)
-	f.server = combineServer(runs)
-	f.databases = combineDatabases(runs, dbload.CombineSeries)
 	rows, err := urlRows(runs, a)
 	if err != nil {
 		return Report{}, fmt.Errorf("combine %w", err)
 	}
 	rep := f.report(nil)
 	rep.URLs = rows
+	addSections(&rep, runs, false)
 	return rep, nil
 }
 

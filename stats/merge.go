@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/webload/webload/dbload"
 )
 
 // ErrNotShards is returned by Merge for results that are not all shards of one run.
@@ -67,15 +65,13 @@ func Merge(shards []Report) (Report, error) {
 	f.run.StartedAt = start
 	f.elapsed = end.Sub(start).Seconds()
 	f.users = poolUsers(shards)
-	f.server = combineServer(shards)
-	// The shards read the same database at the same time: one shard's reading is the run's.
-	f.databases = combineDatabases(shards, dbload.MergeShards)
 	rows, err := urlRows(shards, a)
 	if err != nil {
 		return Report{}, fmt.Errorf("merge: combine %w", err)
 	}
 	rep := f.report(nil)
 	rep.URLs = rows
+	addSections(&rep, shards, true)
 	return rep, nil
 }
 

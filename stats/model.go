@@ -4,9 +4,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/content"
-	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/loader"
-	"github.com/webload/webload/sysload"
 )
 
 // model is a run's result in memory: what the Recorder fills as results arrive, what Combine
@@ -45,12 +43,9 @@ type model struct {
 	steady   *steadyFigures
 	schedule *scheduleFigures
 
-	label  string
-	run    RunInfo
-	server *sysload.Summary
-	// databases are the --db readings, one per database in --db order.
-	databases []dbload.Summary
-	repeats   []Report
+	label   string
+	run     RunInfo
+	repeats []Report
 }
 
 // urlFigures are one URL's share. A URL's own figures leave its page's resources out; they are

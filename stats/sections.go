@@ -14,6 +14,9 @@ import (
 type resultSection struct {
 	figures []section.Figure
 	of      func(*Report) section.Section // nil when the result has none
+	// add sets the section of a result made of parts, after the rest of it: the shards of one
+	// run (Merge) or runs made one after another (Combine).
+	add func(out *Report, parts []Report, shards bool)
 }
 
 // sections are the optional parts of a result, in the order the text report shows them. A
@@ -26,12 +29,19 @@ var sections = []resultSection{
 			return nil
 		}
 		return r.Server
-	}},
+	}, func(out *Report, parts []Report, _ bool) { out.Server = combineServer(parts) }},
 	{dbload.Figures, func(r *Report) section.Section {
 		if dbs := r.DatabaseList(); len(dbs) > 0 {
 			return dbload.Summaries(dbs)
 		}
 		return nil
+	}, func(out *Report, parts []Report, shards bool) {
+		// The shards read the same database at the same time: one shard's reading is the run's.
+		combine := dbload.CombineSeries
+		if shards {
+			combine = dbload.MergeShards
+		}
+		out.SetDatabases(combineDatabases(parts, combine))
 	}},
 }
 
@@ -85,5 +95,12 @@ func writeSections(b *strings.Builder, rep *Report) {
 		for _, l := range sec.Lines(rep.sectionRun()) {
 			fmt.Fprintf(b, "%s%s%s\n", l.Label, tabsAfter(l.Label), l.Value)
 		}
+	}
+}
+
+// addSections sets the sections of a result made of parts (see resultSection.add).
+func addSections(out *Report, parts []Report, shards bool) {
+	for _, s := range sections {
+		s.add(out, parts, shards)
 	}
 }

@@ -32,7 +32,6 @@ func (f *model) report(name func(i int) (method, url string)) Report {
 		DecodedBytes:           f.decoded,
 		TimelineInterval:       f.interval,
 		Run:                    f.run,
-		Server:                 f.server,
 		Repeats:                f.repeats,
 		Extractions:            f.extract.view(),
 		Checks:                 f.checks.view(),
@@ -41,7 +40,6 @@ func (f *model) report(name func(i int) (method, url string)) Report {
 	if n := f.tally.Transactions + f.tally.Failed; n > 0 {
 		rep.Availability = float64(f.tally.Transactions) / float64(n) * 100
 	}
-	rep.SetDatabases(f.databases)
 	if f.tally.Transactions > 0 {
 		rep.ResponseTime = f.latency.Mean()
 		rep.Percentiles = f.latency.percentiles(f.latency.Max())
