@@ -6,16 +6,16 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/webload/webload/live"
 	"github.com/webload/webload/loader"
-	"github.com/webload/webload/stats"
 )
 
 // csvPart writes a row per request to the --csv file as the runs go. One file serves a whole
 // driver: one header, then every run's rows.
 type csvPart struct {
 	f   *os.File
-	err error             // the first error writing it
-	run *stats.RequestCSV // the sink of the run in progress
+	err error            // the first error writing it
+	run *live.RequestCSV // the sink of the run in progress
 }
 
 // openCSV creates the file and writes its header, before the first run, so that a bad path
@@ -25,7 +25,7 @@ func openCSV(path string) (*csvPart, error) {
 	if err != nil {
 		return nil, settingf("--csv: %w", err)
 	}
-	if err := stats.WriteRequestCSVHeader(f); err != nil {
+	if err := live.WriteRequestCSVHeader(f); err != nil {
 		f.Close()
 		return nil, settingf("--csv: %w", err)
 	}
@@ -35,7 +35,7 @@ func openCSV(path string) (*csvPart, error) {
 func (p *csvPart) start(context.Context, *runState) error { return nil }
 
 func (p *csvPart) wrap(next loader.Sink, r *runState) loader.Sink {
-	p.run = stats.NewRequestCSV(p.f, r.targets, r.start, next)
+	p.run = live.NewRequestCSV(p.f, r.targets, r.start, next)
 	return p.run
 }
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 
+	"github.com/webload/webload/live"
 	"github.com/webload/webload/loader"
-	"github.com/webload/webload/stats"
 )
 
 // verbosePart prints a line per request as the results come (-v): responses on stdout,
@@ -18,7 +18,7 @@ type verbosePart struct {
 func (verbosePart) start(context.Context, *runState) error { return nil }
 
 func (p verbosePart) wrap(next loader.Sink, r *runState) loader.Sink {
-	return stats.NewVerbose(p.stdout, p.stderr, r.targets, r.loader.Request, next)
+	return live.NewVerbose(p.stdout, p.stderr, r.targets, r.loader.Request, next)
 }
 
 func (verbosePart) finish(*runState) section { return nil }

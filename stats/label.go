@@ -67,3 +67,15 @@ func needsEscape(s string) bool {
 func escapedRune(r rune) bool {
 	return r >= 0x80 && r < 0xa0
 }
+
+// RequestURI is the path and query of an absolute URL, as written.
+func RequestURI(abs string) string {
+	rest := abs
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		return rest[i:]
+	}
+	return "/"
+}

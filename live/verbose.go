@@ -1,10 +1,9 @@
-package stats
+package live
 
 import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
@@ -87,16 +86,4 @@ func (v *Verbose) request(r *loader.Result) (method, shown string) {
 		shown = "(a redirect or resource of " + shown + ")"
 	}
 	return method, shown
-}
-
-// requestURI is the path and query of an absolute URL, as written.
-func RequestURI(abs string) string {
-	rest := abs
-	if i := strings.Index(rest, "://"); i >= 0 {
-		rest = rest[i+3:]
-	}
-	if i := strings.IndexByte(rest, '/'); i >= 0 {
-		return rest[i:]
-	}
-	return "/"
 }

@@ -1,4 +1,4 @@
-package stats
+package live
 
 import (
 	"sync"
@@ -7,6 +7,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
 )
 
 // Live keeps the running figures a progress display shows: totals, and the rate and p99 of the
@@ -44,7 +45,7 @@ func NewLive(next loader.Sink, interval time.Duration, start time.Time) *Live {
 		interval = time.Second
 	}
 	// Two significant digits are plenty for a display and keep the histogram at 20 KiB.
-	return &Live{next: next, interval: interval, cur: hdr.New(HistLowest, HistHighest, 2), curStart: start}
+	return &Live{next: next, interval: interval, cur: hdr.New(stats.HistLowest, stats.HistHighest, 2), curStart: start}
 }
 
 // Record implements loader.Sink.
@@ -61,7 +62,7 @@ func (l *Live) Record(batch []loader.Result) {
 			l.failures++
 			continue
 		}
-		v, _ := ToUnits(r.ResponseTime())
+		v, _ := stats.ToUnits(r.ResponseTime())
 		_ = l.cur.RecordValue(v)
 	}
 	l.mu.Unlock()
@@ -77,7 +78,7 @@ func (l *Live) Figures(now time.Time) LiveFigures {
 		l.last.Rate = float64(l.curCount) / elapsed.Seconds()
 		l.last.P99 = 0
 		if l.cur.TotalCount() > 0 {
-			l.last.P99 = FromUnits(l.cur.ValueAtPercentile(99))
+			l.last.P99 = stats.FromUnits(l.cur.ValueAtPercentile(99))
 		}
 		l.last.HaveInterval = true
 		l.cur.Reset()
