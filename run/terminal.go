@@ -33,7 +33,7 @@ func (p *terminalPart) start(ctx context.Context, _ *runState) error {
 func (p *terminalPart) wrap(next loader.Sink, r *runState) loader.Sink {
 	notices := p.stderr
 	if r.spec.Outputs.Progress {
-		figures := live.NewLive(next, time.Second, r.start)
+		figures := live.NewFigures(next, time.Second, r.start)
 		next = figures
 		p.display = progress.Start(p.terminal, plannedProgress(r.spec), r.spec.Outputs.Color, r.start,
 			func(now time.Time) progress.Figures { return progress.Figures(figures.Figures(now)) })

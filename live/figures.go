@@ -10,10 +10,10 @@ import (
 	"github.com/webload/webload/stats"
 )
 
-// Live keeps the running figures a progress display shows: totals, and the rate and p99 of the
+// Figures keeps the running figures a progress display shows: totals, and the rate and p99 of the
 // last complete interval. It passes every batch on to next. Unlike the Recorder it is read from
 // another goroutine, so it guards its state with a mutex (taken once per batch).
-type Live struct {
+type Figures struct {
 	next     loader.Sink
 	interval time.Duration
 
@@ -23,11 +23,11 @@ type Live struct {
 	cur      *hdr.Histogram // response times of the interval in progress
 	curCount int64
 	curStart time.Time
-	last     LiveFigures
+	last     Snapshot
 }
 
-// LiveFigures is a snapshot for display.
-type LiveFigures struct {
+// Snapshot is a snapshot for display.
+type Snapshot struct {
 	Requests int64 // ended so far
 	Failures int64
 	// Rate and P99 are of the last complete interval; HaveInterval is false before one ended.
@@ -36,20 +36,20 @@ type LiveFigures struct {
 	HaveInterval bool
 }
 
-var _ loader.Sink = (*Live)(nil)
+var _ loader.Sink = (*Figures)(nil)
 
-// NewLive wraps next; interval is how often the rate and p99 are renewed (0 means one second).
+// NewFigures wraps next; interval is how often the rate and p99 are renewed (0 means one second).
 // start is the moment the run starts.
-func NewLive(next loader.Sink, interval time.Duration, start time.Time) *Live {
+func NewFigures(next loader.Sink, interval time.Duration, start time.Time) *Figures {
 	if interval <= 0 {
 		interval = time.Second
 	}
 	// Two significant digits are plenty for a display and keep the histogram at 20 KiB.
-	return &Live{next: next, interval: interval, cur: hdr.New(stats.HistLowest, stats.HistHighest, 2), curStart: start}
+	return &Figures{next: next, interval: interval, cur: hdr.New(stats.HistLowest, stats.HistHighest, 2), curStart: start}
 }
 
 // Record implements loader.Sink.
-func (l *Live) Record(batch []loader.Result) {
+func (l *Figures) Record(batch []loader.Result) {
 	l.mu.Lock()
 	for i := range batch {
 		r := &batch[i]
@@ -71,7 +71,7 @@ func (l *Live) Record(batch []loader.Result) {
 
 // Figures returns the current snapshot, closing the interval in progress if it has ended by now.
 // It is safe to call from any goroutine.
-func (l *Live) Figures(now time.Time) LiveFigures {
+func (l *Figures) Figures(now time.Time) Snapshot {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if elapsed := now.Sub(l.curStart); elapsed >= l.interval {

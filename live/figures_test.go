@@ -11,7 +11,7 @@ func TestLiveFigures(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	var next collectSink
-	l := NewLive(&next, time.Second, start)
+	l := NewFigures(&next, time.Second, start)
 	batch := make([]loader.Result, 0, 100)
 	for i := range 100 {
 		r := loader.Result{Status: 200, Latency: time.Duration(i+1) * time.Millisecond}
