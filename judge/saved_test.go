@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/webload/webload/internal/golden"
+	"github.com/webload/webload/internal/resulttest"
 	"github.com/webload/webload/stats"
 )
 
@@ -17,12 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 var savedDir = filepath.Join("..", "stats", "testdata", "saved")
 
 func loadSaved(t testing.TB, name string) stats.Report {
-	t.Helper()
-	rep, err := stats.ReadJSON(filepath.Join(savedDir, name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return resulttest.Load(t, stats.ReadJSON, name)
 }
 
 func savedGolden(t *testing.T, name string, got []byte) {

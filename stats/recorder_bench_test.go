@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webload/webload/internal/resulttest"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
@@ -53,7 +54,7 @@ func BenchmarkURLHistogram(b *testing.B) {
 // BenchmarkRecordSessions is BenchmarkRecord for a run with login steps and #@extract rules:
 // what counting logins and extractions adds per result.
 func BenchmarkRecordSessions(b *testing.B) {
-	targets := sessionTargets(b)
+	targets := resulttest.SessionTargets(b)
 	batch := make([]loader.Result, 256)
 	for i := range batch {
 		ti := int32(i % len(targets))

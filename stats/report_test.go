@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/webload/webload/internal/golden"
+	"github.com/webload/webload/internal/resulttest"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
@@ -20,34 +20,11 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 const mib = 1 << 20
 
-// knownRun is a run whose every figure was worked out by hand (see TestReportFigures).
+// knownRun is resulttest.KnownRun, recorded.
 func knownRun() (*Recorder, loader.Outcome) {
-	targets := []urls.Target{
-		{Method: "GET", URL: "http://127.0.0.1:8080/a", Source: "u:1"},
-		{Method: "POST", URL: "http://127.0.0.1:8080/b", Source: "u:2"},
-	}
-	ms := time.Millisecond
+	targets, results, out := resulttest.KnownRun()
 	rec := NewRecorder(targets, Options{})
-	rec.Record([]loader.Result{
-		{Target: 0, User: 0, Status: 200, Latency: 100 * ms, BodyBytes: mib},
-		{Target: 0, User: 0, Status: 200, Latency: 200 * ms, BodyBytes: mib},
-		{Target: 0, User: 1, Status: 200, Latency: 300 * ms, BodyBytes: mib},
-		{Target: 1, User: 1, Status: 200, Latency: 400 * ms, BodyBytes: mib},
-		{Target: 1, User: 1, Status: 404, Latency: 50 * ms, BodyBytes: mib / 2},
-		{Target: 1, User: 0, Status: 500, Latency: 1000 * ms},
-		{Target: 1, User: 0, Err: loader.ErrTimeout, Latency: 2000 * ms, AfterStop: true},
-		{Target: 0, User: 0, Status: 401, Latency: 10 * ms},
-	})
-	out := loader.Outcome{
-		Started:      time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC),
-		Elapsed:      2 * time.Second,
-		Stop:         loader.TimeUp,
-		Connections:  3,
-		Users:        2,
-		WireBytesIn:  5 * mib,
-		WireBytesOut: mib / 4,
-		ErrorSamples: map[loader.ErrKind]string{loader.ErrTimeout: "timeout"},
-	}
+	rec.Record(results)
 	return rec, out
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/webload/webload/internal/golden"
+	"github.com/webload/webload/internal/resulttest"
 )
 
 // savedFixtures are results saved by an earlier release (testdata/saved/README.md says how they
@@ -15,14 +16,7 @@ import (
 var savedFixtures = []string{"closed", "repeat", "open", "browser", "shard0", "shard1", "open-shard0", "open-shard1",
 	"db-mysql", "db-two", "db-shard0", "db-shard1", "login-extract", "login-extract-broken", "ladder", "ladder-b", "capacity", "capacity-b", "checks"}
 
-func loadSaved(t testing.TB, name string) Report {
-	t.Helper()
-	rep, err := ReadJSON(filepath.Join("testdata", "saved", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
+func loadSaved(t testing.TB, name string) Report { return resulttest.Load(t, ReadJSON, name) }
 
 func textOf(t *testing.T, rep *Report, opt TextOptions) []byte {
 	t.Helper()

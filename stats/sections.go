@@ -1,9 +1,6 @@
 package stats
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/section"
 	"github.com/webload/webload/sysload"
@@ -83,19 +80,6 @@ func sectionFigure(of func(*Report) section.Section, f section.Figure) Figure {
 		}
 	}
 	return out
-}
-
-// writeSections adds each section's block, its labels aligned with the report's.
-func writeSections(b *strings.Builder, rep *Report) {
-	for _, s := range sections {
-		sec := s.of(rep)
-		if sec == nil {
-			continue
-		}
-		for _, l := range sec.Lines(rep.sectionRun()) {
-			fmt.Fprintf(b, "%s%s%s\n", l.Label, tabsAfter(l.Label), l.Value)
-		}
-	}
 }
 
 // addSections sets the sections of a result made of parts (see resultSection.add).

@@ -8,45 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webload/webload/extract"
+	"github.com/webload/webload/internal/resulttest"
 	"github.com/webload/webload/loader"
-	"github.com/webload/webload/urls"
 )
-
-// sessionTargets are a shop's URL list with a flow (add to cart, then view the cart with the id
-// the first answer gave) and a MediaWiki-shaped login: a form page whose token and session
-// cookie are taken, then the POST that redirects to the account page.
-func sessionTargets(t testing.TB) []urls.Target {
-	t.Helper()
-	rule := func(s string) extract.Rule {
-		r, err := extract.Parse(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	return []urls.Target{
-		{Method: "GET", URL: "http://127.0.0.1/account"},
-		{Method: "POST", URL: "http://127.0.0.1/cart", Extracts: []extract.Rule{rule("cart_id json:id")}},
-		{Method: "GET", URL: "http://127.0.0.1/cart/$(cart_id)"},
-		{Method: "GET", URL: "http://127.0.0.1/login", Extracts: []extract.Rule{
-			rule(`token css:input[name=wpLoginToken] value`), rule("session cookie:wiki_session")}},
-		{Method: "POST", URL: "http://127.0.0.1/login"},
-	}
-}
-
-// sessionResult is a login or URL result of user u on target ti of sessionTargets that took d
-// milliseconds. The rules of targets 1 and 3 read its answer, as the loader marks it, unless it
-// is a redirect, which the run follows.
-func sessionResult(ti, u int32, kind loader.Kind, status uint16, err loader.ErrKind, d int) loader.Result {
-	lat := time.Duration(d) * time.Millisecond
-	if err == loader.ErrExtract && status == 0 {
-		lat = 0 // nothing was sent
-	}
-	read := (ti == 1 || ti == 3) && status != 0 && status/100 != 3 && (err == loader.ErrNone || err == loader.ErrExtract)
-	return loader.Result{Target: ti, User: u, Kind: kind, Status: status, Err: err, Latency: lat, BodyBytes: 100, Decoded: 100,
-		Extracted: read}
-}
 
 // refreshed marks r as a page whose meta refresh the visit follows.
 func refreshed(r loader.Result) loader.Result {
@@ -75,20 +39,20 @@ func TestSessionFigures(t *testing.T) {
 		rows    map[int]URLStats
 	}{
 		{name: "no rules and no logins", batch: []loader.Result{
-			sessionResult(0, 0, url, 200, ok, 5), sessionResult(2, 0, url, 200, ok, 5),
+			resulttest.SessionResult(0, 0, url, 200, ok, 5), resulttest.SessionResult(2, 0, url, 200, ok, 5),
 		}},
 		{name: "values taken, missed and requests not sent", batch: []loader.Result{
-			sessionResult(1, 0, url, 200, ok, 5),         // cart_id taken
-			sessionResult(2, 0, url, 200, ok, 5),         // with it
-			sessionResult(1, 1, url, 200, miss, 5),       // the answer lacks the id
-			sessionResult(2, 1, url, 0, miss, 0),         // so the cart cannot be viewed
-			sessionResult(1, 2, url, 500, ok, 5),         // a failed answer that had the id gave it
-			sessionResult(1, 3, url, 302, ok, 5),         // a redirect on the way takes nothing...
-			sessionResult(1, 3, url, 200, ok, 5),         // ...its end does
-			readBy(sessionResult(1, 4, url, 303, ok, 5)), // a redirect the run does not follow is the end
-			sessionResult(1, 5, url, 0, loader.ErrTimeout, 5),
-			refreshed(sessionResult(1, 6, url, 200, ok, 5)), // a page its meta refresh leaves...
-			sessionResult(1, 6, url, 200, ok, 5),            // ...for the page whose values count
+			resulttest.SessionResult(1, 0, url, 200, ok, 5),         // cart_id taken
+			resulttest.SessionResult(2, 0, url, 200, ok, 5),         // with it
+			resulttest.SessionResult(1, 1, url, 200, miss, 5),       // the answer lacks the id
+			resulttest.SessionResult(2, 1, url, 0, miss, 0),         // so the cart cannot be viewed
+			resulttest.SessionResult(1, 2, url, 500, ok, 5),         // a failed answer that had the id gave it
+			resulttest.SessionResult(1, 3, url, 302, ok, 5),         // a redirect on the way takes nothing...
+			resulttest.SessionResult(1, 3, url, 200, ok, 5),         // ...its end does
+			readBy(resulttest.SessionResult(1, 4, url, 303, ok, 5)), // a redirect the run does not follow is the end
+			resulttest.SessionResult(1, 5, url, 0, loader.ErrTimeout, 5),
+			refreshed(resulttest.SessionResult(1, 6, url, 200, ok, 5)), // a page its meta refresh leaves...
+			resulttest.SessionResult(1, 6, url, 200, ok, 5),            // ...for the page whose values count
 		},
 			extract: &ExtractStats{Taken: 5, Missing: 1, Unsent: 1},
 			rows: map[int]URLStats{
@@ -96,17 +60,17 @@ func TestSessionFigures(t *testing.T) {
 				2: {Extractions: 0, ExtractFailures: 1, ExtractUnsent: 1, Hits: 1, Failures: 1},
 			}},
 		{name: "logins, their redirect hops and relogins", batch: []loader.Result{
-			sessionResult(3, 0, login, 200, ok, 10), // user 0 logs in: form...
-			sessionResult(4, 0, login, 302, ok, 20), // ...POST...
-			sessionResult(4, 0, login, 200, ok, 30), // ...its redirect
-			sessionResult(0, 0, url, 200, ok, 5),
-			sessionResult(3, 1, login, 302, ok, 10), // user 1's form redirects first
-			sessionResult(3, 1, login, 200, ok, 10),
-			sessionResult(4, 1, login, 200, ok, 20),
-			sessionResult(0, 1, url, 200, ok, 5),
-			sessionResult(3, 0, login, 200, ok, 10), // user 0 logs in again
-			sessionResult(4, 0, login, 200, ok, 20),
-			sessionResult(0, 0, url, 200, ok, 5),
+			resulttest.SessionResult(3, 0, login, 200, ok, 10), // user 0 logs in: form...
+			resulttest.SessionResult(4, 0, login, 302, ok, 20), // ...POST...
+			resulttest.SessionResult(4, 0, login, 200, ok, 30), // ...its redirect
+			resulttest.SessionResult(0, 0, url, 200, ok, 5),
+			resulttest.SessionResult(3, 1, login, 302, ok, 10), // user 1's form redirects first
+			resulttest.SessionResult(3, 1, login, 200, ok, 10),
+			resulttest.SessionResult(4, 1, login, 200, ok, 20),
+			resulttest.SessionResult(0, 1, url, 200, ok, 5),
+			resulttest.SessionResult(3, 0, login, 200, ok, 10), // user 0 logs in again
+			resulttest.SessionResult(4, 0, login, 200, ok, 20),
+			resulttest.SessionResult(0, 0, url, 200, ok, 5),
 		},
 			extract: &ExtractStats{Taken: 6},
 			logins:  &LoginStats{Logins: 3, Made: i64p(3), Requests: 8},
@@ -116,19 +80,19 @@ func TestSessionFigures(t *testing.T) {
 				4: {Login: true, Hits: 4},
 			}},
 		{name: "failed logins by cause, tried again, and cut short", batch: []loader.Result{
-			sessionResult(3, 0, login, 200, miss, 10), // no token in the form: no POST...
-			sessionResult(0, 0, url, 0, notIn, 0),     // ...and the page is not sent
-			sessionResult(3, 1, login, 200, ok, 10),
-			sessionResult(4, 1, login, 503, ok, 20),
-			sessionResult(0, 1, url, 0, notIn, 0),
-			sessionResult(3, 2, login, 0, loader.ErrTimeout, 10),
-			sessionResult(0, 2, url, 0, notIn, 0),
-			sessionResult(3, 3, login, 403, ok, 10), // refused, which siege would count a success
-			sessionResult(0, 3, url, 0, notIn, 0),
-			sessionResult(3, 3, login, 200, ok, 10), // tried again before the next page: logged in
-			sessionResult(4, 3, login, 200, ok, 20),
-			sessionResult(0, 3, url, 200, ok, 5),
-			sessionResult(3, 4, login, 200, ok, 10), // the run ends before the POST
+			resulttest.SessionResult(3, 0, login, 200, miss, 10), // no token in the form: no POST...
+			resulttest.SessionResult(0, 0, url, 0, notIn, 0),     // ...and the page is not sent
+			resulttest.SessionResult(3, 1, login, 200, ok, 10),
+			resulttest.SessionResult(4, 1, login, 503, ok, 20),
+			resulttest.SessionResult(0, 1, url, 0, notIn, 0),
+			resulttest.SessionResult(3, 2, login, 0, loader.ErrTimeout, 10),
+			resulttest.SessionResult(0, 2, url, 0, notIn, 0),
+			resulttest.SessionResult(3, 3, login, 403, ok, 10), // refused, which siege would count a success
+			resulttest.SessionResult(0, 3, url, 0, notIn, 0),
+			resulttest.SessionResult(3, 3, login, 200, ok, 10), // tried again before the next page: logged in
+			resulttest.SessionResult(4, 3, login, 200, ok, 20),
+			resulttest.SessionResult(0, 3, url, 200, ok, 5),
+			resulttest.SessionResult(3, 4, login, 200, ok, 10), // the run ends before the POST
 		},
 			extract: &ExtractStats{Taken: 8, Missing: 1},
 			logins: &LoginStats{Logins: 6, Made: i64p(1), FailedLogins: 4, NeverLoggedIn: 3, Requests: 8, Failed: 3,
@@ -139,9 +103,9 @@ func TestSessionFigures(t *testing.T) {
 				4: {Login: true, Hits: 1, Failures: 1},
 			}},
 		{name: "steps after a failed one (as webload sent before it stopped there)", batch: []loader.Result{
-			sessionResult(3, 0, login, 200, miss, 10),
-			sessionResult(4, 0, login, 0, miss, 0),
-			sessionResult(0, 0, url, 200, ok, 5),
+			resulttest.SessionResult(3, 0, login, 200, miss, 10),
+			resulttest.SessionResult(4, 0, login, 0, miss, 0),
+			resulttest.SessionResult(0, 0, url, 200, ok, 5),
 		},
 			extract: &ExtractStats{Taken: 0, Missing: 1, Unsent: 1},
 			logins: &LoginStats{Logins: 1, Made: i64p(0), FailedLogins: 1, NeverLoggedIn: 1, Requests: 2, Failed: 2,
@@ -153,7 +117,7 @@ func TestSessionFigures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			rec := NewRecorder(sessionTargets(t), Options{})
+			rec := NewRecorder(resulttest.SessionTargets(t), Options{})
 			rec.Record(tc.batch)
 			rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 3}, RunInfo{}, "")
 			if err := rep.Check(); err != nil {
@@ -196,12 +160,12 @@ func TestSessionFigures(t *testing.T) {
 // rows of the list do not hold them.
 func TestLoginTimesApart(t *testing.T) {
 	t.Parallel()
-	rec := NewRecorder(sessionTargets(t), Options{})
+	rec := NewRecorder(resulttest.SessionTargets(t), Options{})
 	var batch []loader.Result
 	for u := range int32(10) {
-		batch = append(batch, sessionResult(3, u, loader.KindLogin, 200, loader.ErrNone, 100),
-			sessionResult(4, u, loader.KindLogin, 200, loader.ErrNone, 300),
-			sessionResult(0, u, loader.KindURL, 200, loader.ErrNone, 4))
+		batch = append(batch, resulttest.SessionResult(3, u, loader.KindLogin, 200, loader.ErrNone, 100),
+			resulttest.SessionResult(4, u, loader.KindLogin, 200, loader.ErrNone, 300),
+			resulttest.SessionResult(0, u, loader.KindURL, 200, loader.ErrNone, 4))
 	}
 	rec.Record(batch)
 	rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 10}, RunInfo{}, "")
@@ -239,16 +203,16 @@ func TestSessionText(t *testing.T) {
 	const login, url = loader.KindLogin, loader.KindURL
 	miss := loader.ErrExtract
 	batch := []loader.Result{
-		sessionResult(3, 0, login, 200, miss, 10),
-		sessionResult(4, 0, login, 0, miss, 0),
-		sessionResult(0, 0, url, 200, loader.ErrNone, 5),
-		sessionResult(3, 1, login, 200, loader.ErrNone, 10),
-		sessionResult(4, 1, login, 503, loader.ErrNone, 20),
-		sessionResult(1, 1, url, 200, loader.ErrNone, 5),
-		sessionResult(2, 1, url, 200, loader.ErrNone, 5),
+		resulttest.SessionResult(3, 0, login, 200, miss, 10),
+		resulttest.SessionResult(4, 0, login, 0, miss, 0),
+		resulttest.SessionResult(0, 0, url, 200, loader.ErrNone, 5),
+		resulttest.SessionResult(3, 1, login, 200, loader.ErrNone, 10),
+		resulttest.SessionResult(4, 1, login, 503, loader.ErrNone, 20),
+		resulttest.SessionResult(1, 1, url, 200, loader.ErrNone, 5),
+		resulttest.SessionResult(2, 1, url, 200, loader.ErrNone, 5),
 	}
 	msg := "token: css:input[name=wpLoginToken] value: no element matches"
-	lockedOut := []loader.Result{sessionResult(3, 0, login, 403, loader.ErrNone, 10), sessionResult(4, 0, login, 0, loader.ErrTimeout, 10)}
+	lockedOut := []loader.Result{resulttest.SessionResult(3, 0, login, 403, loader.ErrNone, 10), resulttest.SessionResult(4, 0, login, 0, loader.ErrTimeout, 10)}
 	for _, tc := range []struct {
 		name    string
 		batch   []loader.Result // batch when nil
@@ -276,8 +240,8 @@ func TestSessionText(t *testing.T) {
 			"Logins:\t\t\t           1 begun: 0 made, 1 failed (HTTP 403: 1); 1 user never logged in; 2 requests; a step took 10.000 ms mean",
 		}},
 		{"made, and cut short by the run's end", []loader.Result{
-			sessionResult(3, 0, login, 200, loader.ErrNone, 10), sessionResult(4, 0, login, 200, loader.ErrNone, 10),
-			sessionResult(0, 0, url, 200, loader.ErrNone, 5), sessionResult(3, 1, login, 200, loader.ErrNone, 10),
+			resulttest.SessionResult(3, 0, login, 200, loader.ErrNone, 10), resulttest.SessionResult(4, 0, login, 200, loader.ErrNone, 10),
+			resulttest.SessionResult(0, 0, url, 200, loader.ErrNone, 5), resulttest.SessionResult(3, 1, login, 200, loader.ErrNone, 10),
 		}, loader.Outcome{}, []string{
 			"Logins:\t\t\t           2 begun: 1 made, 0 failed, 1 cut short by the run's end; 0 users never logged in; 3 requests; a step took 10.000 ms mean",
 		}},
@@ -287,7 +251,7 @@ func TestSessionText(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			rec := NewRecorder(sessionTargets(t), Options{})
+			rec := NewRecorder(resulttest.SessionTargets(t), Options{})
 			if tc.batch == nil {
 				tc.batch = batch
 			}
@@ -314,19 +278,19 @@ func TestSessionFiguresAdd(t *testing.T) {
 		var out []loader.Result
 		for u := first; u < first+3; u++ {
 			d := slow + int(u)*7
-			out = append(out, sessionResult(3, u, login, 200, ok, d), sessionResult(4, u, login, 302, ok, 3*d),
-				sessionResult(4, u, login, 200, ok, d), sessionResult(1, u, url, 200, ok, d), sessionResult(2, u, url, 200, ok, d))
+			out = append(out, resulttest.SessionResult(3, u, login, 200, ok, d), resulttest.SessionResult(4, u, login, 302, ok, 3*d),
+				resulttest.SessionResult(4, u, login, 200, ok, d), resulttest.SessionResult(1, u, url, 200, ok, d), resulttest.SessionResult(2, u, url, 200, ok, d))
 		}
-		out = append(out, sessionResult(3, first, login, 200, miss, slow), sessionResult(4, first, login, 0, miss, 0),
-			sessionResult(1, first+1, url, 503, ok, slow), sessionResult(1, first+2, url, 200, miss, slow),
-			sessionResult(2, first+2, url, 0, miss, 0))
+		out = append(out, resulttest.SessionResult(3, first, login, 200, miss, slow), resulttest.SessionResult(4, first, login, 0, miss, 0),
+			resulttest.SessionResult(1, first+1, url, 503, ok, slow), resulttest.SessionResult(1, first+2, url, 200, miss, slow),
+			resulttest.SessionResult(2, first+2, url, 0, miss, 0))
 		return out
 	}
 	parts := [][]loader.Result{part(0, 10), part(3, 40)}
-	all := NewRecorder(sessionTargets(t), Options{})
+	all := NewRecorder(resulttest.SessionTargets(t), Options{})
 	var shards []Report
 	for i, p := range parts {
-		rec := NewRecorder(sessionTargets(t), Options{})
+		rec := NewRecorder(resulttest.SessionTargets(t), Options{})
 		local := make([]loader.Result, len(p))
 		for j, r := range p {
 			r.User -= int32(3 * i)
@@ -377,7 +341,7 @@ func TestSessionFiguresAdd(t *testing.T) {
 // as a page that failed a check does; a request not sent has none.
 func TestExtractFailureBytes(t *testing.T) {
 	t.Parallel()
-	rec := NewRecorder(sessionTargets(t), Options{})
+	rec := NewRecorder(resulttest.SessionTargets(t), Options{})
 	rec.Record([]loader.Result{
 		{Target: 1, Status: 200, Err: loader.ErrExtract, Extracted: true, Latency: time.Millisecond, BodyBytes: 300, Decoded: 900},
 		{Target: 2, Err: loader.ErrExtract},

@@ -109,3 +109,16 @@ func LittleVerdict(ratio float64) string {
 	}
 	return fmt.Sprintf("%.2f off by %+.0f%%", ratio, (ratio-1)*100)
 }
+
+// writeSections adds each section's block, its labels aligned with the report's.
+func writeSections(b *strings.Builder, rep *Report) {
+	for _, s := range sections {
+		sec := s.of(rep)
+		if sec == nil {
+			continue
+		}
+		for _, l := range sec.Lines(rep.sectionRun()) {
+			fmt.Fprintf(b, "%s%s%s\n", l.Label, tabsAfter(l.Label), l.Value)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package stats_test
+package judge_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webload/webload/internal/resulttest"
 	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
@@ -16,7 +17,7 @@ import (
 // could not be sent.
 func TestExtractFailuresInJUnit(t *testing.T) {
 	t.Parallel()
-	cmp, err := judge.Compare([]stats.Report{stats.LoadSaved(t, "login-extract"), stats.LoadSaved(t, "login-extract-broken")}, false)
+	cmp, err := judge.Compare([]stats.Report{resulttest.Load(t, stats.ReadJSON, "login-extract"), resulttest.Load(t, stats.ReadJSON, "login-extract-broken")}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,17 +44,17 @@ func TestSessionGates(t *testing.T) {
 	const login, url = loader.KindLogin, loader.KindURL
 	miss := loader.ErrExtract
 	record := func(batch []loader.Result) *stats.Report {
-		rec := stats.NewRecorder(stats.SessionTargets(t), stats.Options{})
+		rec := stats.NewRecorder(resulttest.SessionTargets(t), stats.Options{})
 		rec.Record(batch)
 		rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 2}, stats.RunInfo{}, "")
 		return &rep
 	}
 	failing := record([]loader.Result{
-		stats.SessionResult(3, 0, login, 200, miss, 10), stats.SessionResult(4, 0, login, 0, miss, 0),
-		stats.SessionResult(1, 0, url, 200, loader.ErrNone, 5), stats.SessionResult(2, 0, url, 200, loader.ErrNone, 5),
-		stats.SessionResult(3, 1, login, 200, loader.ErrNone, 10), stats.SessionResult(4, 1, login, 503, loader.ErrNone, 20),
+		resulttest.SessionResult(3, 0, login, 200, miss, 10), resulttest.SessionResult(4, 0, login, 0, miss, 0),
+		resulttest.SessionResult(1, 0, url, 200, loader.ErrNone, 5), resulttest.SessionResult(2, 0, url, 200, loader.ErrNone, 5),
+		resulttest.SessionResult(3, 1, login, 200, loader.ErrNone, 10), resulttest.SessionResult(4, 1, login, 503, loader.ErrNone, 20),
 	})
-	plain := record([]loader.Result{stats.SessionResult(0, 0, url, 200, loader.ErrNone, 5)})
+	plain := record([]loader.Result{resulttest.SessionResult(0, 0, url, 200, loader.ErrNone, 5)})
 	for _, tc := range []struct {
 		name, expr string
 		rep        *stats.Report
