@@ -26,7 +26,13 @@ var sections = []resultSection{
 			return nil
 		}
 		return r.Server
-	}, func(out *Report, parts []Report, _ bool) { out.Server = combineServer(parts) }},
+	}, func(out *Report, parts []Report, _ bool) {
+		servers, seconds := make([]*sysload.Summary, len(parts)), make([]float64, len(parts))
+		for i := range parts {
+			servers[i], seconds[i] = parts[i].Server, parts[i].ElapsedTime
+		}
+		out.Server = sysload.Combine(servers, seconds)
+	}},
 	{dbload.Figures, func(r *Report) section.Section {
 		if dbs := r.DatabaseList(); len(dbs) > 0 {
 			return dbload.Summaries(dbs)

@@ -44,3 +44,30 @@ func (s *Summary) Lines(section.Run) []section.Line {
 		{Label: "Server samples:", Value: samples},
 	}
 }
+
+// Combine summarises the server's load over several runs (a series, or the shards of one run),
+// each given with its length in seconds: the highest load and memory of any, and CPU busy
+// weighted by each one's length. nil when none measured the server.
+func Combine(parts []*Summary, seconds []float64) *Summary {
+	var out *Summary
+	var busy, elapsed float64
+	for i, s := range parts {
+		if s == nil {
+			continue
+		}
+		if out == nil {
+			out = &Summary{Source: s.Source, FirstError: s.FirstError}
+		}
+		out.Samples += s.Samples
+		out.Failures += s.Failures
+		out.MaxLoad1 = max(out.MaxLoad1, s.MaxLoad1)
+		out.PeakMemUsedMB = max(out.PeakMemUsedMB, s.PeakMemUsedMB)
+		out.MemTotalMB = max(out.MemTotalMB, s.MemTotalMB)
+		busy += s.CPUBusyPercent * seconds[i]
+		elapsed += seconds[i]
+	}
+	if out != nil && elapsed > 0 {
+		out.CPUBusyPercent = busy / elapsed
+	}
+	return out
+}
