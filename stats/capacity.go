@@ -149,7 +149,7 @@ func figureText(f Figure, v float64) string {
 	return f.Name + " " + strconv.FormatFloat(v*scale, 'f', prec, 64) + unit
 }
 
-// offeredText writes an offered rate to a tenth, without trailing zeros: 400, 437.5.
+// OfferedText writes an offered rate to a tenth, without trailing zeros: 400, 437.5.
 func OfferedText(r float64) string {
 	return strconv.FormatFloat(math.Round(r*10)/10, 'f', -1, 64)
 }

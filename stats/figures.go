@@ -37,10 +37,10 @@ type Figure struct {
 	// Summary titles the figure's row in the HTML summary.
 	Summary string
 
-	// percentile is the latency percentile the figure is (0-100, 100 for the maximum); 0 for
+	// Percentile is the latency percentile the figure is (0-100, 100 for the maximum); 0 for
 	// the other figures.
 	Percentile float64
-	// needs says what a run needs to measure the figure ("--db"), for the figures a run may
+	// Needs says what a run needs to measure the figure ("--db"), for the figures a run may
 	// lack; "" for those every run measures, which a result lacks only when something is wrong.
 	Needs string
 
@@ -58,12 +58,12 @@ type Figure struct {
 	Counts func(*Report) (unit, sources string)
 }
 
-// compareView is how `webload compare` shows and judges a figure.
+// CompareView is how `webload compare` shows and judges a figure.
 type CompareView struct {
 	Key, Title, Unit string  // the column's JSON key, its title and the unit the table shows
 	Scale            float64 // from the base unit to the one shown
 	Decimals         int
-	// quantile (0-100) marks a latency percentile, also judged by tests of that percentile on
+	// Quantile (0-100) marks a latency percentile, also judged by tests of that percentile on
 	// the two latency distributions; mean marks the mean response time, also judged by a test
 	// on the means of the per-request values.
 	Quantile float64
@@ -241,7 +241,7 @@ func listedFigure(name string) (Figure, bool) {
 	return Figure{}, false
 }
 
-// figureNames lists the canonical names of the figures that keep, in the list's order, and p(N)
+// FigureNames lists the canonical names of the figures that keep, in the list's order, and p(N)
 // when keep takes a percentile, as "a, b or c" for messages.
 func FigureNames(keep func(Figure) bool) string {
 	var names []string
@@ -263,7 +263,7 @@ func PerRun(f Figure) bool { return f.run != nil }
 
 func PerURL(f Figure) bool { return f.url != nil }
 
-// figuresNamed picks figures by canonical name, in the order given, for a view that shows some
+// FiguresNamed picks figures by canonical name, in the order given, for a view that shows some
 // of them; a name not in the list is left out (the views' tests name every one they expect).
 func FiguresNamed(names ...string) []Figure {
 	var out []Figure
@@ -275,7 +275,7 @@ func FiguresNamed(names ...string) []Figure {
 	return out
 }
 
-// display picks the scale, decimals and unit a value of this metric is shown in: times in ms up
+// Display picks the scale, decimals and unit a value of this metric is shown in: times in ms up
 // to 10 s and in seconds beyond, where ms digits stop being useful.
 func Display(m Figure, v float64) (scale float64, prec int, unit string) {
 	switch m.Kind {

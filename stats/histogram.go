@@ -33,7 +33,7 @@ func newSparseHistogram() *hdr.PackedHistogram {
 	return hdr.NewPacked(HistLowest, HistHighest, histDigits)
 }
 
-// toUnits converts a duration to histogram units, clamped into the trackable range; clamped
+// ToUnits converts a duration to histogram units, clamped into the trackable range; clamped
 // reports whether the value had to be moved (counted as overflow, never silently).
 func ToUnits(d time.Duration) (v int64, clamped bool) {
 	v = int64(d / HistUnit)
@@ -48,5 +48,5 @@ func ToUnits(d time.Duration) (v int64, clamped bool) {
 	return v, false
 }
 
-// fromUnits converts histogram units back to a duration.
+// FromUnits converts histogram units back to a duration.
 func FromUnits(v int64) time.Duration { return time.Duration(v) * HistUnit }

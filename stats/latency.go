@@ -159,7 +159,7 @@ func (l *Latency) encodeAll() string {
 	return encode(l.h)
 }
 
-// durationOf converts saved seconds back to the duration they were written from: durations are
+// DurationOf converts saved seconds back to the duration they were written from: durations are
 // whole nanoseconds, so rounding recovers them exactly.
 func DurationOf(seconds float64) time.Duration {
 	return time.Duration(math.Round(seconds * float64(time.Second)))

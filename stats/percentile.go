@@ -59,7 +59,7 @@ func urlPercentile(u *URLStats, q float64) (float64, bool) {
 	return PercentileOf(u.Histogram, u.Hits, u.Max, q)
 }
 
-// percentileOf reads percentile q in seconds from an encoded latency histogram of n
+// PercentileOf reads percentile q in seconds from an encoded latency histogram of n
 // transactions whose exact longest is top, capped at top as the recorder caps the percentiles
 // it keeps (Latency.Quantile), so that a percentile read here equals the one a field would hold.
 // A histogram of no transaction reads 0, as the fields do; ok is false when the transactions
@@ -78,7 +78,7 @@ func PercentileOf(encoded string, n int64, top, q float64) (float64, bool) {
 	return CappedQuantile(h, q, top), true
 }
 
-// cappedQuantile reads percentile q of h in seconds, capped at top, the exact longest, when
+// CappedQuantile reads percentile q of h in seconds, capped at top, the exact longest, when
 // that is known (above 0).
 func CappedQuantile(h percentiler, q, top float64) float64 {
 	v := quantile(h, q)
@@ -91,7 +91,7 @@ func CappedQuantile(h percentiler, q, top float64) float64 {
 // percentileForm is how p(N) is written, for messages.
 const percentileForm = "p(N)"
 
-// parsePercentileName reads a percentile written as k6's thresholds write it, p(N) with
+// ParsePercentileName reads a percentile written as k6's thresholds write it, p(N) with
 // 0 < N <= 100 (p(95), p(99.5), p(99.99)), in any case; form is false for any other name. N is
 // digits with at most one decimal point: no sign, exponent or spaces.
 func ParsePercentileName(name string) (q float64, form bool, err error) {
@@ -106,7 +106,7 @@ func ParsePercentileName(name string) (q float64, form bool, err error) {
 	return ParsePercentileNumber(inner)
 }
 
-// parsePercentileNumber reads the N of p(N).
+// ParsePercentileNumber reads the N of p(N).
 func ParsePercentileNumber(n string) (q float64, form bool, err error) {
 	if strings.Trim(n, "0123456789.") != "" || strings.Trim(n, ".") == "" || strings.Count(n, ".") > 1 {
 		return 0, true, fmt.Errorf("p(%s): want a percentile such as p(99.5)", n)
@@ -143,7 +143,7 @@ func lookupPercentile(name string) (Figure, bool) {
 	return percentileFigure(name, q), true
 }
 
-// nearPercentile is the p(N) a name such as p75 or p99.5 means, for the message that refuses
+// NearPercentile is the p(N) a name such as p75 or p99.5 means, for the message that refuses
 // it: written without parentheses, a percentile the list does not name could as well be a typo
 // of one it does (p96 for p95), and p999 could mean 99.9. "" for any other name.
 func NearPercentile(name string) string {

@@ -126,7 +126,7 @@ type Percentiles struct {
 	Max  float64 `json:"max"`
 }
 
-// quantiles calls f with each percentile (0-100) the struct holds and its field.
+// Quantiles calls f with each percentile (0-100) the struct holds and its field.
 func (p *Percentiles) Quantiles(f func(q float64, v *float64)) {
 	f(50, &p.P50)
 	f(90, &p.P90)

@@ -17,7 +17,7 @@ type SizeStats struct {
 	Max        int64   `json:"max"`
 }
 
-// record adds one body of size n.
+// Record adds one body of size n.
 func (s *SizeStats) Record(n int64) {
 	if s.Count == 0 || n < s.Min {
 		s.Min = n

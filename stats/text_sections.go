@@ -81,7 +81,7 @@ func shardsStart(run RunInfo) string {
 	return s
 }
 
-// writeSteps writes a ladder's table, one row per step as sysbench prints one per thread
+// WriteSteps writes a ladder's table, one row per step as sysbench prints one per thread
 // count, so the knee reads down the TRate and p95 columns. Conc is the mean requests in flight
 // (siege's Concurrency); Little is the step's Little ratio with its verdict.
 func WriteSteps(b *strings.Builder, rep *Report) {

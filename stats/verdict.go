@@ -45,7 +45,7 @@ func CountInconclusive(verdicts []Verdict) int {
 	return n
 }
 
-// fail is the verdict on a gate that could not be measured at all.
+// Fail is the verdict on a gate that could not be measured at all.
 func (res Verdict) Fail(reason string) Verdict {
 	res.Passed = false
 	res.Text = fmt.Sprintf("%s: %s: FAILED", res.Check, reason)
