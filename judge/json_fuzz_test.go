@@ -1,4 +1,4 @@
-package judge
+package judge_test
 
 import (
 	"bytes"
@@ -7,13 +7,16 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/webload/webload/internal/resulttest"
+	"github.com/webload/webload/judge"
+	"github.com/webload/webload/report"
 	"github.com/webload/webload/stats"
 )
 
 // FuzzReadReport feeds arbitrary files to what compare, combine and the gates do with a saved
 // result: a truncated or foreign file must be an error, never a panic.
 func FuzzReadReport(f *testing.F) {
-	closed, err := os.ReadFile(filepath.Join(savedDir, "closed.json"))
+	closed, err := os.ReadFile(resulttest.SavedPath("closed"))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -23,7 +26,7 @@ func FuzzReadReport(f *testing.F) {
 	f.Add(b.Bytes()[:b.Len()/2])
 	f.Add([]byte(`{"transactions": 4, "availability": 100.00, "elapsed_time": 0.01}`)) // siege's -j
 	// Logins and extractions, whose counts a foreign file may make impossible.
-	sessions, err := os.ReadFile(filepath.Join(savedDir, "login-extract-broken.json"))
+	sessions, err := os.ReadFile(resulttest.SavedPath("login-extract-broken"))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -55,25 +58,25 @@ func FuzzReadReport(f *testing.F) {
 			return
 		}
 		_ = r.Check()
-		if c, err := Compare([]stats.Report{r, r}, true); err == nil {
-			_ = c.CheckLimits([]Limit{{Key: "p95", Max: 0.1}, {Key: "q/t", Max: 0.1}})
+		if c, err := judge.Compare([]stats.Report{r, r}, true); err == nil {
+			_ = c.CheckLimits([]judge.Limit{{Key: "p95", Max: 0.1}, {Key: "q/t", Max: 0.1}})
 			var w bytes.Buffer
 			_ = c.WriteText(&w)
 			_ = json.NewEncoder(&w).Encode(c)
 		}
 		if comb, err := stats.Combine([]stats.Report{r, r}); err == nil {
 			var w bytes.Buffer
-			_ = stats.WriteText(&w, &comb, stats.TextOptions{PerURL: true})
+			_ = report.WriteText(&w, &comb, report.TextOptions{PerURL: true})
 		}
 		var w bytes.Buffer
-		_ = stats.WriteText(&w, &r, stats.TextOptions{})
+		_ = report.WriteText(&w, &r, report.TextOptions{})
 		gates := []string{"p95<1s", "availability>=99", "url:/ p99<2s", "q/t<20", "buffer_hit_ratio>90"}
 		for _, g := range gates {
-			if gate, err := ParseGate(g); err == nil {
-				_ = CheckGates(&r, []Gate{gate})
+			if gate, err := judge.ParseGate(g); err == nil {
+				_ = judge.CheckGates(&r, []judge.Gate{gate})
 			}
 		}
-		if tr, err := NewTrend([]stats.Report{r, r, r}, 2); err == nil {
+		if tr, err := judge.NewTrend([]stats.Report{r, r, r}, 2); err == nil {
 			var w bytes.Buffer
 			_ = tr.WriteText(&w)
 		}

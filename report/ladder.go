@@ -40,7 +40,7 @@ func stepTable(steps []stats.Report) table {
 		s := &steps[i]
 		t.Rows = append(t.Rows, []cell{count(int64(s.Run.Users)), figure(s.TransactionRate), millis(s.ResponseTime),
 			millis(s.Percentiles.P95), millis(s.Percentiles.P99), count(s.FailedTransactions), figure(s.Concurrency),
-			text(stats.LittleVerdict(s.Little()))})
+			text(LittleVerdict(s.Little()))})
 	}
 	return t
 }

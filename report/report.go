@@ -1,7 +1,8 @@
-// Package report renders saved results as one self-contained HTML page: the siege summary,
-// percentiles, latency over time, the latency distribution as a percentile plot, per-URL
-// figures, status codes and errors, and, for several results, their comparison. Every script
-// and style is inlined, so the page opens offline and makes no request.
+// Package report writes results for people: the text report in siege's layout (WriteText), the
+// -l log line (AppendLog), and one self-contained HTML page of one or more saved results: the
+// siege summary, percentiles, latency over time, the latency distribution as a percentile plot,
+// per-URL figures, status codes and errors, and, for several results, their comparison. Every
+// script and style is inlined, so the page opens offline and makes no request.
 //
 // The page is static markup, the page's data as one JSON document, and a small script
 // (assets/report.js) that draws tables and charts (uPlot) from that data. Everything that

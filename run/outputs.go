@@ -24,7 +24,7 @@ func writeOutputs(rep *stats.Report, out *Outputs, stdout io.Writer, now time.Ti
 	case out.JSON:
 		printErr = stats.WriteJSON(stdout, rep)
 	case !out.Quiet:
-		printErr = stats.WriteText(stdout, rep, out.Text)
+		printErr = report.WriteText(stdout, rep, out.Text)
 	}
 	return errors.Join(StdoutErr(printErr), saveFiles(rep, out, now))
 }
@@ -40,7 +40,7 @@ func saveFiles(rep *stats.Report, out *Outputs, now time.Time) error {
 		errs = append(errs, SaveHTML(out.HTMLFile, []stats.Report{*rep}, report.Options{}))
 	}
 	if out.LogFile != "" {
-		errs = append(errs, stats.AppendLog(out.LogFile, rep, out.Mark, now))
+		errs = append(errs, report.AppendLog(out.LogFile, rep, out.Mark, now))
 	}
 	if out.HdrLogFile != "" {
 		errs = append(errs, stats.SaveHdrLog(out.HdrLogFile, rep))

@@ -14,6 +14,7 @@ import (
 	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/report"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/sysload"
 	"github.com/webload/webload/urls"
@@ -103,7 +104,7 @@ type Outputs struct {
 
 	Mark  string // -m: a line written into LogFile before the run's line
 	Label string // names the run in every output
-	Text  stats.TextOptions
+	Text  report.TextOptions
 }
 
 // NewInfo echoes the settings into the saved result. reps is the repetitions as the user gave

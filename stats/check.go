@@ -20,13 +20,13 @@ func (r *Report) Check() error {
 	var statuses, failedStatuses, checked int64
 	for code, n := range r.StatusCodes {
 		statuses += n
-		if failedStatus(code) {
+		if FailedStatus(code) {
 			failedStatuses += n
 		}
 	}
 	for code, n := range r.CheckStatusCodes {
 		checked += n
-		if failedStatus(code) {
+		if FailedStatus(code) {
 			failedStatuses -= n
 		}
 	}

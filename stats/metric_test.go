@@ -111,7 +111,7 @@ func TestURLPercentilesFollowTheList(t *testing.T) {
 				t.Fatal(err)
 			}
 			n := 0
-			u.quantiles(func(q float64, v *float64) {
+			u.Quantiles(func(q float64, v *float64) {
 				n++
 				if want := min(d.Quantiles([]float64{q})[0], u.Max); *v != want || want == 0 {
 					t.Errorf("%s URL %d p%g = %g, want %g from its histogram", name, i, q, *v, want)

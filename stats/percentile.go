@@ -14,7 +14,7 @@ func (u *URLStats) Percentile(p float64) (v float64, ok bool) {
 	if p == 100 {
 		return u.Max, true
 	}
-	u.quantiles(func(q float64, field *float64) {
+	u.Quantiles(func(q float64, field *float64) {
 		if q == p {
 			v, ok = *field, true
 		}
@@ -25,7 +25,7 @@ func (u *URLStats) Percentile(p float64) (v float64, ok bool) {
 // EachPercentile calls f with each percentile (0-100) kept per URL and its value in seconds, in
 // the order of the list, for tables that show them all.
 func (u *URLStats) EachPercentile(f func(q, v float64)) {
-	u.quantiles(func(q float64, v *float64) { f(q, *v) })
+	u.Quantiles(func(q float64, v *float64) { f(q, *v) })
 }
 
 // at reads the run's latency percentile p (0-100; 100 is the maximum) in seconds; ok is false

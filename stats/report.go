@@ -186,7 +186,7 @@ type URLStats struct {
 // quantiles calls f with each percentile (0-100) of a URL row and its field. It is the one list of
 // the per-URL percentiles: the recorder, Combine, Merge and the per-URL table follow it, so a
 // new one is a field and a line here.
-func (u *URLStats) quantiles(f func(q float64, v *float64)) {
+func (u *URLStats) Quantiles(f func(q float64, v *float64)) {
 	f(50, &u.P50)
 	f(95, &u.P95)
 	f(99, &u.P99)
@@ -285,7 +285,7 @@ type ShardInfo struct {
 	StartOffset float64 `json:"start_offset"`
 }
 
-const megabyte = 1 << 20
+const Megabyte = 1 << 20
 
 // Schedule is the open model's account of its timing. Times are seconds. Its unit is the
 // arrival: a request, or when users load pages like a browser a URL's visit, whose redirects and

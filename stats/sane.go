@@ -161,7 +161,7 @@ func (s *sanity) urls(at string, r *Report) error {
 		}
 		t := savedTimes{at: row, histKey: "histogram", hist: u.Histogram, count: u.Hits, need: true, meanKey: "mean",
 			mean: u.Mean, maxKey: "max", max: u.Max, exceed: s.overflow}
-		u.quantiles(func(q float64, v *float64) { t.quantiles = append(t.quantiles, quantileField(row, q, *v)) })
+		u.Quantiles(func(q float64, v *float64) { t.quantiles = append(t.quantiles, quantileField(row, q, *v)) })
 		if err := s.times(&t); err != nil {
 			return err
 		}
@@ -408,7 +408,7 @@ func sumStatuses(key string, m map[string]int64) (all, failed int64, err error) 
 		return 0, 0, err
 	}
 	for code, n := range m {
-		if failedStatus(code) {
+		if FailedStatus(code) {
 			failed += n
 		}
 	}

@@ -94,3 +94,14 @@ func addSections(out *Report, parts []Report, shards bool) {
 		s.add(out, parts, shards)
 	}
 }
+
+// SectionLines are the text report's lines of the result's sections, in the sections' order.
+func SectionLines(r *Report) []section.Line {
+	var out []section.Line
+	for _, s := range sections {
+		if sec := s.of(r); sec != nil {
+			out = append(out, sec.Lines(r.sectionRun())...)
+		}
+	}
+	return out
+}

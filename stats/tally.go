@@ -170,7 +170,7 @@ func (t total) mean(n int64) float64 {
 
 // failedStatus tells whether a status code, as a result's status_codes keys it, is a failed
 // response under siege's rules (408 and 5xx), as Tally.Record counts it.
-func failedStatus(code string) bool {
+func FailedStatus(code string) bool {
 	c, _ := strconv.Atoi(code)
 	return c == 408 || c >= 500
 }

@@ -7,7 +7,7 @@ func (f *model) report(name func(i int) (method, url string)) Report {
 	rep := Report{
 		Transactions:           f.tally.Transactions,
 		ElapsedTime:            f.elapsed,
-		DataTransferred:        float64(f.tally.Bytes) / megabyte,
+		DataTransferred:        float64(f.tally.Bytes) / Megabyte,
 		SuccessfulTransactions: f.tally.Successful,
 		FailedTransactions:     f.tally.Failed,
 		LongestTransaction:     f.latency.Max(),
@@ -92,7 +92,7 @@ func (u *urlFigures) view(method, url string, enc *histEncoder) URLStats {
 	s.Size = u.size.view()
 	if s.Hits > 0 {
 		s.Mean = u.latency.Mean()
-		s.quantiles(func(q float64, v *float64) { *v = u.latency.Quantile(q, s.Max) })
+		s.Quantiles(func(q float64, v *float64) { *v = u.latency.Quantile(q, s.Max) })
 		s.Histogram = u.latency.encode(enc)
 	}
 	return s

@@ -8,8 +8,8 @@ import (
 
 	"github.com/webload/webload/internal/shop"
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/report"
 	"github.com/webload/webload/run"
-	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
 )
 
@@ -44,7 +44,7 @@ func demoCommand(c *cli.Context, stdout, stderr io.Writer) error {
 		Info:    run.NewInfo(&cfg, "50", "", version),
 		Outputs: run.Outputs{
 			Label: "demo: sample shop",
-			Text:  stats.TextOptions{Layout: stats.Siege40, PerURL: true},
+			Text:  report.TextOptions{Layout: report.Siege40, PerURL: true},
 		},
 	}
 	fmt.Fprintf(stderr, "Sample shop with %d pages on %s; the same as: webload -c 20 -r 50 -f urls.txt\n",

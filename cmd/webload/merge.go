@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/webload/webload/report"
 	"github.com/webload/webload/stats"
 )
 
@@ -48,7 +49,7 @@ func mergeCommand(c *cli.Context, stdout io.Writer) error {
 	if c.Bool("json-output") {
 		err = stats.WriteJSON(stdout, &rep)
 	} else {
-		err = stats.WriteText(stdout, &rep, stats.TextOptions{PerURL: c.Bool("per-url")})
+		err = report.WriteText(stdout, &rep, report.TextOptions{PerURL: c.Bool("per-url")})
 	}
 	if err := stdoutErr(err); err != nil {
 		return err

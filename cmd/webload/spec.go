@@ -14,8 +14,8 @@ import (
 	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/report"
 	"github.com/webload/webload/run"
-	"github.com/webload/webload/stats"
 	"github.com/webload/webload/sysload"
 	"github.com/webload/webload/urls"
 )
@@ -199,11 +199,11 @@ func outputsFromFlags(o *runOptions, p *problems) run.Outputs {
 	if out.Mark != "" && out.LogFile == "" {
 		p.addf("mark", "-m: a mark goes into the log file; give one with -l FILE")
 	}
-	layout, err := stats.ParseLayout(o.siegeFormat)
+	layout, err := report.ParseLayout(o.siegeFormat)
 	if err != nil {
 		p.addf("siege-format", "--siege-format: %w", err)
 	}
-	out.Text = stats.TextOptions{Layout: layout, PerURL: o.perURL}
+	out.Text = report.TextOptions{Layout: layout, PerURL: o.perURL}
 	return out
 }
 

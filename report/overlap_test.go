@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
 )
 
@@ -18,19 +19,19 @@ type overlapShard struct {
 
 // mergedShards merges shards that ran at the given times, each with one request, planned to
 // start at t0 when planned is set.
-func mergedShards(t *testing.T, shards []overlapShard, planned bool) Report {
+func mergedShards(t *testing.T, shards []overlapShard, planned bool) stats.Report {
 	t.Helper()
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	targets := []urls.Target{{Method: "GET", URL: "http://127.0.0.1/a"}}
-	var reps []Report
+	var reps []stats.Report
 	for i, sh := range shards {
-		rec := NewRecorder(targets, Options{})
+		rec := stats.NewRecorder(targets, stats.Options{})
 		users := 0
 		if sh.elapsed > 0 {
 			rec.Record([]loader.Result{{Status: 200, Latency: time.Millisecond}})
 			users = 1
 		}
-		info := RunInfo{Test: "same", Shard: &ShardInfo{Index: i, Count: len(shards)}}
+		info := stats.RunInfo{Test: "same", Shard: &stats.ShardInfo{Index: i, Count: len(shards)}}
 		r := rec.Report(loader.Outcome{Started: t0.Add(sh.late), Elapsed: sh.elapsed, Users: users}, info, "x")
 		if planned {
 			r.Run.Shard.PlannedStart = t0
@@ -38,7 +39,7 @@ func mergedShards(t *testing.T, shards []overlapShard, planned bool) Report {
 		}
 		reps = append(reps, r)
 	}
-	got, err := Merge(reps)
+	got, err := stats.Merge(reps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestMergeShardsOverlap(t *testing.T) {
 			if got := strings.Contains(b.String(), "NOT run together"); got == tt.overlapped {
 				t.Errorf("the text says %q; want NOT run together: %v", b.String(), !tt.overlapped)
 			}
-			if err := rep.sane(); err != nil {
+			if err := reread(t, &rep); err != nil {
 				t.Errorf("a merge's own result is refused: %v", err)
 			}
 		})
@@ -108,16 +109,16 @@ func TestSaneRefusesShardsOverlap(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
-		o    ShardOverlap
+		o    stats.ShardOverlap
 		key  string
 	}{
-		{"together longer than the shortest shard", ShardOverlap{Together: 11, Shortest: 10}, "run.shards_overlap.together is 11 s"},
-		{"negative shortest", ShardOverlap{Together: -12, Shortest: -1}, "run.shards_overlap.shortest is -1 s"},
+		{"together longer than the shortest shard", stats.ShardOverlap{Together: 11, Shortest: 10}, "run.shards_overlap.together is 11 s"},
+		{"negative shortest", stats.ShardOverlap{Together: -12, Shortest: -1}, "run.shards_overlap.shortest is -1 s"},
 	} {
 		rep := mergedShards(t, []overlapShard{{0, time.Second}, {0, time.Second}}, true)
 		rep.Run.ShardsOverlap = &tc.o
-		err := rep.sane()
-		if !errors.Is(err, ErrCorruptResult) || !strings.Contains(err.Error(), tc.key) {
+		err := reread(t, &rep)
+		if !errors.Is(err, stats.ErrCorruptResult) || !strings.Contains(err.Error(), tc.key) {
 			t.Errorf("%s: %v; want %q", tc.name, err, tc.key)
 		}
 	}

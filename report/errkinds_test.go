@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"path/filepath"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
 )
 
@@ -31,14 +32,14 @@ func TestEveryFailureKindSavesAndLoads(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			kind := kindNamed(t, name)
-			rec := NewRecorder([]urls.Target{{Method: "GET", URL: "http://127.0.0.1/"}}, Options{})
+			rec := stats.NewRecorder([]urls.Target{{Method: "GET", URL: "http://127.0.0.1/"}}, stats.Options{})
 			rec.Record([]loader.Result{
 				{Status: 200, Latency: time.Millisecond, BodyBytes: 10, Decoded: 10},
 				{Err: kind, Latency: time.Millisecond},
 				{Err: kind, Start: time.Millisecond, Intended: time.Millisecond},
 			})
 			rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 1,
-				ErrorSamples: map[loader.ErrKind]string{kind: "why"}}, RunInfo{Version: "test"}, "")
+				ErrorSamples: map[loader.ErrKind]string{kind: "why"}}, stats.RunInfo{Version: "test"}, "")
 			if err := rep.Check(); err != nil {
 				t.Fatal(err)
 			}
@@ -49,14 +50,14 @@ func TestEveryFailureKindSavesAndLoads(t *testing.T) {
 				t.Errorf("text does not list the kind:\n%s", text)
 			}
 			path := filepath.Join(t.TempDir(), "r.json")
-			if err := SaveJSON(path, &rep); err != nil {
+			if err := stats.SaveJSON(path, &rep); err != nil {
 				t.Fatal(err)
 			}
-			saved, err := ReadJSON(path)
+			saved, err := stats.ReadJSON(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			both, err := Combine([]Report{saved, saved})
+			both, err := stats.Combine([]stats.Report{saved, saved})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/webload/webload/stats"
 )
 
 // logHeader is the first line siege writes to a new log file; the columns below match it.
@@ -16,7 +18,7 @@ const logHeader = "      Date & Time,  Trans,  Elap Time,  Data Trans,  Resp Tim
 // A mark (-m) goes on its own line before the figures, as siege writes it. Two siege quirks are
 // fixed: the Data Trans column is whole MB as siege writes it, but Throughput is not computed
 // from that truncated number; and a run without transactions writes zeros, not "-nan".
-func AppendLog(path string, rep *Report, mark string, now time.Time) error {
+func AppendLog(path string, rep *stats.Report, mark string, now time.Time) error {
 	_, statErr := os.Stat(path)
 	isNew := errors.Is(statErr, fs.ErrNotExist)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)

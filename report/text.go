@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/webload/webload/stats"
 )
 
 // Layout picks which siege release's summary block the text report imitates, so scripts
@@ -39,7 +41,7 @@ type TextOptions struct {
 }
 
 // WriteText writes the report as siege's summary block followed by webload's own lines.
-func WriteText(w io.Writer, rep *Report, opt TextOptions) error {
+func WriteText(w io.Writer, rep *stats.Report, opt TextOptions) error {
 	var b strings.Builder
 	writeSiegeBlock(&b, rep, opt.Layout)
 	writeExtras(&b, rep)
@@ -54,7 +56,7 @@ func WriteText(w io.Writer, rep *Report, opt TextOptions) error {
 
 // writeSiegeBlock repeats siege's labels, tabs, widths and units exactly. One change: the
 // longest and shortest lines of the 4.0 layout get their unit, which siege leaves out.
-func writeSiegeBlock(b *strings.Builder, rep *Report, layout Layout) {
+func writeSiegeBlock(b *strings.Builder, rep *stats.Report, layout Layout) {
 	count, timeUnit, timeScale := "%12d", "secs", 1.0
 	hits := "\nTransactions:\t\t%12d hits\n"
 	if layout == Siege41 {
@@ -78,7 +80,7 @@ func writeSiegeBlock(b *strings.Builder, rep *Report, layout Layout) {
 
 // writeExtras adds what siege never reported: exact percentiles, outcomes by status and error
 // kind, the accounting of every request, wire bytes and fairness between users.
-func writeExtras(b *strings.Builder, rep *Report) {
+func writeExtras(b *strings.Builder, rep *stats.Report) {
 	p := rep.Percentiles
 	for _, q := range []struct {
 		name string
@@ -99,7 +101,7 @@ func writeExtras(b *strings.Builder, rep *Report) {
 	writeCheckCost(b, rep)
 	writeSessions(b, rep)
 	fmt.Fprintf(b, "Wire data:\t\t%12.2f MB received, %.2f MB sent, %d connections opened\n",
-		float64(rep.WireBytesReceived)/megabyte, float64(rep.WireBytesSent)/megabyte, rep.ConnectionsOpened)
+		float64(rep.WireBytesReceived)/stats.Megabyte, float64(rep.WireBytesSent)/stats.Megabyte, rep.ConnectionsOpened)
 	fmt.Fprintf(b, "Per-user transactions:\t%12.2f mean, %.2f stddev over %d users\n",
 		rep.Users.TransactionsMean, rep.Users.TransactionsStddev, rep.Users.Count)
 	if s := rep.Schedule; s != nil {
@@ -119,7 +121,7 @@ func writeExtras(b *strings.Builder, rep *Report) {
 // writeSchedule reports the open model's timing: how closely arrivals left on schedule, and
 // how many had to wait for a free user. When users loaded pages, an arrival is a URL's visit
 // (its redirects and resources follow it), and the lines say visits.
-func writeSchedule(b *strings.Builder, rep *Report, s *Schedule) {
+func writeSchedule(b *strings.Builder, rep *stats.Report, s *stats.Schedule) {
 	unit, sent, waited := "req", "", "requests"
 	if rep.Pages != nil {
 		unit, sent, waited = "visits", " visits", "visits"
@@ -146,7 +148,7 @@ func rateText(r float64) string {
 // writeCheckFailures names each URL whose answers failed a response check, with the first
 // check it failed and how many of its requests failed (by a check or otherwise); nothing when
 // none did, so runs without checks read as before.
-func writeCheckFailures(b *strings.Builder, rep *Report) {
+func writeCheckFailures(b *strings.Builder, rep *stats.Report) {
 	label := "Failed checks:"
 	for _, u := range rep.URLs {
 		if u.CheckFailure == "" {
@@ -165,11 +167,11 @@ func tabsAfter(label string) string {
 
 // failureCounts lists failed requests by cause: status codes that siege counts as failures,
 // then the kinds of requests that got no response.
-func failureCounts(rep *Report) string {
+func failureCounts(rep *stats.Report) string {
 	byCause := map[string]int64{}
 	for code, n := range rep.StatusCodes {
 		// an answer that failed a check is counted once, as a check
-		if failedStatus(code) && n > rep.CheckStatusCodes[code] {
+		if stats.FailedStatus(code) && n > rep.CheckStatusCodes[code] {
 			byCause["HTTP "+code] = n - rep.CheckStatusCodes[code]
 		}
 	}

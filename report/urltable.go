@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"fmt"
@@ -7,13 +7,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/webload/webload/stats"
 )
 
 // writeURLTable lists every URL with its own figures, slowest mean first, so the pages that
 // hold a site back stand at the top. Login steps follow apart, in the order users make them:
 // they are not pages of the list.
-func writeURLTable(b *strings.Builder, rep *Report) {
-	var rows, logins []URLStats
+func writeURLTable(b *strings.Builder, rep *stats.Report) {
+	var rows, logins []stats.URLStats
 	extracts := false
 	for _, u := range rep.URLs {
 		if u.Login {
@@ -34,8 +36,8 @@ func writeURLTable(b *strings.Builder, rep *Report) {
 	b.WriteString("):\n")
 	head := func() {
 		fmt.Fprintf(b, "%8s %8s %10s", "Hits", "Failed", "Mean")
-		var head URLStats
-		head.quantiles(func(q float64, _ *float64) { fmt.Fprintf(b, " %10s", "p"+strconv.FormatFloat(q, 'g', -1, 64)) })
+		var head stats.URLStats
+		head.Quantiles(func(q float64, _ *float64) { fmt.Fprintf(b, " %10s", "p"+strconv.FormatFloat(q, 'g', -1, 64)) })
 		fmt.Fprintf(b, " %10s %12s", "Max", "Bytes")
 		if pages {
 			fmt.Fprintf(b, " %10s %10s", "Page p95", "Resources")
@@ -45,9 +47,9 @@ func writeURLTable(b *strings.Builder, rep *Report) {
 		}
 		b.WriteString("  URL\n")
 	}
-	row := func(u URLStats, name string) {
+	row := func(u stats.URLStats, name string) {
 		fmt.Fprintf(b, "%8d %8d %10.3f", u.Hits, u.Failures, u.Mean*1000)
-		u.quantiles(func(_ float64, v *float64) { fmt.Fprintf(b, " %10.3f", *v*1000) })
+		u.Quantiles(func(_ float64, v *float64) { fmt.Fprintf(b, " %10.3f", *v*1000) })
 		fmt.Fprintf(b, " %10.3f %12d", u.Max*1000, u.Bytes)
 		if pages {
 			var p95 float64
@@ -78,7 +80,7 @@ func writeURLTable(b *strings.Builder, rep *Report) {
 
 // urlNames shortens each URL to its path when all share one scheme and host, which is the usual
 // case and keeps the table readable; otherwise the full URLs are shown.
-func urlNames(rows []URLStats) []string {
+func urlNames(rows []stats.URLStats) []string {
 	names := make([]string, len(rows))
 	origin := ""
 	short := true

@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/webload/webload/extract"
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
 )
 
@@ -49,8 +50,8 @@ func TestLoginsOnLoopback(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	rec := NewRecorder(l.Targets(), Options{})
-	rep := rec.Report(l.Run(ctx, rec), RunInfo{}, "")
+	rec := stats.NewRecorder(l.Targets(), stats.Options{})
+	rep := rec.Report(l.Run(ctx, rec), stats.RunInfo{}, "")
 	if err := rep.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -170,8 +171,8 @@ func TestFailedLoginsOnLoopback(t *testing.T) {
 			l.Store(ld)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			rec := NewRecorder(ld.Targets(), Options{})
-			rep := rec.Report(ld.Run(ctx, rec), RunInfo{}, "")
+			rec := stats.NewRecorder(ld.Targets(), stats.Options{})
+			rep := rec.Report(ld.Run(ctx, rec), stats.RunInfo{}, "")
 			if err := rep.Check(); err != nil {
 				t.Fatal(err)
 			}
@@ -207,7 +208,7 @@ func TestFailedLoginsOnLoopback(t *testing.T) {
 			if tc.neverIn > 0 && !strings.Contains(saved, fmt.Sprintf(`"users_never_logged_in": %d`, tc.neverIn)) {
 				t.Errorf("JSON lacks the users never logged in:\n%s", saved)
 			}
-			if v, _ := loginFailures(&rep); v != float64(tc.failed) {
+			if v, _ := loginFailuresFigure.Run(&rep); v != float64(tc.failed) {
 				t.Errorf("figure login_failures = %v; want %d", v, tc.failed)
 			}
 		})
@@ -215,3 +216,5 @@ func TestFailedLoginsOnLoopback(t *testing.T) {
 }
 
 func isToken(name string) bool { return name == "token" }
+
+var loginFailuresFigure, _ = stats.LookupFigure("login_failures")

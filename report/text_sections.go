@@ -1,15 +1,17 @@
-package stats
+package report
 
 import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/webload/webload/stats"
 )
 
 // writeCheckCost adds a line when judging the checks took the users longer per answer than the
 // mean response time: then the client's checks, not the server, set the pace of the run.
 // Nothing otherwise, so runs whose checks cost little read as before.
-func writeCheckCost(b *strings.Builder, rep *Report) {
+func writeCheckCost(b *strings.Builder, rep *stats.Report) {
 	c := rep.Checks
 	if c == nil || c.Mean <= rep.ResponseTime {
 		return
@@ -20,7 +22,7 @@ func writeCheckCost(b *strings.Builder, rep *Report) {
 }
 
 // writePages adds the page lines to the text report.
-func writePages(b *strings.Builder, rep *Report) {
+func writePages(b *strings.Builder, rep *stats.Report) {
 	p := rep.Pages
 	if p == nil {
 		return
@@ -40,12 +42,12 @@ func writePages(b *strings.Builder, rep *Report) {
 	fmt.Fprintf(b, "Redirects:\t\t%12d (%d to other hosts, not followed)\n", p.Redirects, p.OffHostRedirects)
 	if rep.DecodedBytes != rep.BodyBytes {
 		fmt.Fprintf(b, "Decoded data:\t\t%12.2f MB (%.2f MB as received, compressed)\n",
-			float64(rep.DecodedBytes)/megabyte, float64(rep.BodyBytes)/megabyte)
+			float64(rep.DecodedBytes)/stats.Megabyte, float64(rep.BodyBytes)/stats.Megabyte)
 	}
 }
 
 // writeShards says, in the text report, which shard a result is or which shards it merges.
-func writeShards(b *strings.Builder, rep *Report) {
+func writeShards(b *strings.Builder, rep *stats.Report) {
 	if sh := rep.Run.Shard; sh != nil {
 		fmt.Fprintf(b, "Shard:\t\t\t%12s of a sharded run (merge the shards' results with webload merge)", fmt.Sprintf("%d/%d", sh.Index, sh.Count))
 		if !sh.PlannedStart.IsZero() {
@@ -61,7 +63,7 @@ func writeShards(b *strings.Builder, rep *Report) {
 // shardsStart says how late the latest of a merged run's shards started and, when they did not
 // run together, for how long they did. Merges saved before the overlap was recorded give the
 // planned start's lateness alone.
-func shardsStart(run RunInfo) string {
+func shardsStart(run stats.RunInfo) string {
 	o := run.ShardsOverlap
 	if o == nil {
 		late := 0.0
@@ -84,7 +86,7 @@ func shardsStart(run RunInfo) string {
 // WriteSteps writes a ladder's table, one row per step as sysbench prints one per thread
 // count, so the knee reads down the TRate and p95 columns. Conc is the mean requests in flight
 // (siege's Concurrency); Little is the step's Little ratio with its verdict.
-func WriteSteps(b *strings.Builder, rep *Report) {
+func WriteSteps(b *strings.Builder, rep *stats.Report) {
 	if len(rep.Steps) == 0 {
 		return
 	}
@@ -104,21 +106,15 @@ func LittleVerdict(ratio float64) string {
 	switch {
 	case ratio == 0:
 		return "-"
-	case math.Abs(ratio-1) <= LittleTolerance:
+	case math.Abs(ratio-1) <= stats.LittleTolerance:
 		return fmt.Sprintf("%.2f ok", ratio)
 	}
 	return fmt.Sprintf("%.2f off by %+.0f%%", ratio, (ratio-1)*100)
 }
 
 // writeSections adds each section's block, its labels aligned with the report's.
-func writeSections(b *strings.Builder, rep *Report) {
-	for _, s := range sections {
-		sec := s.of(rep)
-		if sec == nil {
-			continue
-		}
-		for _, l := range sec.Lines(rep.sectionRun()) {
-			fmt.Fprintf(b, "%s%s%s\n", l.Label, tabsAfter(l.Label), l.Value)
-		}
+func writeSections(b *strings.Builder, rep *stats.Report) {
+	for _, l := range stats.SectionLines(rep) {
+		fmt.Fprintf(b, "%s%s%s\n", l.Label, tabsAfter(l.Label), l.Value)
 	}
 }

@@ -1,13 +1,15 @@
-package stats
+package report
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/webload/webload/stats"
 )
 
 // writeSessions adds the login and extraction lines to the text report; nothing for a run
 // without login steps or #@extract rules, so such runs read as before.
-func writeSessions(b *strings.Builder, rep *Report) {
+func writeSessions(b *strings.Builder, rep *stats.Report) {
 	if l := rep.Logins; l != nil {
 		fmt.Fprintf(b, "Logins:%s%12d begun: %s; %s\n", tabsAfter("Logins:"), l.Logins, loginOutcomes(l), loginTimes(l))
 	}
@@ -36,7 +38,7 @@ func writeSessions(b *strings.Builder, rep *Report) {
 	}
 }
 
-func hasExtractMessage(rep *Report) bool {
+func hasExtractMessage(rep *stats.Report) bool {
 	for _, u := range rep.URLs {
 		if u.ExtractFailure != "" {
 			return true
@@ -47,7 +49,7 @@ func hasExtractMessage(rep *Report) bool {
 
 // loginOutcomes says how the logins ended and how many users never logged in; of a result saved
 // before webload counted them, how many login requests failed.
-func loginOutcomes(l *LoginStats) string {
+func loginOutcomes(l *stats.LoginStats) string {
 	if l.Made == nil {
 		failed := "0 failed"
 		if l.Failed > 0 {
@@ -70,7 +72,7 @@ func loginOutcomes(l *LoginStats) string {
 }
 
 // loginTimes gives the times of the login steps that succeeded.
-func loginTimes(l *LoginStats) string {
+func loginTimes(l *stats.LoginStats) string {
 	if l.Failed == l.Requests {
 		return "no step succeeded" // so no time to show
 	}

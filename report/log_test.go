@@ -1,17 +1,19 @@
-package stats
+package report
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/webload/webload/stats"
 )
 
 func TestAppendLog(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "siege.log")
 	rec, out := knownRun()
-	rep := rec.Report(out, RunInfo{}, "")
+	rep := rec.Report(out, stats.RunInfo{}, "")
 	at := time.Date(2026, 12, 1, 2, 39, 15, 0, time.UTC)
 	if err := AppendLog(path, &rep, "run A", at); err != nil {
 		t.Fatal(err)
@@ -38,11 +40,11 @@ func TestSaveJSONIsAtomicAndReadable(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "result.json")
 	rec, out := knownRun()
-	rep := rec.Report(out, RunInfo{Version: "x"}, "lbl")
-	if err := SaveJSON(path, &rep); err != nil {
+	rep := rec.Report(out, stats.RunInfo{Version: "x"}, "lbl")
+	if err := stats.SaveJSON(path, &rep); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadJSON(path)
+	back, err := stats.ReadJSON(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"bytes"
@@ -8,17 +8,16 @@ import (
 
 	"github.com/webload/webload/internal/golden"
 	"github.com/webload/webload/internal/resulttest"
+	"github.com/webload/webload/stats"
 )
 
-// savedFixtures are results saved by an earlier release (testdata/saved/README.md says how they
-// were made). Whatever the code inside does, they must load, report, compare and merge to the
+// savedFixtures are results saved by an earlier release (stats/testdata/saved/README.md says how
+// they were made). Whatever the code inside does, they must load, report, compare and merge to the
 // figures in testdata/saved/golden, which -update rewrites.
 var savedFixtures = []string{"closed", "repeat", "open", "browser", "shard0", "shard1", "open-shard0", "open-shard1",
 	"db-mysql", "db-two", "db-shard0", "db-shard1", "login-extract", "login-extract-broken", "ladder", "ladder-b", "capacity", "capacity-b", "checks"}
 
-func loadSaved(t testing.TB, name string) Report { return resulttest.Load(t, ReadJSON, name) }
-
-func textOf(t *testing.T, rep *Report, opt TextOptions) []byte {
+func textOf(t *testing.T, rep *stats.Report, opt TextOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := WriteText(&b, rep, opt); err != nil {
@@ -30,7 +29,7 @@ func textOf(t *testing.T, rep *Report, opt TextOptions) []byte {
 func jsonOf(t *testing.T, v any) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteJSON(&b, v); err != nil {
+	if err := stats.WriteJSON(&b, v); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -50,7 +49,7 @@ func TestSavedResultsReport(t *testing.T) {
 			savedGolden(t, name+".txt", textOf(t, &rep, TextOptions{Layout: Siege40}))
 			savedGolden(t, name+"-per-url.txt", textOf(t, &rep, TextOptions{Layout: Siege41, PerURL: true}))
 			// Saved again, a result is the file it was read from, byte for byte.
-			saved, err := os.ReadFile(filepath.Join("testdata", "saved", name+".json"))
+			saved, err := os.ReadFile(resulttest.SavedPath(name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,11 +76,11 @@ func TestSavedResultsMerge(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var shards []Report
+			var shards []stats.Report
 			for _, s := range tc.shards {
 				shards = append(shards, loadSaved(t, s))
 			}
-			rep, err := Merge(shards)
+			rep, err := stats.Merge(shards)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +99,7 @@ func TestSavedResultsMerge(t *testing.T) {
 func TestSavedResultsCombine(t *testing.T) {
 	t.Parallel()
 	series := loadSaved(t, "repeat")
-	again, err := Combine(series.Repeats)
+	again, err := stats.Combine(series.Repeats)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,11 +115,11 @@ func TestSavedResultsCombine(t *testing.T) {
 		{"browser-browser", []string{"browser", "browser"}},
 		{"login-extract-broken", []string{"login-extract", "login-extract-broken"}},
 	} {
-		var runs []Report
+		var runs []stats.Report
 		for _, r := range tc.runs {
 			runs = append(runs, loadSaved(t, r))
 		}
-		rep, err := Combine(runs)
+		rep, err := stats.Combine(runs)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -139,7 +138,7 @@ func TestSavedCapacitySearches(t *testing.T) {
 			t.Fatalf("%s: no capacity search", name)
 		}
 		var b bytes.Buffer
-		if err := WriteCapacity(&b, rep.Capacity); err != nil {
+		if err := stats.WriteCapacity(&b, rep.Capacity); err != nil {
 			t.Fatal(err)
 		}
 		savedGolden(t, name+"-search.txt", b.Bytes())

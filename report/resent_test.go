@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
 )
 
 // Requests resent after a kept-alive connection was closed under them are counted from the
@@ -19,7 +20,7 @@ func TestResentCounted(t *testing.T) {
 		{Target: 1, Status: 200, Resent: true},
 		{Target: 1, Status: 200},
 	})
-	rep := rec.Report(out, RunInfo{Version: "test", Users: 2}, "resent")
+	rep := rec.Report(out, stats.RunInfo{Version: "test", Users: 2}, "resent")
 	if rep.Resent != 2 {
 		t.Errorf("report: %d resent, want 2", rep.Resent)
 	}
@@ -30,7 +31,7 @@ func TestResentCounted(t *testing.T) {
 	if !strings.Contains(text.String(), "Resent:\t\t\t           2 (") {
 		t.Errorf("text report has no resent line:\n%s", text.String())
 	}
-	both, err := Combine([]Report{rep, rep})
+	both, err := stats.Combine([]stats.Report{rep, rep})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestResentCounted(t *testing.T) {
 	if data, err = json.Marshal(fields); err != nil {
 		t.Fatal(err)
 	}
-	var old Report
+	var old stats.Report
 	if err := json.Unmarshal(data, &old); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestResentCounted(t *testing.T) {
 	}
 
 	rec, out = knownRun()
-	none := rec.Report(out, RunInfo{Version: "test", Users: 2}, "none")
+	none := rec.Report(out, stats.RunInfo{Version: "test", Users: 2}, "none")
 	text.Reset()
 	if err := WriteText(&text, &none, TextOptions{}); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestCheckFailures(t *testing.T) {
 	t.Parallel()
 	targets := []urls.Target{{Method: "GET", URL: "http://127.0.0.1/ok", Source: "u:1"}, {Method: "GET", URL: "http://127.0.0.1/db", Source: "u:2"}}
-	rec := NewRecorder(targets, Options{})
+	rec := stats.NewRecorder(targets, stats.Options{})
 	batch := []loader.Result{
 		{Target: 0, Status: 200, BodyBytes: 1000, Decoded: 1000, Latency: time.Millisecond},
 		{Target: 1, Status: 200, BodyBytes: 500, Decoded: 700, Latency: time.Millisecond, Err: loader.ErrCheck},
@@ -29,7 +30,7 @@ func TestCheckFailures(t *testing.T) {
 	msg := `check body!~"database query error" failed`
 	out := loader.Outcome{Elapsed: time.Second, Users: 1, ErrorSamples: map[loader.ErrKind]string{loader.ErrCheck: msg},
 		CheckSamples: map[int32]string{1: msg}}
-	rep := rec.Report(out, RunInfo{}, "")
+	rep := rec.Report(out, stats.RunInfo{}, "")
 	if err := rep.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +57,11 @@ func TestCheckFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Report
+	var back stats.Report
 	if err := json.Unmarshal(saved, &back); err != nil {
 		t.Fatal(err)
 	}
-	combined, err := Combine([]Report{back, back})
+	combined, err := stats.Combine([]stats.Report{back, back})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,9 +74,9 @@ func TestCheckFailures(t *testing.T) {
 func TestNoCheckFailureInJSON(t *testing.T) {
 	t.Parallel()
 	targets := []urls.Target{{Method: "GET", URL: "http://127.0.0.1/ok", Source: "u:1"}}
-	rec := NewRecorder(targets, Options{})
+	rec := stats.NewRecorder(targets, stats.Options{})
 	rec.Record([]loader.Result{{Target: 0, Status: 200, BodyBytes: 10, Decoded: 10, Latency: time.Millisecond}})
-	rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 1}, RunInfo{}, "")
+	rep := rec.Report(loader.Outcome{Elapsed: time.Second, Users: 1}, stats.RunInfo{}, "")
 	saved, _ := json.Marshal(rep)
 	if bytes.Contains(saved, []byte("check")) {
 		t.Errorf("JSON mentions checks: %s", saved)
