@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/webload/webload/internal/hdrcodec"
 	"github.com/webload/webload/stats"
 )
 
@@ -35,7 +36,7 @@ func judge(cell *CompareCell, base CompareCell, f stats.Figure, baseVals, vals [
 	if d.ok {
 		tests = append(tests, d.test)
 		if d.hasCI && d.base.bounded() && d.cand.bounded() {
-			k := stats.HistUnit.Seconds() * f.Compare.Scale
+			k := hdrcodec.HistUnit.Seconds() * f.Compare.Scale
 			cell.CI = []float64{d.cand.lo * k, d.cand.hi * k}
 			cell.BaseCI = []float64{d.base.lo * k, d.base.hi * k}
 		}

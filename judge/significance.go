@@ -4,7 +4,7 @@ import (
 	"math"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
-	"github.com/webload/webload/stats"
+	"github.com/webload/webload/internal/hdrcodec"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -34,7 +34,7 @@ func quantileP(a, b *hdr.Histogram, q float64) (p float64, ok bool) {
 	if na == 0 || nb == 0 {
 		return 0, false
 	}
-	pooled := stats.NewHistogram()
+	pooled := hdrcodec.NewHistogram()
 	pooled.Merge(a)
 	pooled.Merge(b)
 	threshold := pooled.ValueAtPercentile(q)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
-	"github.com/webload/webload/stats"
+	"github.com/webload/webload/internal/hdrcodec"
 )
 
 func TestWelchP(t *testing.T) {
@@ -39,7 +39,7 @@ func TestWelchP(t *testing.T) {
 
 // fill makes a histogram of the given values (in histogram units).
 func fill(values ...int64) *hdr.Histogram {
-	h := stats.NewHistogram()
+	h := hdrcodec.NewHistogram()
 	for _, v := range values {
 		_ = h.RecordValue(v)
 	}

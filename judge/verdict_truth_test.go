@@ -9,6 +9,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/webload/webload/internal/hdrcodec"
 	"github.com/webload/webload/internal/testtier"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
@@ -162,11 +163,11 @@ func deref(p *float64) float64 {
 
 // synthHists draws runs of n latencies from g into histograms, and pools them.
 func synthHists(rng *rand.Rand, runs, n int, g latencyGen) (each []*hdr.Histogram, pooled *hdr.Histogram) {
-	pooled = stats.NewHistogram()
+	pooled = hdrcodec.NewHistogram()
 	for range runs {
-		h := stats.NewHistogram()
+		h := hdrcodec.NewHistogram()
 		for range n {
-			v, _ := stats.ToUnits(max(g(rng), time.Microsecond))
+			v, _ := hdrcodec.ToUnits(max(g(rng), time.Microsecond))
 			_ = h.RecordValue(v)
 		}
 		pooled.Merge(h)

@@ -6,6 +6,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/webload/webload/internal/hdrcodec"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 )
@@ -53,9 +54,9 @@ var _ loader.Sink = (*Window)(nil)
 // NewWindow wraps next in a window of the given width (at least a millisecond).
 func NewWindow(next loader.Sink, width time.Duration) *Window {
 	width = max(width, time.Millisecond)
-	w := &Window{next: next, width: width, slot: width / windowSlots, scratch: hdr.New(stats.HistLowest, stats.HistHighest, 2)}
+	w := &Window{next: next, width: width, slot: width / windowSlots, scratch: hdr.New(hdrcodec.HistLowest, hdrcodec.HistHighest, 2)}
 	for i := range w.slots {
-		w.slots[i] = windowSlot{k: -1, hist: hdr.New(stats.HistLowest, stats.HistHighest, 2)}
+		w.slots[i] = windowSlot{k: -1, hist: hdr.New(hdrcodec.HistLowest, hdrcodec.HistHighest, 2)}
 	}
 	return w
 }
@@ -96,7 +97,7 @@ func (w *Window) Record(batch []loader.Result) {
 		}
 		s.sum += rt
 		s.top = max(s.top, rt)
-		v, _ := stats.ToUnits(rt)
+		v, _ := hdrcodec.ToUnits(rt)
 		_ = s.hist.RecordValue(v) // toUnits clamps into the histogram's range
 	}
 	w.mu.Unlock()
@@ -166,7 +167,7 @@ func (w *Window) figures(at time.Duration, qs []float64) (rep stats.Report, valu
 // quantile reads percentile q (0-100) of the window's requests in seconds, from scratch as
 // figures has just filled it; the caller holds mu.
 func (w *Window) quantile(q float64) float64 {
-	return stats.FromUnits(w.scratch.ValueAtPercentile(q)).Seconds()
+	return hdrcodec.FromUnits(w.scratch.ValueAtPercentile(q)).Seconds()
 }
 
 // Width is the window's width.

@@ -6,8 +6,8 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/webload/webload/internal/hdrcodec"
 	"github.com/webload/webload/loader"
-	"github.com/webload/webload/stats"
 )
 
 // Figures keeps the running figures a progress display shows: totals, and the rate and p99 of the
@@ -45,7 +45,7 @@ func NewFigures(next loader.Sink, interval time.Duration, start time.Time) *Figu
 		interval = time.Second
 	}
 	// Two significant digits are plenty for a display and keep the histogram at 20 KiB.
-	return &Figures{next: next, interval: interval, cur: hdr.New(stats.HistLowest, stats.HistHighest, 2), curStart: start}
+	return &Figures{next: next, interval: interval, cur: hdr.New(hdrcodec.HistLowest, hdrcodec.HistHighest, 2), curStart: start}
 }
 
 // Record implements loader.Sink.
@@ -62,7 +62,7 @@ func (l *Figures) Record(batch []loader.Result) {
 			l.failures++
 			continue
 		}
-		v, _ := stats.ToUnits(r.ResponseTime())
+		v, _ := hdrcodec.ToUnits(r.ResponseTime())
 		_ = l.cur.RecordValue(v)
 	}
 	l.mu.Unlock()
@@ -78,7 +78,7 @@ func (l *Figures) Figures(now time.Time) Snapshot {
 		l.last.Rate = float64(l.curCount) / elapsed.Seconds()
 		l.last.P99 = 0
 		if l.cur.TotalCount() > 0 {
-			l.last.P99 = stats.FromUnits(l.cur.ValueAtPercentile(99))
+			l.last.P99 = hdrcodec.FromUnits(l.cur.ValueAtPercentile(99))
 		}
 		l.last.HaveInterval = true
 		l.cur.Reset()

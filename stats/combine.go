@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/webload/webload/internal/hdrcodec"
 )
 
 // ErrNothingToCombine is returned by Combine for an empty list.
@@ -25,7 +27,7 @@ func Combine(runs []Report) (Report, error) {
 		}
 	}
 	f := model{label: first.Label, run: first.Run, interval: first.TimelineInterval, repeats: runs}
-	a := newHistAdder()
+	a := hdrcodec.NewHistAdder()
 	var offset float64
 	for i := range runs {
 		r := &runs[i]

@@ -1,6 +1,9 @@
 package stats
 
-import hdr "github.com/HdrHistogram/hdrhistogram-go"
+import (
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/webload/webload/internal/hdrcodec"
+)
 
 // Distribution is a decoded latency histogram (Report.Histogram or any of its kin), read by
 // percentile. It lets other packages draw a saved result's distribution without importing
@@ -27,12 +30,12 @@ func (d *Distribution) Quantiles(percentiles []float64) []float64 {
 	vals := d.h.ValueAtPercentilesSlice(percentiles)
 	out := make([]float64, len(vals))
 	for i, v := range vals {
-		out[i] = FromUnits(v).Seconds()
+		out[i] = hdrcodec.FromUnits(v).Seconds()
 	}
 	return out
 }
 
 func DecodeHistogram(encoded string) (*hdr.Histogram, error) {
-	h := NewHistogram()
-	return h, mergeInto(h, encoded)
+	h := hdrcodec.NewHistogram()
+	return h, hdrcodec.MergeInto(h, encoded)
 }

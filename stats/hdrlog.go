@@ -10,6 +10,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/webload/webload/internal/atomicfile"
+	"github.com/webload/webload/internal/hdrcodec"
 )
 
 // ErrNoStartTime says a report lacks the wall-clock start an interval log is anchored to.
@@ -118,9 +119,9 @@ func writeHdrLogHeader(lw *hdr.HistogramLogWriter, version string, baseMs int64)
 // gives an empty histogram of the same geometry.
 func intervalHistogram(encoded string) (*hdr.PackedHistogram, error) {
 	if encoded == "" {
-		return newSparseHistogram(), nil
+		return hdrcodec.NewSparseHistogram(), nil
 	}
-	return decodeOurs(encoded)
+	return hdrcodec.DecodeOurs(encoded)
 }
 
 // msOf converts seconds to whole milliseconds, the interval log's time resolution.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/webload/webload/internal/hdrcodec"
 )
 
 // Latency is a distribution of durations that records, adds and answers for itself: a count,
@@ -34,12 +35,12 @@ type histogram interface {
 
 // denseLatency is a Latency whose histogram is a dense one from the start (184 KiB): faster to
 // record into, for the few distributions a run keeps overall.
-func denseLatency() Latency { return Latency{h: NewHistogram()} }
+func denseLatency() Latency { return Latency{h: hdrcodec.NewHistogram()} }
 
 // Record adds one duration. clamped says it lay beyond the histogram's hour and was recorded
 // as an hour (see toUnits).
 func (l *Latency) Record(d time.Duration) (clamped bool) {
-	v, clamped := ToUnits(d)
+	v, clamped := hdrcodec.ToUnits(d)
 	l.recordUnits(d, v)
 	return clamped
 }
@@ -48,7 +49,7 @@ func (l *Latency) Record(d time.Duration) (clamped bool) {
 func (l *Latency) recordUnits(d time.Duration, v int64) {
 	l.time(d)
 	if l.h == nil {
-		l.h = newSparseHistogram()
+		l.h = hdrcodec.NewSparseHistogram()
 	}
 	// The histogram covers the clamped range, so recording cannot fail.
 	_ = l.h.RecordValue(v)
@@ -75,7 +76,7 @@ func (l *Latency) reset() {
 
 // addSaved adds a part read from a saved result: n values of the given mean and maximum (seconds)
 // and encoded histogram, decoded by a.
-func (l *Latency) addSaved(n int64, mean, longest float64, encoded string, a *histAdder) error {
+func (l *Latency) addSaved(n int64, mean, longest float64, encoded string, a *hdrcodec.HistAdder) error {
 	l.n += n
 	l.sum.s += mean * float64(n)
 	l.max = max(l.max, DurationOf(longest))
@@ -83,13 +84,13 @@ func (l *Latency) addSaved(n int64, mean, longest float64, encoded string, a *hi
 		return nil
 	}
 	if l.h == nil {
-		l.h = newSparseHistogram()
+		l.h = hdrcodec.NewSparseHistogram()
 	}
 	sparse, ok := l.h.(*hdr.PackedHistogram)
 	if !ok {
 		return errors.New("add histogram: saved parts go into sparse histograms") // a bug
 	}
-	return a.addTo(sparse, encoded)
+	return a.AddTo(sparse, encoded)
 }
 
 // addShortest keeps a saved part's shortest value (seconds) when it is the shortest yet; n is
@@ -118,7 +119,7 @@ func (l *Latency) histMax() float64 {
 	if l.h == nil {
 		return 0
 	}
-	return FromUnits(l.h.Max()).Seconds()
+	return hdrcodec.FromUnits(l.h.Max()).Seconds()
 }
 
 // Quantile reads percentile q (0-100) in seconds, capped at top: HdrHistogram answers with the
@@ -127,7 +128,7 @@ func (l *Latency) Quantile(q, top float64) float64 {
 	if l.h == nil {
 		return 0
 	}
-	return min(quantile(l.h, q), top)
+	return min(hdrcodec.Quantile(l.h, q), top)
 }
 
 // percentiles reads the report's percentiles, capped at top.
@@ -140,23 +141,23 @@ func (l *Latency) percentiles(top float64) Percentiles {
 // encode gives the histogram's V2 compressed base64 form: through enc, which is made for the
 // many small histograms of a long URL list, or through the library when enc is nil. No
 // histogram is "".
-func (l *Latency) encode(enc *histEncoder) string {
+func (l *Latency) encode(enc *hdrcodec.HistEncoder) string {
 	switch {
 	case l.h == nil:
 		return ""
 	case enc == nil:
-		return encode(l.h)
+		return hdrcodec.Encode(l.h)
 	}
-	return enc.encode(l.h)
+	return enc.Encode(l.h)
 }
 
 // encodeAll is encode through the library, with an empty histogram for none: the overall
 // histograms are always written.
 func (l *Latency) encodeAll() string {
 	if l.h == nil {
-		return encode(newSparseHistogram())
+		return hdrcodec.Encode(hdrcodec.NewSparseHistogram())
 	}
-	return encode(l.h)
+	return hdrcodec.Encode(l.h)
 }
 
 // DurationOf converts saved seconds back to the duration they were written from: durations are

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/webload/webload/content"
+	"github.com/webload/webload/internal/hdrcodec"
 )
 
 // load is the one function that reads a saved result (the JSON view) back into figures, adding
@@ -12,7 +13,7 @@ import (
 // says which bucket each of its intervals goes to, or nil to leave it out), the elapsed time,
 // users, label, run and server. A steady state is never added: each run's ramp ends at its own
 // moment. The URL rows are added by urlRows, URL by URL.
-func (f *model) load(rep *Report, a *histAdder, place func(i int, p *TimelinePoint) *bucket) error {
+func (f *model) load(rep *Report, a *hdrcodec.HistAdder, place func(i int, p *TimelinePoint) *bucket) error {
 	f.tally.Add(Tally{Requests: rep.Requests, Transactions: rep.Transactions, Successful: rep.SuccessfulTransactions,
 		Failed: rep.FailedTransactions, Bytes: rep.BodyBytes})
 	f.latency.addShortest(rep.Transactions, rep.ShortestTransaction)
@@ -72,9 +73,9 @@ func (f *model) load(rep *Report, a *histAdder, place func(i int, p *TimelinePoi
 // urlRows adds up the results' URL rows, URL by URL, in one figure used again for each: the cost
 // is what the results hold, never a histogram for each URL of a long list at once. The results
 // have as many URLs each, in the same order.
-func urlRows(results []Report, a *histAdder) ([]URLStats, error) {
+func urlRows(results []Report, a *hdrcodec.HistAdder) ([]URLStats, error) {
 	rows := make([]URLStats, len(results[0].URLs))
-	enc := newHistEncoder()
+	enc := hdrcodec.NewHistEncoder()
 	var u urlFigures
 	for i := range rows {
 		u.reset()
@@ -89,7 +90,7 @@ func urlRows(results []Report, a *histAdder) ([]URLStats, error) {
 }
 
 // load adds a saved URL row to u.
-func (u *urlFigures) load(s *URLStats, a *histAdder) error {
+func (u *urlFigures) load(s *URLStats, a *hdrcodec.HistAdder) error {
 	u.tally.Add(Tally{Requests: s.Hits + s.Failures, Transactions: s.Hits, Failed: s.Failures, Bytes: s.Bytes})
 	if u.checkFailure == "" {
 		u.checkFailure = s.CheckFailure // the first run's
@@ -127,7 +128,7 @@ func (u *urlFigures) load(s *URLStats, a *histAdder) error {
 }
 
 // loadPages adds saved overall page figures to p.
-func loadPages(p *pageFigures, s *PageStats, a *histAdder) error {
+func loadPages(p *pageFigures, s *PageStats, a *hdrcodec.HistAdder) error {
 	if s == nil {
 		return nil
 	}
@@ -137,7 +138,7 @@ func loadPages(p *pageFigures, s *PageStats, a *histAdder) error {
 }
 
 // loadPoint adds a saved timeline interval to b.
-func loadPoint(b *bucket, p *TimelinePoint, a *histAdder) error {
+func loadPoint(b *bucket, p *TimelinePoint, a *hdrcodec.HistAdder) error {
 	b.saved = ""
 	if b.tally == (Tally{}) {
 		b.saved = p.Histogram
@@ -148,7 +149,7 @@ func loadPoint(b *bucket, p *TimelinePoint, a *histAdder) error {
 }
 
 // loadSchedule adds a saved schedule to *dst, made at the first; the rate is the first's.
-func loadSchedule(dst **scheduleFigures, s *Schedule, a *histAdder) error {
+func loadSchedule(dst **scheduleFigures, s *Schedule, a *hdrcodec.HistAdder) error {
 	if s == nil {
 		return nil
 	}

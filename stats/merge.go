@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/webload/webload/internal/hdrcodec"
 )
 
 // ErrNotShards is returned by Merge for results that are not all shards of one run.
@@ -45,7 +47,7 @@ func Merge(shards []Report) (Report, error) {
 	if f.interval > 0 {
 		f.timeline = []bucket{}
 	}
-	a := newHistAdder()
+	a := hdrcodec.NewHistAdder()
 	for i := range shards {
 		r := &shards[i]
 		var place func(int, *TimelinePoint) *bucket

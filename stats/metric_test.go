@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webload/webload/internal/hdrcodec"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
@@ -52,7 +53,7 @@ func TestLatencyAddsSavedPartsLikeOneRecording(t *testing.T) {
 		all.Record(d)
 	}
 	var sum Latency
-	a := newHistAdder()
+	a := hdrcodec.NewHistAdder()
 	for i := range parts {
 		p := &parts[i]
 		sum.addShortest(p.Count(), p.Min())

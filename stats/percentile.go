@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/webload/webload/internal/hdrcodec"
 )
 
 // Percentile reads the URL's latency percentile p (0-100; 100 is the maximum) in seconds. ok is
@@ -71,7 +73,7 @@ func PercentileOf(encoded string, n int64, top, q float64) (float64, bool) {
 	if encoded == "" {
 		return 0, false
 	}
-	h, err := decodeOurs(encoded)
+	h, err := hdrcodec.DecodeOurs(encoded)
 	if err != nil {
 		return 0, false
 	}
@@ -80,8 +82,8 @@ func PercentileOf(encoded string, n int64, top, q float64) (float64, bool) {
 
 // CappedQuantile reads percentile q of h in seconds, capped at top, the exact longest, when
 // that is known (above 0).
-func CappedQuantile(h percentiler, q, top float64) float64 {
-	v := quantile(h, q)
+func CappedQuantile(h hdrcodec.Percentiler, q, top float64) float64 {
+	v := hdrcodec.Quantile(h, q)
 	if top > 0 {
 		v = min(v, top)
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/content"
+	"github.com/webload/webload/internal/hdrcodec"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
@@ -181,7 +182,7 @@ func (r *Recorder) recordLag(res *loader.Result) {
 
 // units converts to histogram units and counts what had to be clamped.
 func (r *Recorder) units(d time.Duration) int64 {
-	v, clamped := ToUnits(d)
+	v, clamped := hdrcodec.ToUnits(d)
 	if clamped {
 		r.f.overflow++
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webload/webload/internal/hdrcodec"
 	"github.com/webload/webload/internal/resulttest"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
@@ -38,7 +39,7 @@ func benchRecord(b *testing.B, targets []urls.Target, batch []loader.Result) {
 // BenchmarkURLHistogram is the per-URL share of recording: one value into a URL's sparse
 // histogram, over a spread of latencies so the packed buckets are really exercised.
 func BenchmarkURLHistogram(b *testing.B) {
-	h := newSparseHistogram()
+	h := hdrcodec.NewSparseHistogram()
 	values := make([]int64, 1024)
 	for i := range values {
 		values[i] = int64(200 + i*i*13) // 0.2 ms to about 14 s, in µs

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+
+	"github.com/webload/webload/internal/hdrcodec"
 )
 
 // ErrCorruptResult says a saved result holds figures webload never writes: a negative count,
@@ -25,14 +27,14 @@ const (
 
 // sanity checks one saved result at a time; its histogram is decoded into again and again.
 type sanity struct {
-	a        *histAdder
+	a        *hdrcodec.HistAdder
 	overflow bool // the result's latencies beyond the histogram's hour, whose exact times exceed it
 }
 
 // sane refuses a report whose figures webload cannot have written, naming the first offending
 // JSON key (with its path: urls[2].p95, steps[1].status_codes["200"]).
 func (r *Report) sane() error {
-	s := sanity{a: newHistAdder()}
+	s := sanity{a: hdrcodec.NewHistAdder()}
 	if err := s.report("", r); err != nil {
 		return fmt.Errorf("%w: %w", ErrCorruptResult, err)
 	}
@@ -332,9 +334,9 @@ func (s *sanity) times(t *savedTimes) error {
 		}
 		return t.inOrder()
 	}
-	h := s.a.h
+	h := s.a.H
 	h.Reset()
-	if err := s.a.add(t.hist); err != nil {
+	if err := s.a.Add(t.hist); err != nil {
 		return fmt.Errorf("%s%s: %w", t.at, t.histKey, err)
 	}
 	if n := h.TotalCount(); n != t.count {
@@ -343,22 +345,22 @@ func (s *sanity) times(t *savedTimes) error {
 	if t.count == 0 {
 		return t.inOrder()
 	}
-	top := FromUnits(h.Max()).Seconds()
+	top := hdrcodec.FromUnits(h.Max()).Seconds()
 	if t.maxKey != "" && !t.apart && !histNear(t.max, top) && (!t.exceed || t.max < top) {
 		return fmt.Errorf("%s%s is %.6g s, but %s%s ends at %.6g s", t.at, t.maxKey, t.max, t.at, t.histKey, top)
 	}
 	for _, q := range t.quantiles {
-		if want := quantile(h, q.q); !histNear(q.v, min(want, t.max)) {
+		if want := hdrcodec.Quantile(h, q.q); !histNear(q.v, min(want, t.max)) {
 			return fmt.Errorf("%s is %.6g s, but %s%s puts it at %.6g s", q.key, q.v, t.at, t.histKey, min(want, t.max))
 		}
 	}
 	if t.meanKey != "" && !t.exceed && !t.apart {
-		if want := h.Mean() * HistUnit.Seconds(); !histNear(t.mean, want) {
+		if want := h.Mean() * hdrcodec.HistUnit.Seconds(); !histNear(t.mean, want) {
 			return fmt.Errorf("%s%s is %.6g s, but %s%s's mean is %.6g s", t.at, t.meanKey, t.mean, t.at, t.histKey, want)
 		}
 	}
 	if t.minKey != "" {
-		if low := FromUnits(h.Min()).Seconds(); !histNear(t.min, low) {
+		if low := hdrcodec.FromUnits(h.Min()).Seconds(); !histNear(t.min, low) {
 			return fmt.Errorf("%s%s is %.6g s, but %s%s starts at %.6g s", t.at, t.minKey, t.min, t.at, t.histKey, low)
 		}
 	}

@@ -3,6 +3,7 @@ package stats
 import (
 	"strconv"
 
+	"github.com/webload/webload/internal/hdrcodec"
 	"github.com/webload/webload/loader"
 )
 
@@ -117,7 +118,7 @@ func (l *loginFigures) record(res *loader.Result, first, fails bool) {
 	}
 	if !res.Failed() {
 		rt := res.ResponseTime()
-		v, _ := ToUnits(rt)
+		v, _ := hdrcodec.ToUnits(rt)
 		l.latency.recordUnits(rt, v)
 		return
 	}
@@ -150,7 +151,7 @@ func (l *loginFigures) view() *LoginStats {
 	return s
 }
 
-func (l *loginFigures) load(s *LoginStats, a *histAdder) error {
+func (l *loginFigures) load(s *LoginStats, a *hdrcodec.HistAdder) error {
 	if s == nil {
 		return nil
 	}

@@ -1,5 +1,7 @@
 package stats
 
+import "github.com/webload/webload/internal/hdrcodec"
+
 // report is the one function that makes the JSON view of the figures. name gives URL i's method
 // and URL as the report shows them. One encoder serves every per-URL histogram, so a long URL
 // list costs what its histograms hold; the few overall ones go through the library.
@@ -51,7 +53,7 @@ func (f *model) report(name func(i int) (method, url string)) Report {
 		rep.Throughput = rep.DataTransferred / f.elapsed
 		rep.Concurrency = f.busy.seconds() / f.elapsed
 	}
-	enc := newHistEncoder()
+	enc := hdrcodec.NewHistEncoder()
 	rep.URLs = make([]URLStats, 0, len(f.urls))
 	for i, u := range f.urls {
 		method, url := name(i)
@@ -73,7 +75,7 @@ func (f *model) report(name func(i int) (method, url string)) Report {
 }
 
 // view gives one URL's row; u is nil for a URL no result reached.
-func (u *urlFigures) view(method, url string, enc *histEncoder) URLStats {
+func (u *urlFigures) view(method, url string, enc *hdrcodec.HistEncoder) URLStats {
 	s := URLStats{Method: method, URL: url}
 	if u == nil {
 		return s
@@ -115,7 +117,7 @@ func (p *pageFigures) stats() *PageStats {
 }
 
 // urlStats gives one URL's page figures; nil when it was never visited as a page (p may be nil).
-func (p *pageFigures) urlStats(enc *histEncoder) *URLPages {
+func (p *pageFigures) urlStats(enc *hdrcodec.HistEncoder) *URLPages {
 	if !p.visited() {
 		return nil
 	}
@@ -183,7 +185,7 @@ func (s *scheduleFigures) view() *Schedule {
 		if s.lag.sum.s == 0 {
 			// A run's own lags are many and tiny; their mean is read from the histogram, to
 			// the microsecond, as it always was.
-			v.LagMean = FromUnits(int64(s.lag.h.Mean())).Seconds()
+			v.LagMean = hdrcodec.FromUnits(int64(s.lag.h.Mean())).Seconds()
 		}
 		v.LagP50 = s.lag.Quantile(50, v.LagMax)
 		v.LagP99 = s.lag.Quantile(99, v.LagMax)

@@ -1,4 +1,4 @@
-package stats
+package hdrcodec
 
 import (
 	"bytes"
@@ -58,17 +58,17 @@ func TestHistEncoderMatchesTheLibrary(t *testing.T) {
 			return v
 		}()},
 	}
-	enc := newHistEncoder()
+	enc := NewHistEncoder()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newSparseHistogram()
+			h := NewSparseHistogram()
 			for _, v := range tc.values {
 				if err := h.RecordValue(v); err != nil {
 					t.Fatal(err)
 				}
 			}
-			got := enc.encode(h)
-			want := encode(h)
+			got := enc.Encode(h)
+			want := Encode(h)
 			if !bytes.Equal(inflated(t, got), inflated(t, want)) {
 				t.Errorf("header and payload differ from the library's")
 			}
@@ -99,21 +99,21 @@ func TestHistEncoderMatchesTheLibrary(t *testing.T) {
 
 // BenchmarkURLHistogramEncode is the report's cost per URL: one small histogram encoded.
 func BenchmarkURLHistogramEncode(b *testing.B) {
-	h := newSparseHistogram()
+	h := NewSparseHistogram()
 	for i := range 20 {
 		_ = h.RecordValue(int64(300 + i*37))
 	}
 	b.Run("library", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = encode(h)
+			_ = Encode(h)
 		}
 	})
 	b.Run("reused", func(b *testing.B) {
-		enc := newHistEncoder()
+		enc := NewHistEncoder()
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = enc.encode(h)
+			_ = enc.Encode(h)
 		}
 	})
 }

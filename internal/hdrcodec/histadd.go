@@ -1,4 +1,4 @@
-package stats
+package hdrcodec
 
 import (
 	"bytes"
@@ -18,15 +18,15 @@ import (
 // 200 000-URL list adds hundreds of thousands of small histograms: decoding each into a dense
 // one (184 KiB) through the library's decoder (a new zlib reader, 40 KiB) made that cost tens of
 // gigabytes and minutes. Here the cost is what the histograms hold. Not safe for concurrent use.
-type histAdder struct {
-	h     *hdr.PackedHistogram
+type HistAdder struct {
+	H     *hdr.PackedHistogram
 	raw   []byte // base64-decoded encoding
 	inner bytes.Buffer
 	src   bytes.Reader
 	zr    io.ReadCloser
 }
 
-func newHistAdder() *histAdder { return &histAdder{h: newSparseHistogram()} }
+func NewHistAdder() *HistAdder { return &HistAdder{H: NewSparseHistogram()} }
 
 // The largest counts index of webload's geometry plus one, and so the longest payload a V2
 // encoding of it can have (9 bytes a count); a longer stream is not ours.
@@ -36,12 +36,12 @@ const (
 )
 
 // add adds one encoded histogram to the adder's own sum.
-func (a *histAdder) add(encoded string) error { return a.addTo(a.h, encoded) }
+func (a *HistAdder) Add(encoded string) error { return a.AddTo(a.H, encoded) }
 
 // addTo adds one encoded histogram to dst; an empty encoding adds nothing. Encodings this fast
 // path does not expect (another word size, a normalizing offset) go through the library's
 // decoder, so what it accepts and refuses is decodeOurs's.
-func (a *histAdder) addTo(dst *hdr.PackedHistogram, encoded string) error {
+func (a *HistAdder) AddTo(dst *hdr.PackedHistogram, encoded string) error {
 	if encoded == "" {
 		return nil
 	}
@@ -50,7 +50,7 @@ func (a *histAdder) addTo(dst *hdr.PackedHistogram, encoded string) error {
 		return fmt.Errorf("decode histogram: %w", err)
 	}
 	if !ok {
-		src, err := decodeOurs(encoded)
+		src, err := DecodeOurs(encoded)
 		if err != nil {
 			return err
 		}
@@ -66,7 +66,7 @@ var errCorrupt = errors.New("corrupt V2 encoding")
 // addFast decodes a V2 compressed encoding of webload's geometry with 8-byte count words, as
 // webload writes them, straight into dst; ok is false for any other encoding. On an error dst
 // may hold part of the histogram.
-func (a *histAdder) addFast(dst *hdr.PackedHistogram, encoded string) (ok bool, err error) {
+func (a *HistAdder) addFast(dst *hdr.PackedHistogram, encoded string) (ok bool, err error) {
 	if need := base64.StdEncoding.DecodedLen(len(encoded)); cap(a.raw) < need {
 		a.raw = make([]byte, need)
 	}
@@ -161,11 +161,11 @@ func readZigZag(b []byte) (v int64, size int) {
 // mergeInto adds an encoded histogram to h; an empty encoding adds nothing, a foreign geometry is
 // refused (see decodeOurs). Values that h cannot hold would make the merge inexact, so they are
 // an error, never dropped in silence.
-func mergeInto(h *hdr.Histogram, encoded string) error {
+func MergeInto(h *hdr.Histogram, encoded string) error {
 	if encoded == "" {
 		return nil
 	}
-	src, err := decodeOurs(encoded)
+	src, err := DecodeOurs(encoded)
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func mergeInto(h *hdr.Histogram, encoded string) error {
 // decodeOurs decodes a histogram webload encoded. It decodes into a sparse histogram, so a
 // foreign or corrupt header cannot make it allocate a huge dense one, and refuses any geometry
 // but webload's.
-func decodeOurs(encoded string) (*hdr.PackedHistogram, error) {
+func DecodeOurs(encoded string) (*hdr.PackedHistogram, error) {
 	src, err := hdr.DecodePacked([]byte(encoded))
 	if err != nil {
 		return nil, fmt.Errorf("decode histogram: %w", err)

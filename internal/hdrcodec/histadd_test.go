@@ -1,4 +1,4 @@
-package stats
+package hdrcodec
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ func TestHistAdderAddsWhatTheLibraryDecodes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			sparse, dense := newSparseHistogram(), NewHistogram()
+			sparse, dense := NewSparseHistogram(), NewHistogram()
 			for _, v := range c.values {
 				if err := sparse.RecordValues(v[0], v[1]); err != nil {
 					t.Fatal(err)
@@ -40,24 +40,24 @@ func TestHistAdderAddsWhatTheLibraryDecodes(t *testing.T) {
 				}
 			}
 			for _, enc := range []struct{ by, encoded string }{
-				{"webload", newHistEncoder().encode(sparse)},
-				{"library", encode(dense)},
+				{"webload", NewHistEncoder().Encode(sparse)},
+				{"library", Encode(dense)},
 			} {
-				a := newHistAdder()
+				a := NewHistAdder()
 				// Twice, so the reused buffers and reader are exercised.
 				for range 2 {
-					if err := a.add(enc.encoded); err != nil {
+					if err := a.Add(enc.encoded); err != nil {
 						t.Fatalf("%s encoding: %v", enc.by, err)
 					}
 				}
-				want := newSparseHistogram()
+				want := NewSparseHistogram()
 				src, err := hdr.DecodePacked([]byte(enc.encoded))
 				if err != nil {
 					t.Fatal(err)
 				}
 				want.Merge(src)
 				want.Merge(src)
-				if got, want := bucketList(a.h), bucketList(want); !slices.Equal(got, want) {
+				if got, want := bucketList(a.H), bucketList(want); !slices.Equal(got, want) {
 					t.Errorf("%s encoding: added %v, library %v", enc.by, got, want)
 				}
 			}
@@ -84,9 +84,9 @@ func bucketList(h *hdr.PackedHistogram) [][2]int64 {
 // What the adder refuses, it refuses with a reason, and it never panics.
 func TestHistAdderRefusesForeignAndCorruptEncodings(t *testing.T) {
 	t.Parallel()
-	h := newSparseHistogram()
+	h := NewSparseHistogram()
 	_ = h.RecordValue(1234)
-	ours := newHistEncoder().encode(h)
+	ours := NewHistEncoder().Encode(h)
 	raw, _ := base64.StdEncoding.DecodeString(ours)
 	foreign := hdr.New(1, 1000, 2)
 	_ = foreign.RecordValue(5)
@@ -94,7 +94,7 @@ func TestHistAdderRefusesForeignAndCorruptEncodings(t *testing.T) {
 		name, encoded, want string
 	}{
 		{"not base64", "not base64!", "illegal base64"},
-		{"foreign geometry", encode(foreign), "not webload's geometry"},
+		{"foreign geometry", Encode(foreign), "not webload's geometry"},
 		{"truncated", base64.StdEncoding.EncodeToString(raw[:len(raw)-3]), "histogram"},
 		{"too short", base64.StdEncoding.EncodeToString(raw[:5]), "too short"},
 		{"zero run past the last bucket", v2WithPayload(appendZigZag(nil, -histCountsLen-1)), "corrupt"},
@@ -104,7 +104,7 @@ func TestHistAdderRefusesForeignAndCorruptEncodings(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			err := newHistAdder().add(c.encoded)
+			err := NewHistAdder().Add(c.encoded)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("got %v, want an error saying %q", err, c.want)
 			}

@@ -1,14 +1,7 @@
-// Package stats turns a run's results into figures. Its model is built of values that record,
-// add and answer for themselves: Latency (a count, a sum, the exact extremes and an HdrHistogram)
-// and Tally (requests by outcome under siege's rules), which make up a run's overall, per-URL,
-// page, timeline, steady-state, schedule, login and extraction figures. The Recorder fills them from results;
-// Combine (a --repeat series) and Merge (the shards of one run) read saved results back into
-// them and add them up. Report is their JSON view, made by one function and read back by one.
-// The figures a user can name are listed once (Figures), with the optional sections of a result
-// that the features' packages own (see sections). The package also writes the JSON and the
-// --hdr-log outputs; the text report is package report's, judging results package judge's, and
-// the outputs written while a run goes package live's. It has no goroutines and no network; a Recorder is fed from one goroutine.
-package stats
+// Package hdrcodec is how a result keeps an HdrHistogram of latencies: its unit and range, its
+// compact encoding in a saved result, and adding encoded histograms without decoding them into
+// full ones, which is what keeps merging shards and loading a long history cheap.
+package hdrcodec
 
 import (
 	"time"
@@ -29,7 +22,7 @@ func NewHistogram() *hdr.Histogram { return hdr.New(HistLowest, HistHighest, his
 
 // newSparseHistogram has the same geometry but grows with the values seen, so a long URL list
 // does not cost 180 KiB per URL.
-func newSparseHistogram() *hdr.PackedHistogram {
+func NewSparseHistogram() *hdr.PackedHistogram {
 	return hdr.NewPacked(HistLowest, HistHighest, histDigits)
 }
 

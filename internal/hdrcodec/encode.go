@@ -1,4 +1,4 @@
-package stats
+package hdrcodec
 
 import (
 	"bytes"
@@ -12,13 +12,13 @@ import (
 )
 
 // percentiler is what dense and sparse histograms share for reading.
-type percentiler interface {
+type Percentiler interface {
 	ValueAtPercentile(percentile float64) int64
 }
 
 // quantile reads percentile q (0-100) in seconds. HdrHistogram answers with the top of the
 // value's bucket, so callers cap it at the exact maximum they track.
-func quantile(h percentiler, q float64) float64 {
+func Quantile(h Percentiler, q float64) float64 {
 	return FromUnits(h.ValueAtPercentile(q)).Seconds()
 }
 
@@ -30,7 +30,7 @@ type encoder interface {
 // encode gives a histogram's V2 compressed base64 form (the format other HdrHistogram tools
 // read); the encoder fails only on a histogram it could not have built, so an error leaves the
 // field empty.
-func encode(h encoder) string {
+func Encode(h encoder) string {
 	b, err := h.EncodeV2()
 	if err != nil {
 		return ""
@@ -55,25 +55,25 @@ const (
 // has already made small: a reset costs nothing, where a BestCompression one zeroes 640 KB.
 // The result is at most about twice the library's size and decodes the same. Not safe for
 // concurrent use.
-type histEncoder struct {
+type HistEncoder struct {
 	zw    *zlib.Writer
 	inner []byte       // header and payload before compression
 	zbuf  bytes.Buffer // compressed payload
 	out   []byte       // cookie, length and compressed payload, before base64
 }
 
-func newHistEncoder() *histEncoder {
+func NewHistEncoder() *HistEncoder {
 	zw, _ := zlib.NewWriterLevel(nil, zlib.HuffmanOnly) // only an invalid level fails
-	return &histEncoder{zw: zw}
+	return &HistEncoder{zw: zw}
 }
 
 // encode is encode for one more histogram of a report; histograms of another geometry (read
 // from a file) and empty ones go through the library.
-func (e *histEncoder) encode(h encoder) string {
+func (e *HistEncoder) Encode(h encoder) string {
 	p, ok := h.(*hdr.PackedHistogram)
 	if !ok || p.TotalCount() == 0 || p.LowestTrackableValue() != HistLowest ||
 		p.HighestTrackableValue() != HistHighest || p.SignificantFigures() != histDigits {
-		return encode(h)
+		return Encode(h)
 	}
 	e.inner = binary.BigEndian.AppendUint32(e.inner[:0], uint32(v2Cookie))
 	e.inner = binary.BigEndian.AppendUint32(e.inner, 0) // payload length, set below
