@@ -99,6 +99,8 @@ func hide(f cli.Flag) {
 		f.Hidden = true
 	case *cli.StringSliceFlag:
 		f.Hidden = true
+	case *cli.GenericFlag:
+		f.Hidden = true
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -14,20 +15,22 @@ import (
 func optionFlags(o *runOptions) []cli.Flag {
 	def := loader.DefaultConfig()
 	return append([]cli.Flag{
-		&cli.StringFlag{Name: "concurrent", Aliases: []string{"c"}, Destination: &o.concurrent, Value: strconv.Itoa(def.Users), DefaultText: strconv.Itoa(def.Users), Category: catLoad,
-			Usage: "`N` simulated users, or a ladder of steps such as 10,20,40: each step a run of its own (same -r/-t, --repeat per step), kept in one result"},
-		&cli.StringFlag{Name: "reps", Aliases: []string{"r"}, Destination: &o.reps, Category: catLoad, Usage: "`N` requests per user, or \"once\" to fetch each URL once in total"},
-		&cli.StringFlag{Name: "time", Aliases: []string{"t"}, Destination: &o.time, Category: catLoad, Usage: "run for `NUM[S|M|H]` (no unit means minutes, as in siege)"},
+		typedFlag(&cli.GenericFlag{Name: "concurrent", Aliases: []string{"c"}, DefaultText: strconv.Itoa(def.Users), Category: catLoad,
+			Usage: "`N` simulated users, or a ladder of steps such as 10,20,40: each step a run of its own (same -r/-t, --repeat per step), kept in one result"}, &o.concurrent, strconv.Itoa(def.Users), parseUsers),
+		typedFlag(&cli.GenericFlag{Name: "reps", Aliases: []string{"r"}, Category: catLoad, Usage: "`N` requests per user, or \"once\" to fetch each URL once in total"}, &o.reps, "", parseReps),
+		typedFlag(&cli.GenericFlag{Name: "time", Aliases: []string{"t"}, Category: catLoad, Usage: "run for `NUM[S|M|H]` (no unit means minutes, as in siege)"}, &o.time, "", parseRunTime),
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Destination: &o.file, Category: catRequests, Usage: "read URLs from `FILE` (siege's urls.txt format; - for standard input)"},
 		&cli.BoolFlag{Name: "allow-absolute-bodies", Destination: &o.allowAbsoluteBodies, DisableDefaultText: true, Category: catRequests, Usage: "let the URL file's \"<FILE\" bodies name absolute paths (by default only files in the URL file's folder are sent)"},
 		&cli.BoolFlag{Name: "internet", Aliases: []string{"i"}, Destination: &o.internet, Category: catLoad, Usage: "pick URLs at random"},
-		&cli.StringFlag{Name: "rate", Destination: &o.rate, Category: catLoad, Usage: "open model: start `R` requests per second (or R/1m, R/10s) on a fixed schedule, whatever the server does; -r is then the total"},
+		typedFlag(&cli.GenericFlag{Name: "rate", Category: catLoad, Usage: "open model: start `R` requests per second (or R/1m, R/10s) on a fixed schedule, whatever the server does; -r is then the total"}, &o.rate, "", parseRate),
 		&cli.IntFlag{Name: "max-users", Destination: &o.maxUsers, Value: def.MaxUsers, Category: catLoad, Usage: "open model: at most `N` requests in flight; later ones wait and the wait counts"},
-		&cli.StringFlag{Name: "ramp", Destination: &o.ramp, Category: catLoad, Usage: "start users evenly (or raise the rate linearly) over `DURATION`, e.g. 30s"},
-		&cli.StringFlag{Name: "interval", Destination: &o.interval, Value: "1s", Category: catOutput, Usage: "width of the timeline's buckets in the JSON, `DURATION`; also how often --server-metrics and --db are read"},
-		&cli.StringFlag{Name: "delay", Aliases: []string{"d"}, Destination: &o.delay, Category: catLoad, Usage: "each user pauses a random 0..`SECS` after each request"},
+		typedFlag(&cli.GenericFlag{Name: "ramp", Category: catLoad, Usage: "start users evenly (or raise the rate linearly) over `DURATION`, e.g. 30s"}, &o.ramp, "", parseSeconds),
+		typedFlag(&cli.GenericFlag{Name: "interval", Category: catOutput, Usage: "width of the timeline's buckets in the JSON, `DURATION`; also how often --server-metrics and --db are read"}, &o.interval, "1s",
+			secondsFrom(time.Millisecond, "want a duration of at least 1ms such as 1s or 500ms")),
+		typedFlag(&cli.GenericFlag{Name: "delay", Aliases: []string{"d"}, Category: catLoad, Usage: "each user pauses a random 0..`SECS` after each request"}, &o.delay, "", parseSeconds),
 		&cli.BoolFlag{Name: "benchmark", Aliases: []string{"b"}, Destination: &o.benchmark, Category: catLoad, Usage: "no pauses between requests (overrides -d)"},
-		&cli.StringFlag{Name: "timeout", Destination: &o.timeout, Value: strconv.FormatFloat(def.Timeout.Seconds(), 'f', -1, 64), Category: catLoad, Usage: "bound on each whole request, body and its decoding included: `SECS` or a duration such as 500ms"},
+		typedFlag(&cli.GenericFlag{Name: "timeout", Category: catLoad, Usage: "bound on each whole request, body and its decoding included: `SECS` or a duration such as 500ms"}, &o.timeout, strconv.FormatFloat(def.Timeout.Seconds(), 'f', -1, 64),
+			secondsFrom(1, "want a positive number of seconds or a duration such as 500ms")),
 		&cli.Uint64Flag{Name: "seed", Destination: &o.seed, Category: catLoad, DefaultText: "random, saved in the JSON", Usage: "`N` seeds -i and -d, to repeat a run's choices"},
 		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Destination: &o.header, Category: catRequests, Usage: "add `HEADER` (\"Name: value\") to every request; repeatable, replaces a default of the same name"},
 		&cli.StringFlag{Name: "user-agent", Aliases: []string{"A"}, Destination: &o.userAgent, Category: catRequests, Usage: "User-Agent `STRING`"},
@@ -51,7 +54,7 @@ func optionFlags(o *runOptions) []cli.Flag {
 		&cli.StringSliceFlag{Name: "volatile", Destination: &o.volatile, Category: catOutput, Usage: "leave what matches `REGEX` within a tag's attribute or a line of text out of the URLs' content fingerprints, for what varies per response that they do not learn by themselves; repeatable"},
 		&cli.BoolFlag{Name: "per-url", Destination: &o.perURL, Category: catOutput, Usage: "add the per-URL table to the text report"},
 		&cli.IntFlag{Name: "repeat", Destination: &o.repeat, Value: 1, Category: catLoad, Usage: "run the same load `N` times and keep every run in one result, so compare can tell noise from change"},
-		&cli.StringFlag{Name: "repeat-pause", Destination: &o.repeatPause, Value: "5s", Category: catLoad, Usage: "pause `DURATION` between the runs of --repeat"},
+		typedFlag(&cli.GenericFlag{Name: "repeat-pause", Category: catLoad, Usage: "pause `DURATION` between the runs of --repeat"}, &o.repeatPause, "5s", parseSeconds),
 		&cli.StringSliceFlag{Name: "assert", Destination: &o.assert, Category: catGates, Usage: "gate `EXPR` on the result, e.g. p95<800ms, availability>=99.9, url:/checkout p99<2s (repeatable); a broken gate exits 1"},
 		&cli.StringFlag{Name: "junit", Destination: &o.junit, Category: catGates, Usage: "write the gates' verdicts as JUnit XML to `FILE`"},
 		&cli.StringFlag{Name: "history", Destination: &o.history, Category: catGates, Usage: "also keep the result in `DIR` under a timestamped name, for compare --history"},

@@ -1,17 +1,24 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
 
 // runOptions are the run flags' values. Each flag writes its field (Destination), so the code
 // reads a typed field where a misspelt flag name would have read a silent zero; siegerc
 // settings reach the fields the same way, through the flags. Fields are named after the flags.
 type runOptions struct {
 	// Load
-	maxUsers, repeat                                                int
-	concurrent, reps, time, rate, ramp, delay, timeout, repeatPause string
-	internet, benchmark                                             bool
-	seed                                                            uint64
-	failures                                                        int64
+	maxUsers, repeat                        int
+	concurrent                              typed[[]int]
+	reps                                    typed[reps]
+	time, ramp, delay, timeout, repeatPause typed[time.Duration]
+	rate                                    typed[float64]
+	internet, benchmark                     bool
+	seed                                    uint64
+	failures                                int64
 
 	// URLs and requests
 	file, userAgent, contentType, connection, headerBuffer, maxBody string
@@ -30,9 +37,10 @@ type runOptions struct {
 	reloginEvery              int
 
 	// Output
-	output, html, log, mark, hdrLog, csv, label, serverMetrics, siegeFormat, promListen, interval string
-	verbose, quiet, jsonOutput, perURL                                                            bool
-	db                                                                                            cli.StringSlice
+	output, html, log, mark, hdrLog, csv, label, serverMetrics, siegeFormat, promListen string
+	interval                                                                            typed[time.Duration]
+	verbose, quiet, jsonOutput, perURL                                                  bool
+	db                                                                                  cli.StringSlice
 
 	// Gates and comparison; slo is webload capacity's
 	assert, checks, slo cli.StringSlice
@@ -40,8 +48,10 @@ type runOptions struct {
 	abort               abortOptions
 
 	// Distributed runs
-	shard, startAt, startAfter string
-	shards                     int
+	shard      typed[shardIndex]
+	startAt    typed[time.Time]
+	startAfter typed[time.Duration]
+	shards     int
 
 	// Diagnostics
 	get, print, pprof string

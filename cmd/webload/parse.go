@@ -74,3 +74,47 @@ func parseSeconds(s string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// secondsFrom is parseSeconds for a flag whose duration must be least or more; want is its
+// problem, before the text given.
+func secondsFrom(least time.Duration, want string) func(string) (time.Duration, error) {
+	return func(s string) (time.Duration, error) {
+		d, err := parseSeconds(s)
+		if err != nil || d < least {
+			return 0, fmt.Errorf("%s (got %q)", want, s)
+		}
+		return d, nil
+	}
+}
+
+// optional is parse for a flag whose empty value means it is not given: the zero value.
+func optional[T any](parse func(string) (T, error)) func(string) (T, error) {
+	return func(s string) (T, error) {
+		if s == "" {
+			var zero T
+			return zero, nil
+		}
+		return parse(s)
+	}
+}
+
+// reps is -r: a number of requests per user, or once, each URL once in total.
+type reps struct {
+	n    int
+	once bool
+}
+
+// parseReps reads -r: a number from 1, or "once"; "" is neither, -r not given.
+func parseReps(s string) (reps, error) {
+	switch s {
+	case "":
+		return reps{}, nil
+	case "once":
+		return reps{once: true}, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return reps{}, fmt.Errorf("want a number of requests per user or \"once\" (got %q)", s)
+	}
+	return reps{n: n}, nil
+}

@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -47,7 +45,7 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 		s.Config.BatchSize = 1 // each line as soon as its request ends
 	}
 	s.Targets = targetsFromFlags(c, o, sess.env(env), sess, &p)
-	s.Info = run.NewInfo(&s.Config, o.reps, o.file, version)
+	s.Info = run.NewInfo(&s.Config, o.reps.text, o.file, version)
 	s.Info.DataFile, s.Info.DataPick, s.Info.LoginFile = s.Sessions.DataFile, s.Sessions.DataPick, s.Sessions.LoginFile
 	shardFromFlags(c, o, &s, env, &p)
 	checkSessions(o, &s, sess, &p) // after the shards, which number the open model's users
@@ -71,33 +69,19 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 // loadFromFlags reads how much load, for how long (usersFromFlags reads the users): rate, repetitions, time, pauses.
 func loadFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *problems) {
 	cfg.MaxUsers = 0 // the open model's cap, set with --rate below: a closed run's result shows none
-	switch o.reps {
-	case "":
-	case "once":
-		cfg.Once = true
-	default:
-		n, err := strconv.Atoi(o.reps)
-		if err != nil || n < 1 {
-			p.addf("reps", "-r: want a number of requests per user or \"once\" (got %q)", o.reps)
-		}
-		cfg.Reps = n
-	}
-	var err error
-	if cfg.Duration, err = parseRunTime(o.time); err != nil {
-		p.addf("time", "-t: %w", err)
-	}
+	o.reps.book(p)
+	cfg.Reps, cfg.Once = o.reps.val.n, o.reps.val.once
+	o.time.book(p)
+	cfg.Duration = o.time.val
 	if c.IsSet("delay") && !o.benchmark {
-		if cfg.Delay, err = parseSeconds(o.delay); err != nil {
-			p.addf("delay", "-d: %w", err)
-		}
+		o.delay.book(p)
+		cfg.Delay = o.delay.val
 	}
-	if cfg.Timeout, err = parseSeconds(o.timeout); err != nil || cfg.Timeout <= 0 {
-		p.addf("timeout", "--timeout: want a positive number of seconds or a duration such as 500ms (got %q)", o.timeout)
-	}
+	o.timeout.book(p)
+	cfg.Timeout = o.timeout.val
 	if c.IsSet("rate") {
-		if cfg.Rate, err = parseRate(o.rate); err != nil {
-			p.addf("rate", "--rate: %w", err)
-		}
+		o.rate.book(p)
+		cfg.Rate = o.rate.val
 		if c.IsSet("concurrent") {
 			p.addf("concurrent", "-c sets the users of the closed model; with --rate the schedule starts users as needed, capped by --max-users")
 		}
@@ -117,9 +101,8 @@ func loadFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *problem
 		}
 	}
 	if c.IsSet("ramp") {
-		if cfg.Ramp, err = parseSeconds(o.ramp); err != nil {
-			p.addf("ramp", "--ramp: %w", err)
-		}
+		o.ramp.book(p)
+		cfg.Ramp = o.ramp.val
 	}
 	cfg.Random = o.internet
 	cfg.Seed = rand.Uint64()
@@ -209,17 +192,15 @@ func outputsFromFlags(o *runOptions, p *problems) run.Outputs {
 // checksFromFlags reads what surrounds the load: the timeline, repeats, gates, history, server
 // metrics and databases.
 func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p *problems) {
-	var err error
-	if s.Interval, err = parseSeconds(o.interval); err != nil || s.Interval < time.Millisecond {
-		p.addf("interval", "--interval: want a duration of at least 1ms such as 1s or 500ms (got %q)", o.interval)
-	}
+	o.interval.book(p)
+	s.Interval = o.interval.val
 	s.Repeat = o.repeat
 	if s.Repeat < 1 {
 		p.addf("repeat", "--repeat: want at least 1 run (got %d)", s.Repeat)
 	}
-	if s.RepeatPause, err = parseSeconds(o.repeatPause); err != nil {
-		p.addf("repeat-pause", "--repeat-pause: %w", err)
-	}
+	o.repeatPause.book(p)
+	s.RepeatPause = o.repeatPause.val
+	var err error
 	for _, expr := range o.assert.Value() {
 		g, err := stats.ParseGate(expr)
 		if err != nil {
