@@ -1,11 +1,13 @@
 package main
 
 import (
+	"math"
 	"strconv"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/webload/webload/check"
 	"github.com/webload/webload/loader"
 )
 
@@ -32,14 +34,16 @@ func optionFlags(o *runOptions) []cli.Flag {
 		typedFlag(&cli.GenericFlag{Name: "timeout", Category: catLoad, Usage: "bound on each whole request, body and its decoding included: `SECS` or a duration such as 500ms"}, &o.timeout, strconv.FormatFloat(def.Timeout.Seconds(), 'f', -1, 64),
 			secondsFrom(1, "want a positive number of seconds or a duration such as 500ms")),
 		&cli.Uint64Flag{Name: "seed", Destination: &o.seed, Category: catLoad, DefaultText: "random, saved in the JSON", Usage: "`N` seeds -i and -d, to repeat a run's choices"},
-		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Destination: &o.header, Category: catRequests, Usage: "add `HEADER` (\"Name: value\") to every request; repeatable, replaces a default of the same name"},
+		typedListFlag(&cli.GenericFlag{Name: "header", Aliases: []string{"H"}, Category: catRequests, Usage: "add `HEADER` (\"Name: value\") to every request; repeatable, replaces a default of the same name"}, &o.header, parseHeaderFlag),
 		&cli.StringFlag{Name: "user-agent", Aliases: []string{"A"}, Destination: &o.userAgent, Category: catRequests, Usage: "User-Agent `STRING`"},
 		&cli.StringFlag{Name: "content-type", Aliases: []string{"T"}, Destination: &o.contentType, Value: def.ContentType, Category: catRequests, Usage: "Content-Type `TYPE` of request bodies"},
-		&cli.StringFlag{Name: "connection", Destination: &o.connection, Value: "keep-alive", Category: catRequests, Usage: "`MODE`: keep-alive, or close for a new connection per request"},
+		typedFlag(&cli.GenericFlag{Name: "connection", Category: catRequests, Usage: "`MODE`: keep-alive, or close for a new connection per request"}, &o.connectionClose, "keep-alive", parseConnection),
 		&cli.BoolFlag{Name: "insecure", Destination: &o.insecure, Category: catRequests, Usage: "do not verify TLS certificates"},
-		&cli.StringFlag{Name: "header-buffer", Destination: &o.headerBuffer, Category: catRequests, Usage: "room for each response's status line and headers, `SIZE` (e.g. 32KB); longer headers are a bad-response failure", DefaultText: "16KB, less above 2 560 users, at least 4KB"},
-		&cli.StringFlag{Name: "max-body", Destination: &o.maxBody, Category: catRequests, Usage: "read at most `SIZE` of each response body (e.g. 10MB), as received and once decoded; a longer one is a too-large failure", DefaultText: "no cap; bodies are never kept"},
-		&cli.StringSliceFlag{Name: "check", Destination: &o.checks, Category: catRequests, Usage: "fail every response to a listed URL that does not pass `EXPR` (repeatable; a URL file's \"#@check EXPR\" line adds one to the next URL): status==200, status<400, size>=10KB, body~\"REGEX\", body!~\"REGEX\", header:NAME~\"REGEX\", header:NAME==\"VALUE\", joined with &&. Bodies are matched decoded and whole (the first 4 MiB), after their last byte, off the response time. A failure is a failed transaction of kind check. Redirects on the way and page resources are not checked"},
+		typedFlag(&cli.GenericFlag{Name: "header-buffer", Category: catRequests, Usage: "room for each response's status line and headers, `SIZE` (e.g. 32KB); longer headers are a bad-response failure", DefaultText: "16KB, less above 2 560 users, at least 4KB"}, &o.headerBuffer, "",
+			sizeFrom(1<<10, loader.MaxHeaderBuffer, "want a size from 1KB to 1MB")),
+		typedFlag(&cli.GenericFlag{Name: "max-body", Category: catRequests, Usage: "read at most `SIZE` of each response body (e.g. 10MB), as received and once decoded; a longer one is a too-large failure", DefaultText: "no cap; bodies are never kept"}, &o.maxBody, "",
+			sizeFrom(1, math.MaxInt64, "want a size such as 512KB, 10MB or 1GB")),
+		typedListFlag(&cli.GenericFlag{Name: "check", Category: catRequests, Usage: "fail every response to a listed URL that does not pass `EXPR` (repeatable; a URL file's \"#@check EXPR\" line adds one to the next URL): status==200, status<400, size>=10KB, body~\"REGEX\", body!~\"REGEX\", header:NAME~\"REGEX\", header:NAME==\"VALUE\", joined with &&. Bodies are matched decoded and whole (the first 4 MiB), after their last byte, off the response time. A failure is a failed transaction of kind check. Redirects on the way and page resources are not checked"}, &o.checks, check.Parse),
 		&cli.Int64Flag{Name: "failures", Destination: &o.failures, Category: catLoad, Usage: "abort the run (exit 3) once `N` requests got no response, like siege's failures setting", DefaultText: "never"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Destination: &o.verbose, Category: catOutput, Usage: "print one line per request"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Category: catOutput, Usage: "print nothing but errors"},
@@ -51,7 +55,7 @@ func optionFlags(o *runOptions) []cli.Flag {
 		&cli.StringFlag{Name: "hdr-log", Destination: &o.hdrLog, Category: catOutput, Usage: "also write the response times of each timeline interval (--interval) as an HdrHistogram interval log to `FILE` (.hlog, values in microseconds)"},
 		&cli.StringFlag{Name: "csv", Destination: &o.csv, Category: catOutput, Usage: "write one CSV row per request to `FILE` as the run goes (a --repeat series: one header, then every run's rows)"},
 		&cli.StringFlag{Name: "label", Destination: &o.label, Category: catOutput, Usage: "`NAME` of the run, e.g. \"MariaDB 10.0 XtraDB\""},
-		&cli.StringSliceFlag{Name: "volatile", Destination: &o.volatile, Category: catOutput, Usage: "leave what matches `REGEX` within a tag's attribute or a line of text out of the URLs' content fingerprints, for what varies per response that they do not learn by themselves; repeatable"},
+		typedListFlag(&cli.GenericFlag{Name: "volatile", Category: catOutput, Usage: "leave what matches `REGEX` within a tag's attribute or a line of text out of the URLs' content fingerprints, for what varies per response that they do not learn by themselves; repeatable"}, &o.volatile, parseVolatile),
 		&cli.BoolFlag{Name: "per-url", Destination: &o.perURL, Category: catOutput, Usage: "add the per-URL table to the text report"},
 		&cli.IntFlag{Name: "repeat", Destination: &o.repeat, Value: 1, Category: catLoad, Usage: "run the same load `N` times and keep every run in one result, so compare can tell noise from change"},
 		typedFlag(&cli.GenericFlag{Name: "repeat-pause", Category: catLoad, Usage: "pause `DURATION` between the runs of --repeat"}, &o.repeatPause, "5s", parseSeconds),

@@ -4,6 +4,9 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/check"
+	"github.com/webload/webload/loader"
 )
 
 // runOptions are the run flags' values. Each flag writes its field (Destination), so the code
@@ -21,15 +24,20 @@ type runOptions struct {
 	failures                                int64
 
 	// URLs and requests
-	file, userAgent, contentType, connection, headerBuffer, maxBody string
-	user, cacert, cert, key, proxy, rc, headerFile                  string
-	header, resolve, connectTo, volatile                            cli.StringSlice
-	allowAbsoluteBodies, insecure, http2                            bool
+	file, userAgent, contentType                string
+	cacert, cert, key, proxy, rc, headerFile    string
+	user                                        typed[string]
+	connectionClose                             typed[bool]
+	headerBuffer, maxBody                       typed[int64]
+	header                                      typedList[loader.Header]
+	resolve, connectTo, volatile, resourceHosts typedList[string]
+	checks                                      typedList[check.Expr]
+	allowAbsoluteBodies, insecure, http2        bool
 
 	// Browser-like visits
 	parser, noParser, noCache, noCookies, noFollow, followAnyHost, authAnyHost bool
 	lazyImages                                                                 bool
-	resourceHosts, login                                                       cli.StringSlice
+	login                                                                      cli.StringSlice
 	acceptEncoding                                                             string
 
 	// Logged-in users
@@ -43,9 +51,9 @@ type runOptions struct {
 	db                                                                                  cli.StringSlice
 
 	// Gates and comparison; slo is webload capacity's
-	assert, checks, slo cli.StringSlice
-	junit, history      string
-	abort               abortOptions
+	assert, slo    cli.StringSlice
+	junit, history string
+	abort          abortOptions
 
 	// Distributed runs
 	shard      typed[shardIndex]

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/check"
+	"github.com/webload/webload/content"
 )
 
 // parseRunTime reads siege's -t: NUM with an optional unit S, M or H in any case; no unit
@@ -117,4 +118,38 @@ func parseReps(s string) (reps, error) {
 		return reps{}, fmt.Errorf("want a number of requests per user or \"once\" (got %q)", s)
 	}
 	return reps{n: n}, nil
+}
+
+// sizeFrom is parseSize for a flag whose size must be from least to most bytes; want is its
+// problem, before the text given.
+func sizeFrom(least, most int64, want string) func(string) (int64, error) {
+	return func(s string) (int64, error) {
+		n, err := parseSize(s)
+		if err != nil || n < least || n > most {
+			return 0, fmt.Errorf("%s (got %q)", want, s)
+		}
+		return n, nil
+	}
+}
+
+// parseConnection reads --connection: true for close, a new connection per request.
+func parseConnection(s string) (bool, error) {
+	switch s {
+	case "keep-alive":
+		return false, nil
+	case "close":
+		return true, nil
+	}
+	return false, fmt.Errorf("want keep-alive or close (got %q)", s)
+}
+
+// checked is parse for a flag whose text is used as given once check has passed it.
+func checked(check func(string) error) func(string) (string, error) {
+	return func(s string) (string, error) { return s, check(s) }
+}
+
+// parseVolatile reads one --volatile pattern, which content compiles with the others.
+func parseVolatile(s string) (string, error) {
+	_, err := content.CompileVolatile([]string{s})
+	return s, err
 }

@@ -7,8 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/webload/webload/check"
-	"github.com/webload/webload/content"
 	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/run"
@@ -116,51 +114,27 @@ func loadFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *problem
 
 // requestsFromFlags reads what every request carries and how it is sent.
 func requestsFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *problems) {
-	for _, h := range o.header.Value() {
-		hd, ok := parseHeader(h)
-		if !ok {
-			p.addValue("header", h, fmt.Errorf("-H: want \"Name: value\" (got %q)", h))
-		}
-		cfg.Headers = append(cfg.Headers, hd)
-	}
-	for _, v := range o.volatile.Value() {
-		if _, err := content.CompileVolatile([]string{v}); err != nil {
-			p.addValue("volatile", v, fmt.Errorf("--volatile: %w", err))
-		}
-		cfg.Volatile = append(cfg.Volatile, v)
-	}
+	o.header.book(p)
+	cfg.Headers = o.header.values()
+	o.volatile.book(p)
+	cfg.Volatile = o.volatile.values()
 	cfg.UserAgent = "webload/" + version
 	if c.IsSet("user-agent") {
 		cfg.UserAgent = o.userAgent
 	}
 	cfg.ContentType = o.contentType
-	switch o.connection {
-	case "keep-alive":
-	case "close":
-		cfg.ConnectionClose = true
-	default:
-		p.addf("connection", "--connection: want keep-alive or close (got %q)", o.connection)
-	}
+	o.connectionClose.book(p)
+	cfg.ConnectionClose = o.connectionClose.val
 	cfg.Insecure = o.insecure
 	if c.IsSet("header-buffer") {
-		n, err := parseSize(o.headerBuffer)
-		if err != nil || n < 1<<10 || n > loader.MaxHeaderBuffer {
-			p.addf("header-buffer", "--header-buffer: want a size from 1KB to 1MB (got %q)", o.headerBuffer)
-		}
-		cfg.HeaderBuffer = int(n)
+		o.headerBuffer.book(p)
+		cfg.HeaderBuffer = int(o.headerBuffer.val)
 	}
-	for _, expr := range o.checks.Value() {
-		e, err := check.Parse(expr)
-		if err != nil {
-			p.addValue("check", expr, fmt.Errorf("--check: %w", err))
-		}
-		cfg.Checks = append(cfg.Checks, e)
-	}
+	o.checks.book(p)
+	cfg.Checks = o.checks.values()
 	if c.IsSet("max-body") {
-		var err error
-		if cfg.MaxBody, err = parseSize(o.maxBody); err != nil || cfg.MaxBody < 1 {
-			p.addf("max-body", "--max-body: want a size such as 512KB, 10MB or 1GB (got %q)", o.maxBody)
-		}
+		o.maxBody.book(p)
+		cfg.MaxBody = o.maxBody.val
 	}
 }
 

@@ -29,6 +29,9 @@ type typed[T any] struct {
 
 // Set implements flag.Value: it parses s, keeping the problem for book.
 func (v *typed[T]) Set(s string) error {
+	if s == aliasCopy {
+		return nil
+	}
 	v.text = s
 	var err error
 	if v.val, err = v.parse(s); err != nil {
@@ -49,6 +52,9 @@ func (v *typed[T]) String() string {
 
 // Get implements flag.Getter for -C, which shows the text as given.
 func (v *typed[T]) Get() any { return v.text }
+
+// Serialize implements cli.Serializer: see aliasCopy.
+func (v *typed[T]) Serialize() string { return aliasCopy }
 
 // book adds the value's problem, if it has one, to p.
 func (v *typed[T]) book(p *problems) {
@@ -92,6 +98,9 @@ type typedItem[T any] struct {
 
 // Set implements flag.Value: it adds s, parsed, keeping its problem for book.
 func (l *typedList[T]) Set(s string) error {
+	if s == aliasCopy {
+		return nil
+	}
 	l.given = append(l.given, s)
 	parts := []string{s}
 	if l.split != nil {
@@ -118,6 +127,9 @@ func (l *typedList[T]) String() string {
 
 // Get implements flag.Getter for -C, which shows each value as given.
 func (l *typedList[T]) Get() any { return append([]string(nil), l.given...) }
+
+// Serialize implements cli.Serializer: see aliasCopy.
+func (l *typedList[T]) Serialize() string { return aliasCopy }
 
 // texts are the values as given.
 func (l *typedList[T]) texts() []string { return l.given }
@@ -149,6 +161,12 @@ func typedListFlag[T any](f *cli.GenericFlag, l *typedList[T], parse func(string
 	f.Value = l
 	return f
 }
+
+// aliasCopy is what a typed value gives urfave/cli to copy it from the name it was set by to
+// the flag's other names (-H to --header), which Set then ignores: every name of a flag holds
+// the same value already, and a list given its own values again would hold each twice. No
+// argument can be it: a NUL ends a C string.
+const aliasCopy = "\x00"
 
 // userName is how a problem names f: by its one-letter alias, as siege's users write it
 // (-t, -H), else by its name (--timeout).
