@@ -38,7 +38,7 @@ func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 
 func capacityFlags(o *runOptions) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "slo", Destination: &o.slo, Category: catLoad, Usage: "a step passes when every `GATE` holds, in --assert's words: p95<500ms, error_rate<1; repeatable, at least one; error_rate<1 is added unless a gate bounds error_rate, availability or failed; gates a heavier load cannot break (p95>1s, trate>=10) are refused; --junit reports them on the step at the capacity"},
+		typedListFlag(&cli.GenericFlag{Name: "slo", Category: catLoad, Usage: "a step passes when every `GATE` holds, in --assert's words: p95<500ms, error_rate<1; repeatable, at least one; error_rate<1 is added unless a gate bounds error_rate, availability or failed; gates a heavier load cannot break (p95>1s, trate>=10) are refused; --junit reports them on the step at the capacity"}, &o.slo, parseSLOGate),
 		&cli.StringFlag{Name: "step-time", Value: "10s", Category: catLoad, Usage: "measure each rate for `DURATION`"},
 		&cli.StringFlag{Name: "settle", Value: "2s", Category: catLoad, Usage: "load each rate for `DURATION` before its step, uncounted, so a queue the rate builds shows in the step"},
 		&cli.StringFlag{Name: "from", Value: "10", Category: catLoad, Usage: "first `RATE` in requests per second (halved while it fails, down to 1/s)"},
@@ -105,7 +105,7 @@ func hide(f cli.Flag) {
 }
 
 // capacityFromFlags reads what the search's own flags ask for.
-func capacityFromFlags(c *cli.Context) (run.CapacitySearch, error) {
+func capacityFromFlags(c *cli.Context, o *runOptions) (run.CapacitySearch, error) {
 	var s run.CapacitySearch
 	var p problems
 	for _, name := range slices.Sorted(maps.Keys(notForCapacity)) {
@@ -113,26 +113,16 @@ func capacityFromFlags(c *cli.Context) (run.CapacitySearch, error) {
 			p.addf(name, "--%s does not apply to webload capacity, %s", name, notForCapacity[name])
 		}
 	}
-	for _, expr := range c.StringSlice("slo") {
-		g, err := stats.ParseGate(expr)
-		if err != nil {
-			p.addf("slo", "--slo: %w", err)
-			continue
-		}
-		if err := capacity.CheckGate(g); err != nil {
-			p.addf("slo", "--slo: %w", err)
-			continue
-		}
-		s.SLO = append(s.SLO, g)
-	}
-	if len(c.StringSlice("slo")) == 0 {
+	o.slo.book(&p)
+	s.SLO = o.slo.values()
+	if len(o.slo.texts()) == 0 {
 		p.addf("slo", "--slo: name at least one gate the steps must keep, such as --slo 'p95<500ms'")
-	} else if len(s.SLO) == len(c.StringSlice("slo")) {
+	} else if len(s.SLO) == len(o.slo.texts()) {
 		full, err := capacity.SLO(s.SLO) // every gate passed CheckGate: this adds the error ceiling
 		if err != nil {
 			p.addf("slo", "--slo: %w", err)
 		}
-		s.SLO, s.Given = full, len(c.StringSlice("slo"))
+		s.SLO, s.Given = full, len(o.slo.texts())
 	}
 	var err error
 	if s.StepTime, err = parseSeconds(c.String("step-time")); err != nil || s.StepTime <= 0 {
@@ -165,7 +155,7 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 	if c.Bool("help") {
 		return cli.ShowCommandHelp(c, "capacity")
 	}
-	search, err := capacityFromFlags(c)
+	search, err := capacityFromFlags(c, o)
 	if err != nil {
 		return err
 	}
@@ -248,3 +238,12 @@ func (e unjudgedError) Error() string {
 	return strings.TrimPrefix(e.summary, "Capacity: ") + "; lengthen --step-time or raise --from"
 }
 func (e unjudgedError) Unwrap() error { return inconclusiveError{} }
+
+// parseSLOGate reads one --slo gate: --assert's, that a heavier load can break.
+func parseSLOGate(expr string) (stats.Gate, error) {
+	g, err := stats.ParseGate(expr)
+	if err == nil {
+		err = capacity.CheckGate(g)
+	}
+	return g, err
+}

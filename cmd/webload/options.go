@@ -7,6 +7,8 @@ import (
 
 	"github.com/webload/webload/check"
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
+	"github.com/webload/webload/userdata"
 )
 
 // runOptions are the run flags' values. Each flag writes its field (Destination), so the code
@@ -41,17 +43,19 @@ type runOptions struct {
 	acceptEncoding                                                             string
 
 	// Logged-in users
-	data, dataPick, loginFile string
-	reloginEvery              int
+	data, loginFile string
+	dataPick        typed[userdata.Pick]
+	reloginEvery    int
 
 	// Output
-	output, html, log, mark, hdrLog, csv, label, serverMetrics, siegeFormat, promListen string
-	interval                                                                            typed[time.Duration]
-	verbose, quiet, jsonOutput, perURL                                                  bool
-	db                                                                                  cli.StringSlice
+	output, html, log, mark, hdrLog, csv, label, serverMetrics, promListen string
+	siegeFormat                                                            typed[stats.Layout]
+	interval                                                               typed[time.Duration]
+	verbose, quiet, jsonOutput, perURL                                     bool
+	db                                                                     cli.StringSlice
 
 	// Gates and comparison; slo is webload capacity's
-	assert, slo    cli.StringSlice
+	assert, slo    typedList[stats.Gate]
 	junit, history string
 	abort          abortOptions
 

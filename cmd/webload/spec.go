@@ -155,11 +155,8 @@ func outputsFromFlags(o *runOptions, p *problems) run.Outputs {
 	if out.Mark != "" && out.LogFile == "" {
 		p.addf("mark", "-m: a mark goes into the log file; give one with -l FILE")
 	}
-	layout, err := stats.ParseLayout(o.siegeFormat)
-	if err != nil {
-		p.addf("siege-format", "--siege-format: %w", err)
-	}
-	out.Text = stats.TextOptions{Layout: layout, PerURL: o.perURL}
+	o.siegeFormat.book(p)
+	out.Text = stats.TextOptions{Layout: o.siegeFormat.val, PerURL: o.perURL}
 	return out
 }
 
@@ -175,16 +172,11 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p
 	o.repeatPause.book(p)
 	s.RepeatPause = o.repeatPause.val
 	var err error
-	for _, expr := range o.assert.Value() {
-		g, err := stats.ParseGate(expr)
-		if err != nil {
-			p.addValue("assert", expr, fmt.Errorf("--assert: %w", err))
-		}
-		s.gates = append(s.gates, g)
-	}
+	o.assert.book(p)
+	s.gates = o.assert.values()
 	abortFromFlags(c, &o.abort, s, p)
 	s.junit = o.junit
-	if s.junit != "" && len(o.assert.Value()) == 0 && len(o.abort.on.Value()) == 0 && len(o.slo.Value()) == 0 {
+	if s.junit != "" && len(o.assert.texts()) == 0 && len(o.abort.on.texts()) == 0 && len(o.slo.texts()) == 0 {
 		p.addf("junit", "--junit: there are no gates to report; add --assert EXPR or --abort-on EXPR")
 	}
 	s.History = o.history
