@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -36,13 +37,21 @@ func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 	}
 }
 
+// searchOptions are the values of the capacity search's own flags but --slo.
+type searchOptions struct {
+	stepTime, settle typed[time.Duration]
+	from, to         typed[float64]
+}
+
 func capacityFlags(o *runOptions) []cli.Flag {
+	s := &o.search
 	return []cli.Flag{
 		typedListFlag(&cli.GenericFlag{Name: "slo", Category: catLoad, Usage: "a step passes when every `GATE` holds, in --assert's words: p95<500ms, error_rate<1; repeatable, at least one; error_rate<1 is added unless a gate bounds error_rate, availability or failed; gates a heavier load cannot break (p95>1s, trate>=10) are refused; --junit reports them on the step at the capacity"}, &o.slo, parseSLOGate),
-		&cli.StringFlag{Name: "step-time", Value: "10s", Category: catLoad, Usage: "measure each rate for `DURATION`"},
-		&cli.StringFlag{Name: "settle", Value: "2s", Category: catLoad, Usage: "load each rate for `DURATION` before its step, uncounted, so a queue the rate builds shows in the step"},
-		&cli.StringFlag{Name: "from", Value: "10", Category: catLoad, Usage: "first `RATE` in requests per second (halved while it fails, down to 1/s)"},
-		&cli.StringFlag{Name: "to", Value: "100000", Category: catLoad, Usage: "highest `RATE` tried: a site that holds it has a capacity of at least that"},
+		typedFlag(&cli.GenericFlag{Name: "step-time", Category: catLoad, Usage: "measure each rate for `DURATION`"}, &s.stepTime, "10s", parseStepTime),
+		typedFlag(&cli.GenericFlag{Name: "settle", Category: catLoad, Usage: "load each rate for `DURATION` before its step, uncounted, so a queue the rate builds shows in the step"}, &s.settle, "2s",
+			secondsFrom(0, "want a duration such as 2s, or 0")),
+		typedFlag(&cli.GenericFlag{Name: "from", Category: catLoad, Usage: "first `RATE` in requests per second (halved while it fails, down to 1/s)"}, &s.from, "10", parseRate),
+		typedFlag(&cli.GenericFlag{Name: "to", Category: catLoad, Usage: "highest `RATE` tried: a site that holds it has a capacity of at least that"}, &s.to, "100000", parseRate),
 		&cli.IntFlag{Name: "max-steps", Value: capacity.DefaultMaxSteps, Category: catLoad, Usage: "measure at most `N` steps; a rate measured again (a failure, or the capacity to confirm it) counts twice"},
 		helpFlag(),
 	}
@@ -124,23 +133,13 @@ func capacityFromFlags(c *cli.Context, o *runOptions) (run.CapacitySearch, error
 		}
 		s.SLO, s.Given = full, len(o.slo.texts())
 	}
-	var err error
-	if s.StepTime, err = parseSeconds(c.String("step-time")); err != nil || s.StepTime <= 0 {
-		p.addf("step-time", "--step-time: want a positive duration such as 10s (got %q)", c.String("step-time"))
-	} else if s.StepTime < capacity.MinStepTime {
-		p.addf("step-time", "--step-time: want %v at least, for a step to hold requests enough to judge (got %q)", capacity.MinStepTime, c.String("step-time"))
+	so := &o.search
+	for _, v := range []interface{ book(*problems) }{&so.stepTime, &so.settle, &so.from, &so.to} {
+		v.book(&p)
 	}
-	if s.Settle, err = parseSeconds(c.String("settle")); err != nil || s.Settle < 0 {
-		p.addf("settle", "--settle: want a duration such as 2s, or 0 (got %q)", c.String("settle"))
-	}
-	if s.Options.From, err = parseRate(c.String("from")); err != nil {
-		p.addf("from", "--from: %w", err)
-	}
-	if s.Options.To, err = parseRate(c.String("to")); err != nil {
-		p.addf("to", "--to: %w", err)
-	}
-	if err == nil && s.Options.To < s.Options.From && c.IsSet("from") {
-		p.addf("to", "--to %s is below --from %s", c.String("to"), c.String("from"))
+	s.StepTime, s.Settle, s.Options.From, s.Options.To = so.stepTime.val, so.settle.val, so.from.val, so.to.val
+	if so.to.err == nil && s.Options.To < s.Options.From && c.IsSet("from") {
+		p.addf("to", "--to %s is below --from %s", so.to.text, so.from.text)
 	}
 	if s.Options.MaxSteps = c.Int("max-steps"); s.Options.MaxSteps < 1 {
 		p.addf("max-steps", "--max-steps: want at least 1 (got %d)", s.Options.MaxSteps)
@@ -246,4 +245,17 @@ func parseSLOGate(expr string) (stats.Gate, error) {
 		err = capacity.CheckGate(g)
 	}
 	return g, err
+}
+
+// parseStepTime reads --step-time: a step shorter than capacity.MinStepTime holds too few
+// requests to judge.
+func parseStepTime(s string) (time.Duration, error) {
+	d, err := parseSeconds(s)
+	switch {
+	case err != nil || d <= 0:
+		return 0, fmt.Errorf("want a positive duration such as 10s (got %q)", s)
+	case d < capacity.MinStepTime:
+		return 0, fmt.Errorf("want %v at least, for a step to hold requests enough to judge (got %q)", capacity.MinStepTime, s)
+	}
+	return d, nil
 }

@@ -56,6 +56,7 @@ type runOptions struct {
 
 	// Gates and comparison; slo is webload capacity's
 	assert, slo    typedList[stats.Gate]
+	search         searchOptions
 	junit, history string
 	abort          abortOptions
 

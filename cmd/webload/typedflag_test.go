@@ -118,6 +118,13 @@ func TestTypedFlags(t *testing.T) {
 		{"abort-on", []string{"error_rate>5"}, func(o *runOptions) any { return len(o.abort.on.values()) }, 1, nil},
 		{"slo", []string{"p95<500ms"}, func(o *runOptions) any { return len(o.slo.values()) }, 1, nil},
 		{"slo", []string{"p95>1s"}, nil, nil, []string{"--slo: not a gate a capacity search can use: p95>1s: a heavier load raises p95, so a lower bound only gets easier to keep; write an upper bound such as p95<500ms"}},
+		{"step-time", []string{"1s"}, func(o *runOptions) any { return o.search.stepTime.val }, time.Second, nil},
+		{"step-time", []string{"0"}, nil, nil, []string{`--step-time: want a positive duration such as 10s (got "0")`}},
+		{"step-time", []string{"1ns"}, nil, nil, []string{`--step-time: want 1s at least, for a step to hold requests enough to judge (got "1ns")`}},
+		{"settle", []string{"0"}, func(o *runOptions) any { return o.search.settle.val }, time.Duration(0), nil},
+		{"settle", []string{"-1"}, nil, nil, []string{`--settle: want a duration such as 2s, or 0 (got "-1")`}},
+		{"from", []string{"30/1m"}, func(o *runOptions) any { return o.search.from.val }, 0.5, nil},
+		{"to", []string{"y"}, nil, nil, []string{`--to: want requests per second such as 500, or per a period such as 30/1m (got "y")`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.flag+" "+strings.Join(tc.values, " "), func(t *testing.T) {
