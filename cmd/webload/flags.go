@@ -10,6 +10,7 @@ import (
 	"github.com/webload/webload/check"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
+	"github.com/webload/webload/sysload"
 )
 
 // optionFlags are siege's options plus webload's, writing into o. The App and the run command
@@ -63,7 +64,7 @@ func optionFlags(o *runOptions) []cli.Flag {
 		typedListFlag(&cli.GenericFlag{Name: "assert", Category: catGates, Usage: "gate `EXPR` on the result, e.g. p95<800ms, availability>=99.9, url:/checkout p99<2s (repeatable); a broken gate exits 1"}, &o.assert, stats.ParseGate),
 		&cli.StringFlag{Name: "junit", Destination: &o.junit, Category: catGates, Usage: "write the gates' verdicts as JUnit XML to `FILE`"},
 		&cli.StringFlag{Name: "history", Destination: &o.history, Category: catGates, Usage: "also keep the result in `DIR` under a timestamped name, for compare --history"},
-		&cli.StringFlag{Name: "server-metrics", Destination: &o.serverMetrics, Category: catOutput, Usage: "read the server's load during the run from a node exporter `URL` (http://host:9100/metrics) or \"local\" (/proc of this machine, Linux only); a mysqld_exporter's or postgres_exporter's URL gives the database's figures, as --db does"},
+		typedFlag(&cli.GenericFlag{Name: "server-metrics", Category: catOutput, Usage: "read the server's load during the run from a node exporter `URL` (http://host:9100/metrics) or \"local\" (/proc of this machine, Linux only); a mysqld_exporter's or postgres_exporter's URL gives the database's figures, as --db does"}, &o.serverMetrics, "", optional(newLoadSource)),
 		&cli.StringSliceFlag{Name: "db", Destination: &o.db, Category: catOutput, Usage: "read what the database did during the run (statements, slow ones, rows read, connections, buffer hits, locks) from `DSN`: mysql://user:pass@host:3306/ (MySQL, MariaDB, Percona) or postgres://user:pass@host:5432/db (PostgreSQL); read-only, one connection of its own, before, every --interval during and after the run; repeatable; the password is hidden in every output, and a DSN without one takes it from PGPASSWORD or MYSQL_PWD, or from the file ?password_file=PATH names, so that it is not in argv"},
 		typedFlag(&cli.GenericFlag{Name: "siege-format", Category: catOutput, Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"}, &o.siegeFormat, "4.0", stats.ParseLayout),
 		&cli.StringFlag{Name: "prometheus-listen", Destination: &o.promListen, Category: catOutput, Usage: "serve the run's Prometheus metrics (/metrics) on loopback `ADDRESS` while it lasts, e.g. 127.0.0.1:9464"},
@@ -86,3 +87,7 @@ func valueFlags(flags []cli.Flag) map[string]bool {
 	}
 	return names
 }
+
+// newLoadSource reads --server-metrics into the reader of the server's load it names, which
+// reads nothing before the run starts it.
+func newLoadSource(spec string) (sysload.Source, error) { return sysload.NewSource(spec, nil) }

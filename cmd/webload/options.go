@@ -8,6 +8,7 @@ import (
 	"github.com/webload/webload/check"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
+	"github.com/webload/webload/sysload"
 	"github.com/webload/webload/userdata"
 )
 
@@ -48,11 +49,12 @@ type runOptions struct {
 	reloginEvery    int
 
 	// Output
-	output, html, log, mark, hdrLog, csv, label, serverMetrics, promListen string
-	siegeFormat                                                            typed[stats.Layout]
-	interval                                                               typed[time.Duration]
-	verbose, quiet, jsonOutput, perURL                                     bool
-	db                                                                     cli.StringSlice
+	output, html, log, mark, hdrLog, csv, label, promListen string
+	serverMetrics                                           typed[sysload.Source]
+	siegeFormat                                             typed[stats.Layout]
+	interval                                                typed[time.Duration]
+	verbose, quiet, jsonOutput, perURL                      bool
+	db                                                      cli.StringSlice
 
 	// Gates and comparison; slo is webload capacity's
 	assert, slo    typedList[stats.Gate]

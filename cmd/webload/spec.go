@@ -11,7 +11,6 @@ import (
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
-	"github.com/webload/webload/sysload"
 	"github.com/webload/webload/urls"
 )
 
@@ -171,7 +170,6 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p
 	}
 	o.repeatPause.book(p)
 	s.RepeatPause = o.repeatPause.val
-	var err error
 	o.assert.book(p)
 	s.gates = o.assert.values()
 	abortFromFlags(c, &o.abort, s, p)
@@ -180,11 +178,9 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p
 		p.addf("junit", "--junit: there are no gates to report; add --assert EXPR or --abort-on EXPR")
 	}
 	s.History = o.history
-	if spec := o.serverMetrics; spec != "" {
-		if s.Server, err = sysload.NewSource(spec, nil); err != nil {
-			p.addf("server-metrics", "--server-metrics: %w", err)
-		}
-		s.ServerSpec = spec
+	if spec := o.serverMetrics.text; spec != "" {
+		o.serverMetrics.book(p)
+		s.Server, s.ServerSpec = o.serverMetrics.val, spec
 	}
 	for _, raw := range o.db.Value() {
 		t, err := dbload.ParseTargetEnv(raw, env)

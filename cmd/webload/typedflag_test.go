@@ -118,6 +118,8 @@ func TestTypedFlags(t *testing.T) {
 		{"abort-on", []string{"error_rate>5"}, func(o *runOptions) any { return len(o.abort.on.values()) }, 1, nil},
 		{"slo", []string{"p95<500ms"}, func(o *runOptions) any { return len(o.slo.values()) }, 1, nil},
 		{"slo", []string{"p95>1s"}, nil, nil, []string{"--slo: not a gate a capacity search can use: p95>1s: a heavier load raises p95, so a lower bound only gets easier to keep; write an upper bound such as p95<500ms"}},
+		{"server-metrics", []string{"http://127.0.0.1:9100/metrics"}, func(o *runOptions) any { return o.serverMetrics.val != nil }, true, nil},
+		{"server-metrics", []string{"ftp://127.0.0.1/"}, nil, nil, []string{`--server-metrics: parsing load source "ftp://127.0.0.1/": want "local" or an http(s) URL of a node exporter`}},
 		{"step-time", []string{"1s"}, func(o *runOptions) any { return o.search.stepTime.val }, time.Second, nil},
 		{"step-time", []string{"0"}, nil, nil, []string{`--step-time: want a positive duration such as 10s (got "0")`}},
 		{"step-time", []string{"1ns"}, nil, nil, []string{`--step-time: want 1s at least, for a step to hold requests enough to judge (got "1ns")`}},
