@@ -18,7 +18,7 @@ import (
 // logins, redirects, compression, credentials and the protocol, writing into o. def holds their
 // defaults.
 func browserFlags(o *runOptions, def *loader.Config) []cli.Flag {
-	o.resourceHosts.split = splitHosts // "cdn.example.com,img.example.com" names two
+	o.resourceHosts.split = splitList // "cdn.example.com,img.example.com" names two
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "parser", Destination: &o.parser, Value: def.Parser, Category: catBrowser, Usage: "fetch each HTML page's images, scripts, stylesheets and icons like a browser, as siege does (--no-parser: only the URLs)"},
 		&cli.BoolFlag{Name: "no-parser", Destination: &o.noParser, Category: catBrowser, Usage: "do not fetch page resources"},
@@ -127,17 +127,6 @@ func readHeaderFile(path string) ([]loader.Header, error) {
 func parseResourceHost(name string) (string, error) {
 	_, err := urls.ParseHostPattern(name)
 	return name, err
-}
-
-// splitHosts cuts a --resource-hosts value at its commas, leaving out empty names.
-func splitHosts(s string) []string {
-	var names []string
-	for _, name := range strings.Split(s, ",") {
-		if name = strings.TrimSpace(name); name != "" {
-			names = append(names, name)
-		}
-	}
-	return names
 }
 
 // parseUser reads -u USER:PASSWORD, which the error never shows.

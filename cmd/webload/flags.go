@@ -10,7 +10,6 @@ import (
 	"github.com/webload/webload/check"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
-	"github.com/webload/webload/sysload"
 )
 
 // optionFlags are siege's options plus webload's, writing into o. The App and the run command
@@ -87,7 +86,3 @@ func valueFlags(flags []cli.Flag) map[string]bool {
 	}
 	return names
 }
-
-// newLoadSource reads --server-metrics into the reader of the server's load it names, which
-// reads nothing before the run starts it.
-func newLoadSource(spec string) (sysload.Source, error) { return sysload.NewSource(spec, nil) }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/webload/webload/check"
 	"github.com/webload/webload/content"
+	"github.com/webload/webload/sysload"
 )
 
 // parseRunTime reads siege's -t: NUM with an optional unit S, M or H in any case; no unit
@@ -153,3 +154,7 @@ func parseVolatile(s string) (string, error) {
 	_, err := content.CompileVolatile([]string{s})
 	return s, err
 }
+
+// newLoadSource reads --server-metrics into the reader of the server's load it names, which
+// reads nothing before the run starts it.
+func newLoadSource(spec string) (sysload.Source, error) { return sysload.NewSource(spec, nil) }

@@ -18,26 +18,39 @@ import (
 // typed is the value of a flag given once: the text given (or the default), what it parses
 // to, and the problem with it.
 type typed[T any] struct {
+	flagParser[T]
+	typedItem[T]
+}
+
+// flagParser is what a typed value knows of its flag: how its text parses, and the names a
+// problem goes by.
+type flagParser[T any] struct {
 	flag  string // the flag's name, which a problem is booked under (see origin)
 	name  string // the flag as the user knows it, "-t" or "--timeout", which starts a problem
 	parse func(string) (T, error)
+}
 
+// typedItem is one value given: the text, what it parses to, its problem.
+type typedItem[T any] struct {
 	text string
 	val  T
 	err  error
 }
 
+// read parses part of text, a value as given, into an item whose problem names the flag.
+func (f *flagParser[T]) read(text, part string) typedItem[T] {
+	it := typedItem[T]{text: text}
+	var err error
+	if it.val, err = f.parse(part); err != nil {
+		it.err = fmt.Errorf("%s: %w", f.name, err)
+	}
+	return it
+}
+
 // Set implements flag.Value: it parses s, keeping the problem for book.
 func (v *typed[T]) Set(s string) error {
-	if s == aliasCopy {
-		return nil
-	}
-	v.text = s
-	var err error
-	if v.val, err = v.parse(s); err != nil {
-		v.err = fmt.Errorf("%s: %w", v.name, err)
-	} else {
-		v.err = nil
+	if s != aliasCopy {
+		v.typedItem = v.read(s, s)
 	}
 	return nil
 }
@@ -66,7 +79,7 @@ func (v *typed[T]) book(p *problems) {
 // typedFlag is f holding v, which parses the default def now and each value given later with
 // parse. The help shows the default quoted, as it shows a string flag's.
 func typedFlag[T any](f *cli.GenericFlag, v *typed[T], def string, parse func(string) (T, error)) *cli.GenericFlag {
-	v.flag, v.name, v.parse = f.Name, userName(f), parse
+	v.flagParser = parserOf(f, parse)
 	if def != "" {
 		_ = v.Set(def) // Set never fails; a default that does not parse is a bug a test finds
 		if f.DefaultText == "" {
@@ -81,19 +94,11 @@ func typedFlag[T any](f *cli.GenericFlag, v *typed[T], def string, parse func(st
 // split, when set, cuts one value into several (a comma-separated list); each part is parsed
 // on its own, and a problem is booked with the whole value, as the user gave it.
 type typedList[T any] struct {
-	flag, name string
-	parse      func(string) (T, error)
-	split      func(string) []string
+	flagParser[T]
+	split func(string) []string
 
 	given []string
 	items []typedItem[T]
-}
-
-// typedItem is one value of a repeatable flag: the text given, what it parses to, its problem.
-type typedItem[T any] struct {
-	text string
-	val  T
-	err  error
 }
 
 // Set implements flag.Value: it adds s, parsed, keeping its problem for book.
@@ -107,12 +112,7 @@ func (l *typedList[T]) Set(s string) error {
 		parts = l.split(s)
 	}
 	for _, part := range parts {
-		it := typedItem[T]{text: s}
-		var err error
-		if it.val, err = l.parse(part); err != nil {
-			it.err = fmt.Errorf("%s: %w", l.name, err)
-		}
-		l.items = append(l.items, it)
+		l.items = append(l.items, l.read(s, part))
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func (l *typedList[T]) book(p *problems) {
 
 // typedListFlag is f holding l, which parses each value given with parse.
 func typedListFlag[T any](f *cli.GenericFlag, l *typedList[T], parse func(string) (T, error)) *cli.GenericFlag {
-	l.flag, l.name, l.parse = f.Name, userName(f), parse
+	l.flagParser = parserOf(f, parse)
 	f.Value = l
 	return f
 }
@@ -168,13 +168,15 @@ func typedListFlag[T any](f *cli.GenericFlag, l *typedList[T], parse func(string
 // argument can be it: a NUL ends a C string.
 const aliasCopy = "\x00"
 
-// userName is how a problem names f: by its one-letter alias, as siege's users write it
-// (-t, -H), else by its name (--timeout).
-func userName(f *cli.GenericFlag) string {
+// parserOf is f's parser: its problems name f by its one-letter alias, as siege's users
+// write it (-t, -H), else by its name (--timeout).
+func parserOf[T any](f *cli.GenericFlag, parse func(string) (T, error)) flagParser[T] {
+	name := "--" + f.Name
 	for _, a := range f.Aliases {
 		if len(a) == 1 {
-			return "-" + a
+			name = "-" + a
+			break
 		}
 	}
-	return "--" + f.Name
+	return flagParser[T]{flag: f.Name, name: name, parse: parse}
 }
