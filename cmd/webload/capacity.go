@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -37,13 +38,21 @@ func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 	}
 }
 
+// searchOptions are the values of the capacity search's own flags but --slo.
+type searchOptions struct {
+	stepTime, settle typed[time.Duration]
+	from, to         typed[float64]
+}
+
 func capacityFlags(o *runOptions) []cli.Flag {
+	s := &o.search
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "slo", Destination: &o.slo, Category: catLoad, Usage: "a step passes when every `GATE` holds, in --assert's words: p95<500ms, error_rate<1; repeatable, at least one; error_rate<1 is added unless a gate bounds error_rate, availability or failed; gates a heavier load cannot break (p95>1s, trate>=10) are refused; --junit reports them on the step at the capacity"},
-		&cli.StringFlag{Name: "step-time", Value: "10s", Category: catLoad, Usage: "measure each rate for `DURATION`"},
-		&cli.StringFlag{Name: "settle", Value: "2s", Category: catLoad, Usage: "load each rate for `DURATION` before its step, uncounted, so a queue the rate builds shows in the step"},
-		&cli.StringFlag{Name: "from", Value: "10", Category: catLoad, Usage: "first `RATE` in requests per second (halved while it fails, down to 1/s)"},
-		&cli.StringFlag{Name: "to", Value: "100000", Category: catLoad, Usage: "highest `RATE` tried: a site that holds it has a capacity of at least that"},
+		typedListFlag(&cli.GenericFlag{Name: "slo", Category: catLoad, Usage: "a step passes when every `GATE` holds, in --assert's words: p95<500ms, error_rate<1; repeatable, at least one; error_rate<1 is added unless a gate bounds error_rate, availability or failed; gates a heavier load cannot break (p95>1s, trate>=10) are refused; --junit reports them on the step at the capacity"}, &o.slo, parseSLOGate),
+		typedFlag(&cli.GenericFlag{Name: "step-time", Category: catLoad, Usage: "measure each rate for `DURATION`"}, &s.stepTime, "10s", parseStepTime),
+		typedFlag(&cli.GenericFlag{Name: "settle", Category: catLoad, Usage: "load each rate for `DURATION` before its step, uncounted, so a queue the rate builds shows in the step"}, &s.settle, "2s",
+			secondsFrom(0, "want a duration such as 2s, or 0")),
+		typedFlag(&cli.GenericFlag{Name: "from", Category: catLoad, Usage: "first `RATE` in requests per second (halved while it fails, down to 1/s)"}, &s.from, "10", parseRate),
+		typedFlag(&cli.GenericFlag{Name: "to", Category: catLoad, Usage: "highest `RATE` tried: a site that holds it has a capacity of at least that"}, &s.to, "100000", parseRate),
 		&cli.IntFlag{Name: "max-steps", Value: capacity.DefaultMaxSteps, Category: catLoad, Usage: "measure at most `N` steps; a rate measured again (a failure, or the capacity to confirm it) counts twice"},
 		helpFlag(),
 	}
@@ -100,11 +109,13 @@ func hide(f cli.Flag) {
 		f.Hidden = true
 	case *cli.StringSliceFlag:
 		f.Hidden = true
+	case *cli.GenericFlag:
+		f.Hidden = true
 	}
 }
 
 // capacityFromFlags reads what the search's own flags ask for.
-func capacityFromFlags(c *cli.Context) (run.CapacitySearch, error) {
+func capacityFromFlags(c *cli.Context, o *runOptions) (run.CapacitySearch, error) {
 	var s run.CapacitySearch
 	var p problems
 	for _, name := range slices.Sorted(maps.Keys(notForCapacity)) {
@@ -112,44 +123,24 @@ func capacityFromFlags(c *cli.Context) (run.CapacitySearch, error) {
 			p.addf(name, "--%s does not apply to webload capacity, %s", name, notForCapacity[name])
 		}
 	}
-	for _, expr := range c.StringSlice("slo") {
-		g, err := judge.ParseGate(expr)
-		if err != nil {
-			p.addf("slo", "--slo: %w", err)
-			continue
-		}
-		if err := capacity.CheckGate(g); err != nil {
-			p.addf("slo", "--slo: %w", err)
-			continue
-		}
-		s.SLO = append(s.SLO, g)
-	}
-	if len(c.StringSlice("slo")) == 0 {
+	o.slo.book(&p)
+	s.SLO = o.slo.values()
+	if len(o.slo.texts()) == 0 {
 		p.addf("slo", "--slo: name at least one gate the steps must keep, such as --slo 'p95<500ms'")
-	} else if len(s.SLO) == len(c.StringSlice("slo")) {
+	} else if len(s.SLO) == len(o.slo.texts()) {
 		full, err := capacity.SLO(s.SLO) // every gate passed CheckGate: this adds the error ceiling
 		if err != nil {
 			p.addf("slo", "--slo: %w", err)
 		}
-		s.SLO, s.Given = full, len(c.StringSlice("slo"))
+		s.SLO, s.Given = full, len(o.slo.texts())
 	}
-	var err error
-	if s.StepTime, err = parseSeconds(c.String("step-time")); err != nil || s.StepTime <= 0 {
-		p.addf("step-time", "--step-time: want a positive duration such as 10s (got %q)", c.String("step-time"))
-	} else if s.StepTime < capacity.MinStepTime {
-		p.addf("step-time", "--step-time: want %v at least, for a step to hold requests enough to judge (got %q)", capacity.MinStepTime, c.String("step-time"))
+	so := &o.search
+	for _, v := range []interface{ book(*problems) }{&so.stepTime, &so.settle, &so.from, &so.to} {
+		v.book(&p)
 	}
-	if s.Settle, err = parseSeconds(c.String("settle")); err != nil || s.Settle < 0 {
-		p.addf("settle", "--settle: want a duration such as 2s, or 0 (got %q)", c.String("settle"))
-	}
-	if s.Options.From, err = parseRate(c.String("from")); err != nil {
-		p.addf("from", "--from: %w", err)
-	}
-	if s.Options.To, err = parseRate(c.String("to")); err != nil {
-		p.addf("to", "--to: %w", err)
-	}
-	if err == nil && s.Options.To < s.Options.From && c.IsSet("from") {
-		p.addf("to", "--to %s is below --from %s", c.String("to"), c.String("from"))
+	s.StepTime, s.Settle, s.Options.From, s.Options.To = so.stepTime.val, so.settle.val, so.from.val, so.to.val
+	if so.to.err == nil && s.Options.To < s.Options.From && c.IsSet("from") {
+		p.addf("to", "--to %s is below --from %s", so.to.text, so.from.text)
 	}
 	if s.Options.MaxSteps = c.Int("max-steps"); s.Options.MaxSteps < 1 {
 		p.addf("max-steps", "--max-steps: want at least 1 (got %d)", s.Options.MaxSteps)
@@ -164,7 +155,7 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 	if c.Bool("help") {
 		return cli.ShowCommandHelp(c, "capacity")
 	}
-	search, err := capacityFromFlags(c)
+	search, err := capacityFromFlags(c, o)
 	if err != nil {
 		return err
 	}
@@ -247,3 +238,25 @@ func (e unjudgedError) Error() string {
 	return strings.TrimPrefix(e.summary, "Capacity: ") + "; lengthen --step-time or raise --from"
 }
 func (e unjudgedError) Unwrap() error { return inconclusiveError{} }
+
+// parseSLOGate reads one --slo gate: --assert's, that a heavier load can break.
+func parseSLOGate(expr string) (judge.Gate, error) {
+	g, err := judge.ParseGate(expr)
+	if err == nil {
+		err = capacity.CheckGate(g)
+	}
+	return g, err
+}
+
+// parseStepTime reads --step-time: a step shorter than capacity.MinStepTime holds too few
+// requests to judge.
+func parseStepTime(s string) (time.Duration, error) {
+	d, err := parseSeconds(s)
+	switch {
+	case err != nil || d <= 0:
+		return 0, fmt.Errorf("want a positive duration such as 10s (got %q)", s)
+	case d < capacity.MinStepTime:
+		return 0, fmt.Errorf("want %v at least, for a step to hold requests enough to judge (got %q)", capacity.MinStepTime, s)
+	}
+	return d, nil
+}

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"math"
 	"strconv"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/webload/webload/check"
+	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/report"
 )
 
 // optionFlags are siege's options plus webload's, writing into o. The App and the run command
@@ -14,29 +19,33 @@ import (
 func optionFlags(o *runOptions) []cli.Flag {
 	def := loader.DefaultConfig()
 	return append([]cli.Flag{
-		&cli.StringFlag{Name: "concurrent", Aliases: []string{"c"}, Destination: &o.concurrent, Value: strconv.Itoa(def.Users), DefaultText: strconv.Itoa(def.Users), Category: catLoad,
-			Usage: "`N` simulated users, or a ladder of steps such as 10,20,40: each step a run of its own (same -r/-t, --repeat per step), kept in one result"},
-		&cli.StringFlag{Name: "reps", Aliases: []string{"r"}, Destination: &o.reps, Category: catLoad, Usage: "`N` requests per user, or \"once\" to fetch each URL once in total"},
-		&cli.StringFlag{Name: "time", Aliases: []string{"t"}, Destination: &o.time, Category: catLoad, Usage: "run for `NUM[S|M|H]` (no unit means minutes, as in siege)"},
+		typedFlag(&cli.GenericFlag{Name: "concurrent", Aliases: []string{"c"}, DefaultText: strconv.Itoa(def.Users), Category: catLoad,
+			Usage: "`N` simulated users, or a ladder of steps such as 10,20,40: each step a run of its own (same -r/-t, --repeat per step), kept in one result"}, &o.concurrent, strconv.Itoa(def.Users), parseUsers),
+		typedFlag(&cli.GenericFlag{Name: "reps", Aliases: []string{"r"}, Category: catLoad, Usage: "`N` requests per user, or \"once\" to fetch each URL once in total"}, &o.reps, "", parseReps),
+		typedFlag(&cli.GenericFlag{Name: "time", Aliases: []string{"t"}, Category: catLoad, Usage: "run for `NUM[S|M|H]` (no unit means minutes, as in siege)"}, &o.time, "", parseRunTime),
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Destination: &o.file, Category: catRequests, Usage: "read URLs from `FILE` (siege's urls.txt format; - for standard input)"},
 		&cli.BoolFlag{Name: "allow-absolute-bodies", Destination: &o.allowAbsoluteBodies, DisableDefaultText: true, Category: catRequests, Usage: "let the URL file's \"<FILE\" bodies name absolute paths (by default only files in the URL file's folder are sent)"},
 		&cli.BoolFlag{Name: "internet", Aliases: []string{"i"}, Destination: &o.internet, Category: catLoad, Usage: "pick URLs at random"},
-		&cli.StringFlag{Name: "rate", Destination: &o.rate, Category: catLoad, Usage: "open model: start `R` requests per second (or R/1m, R/10s) on a fixed schedule, whatever the server does; -r is then the total"},
+		typedFlag(&cli.GenericFlag{Name: "rate", Category: catLoad, Usage: "open model: start `R` requests per second (or R/1m, R/10s) on a fixed schedule, whatever the server does; -r is then the total"}, &o.rate, "", parseRate),
 		&cli.IntFlag{Name: "max-users", Destination: &o.maxUsers, Value: def.MaxUsers, Category: catLoad, Usage: "open model: at most `N` requests in flight; later ones wait and the wait counts"},
-		&cli.StringFlag{Name: "ramp", Destination: &o.ramp, Category: catLoad, Usage: "start users evenly (or raise the rate linearly) over `DURATION`, e.g. 30s"},
-		&cli.StringFlag{Name: "interval", Destination: &o.interval, Value: "1s", Category: catOutput, Usage: "width of the timeline's buckets in the JSON, `DURATION`; also how often --server-metrics and --db are read"},
-		&cli.StringFlag{Name: "delay", Aliases: []string{"d"}, Destination: &o.delay, Category: catLoad, Usage: "each user pauses a random 0..`SECS` after each request"},
+		typedFlag(&cli.GenericFlag{Name: "ramp", Category: catLoad, Usage: "start users evenly (or raise the rate linearly) over `DURATION`, e.g. 30s"}, &o.ramp, "", parseSeconds),
+		typedFlag(&cli.GenericFlag{Name: "interval", Category: catOutput, Usage: "width of the timeline's buckets in the JSON, `DURATION`; also how often --server-metrics and --db are read"}, &o.interval, "1s",
+			secondsFrom(time.Millisecond, "want a duration of at least 1ms such as 1s or 500ms")),
+		typedFlag(&cli.GenericFlag{Name: "delay", Aliases: []string{"d"}, Category: catLoad, Usage: "each user pauses a random 0..`SECS` after each request"}, &o.delay, "", parseSeconds),
 		&cli.BoolFlag{Name: "benchmark", Aliases: []string{"b"}, Destination: &o.benchmark, Category: catLoad, Usage: "no pauses between requests (overrides -d)"},
-		&cli.StringFlag{Name: "timeout", Destination: &o.timeout, Value: strconv.FormatFloat(def.Timeout.Seconds(), 'f', -1, 64), Category: catLoad, Usage: "bound on each whole request, body and its decoding included: `SECS` or a duration such as 500ms"},
+		typedFlag(&cli.GenericFlag{Name: "timeout", Category: catLoad, Usage: "bound on each whole request, body and its decoding included: `SECS` or a duration such as 500ms"}, &o.timeout, strconv.FormatFloat(def.Timeout.Seconds(), 'f', -1, 64),
+			secondsFrom(1, "want a positive number of seconds or a duration such as 500ms")),
 		&cli.Uint64Flag{Name: "seed", Destination: &o.seed, Category: catLoad, DefaultText: "random, saved in the JSON", Usage: "`N` seeds -i and -d, to repeat a run's choices"},
-		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Destination: &o.header, Category: catRequests, Usage: "add `HEADER` (\"Name: value\") to every request; repeatable, replaces a default of the same name"},
+		typedListFlag(&cli.GenericFlag{Name: "header", Aliases: []string{"H"}, Category: catRequests, Usage: "add `HEADER` (\"Name: value\") to every request; repeatable, replaces a default of the same name"}, &o.header, parseHeaderFlag),
 		&cli.StringFlag{Name: "user-agent", Aliases: []string{"A"}, Destination: &o.userAgent, Category: catRequests, Usage: "User-Agent `STRING`"},
 		&cli.StringFlag{Name: "content-type", Aliases: []string{"T"}, Destination: &o.contentType, Value: def.ContentType, Category: catRequests, Usage: "Content-Type `TYPE` of request bodies"},
-		&cli.StringFlag{Name: "connection", Destination: &o.connection, Value: "keep-alive", Category: catRequests, Usage: "`MODE`: keep-alive, or close for a new connection per request"},
+		typedFlag(&cli.GenericFlag{Name: "connection", Category: catRequests, Usage: "`MODE`: keep-alive, or close for a new connection per request"}, &o.connectionClose, "keep-alive", parseConnection),
 		&cli.BoolFlag{Name: "insecure", Destination: &o.insecure, Category: catRequests, Usage: "do not verify TLS certificates"},
-		&cli.StringFlag{Name: "header-buffer", Destination: &o.headerBuffer, Category: catRequests, Usage: "room for each response's status line and headers, `SIZE` (e.g. 32KB); longer headers are a bad-response failure", DefaultText: "16KB, less above 2 560 users, at least 4KB"},
-		&cli.StringFlag{Name: "max-body", Destination: &o.maxBody, Category: catRequests, Usage: "read at most `SIZE` of each response body (e.g. 10MB), as received and once decoded; a longer one is a too-large failure", DefaultText: "no cap; bodies are never kept"},
-		&cli.StringSliceFlag{Name: "check", Destination: &o.checks, Category: catRequests, Usage: "fail every response to a listed URL that does not pass `EXPR` (repeatable; a URL file's \"#@check EXPR\" line adds one to the next URL): status==200, status<400, size>=10KB, body~\"REGEX\", body!~\"REGEX\", header:NAME~\"REGEX\", header:NAME==\"VALUE\", joined with &&. Bodies are matched decoded and whole (the first 4 MiB), after their last byte, off the response time. A failure is a failed transaction of kind check. Redirects on the way and page resources are not checked"},
+		typedFlag(&cli.GenericFlag{Name: "header-buffer", Category: catRequests, Usage: "room for each response's status line and headers, `SIZE` (e.g. 32KB); longer headers are a bad-response failure", DefaultText: "16KB, less above 2 560 users, at least 4KB"}, &o.headerBuffer, "",
+			sizeFrom(1<<10, loader.MaxHeaderBuffer, "want a size from 1KB to 1MB")),
+		typedFlag(&cli.GenericFlag{Name: "max-body", Category: catRequests, Usage: "read at most `SIZE` of each response body (e.g. 10MB), as received and once decoded; a longer one is a too-large failure", DefaultText: "no cap; bodies are never kept"}, &o.maxBody, "",
+			sizeFrom(1, math.MaxInt64, "want a size such as 512KB, 10MB or 1GB")),
+		typedListFlag(&cli.GenericFlag{Name: "check", Category: catRequests, Usage: "fail every response to a listed URL that does not pass `EXPR` (repeatable; a URL file's \"#@check EXPR\" line adds one to the next URL): status==200, status<400, size>=10KB, body~\"REGEX\", body!~\"REGEX\", header:NAME~\"REGEX\", header:NAME==\"VALUE\", joined with &&. Bodies are matched decoded and whole (the first 4 MiB), after their last byte, off the response time. A failure is a failed transaction of kind check. Redirects on the way and page resources are not checked"}, &o.checks, check.Parse),
 		&cli.Int64Flag{Name: "failures", Destination: &o.failures, Category: catLoad, Usage: "abort the run (exit 3) once `N` requests got no response, like siege's failures setting", DefaultText: "never"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Destination: &o.verbose, Category: catOutput, Usage: "print one line per request"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Category: catOutput, Usage: "print nothing but errors"},
@@ -48,16 +57,16 @@ func optionFlags(o *runOptions) []cli.Flag {
 		&cli.StringFlag{Name: "hdr-log", Destination: &o.hdrLog, Category: catOutput, Usage: "also write the response times of each timeline interval (--interval) as an HdrHistogram interval log to `FILE` (.hlog, values in microseconds)"},
 		&cli.StringFlag{Name: "csv", Destination: &o.csv, Category: catOutput, Usage: "write one CSV row per request to `FILE` as the run goes (a --repeat series: one header, then every run's rows)"},
 		&cli.StringFlag{Name: "label", Destination: &o.label, Category: catOutput, Usage: "`NAME` of the run, e.g. \"MariaDB 10.0 XtraDB\""},
-		&cli.StringSliceFlag{Name: "volatile", Destination: &o.volatile, Category: catOutput, Usage: "leave what matches `REGEX` within a tag's attribute or a line of text out of the URLs' content fingerprints, for what varies per response that they do not learn by themselves; repeatable"},
+		typedListFlag(&cli.GenericFlag{Name: "volatile", Category: catOutput, Usage: "leave what matches `REGEX` within a tag's attribute or a line of text out of the URLs' content fingerprints, for what varies per response that they do not learn by themselves; repeatable"}, &o.volatile, parseVolatile),
 		&cli.BoolFlag{Name: "per-url", Destination: &o.perURL, Category: catOutput, Usage: "add the per-URL table to the text report"},
 		&cli.IntFlag{Name: "repeat", Destination: &o.repeat, Value: 1, Category: catLoad, Usage: "run the same load `N` times and keep every run in one result, so compare can tell noise from change"},
-		&cli.StringFlag{Name: "repeat-pause", Destination: &o.repeatPause, Value: "5s", Category: catLoad, Usage: "pause `DURATION` between the runs of --repeat"},
-		&cli.StringSliceFlag{Name: "assert", Destination: &o.assert, Category: catGates, Usage: "gate `EXPR` on the result, e.g. p95<800ms, availability>=99.9, url:/checkout p99<2s (repeatable); a broken gate exits 1"},
+		typedFlag(&cli.GenericFlag{Name: "repeat-pause", Category: catLoad, Usage: "pause `DURATION` between the runs of --repeat"}, &o.repeatPause, "5s", parseSeconds),
+		typedListFlag(&cli.GenericFlag{Name: "assert", Category: catGates, Usage: "gate `EXPR` on the result, e.g. p95<800ms, availability>=99.9, url:/checkout p99<2s (repeatable); a broken gate exits 1"}, &o.assert, judge.ParseGate),
 		&cli.StringFlag{Name: "junit", Destination: &o.junit, Category: catGates, Usage: "write the gates' verdicts as JUnit XML to `FILE`"},
 		&cli.StringFlag{Name: "history", Destination: &o.history, Category: catGates, Usage: "also keep the result in `DIR` under a timestamped name, for compare --history"},
-		&cli.StringFlag{Name: "server-metrics", Destination: &o.serverMetrics, Category: catOutput, Usage: "read the server's load during the run from a node exporter `URL` (http://host:9100/metrics) or \"local\" (/proc of this machine, Linux only); a mysqld_exporter's or postgres_exporter's URL gives the database's figures, as --db does"},
+		typedFlag(&cli.GenericFlag{Name: "server-metrics", Category: catOutput, Usage: "read the server's load during the run from a node exporter `URL` (http://host:9100/metrics) or \"local\" (/proc of this machine, Linux only); a mysqld_exporter's or postgres_exporter's URL gives the database's figures, as --db does"}, &o.serverMetrics, "", optional(newLoadSource)),
 		&cli.StringSliceFlag{Name: "db", Destination: &o.db, Category: catOutput, Usage: "read what the database did during the run (statements, slow ones, rows read, connections, buffer hits, locks) from `DSN`: mysql://user:pass@host:3306/ (MySQL, MariaDB, Percona) or postgres://user:pass@host:5432/db (PostgreSQL); read-only, one connection of its own, before, every --interval during and after the run; repeatable; the password is hidden in every output, and a DSN without one takes it from PGPASSWORD or MYSQL_PWD, or from the file ?password_file=PATH names, so that it is not in argv"},
-		&cli.StringFlag{Name: "siege-format", Destination: &o.siegeFormat, Value: "4.0", Category: catOutput, Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"},
+		typedFlag(&cli.GenericFlag{Name: "siege-format", Category: catOutput, Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"}, &o.siegeFormat, "4.0", report.ParseLayout),
 		&cli.StringFlag{Name: "prometheus-listen", Destination: &o.promListen, Category: catOutput, Usage: "serve the run's Prometheus metrics (/metrics) on loopback `ADDRESS` while it lasts, e.g. 127.0.0.1:9464"},
 		&cli.StringFlag{Name: "pprof", Destination: &o.pprof, Category: catDiagnostics, Usage: "serve Go's profiler (/debug/pprof/) on loopback `ADDRESS` while the run lasts, e.g. 127.0.0.1:6060"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Destination: &o.version, Category: catDiagnostics, Usage: "print the version"},

@@ -18,18 +18,18 @@ const maxStepUsers = 1_000_000
 // the run makes one after the other. Config.Users is the first step's, so the settings checked
 // against it (--data unique rows, the file limit) hold for a ladder's first step at least.
 func usersFromFlags(o *runOptions, s *runSpec, p *problems) {
-	users, err := parseUsers(o.concurrent)
-	if err != nil {
-		p.addf("concurrent", "-c: %w", err)
+	if o.concurrent.err != nil {
+		o.concurrent.book(p)
 		return
 	}
+	users := o.concurrent.val
 	s.Config.Users = users[0]
 	if len(users) == 1 {
 		return
 	}
 	s.Ladder = users
-	if o.shard != "" {
-		p.addf("concurrent", "-c %s: a ladder runs its steps on one machine; --shard cannot split it", o.concurrent)
+	if o.shard.text != "" {
+		p.addf("concurrent", "-c %s: a ladder runs its steps on one machine; --shard cannot split it", o.concurrent.text)
 	}
 }
 

@@ -1,47 +1,73 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/check"
+	"github.com/webload/webload/judge"
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/report"
+	"github.com/webload/webload/sysload"
+	"github.com/webload/webload/userdata"
+)
 
 // runOptions are the run flags' values. Each flag writes its field (Destination), so the code
 // reads a typed field where a misspelt flag name would have read a silent zero; siegerc
 // settings reach the fields the same way, through the flags. Fields are named after the flags.
 type runOptions struct {
 	// Load
-	maxUsers, repeat                                                int
-	concurrent, reps, time, rate, ramp, delay, timeout, repeatPause string
-	internet, benchmark                                             bool
-	seed                                                            uint64
-	failures                                                        int64
+	maxUsers, repeat                        int
+	concurrent                              typed[[]int]
+	reps                                    typed[reps]
+	time, ramp, delay, timeout, repeatPause typed[time.Duration]
+	rate                                    typed[float64]
+	internet, benchmark                     bool
+	seed                                    uint64
+	failures                                int64
 
 	// URLs and requests
-	file, userAgent, contentType, connection, headerBuffer, maxBody string
-	user, cacert, cert, key, proxy, rc, headerFile                  string
-	header, resolve, connectTo, volatile                            cli.StringSlice
-	allowAbsoluteBodies, insecure, http2                            bool
+	file, userAgent, contentType                string
+	cacert, cert, key, proxy, rc, headerFile    string
+	user                                        typed[string]
+	connectionClose                             typed[bool]
+	headerBuffer, maxBody                       typed[int64]
+	header                                      typedList[loader.Header]
+	resolve, connectTo, volatile, resourceHosts typedList[string]
+	checks                                      typedList[check.Expr]
+	allowAbsoluteBodies, insecure, http2        bool
 
 	// Browser-like visits
 	parser, noParser, noCache, noCookies, noFollow, followAnyHost, authAnyHost bool
 	lazyImages                                                                 bool
-	resourceHosts, login                                                       cli.StringSlice
+	login                                                                      cli.StringSlice
 	acceptEncoding                                                             string
 
 	// Logged-in users
-	data, dataPick, loginFile string
-	reloginEvery              int
+	data, loginFile string
+	dataPick        typed[userdata.Pick]
+	reloginEvery    int
 
 	// Output
-	output, html, log, mark, hdrLog, csv, label, serverMetrics, siegeFormat, promListen, interval string
-	verbose, quiet, jsonOutput, perURL                                                            bool
-	db                                                                                            cli.StringSlice
+	output, html, log, mark, hdrLog, csv, label, promListen string
+	serverMetrics                                           typed[sysload.Source]
+	siegeFormat                                             typed[report.Layout]
+	interval                                                typed[time.Duration]
+	verbose, quiet, jsonOutput, perURL                      bool
+	db                                                      cli.StringSlice
 
 	// Gates and comparison; slo is webload capacity's
-	assert, checks, slo cli.StringSlice
-	junit, history      string
-	abort               abortOptions
+	assert, slo    typedList[judge.Gate]
+	search         searchOptions
+	junit, history string
+	abort          abortOptions
 
 	// Distributed runs
-	shard, startAt, startAfter string
-	shards                     int
+	shard      typed[shardIndex]
+	startAt    typed[time.Time]
+	startAfter typed[time.Duration]
+	shards     int
 
 	// Diagnostics
 	get, print, pprof string

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/webload/webload/check"
+	"github.com/webload/webload/content"
+	"github.com/webload/webload/sysload"
 )
 
 // parseRunTime reads siege's -t: NUM with an optional unit S, M or H in any case; no unit
@@ -74,3 +76,85 @@ func parseSeconds(s string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// secondsFrom is parseSeconds for a flag whose duration must be least or more; want is its
+// problem, before the text given.
+func secondsFrom(least time.Duration, want string) func(string) (time.Duration, error) {
+	return func(s string) (time.Duration, error) {
+		d, err := parseSeconds(s)
+		if err != nil || d < least {
+			return 0, fmt.Errorf("%s (got %q)", want, s)
+		}
+		return d, nil
+	}
+}
+
+// optional is parse for a flag whose empty value means it is not given: the zero value.
+func optional[T any](parse func(string) (T, error)) func(string) (T, error) {
+	return func(s string) (T, error) {
+		if s == "" {
+			var zero T
+			return zero, nil
+		}
+		return parse(s)
+	}
+}
+
+// reps is -r: a number of requests per user, or once, each URL once in total.
+type reps struct {
+	n    int
+	once bool
+}
+
+// parseReps reads -r: a number from 1, or "once"; "" is neither, -r not given.
+func parseReps(s string) (reps, error) {
+	switch s {
+	case "":
+		return reps{}, nil
+	case "once":
+		return reps{once: true}, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return reps{}, fmt.Errorf("want a number of requests per user or \"once\" (got %q)", s)
+	}
+	return reps{n: n}, nil
+}
+
+// sizeFrom is parseSize for a flag whose size must be from least to most bytes; want is its
+// problem, before the text given.
+func sizeFrom(least, most int64, want string) func(string) (int64, error) {
+	return func(s string) (int64, error) {
+		n, err := parseSize(s)
+		if err != nil || n < least || n > most {
+			return 0, fmt.Errorf("%s (got %q)", want, s)
+		}
+		return n, nil
+	}
+}
+
+// parseConnection reads --connection: true for close, a new connection per request.
+func parseConnection(s string) (bool, error) {
+	switch s {
+	case "keep-alive":
+		return false, nil
+	case "close":
+		return true, nil
+	}
+	return false, fmt.Errorf("want keep-alive or close (got %q)", s)
+}
+
+// checked is parse for a flag whose text is used as given once check has passed it.
+func checked(check func(string) error) func(string) (string, error) {
+	return func(s string) (string, error) { return s, check(s) }
+}
+
+// parseVolatile reads one --volatile pattern, which content compiles with the others.
+func parseVolatile(s string) (string, error) {
+	_, err := content.CompileVolatile([]string{s})
+	return s, err
+}
+
+// newLoadSource reads --server-metrics into the reader of the server's load it names, which
+// reads nothing before the run starts it.
+func newLoadSource(spec string) (sysload.Source, error) { return sysload.NewSource(spec, nil) }

@@ -18,7 +18,7 @@ import (
 func sessionFlags(o *runOptions) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "data", Destination: &o.data, Category: catBrowser, Usage: "give each user its own variables from `FILE.csv`: a header row of names, then a row per user (user i takes row i mod N, see --data-pick); $(NAME) refers to a column in URL lines, bodies, -H values and login steps. The values, often passwords, are never shown"},
-		&cli.StringFlag{Name: "data-pick", Destination: &o.dataPick, Value: userdata.Sequential.String(), Category: catBrowser, Usage: "`HOW` users take the rows of --data: sequential (user i takes row i mod N), random (each draws a row; --seed repeats the draws) or unique (user i takes row i; more users than rows is refused before the run)"},
+		typedFlag(&cli.GenericFlag{Name: "data-pick", Category: catBrowser, Usage: "`HOW` users take the rows of --data: sequential (user i takes row i mod N), random (each draws a row; --seed repeats the draws) or unique (user i takes row i; more users than rows is refused before the run)"}, &o.dataPick, userdata.Sequential.String(), userdata.ParsePick),
 		&cli.StringFlag{Name: "login-file", Destination: &o.loginFile, Category: catBrowser, Usage: "each user first requests the lines of `FILE` in order, then any --login: siege's URL format, where \"#@extract NAME SOURCE\" takes a value such as a form's token out of the next line's answer for the later lines and the URLs as $(NAME) (SOURCE: regex:RE with a group, css:SELECTOR ATTR, css:SELECTOR text, json:PATH, header:NAME or cookie:NAME) and \"#@check EXPR\" fails a step whose answer does not pass EXPR, such as a refused login"},
 		&cli.IntFlag{Name: "relogin-every", Destination: &o.reloginEvery, Category: catBrowser, Usage: "log each user in again after `N` of its URLs: the login steps again, with new cookies and extracted values (its data row stays)", DefaultText: "once, before the first URL"},
 	}
@@ -79,9 +79,9 @@ func (s *sessions) env(env lookupEnv) lookupEnv {
 // in the Config's Login, so that --login lines (parsed after) can use what they extract.
 func sessionsFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p *problems) *sessions {
 	sess := &sessions{extracts: map[string]bool{}}
-	pick, err := userdata.ParsePick(o.dataPick)
+	pick, err := o.dataPick.val, o.dataPick.err
 	if err != nil {
-		p.addf("data-pick", "--data-pick: %w", err)
+		o.dataPick.book(p)
 		sess.broken = o.data != ""
 	}
 	switch {

@@ -14,10 +14,10 @@ import (
 // shardFlags split one run over several webload processes, started together; they write into o.
 func shardFlags(o *runOptions) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "shard", Destination: &o.shard, Category: catDistributed, Usage: "run part `I/N` of the load (I from 0): users or rate split evenly, each shard with its own slice of the URL schedule; merge the results with webload merge. In a Kubernetes Indexed Job, I defaults to $JOB_COMPLETION_INDEX and N to --shards or $WEBLOAD_SHARDS"},
+		typedFlag(&cli.GenericFlag{Name: "shard", Category: catDistributed, Usage: "run part `I/N` of the load (I from 0): users or rate split evenly, each shard with its own slice of the URL schedule; merge the results with webload merge. In a Kubernetes Indexed Job, I defaults to $JOB_COMPLETION_INDEX and N to --shards or $WEBLOAD_SHARDS"}, &o.shard, "", optional(parseShard)),
 		&cli.IntFlag{Name: "shards", Destination: &o.shards, Category: catDistributed, Usage: "the number of shards `N` when I comes from $JOB_COMPLETION_INDEX"},
-		&cli.StringFlag{Name: "start-at", Destination: &o.startAt, Category: catDistributed, Usage: "wait until `TIME` (RFC 3339, e.g. 2026-12-01T10:00:00Z) before starting, so shards start together"},
-		&cli.StringFlag{Name: "start-after", Destination: &o.startAfter, Category: catDistributed, Usage: "wait `DURATION` (e.g. 30s) before starting"},
+		typedFlag(&cli.GenericFlag{Name: "start-at", Category: catDistributed, Usage: "wait until `TIME` (RFC 3339, e.g. 2026-12-01T10:00:00Z) before starting, so shards start together"}, &o.startAt, "", optional(parseStartAt)),
+		typedFlag(&cli.GenericFlag{Name: "start-after", Category: catDistributed, Usage: "wait `DURATION` (e.g. 30s) before starting"}, &o.startAfter, "", optional(secondsFrom(0, "want a duration such as 30s"))),
 	}
 }
 
@@ -30,17 +30,13 @@ func shardFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p 
 	if c.IsSet("start-at") && c.IsSet("start-after") {
 		p.addf("start-at", "give --start-at or --start-after, not both")
 	}
-	if v := o.startAt; v != "" {
-		if s.StartAt, err = time.Parse(time.RFC3339Nano, v); err != nil {
-			p.addf("start-at", "--start-at: want an RFC 3339 time such as 2026-12-01T10:00:00Z (got %q)", v)
-		}
+	o.startAt.book(p)
+	o.startAfter.book(p)
+	if o.startAt.text != "" {
+		s.StartAt = o.startAt.val
 	}
-	if v := o.startAfter; v != "" {
-		d, err := parseSeconds(v)
-		if err != nil || d < 0 {
-			p.addf("start-after", "--start-after: want a duration such as 30s (got %q)", v)
-		}
-		s.StartAt = time.Now().Add(d)
+	if o.startAfter.text != "" {
+		s.StartAt = time.Now().Add(o.startAfter.val)
 	}
 	if count <= 1 {
 		return
@@ -55,14 +51,8 @@ func shardFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p 
 // shardOf reads I/N from --shard, or I from $JOB_COMPLETION_INDEX with N from --shards or
 // $WEBLOAD_SHARDS; 0/1 when the run is not sharded.
 func shardOf(o *runOptions, env lookupEnv) (index, count int, err error) {
-	if v := o.shard; v != "" {
-		i, n, ok := strings.Cut(v, "/")
-		index, err1 := strconv.Atoi(i)
-		count, err2 := strconv.Atoi(n)
-		if !ok || err1 != nil || err2 != nil || count < 1 || index < 0 || index >= count {
-			return 0, 0, fmt.Errorf("--shard: want I/N with 0 <= I < N, e.g. 0/4 (got %q)", v)
-		}
-		return index, count, nil
+	if o.shard.text != "" {
+		return o.shard.val.index, o.shard.val.count, o.shard.err
 	}
 	count = o.shards
 	if count == 0 {
@@ -83,4 +73,27 @@ func shardOf(o *runOptions, env lookupEnv) (index, count int, err error) {
 		return 0, 0, fmt.Errorf("$JOB_COMPLETION_INDEX: want 0..%d (got %q)", count-1, v)
 	}
 	return index, count, nil
+}
+
+// shardIndex is --shard I/N: this process runs part index of count.
+type shardIndex struct{ index, count int }
+
+// parseShard reads --shard I/N.
+func parseShard(s string) (shardIndex, error) {
+	i, n, ok := strings.Cut(s, "/")
+	index, err1 := strconv.Atoi(i)
+	count, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || count < 1 || index < 0 || index >= count {
+		return shardIndex{}, fmt.Errorf("want I/N with 0 <= I < N, e.g. 0/4 (got %q)", s)
+	}
+	return shardIndex{index, count}, nil
+}
+
+// parseStartAt reads --start-at, an RFC 3339 time.
+func parseStartAt(s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("want an RFC 3339 time such as 2026-12-01T10:00:00Z (got %q)", s)
+	}
+	return t, nil
 }

@@ -35,6 +35,11 @@ func effectiveConfig(c flagValues, flags []cli.Flag, rc []siegerc.Setting) strin
 			continue // actions, not settings
 		}
 		values := []string{fmt.Sprint(c.Value(name))}
+		if list, ok := c.Value(name).([]string); ok { // a typedList's values as given
+			if values = list; len(values) == 0 {
+				values = []string{""}
+			}
+		}
 		if _, ok := f.(*cli.StringSliceFlag); ok {
 			if values = c.StringSlice(name); len(values) == 0 {
 				values = []string{""}

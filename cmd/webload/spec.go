@@ -3,20 +3,15 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/webload/webload/check"
-	"github.com/webload/webload/content"
 	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/report"
 	"github.com/webload/webload/run"
-	"github.com/webload/webload/sysload"
 	"github.com/webload/webload/urls"
 )
 
@@ -48,7 +43,7 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 		s.Config.BatchSize = 1 // each line as soon as its request ends
 	}
 	s.Targets = targetsFromFlags(c, o, sess.env(env), sess, &p)
-	s.Info = run.NewInfo(&s.Config, o.reps, o.file, version)
+	s.Info = run.NewInfo(&s.Config, o.reps.text, o.file, version)
 	s.Info.DataFile, s.Info.DataPick, s.Info.LoginFile = s.Sessions.DataFile, s.Sessions.DataPick, s.Sessions.LoginFile
 	shardFromFlags(c, o, &s, env, &p)
 	checkSessions(o, &s, sess, &p) // after the shards, which number the open model's users
@@ -72,33 +67,19 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 // loadFromFlags reads how much load, for how long (usersFromFlags reads the users): rate, repetitions, time, pauses.
 func loadFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *problems) {
 	cfg.MaxUsers = 0 // the open model's cap, set with --rate below: a closed run's result shows none
-	switch o.reps {
-	case "":
-	case "once":
-		cfg.Once = true
-	default:
-		n, err := strconv.Atoi(o.reps)
-		if err != nil || n < 1 {
-			p.addf("reps", "-r: want a number of requests per user or \"once\" (got %q)", o.reps)
-		}
-		cfg.Reps = n
-	}
-	var err error
-	if cfg.Duration, err = parseRunTime(o.time); err != nil {
-		p.addf("time", "-t: %w", err)
-	}
+	o.reps.book(p)
+	cfg.Reps, cfg.Once = o.reps.val.n, o.reps.val.once
+	o.time.book(p)
+	cfg.Duration = o.time.val
 	if c.IsSet("delay") && !o.benchmark {
-		if cfg.Delay, err = parseSeconds(o.delay); err != nil {
-			p.addf("delay", "-d: %w", err)
-		}
+		o.delay.book(p)
+		cfg.Delay = o.delay.val
 	}
-	if cfg.Timeout, err = parseSeconds(o.timeout); err != nil || cfg.Timeout <= 0 {
-		p.addf("timeout", "--timeout: want a positive number of seconds or a duration such as 500ms (got %q)", o.timeout)
-	}
+	o.timeout.book(p)
+	cfg.Timeout = o.timeout.val
 	if c.IsSet("rate") {
-		if cfg.Rate, err = parseRate(o.rate); err != nil {
-			p.addf("rate", "--rate: %w", err)
-		}
+		o.rate.book(p)
+		cfg.Rate = o.rate.val
 		if c.IsSet("concurrent") {
 			p.addf("concurrent", "-c sets the users of the closed model; with --rate the schedule starts users as needed, capped by --max-users")
 		}
@@ -118,9 +99,8 @@ func loadFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *problem
 		}
 	}
 	if c.IsSet("ramp") {
-		if cfg.Ramp, err = parseSeconds(o.ramp); err != nil {
-			p.addf("ramp", "--ramp: %w", err)
-		}
+		o.ramp.book(p)
+		cfg.Ramp = o.ramp.val
 	}
 	cfg.Random = o.internet
 	cfg.Seed = rand.Uint64()
@@ -134,51 +114,27 @@ func loadFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *problem
 
 // requestsFromFlags reads what every request carries and how it is sent.
 func requestsFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *problems) {
-	for _, h := range o.header.Value() {
-		hd, ok := parseHeader(h)
-		if !ok {
-			p.addValue("header", h, fmt.Errorf("-H: want \"Name: value\" (got %q)", h))
-		}
-		cfg.Headers = append(cfg.Headers, hd)
-	}
-	for _, v := range o.volatile.Value() {
-		if _, err := content.CompileVolatile([]string{v}); err != nil {
-			p.addValue("volatile", v, fmt.Errorf("--volatile: %w", err))
-		}
-		cfg.Volatile = append(cfg.Volatile, v)
-	}
+	o.header.book(p)
+	cfg.Headers = o.header.values()
+	o.volatile.book(p)
+	cfg.Volatile = o.volatile.values()
 	cfg.UserAgent = "webload/" + version
 	if c.IsSet("user-agent") {
 		cfg.UserAgent = o.userAgent
 	}
 	cfg.ContentType = o.contentType
-	switch o.connection {
-	case "keep-alive":
-	case "close":
-		cfg.ConnectionClose = true
-	default:
-		p.addf("connection", "--connection: want keep-alive or close (got %q)", o.connection)
-	}
+	o.connectionClose.book(p)
+	cfg.ConnectionClose = o.connectionClose.val
 	cfg.Insecure = o.insecure
 	if c.IsSet("header-buffer") {
-		n, err := parseSize(o.headerBuffer)
-		if err != nil || n < 1<<10 || n > loader.MaxHeaderBuffer {
-			p.addf("header-buffer", "--header-buffer: want a size from 1KB to 1MB (got %q)", o.headerBuffer)
-		}
-		cfg.HeaderBuffer = int(n)
+		o.headerBuffer.book(p)
+		cfg.HeaderBuffer = int(o.headerBuffer.val)
 	}
-	for _, expr := range o.checks.Value() {
-		e, err := check.Parse(expr)
-		if err != nil {
-			p.addValue("check", expr, fmt.Errorf("--check: %w", err))
-		}
-		cfg.Checks = append(cfg.Checks, e)
-	}
+	o.checks.book(p)
+	cfg.Checks = o.checks.values()
 	if c.IsSet("max-body") {
-		var err error
-		if cfg.MaxBody, err = parseSize(o.maxBody); err != nil || cfg.MaxBody < 1 {
-			p.addf("max-body", "--max-body: want a size such as 512KB, 10MB or 1GB (got %q)", o.maxBody)
-		}
+		o.maxBody.book(p)
+		cfg.MaxBody = o.maxBody.val
 	}
 }
 
@@ -199,46 +155,33 @@ func outputsFromFlags(o *runOptions, p *problems) run.Outputs {
 	if out.Mark != "" && out.LogFile == "" {
 		p.addf("mark", "-m: a mark goes into the log file; give one with -l FILE")
 	}
-	layout, err := report.ParseLayout(o.siegeFormat)
-	if err != nil {
-		p.addf("siege-format", "--siege-format: %w", err)
-	}
-	out.Text = report.TextOptions{Layout: layout, PerURL: o.perURL}
+	o.siegeFormat.book(p)
+	out.Text = report.TextOptions{Layout: o.siegeFormat.val, PerURL: o.perURL}
 	return out
 }
 
 // checksFromFlags reads what surrounds the load: the timeline, repeats, gates, history, server
 // metrics and databases.
 func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p *problems) {
-	var err error
-	if s.Interval, err = parseSeconds(o.interval); err != nil || s.Interval < time.Millisecond {
-		p.addf("interval", "--interval: want a duration of at least 1ms such as 1s or 500ms (got %q)", o.interval)
-	}
+	o.interval.book(p)
+	s.Interval = o.interval.val
 	s.Repeat = o.repeat
 	if s.Repeat < 1 {
 		p.addf("repeat", "--repeat: want at least 1 run (got %d)", s.Repeat)
 	}
-	if s.RepeatPause, err = parseSeconds(o.repeatPause); err != nil {
-		p.addf("repeat-pause", "--repeat-pause: %w", err)
-	}
-	for _, expr := range o.assert.Value() {
-		g, err := judge.ParseGate(expr)
-		if err != nil {
-			p.addValue("assert", expr, fmt.Errorf("--assert: %w", err))
-		}
-		s.gates = append(s.gates, g)
-	}
+	o.repeatPause.book(p)
+	s.RepeatPause = o.repeatPause.val
+	o.assert.book(p)
+	s.gates = o.assert.values()
 	abortFromFlags(c, &o.abort, s, p)
 	s.junit = o.junit
-	if s.junit != "" && len(o.assert.Value()) == 0 && len(o.abort.on.Value()) == 0 && len(o.slo.Value()) == 0 {
+	if s.junit != "" && len(o.assert.texts()) == 0 && len(o.abort.on.texts()) == 0 && len(o.slo.texts()) == 0 {
 		p.addf("junit", "--junit: there are no gates to report; add --assert EXPR or --abort-on EXPR")
 	}
 	s.History = o.history
-	if spec := o.serverMetrics; spec != "" {
-		if s.Server, err = sysload.NewSource(spec, nil); err != nil {
-			p.addf("server-metrics", "--server-metrics: %w", err)
-		}
-		s.ServerSpec = spec
+	if spec := o.serverMetrics.text; spec != "" {
+		o.serverMetrics.book(p)
+		s.Server, s.ServerSpec = o.serverMetrics.val, spec
 	}
 	for _, raw := range o.db.Value() {
 		t, err := dbload.ParseTargetEnv(raw, env)
