@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/internal/sampling"
+	"github.com/webload/webload/urls"
 )
 
 // Monitor samples a source before, every interval during, and after a run.
@@ -19,10 +20,10 @@ type Monitor struct {
 // load) and then one every interval in its own goroutine until Stop. An interval <= 0 takes
 // only the before and after readings. Cancelling ctx ends the periodic readings but not the
 // final one, so that an interrupted run still reports its load. spec is what Summary.Source
-// reports.
+// reports, with any password in it hidden.
 func Start(ctx context.Context, src Source, spec string, interval time.Duration) *Monitor {
 	m := &Monitor{}
-	m.acc.sum.Source = spec
+	m.acc.sum.Source = urls.Redacted(spec)
 	m.loop = sampling.Start(ctx, src.Sample, m.acc.add, interval)
 	return m
 }

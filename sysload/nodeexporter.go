@@ -23,6 +23,7 @@ const (
 // nodeExporterSource scrapes a Prometheus node exporter over HTTP.
 type nodeExporterSource struct {
 	url    string
+	shown  string // url with any password hidden, for messages
 	client *http.Client
 }
 
@@ -30,11 +31,11 @@ type nodeExporterSource struct {
 func (s *nodeExporterSource) Sample(ctx context.Context) (Sample, error) {
 	fams, err := exposition.Fetch(ctx, s.client, s.url)
 	if err != nil {
-		return Sample{}, fmt.Errorf("scraping %s: %w", s.url, err)
+		return Sample{}, fmt.Errorf("scraping %s: %w", s.shown, err)
 	}
 	smp, err := sampleFromFamilies(fams)
 	if err != nil {
-		return Sample{}, fmt.Errorf("scraping %s: %w", s.url, err)
+		return Sample{}, fmt.Errorf("scraping %s: %w", s.shown, err)
 	}
 	smp.At = time.Now()
 	return smp, nil

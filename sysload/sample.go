@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/webload/webload/urls"
 )
 
 // LocalSpec is the source spec that selects this machine's /proc instead of a node exporter.
@@ -66,15 +68,20 @@ func NewSource(spec string, client *http.Client) (Source, error) {
 	if spec == LocalSpec {
 		return localSource()
 	}
+	shown := urls.Redacted(spec) // a password in the URL stays out of every message
 	u, err := url.Parse(spec)
 	if err != nil {
-		return nil, fmt.Errorf("parsing load source %q: %w", spec, err)
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			err = uerr.Err // url.Error repeats the URL, password and all
+		}
+		return nil, fmt.Errorf("parsing load source %q: %w", shown, err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("parsing load source %q: want %q or an http(s) URL of a node exporter", spec, LocalSpec)
+		return nil, fmt.Errorf("parsing load source %q: want %q or an http(s) URL of a node exporter", shown, LocalSpec)
 	}
 	if client == nil {
 		client = &http.Client{Timeout: defaultScrapeTimeout}
 	}
-	return &nodeExporterSource{url: u.String(), client: client}, nil
+	return &nodeExporterSource{url: u.String(), shown: shown, client: client}, nil
 }
