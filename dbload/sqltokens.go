@@ -122,7 +122,7 @@ func lineEnd(s string, i int) int {
 
 // quoteEnd is where the quoted text starting at s[i] == q ends: after the closing quote, a
 // doubled quote being one of the text; backslash escapes a character when backslash is set
-// (MySQL's strings, PostgreSQL's E” ones). An unterminated quote runs to the end.
+// (MySQL's strings, PostgreSQL's E'x' ones). An unterminated quote runs to the end.
 func quoteEnd(s string, i int, q byte, backslash bool) int {
 	for j := i + 1; j < len(s); j++ {
 		switch s[j] {
