@@ -87,6 +87,10 @@ type Statements struct {
 	// Restarted is set when a statement's counts went back during the run (the summaries were
 	// reset, or the statement evicted to make room for others): its figures count from then.
 	Restarted bool `json:"restarted,omitempty"`
+	// Transactions is what the figures per transaction are over: the run's transactions
+	// (every request that got a response, as for queries per transaction); 0 before they are
+	// known.
+	Transactions int64 `json:"transactions,omitempty"`
 	// List holds the Top statements that took the most time, most first.
 	List []Statement `json:"list"`
 	// Other sums the statements not listed; OtherDigests counts them (for a series: in the
@@ -228,6 +232,7 @@ func (s *Statements) clone() *Statements {
 // perTransaction sets each statement's figures per transaction, or takes them off with no
 // transactions.
 func (s *Statements) perTransaction(transactions int64) {
+	s.Transactions = max(0, transactions)
 	set := func(st *Statement) {
 		st.CallsPerTransaction, st.TimePerTransaction = nil, nil
 		if transactions <= 0 {

@@ -85,4 +85,5 @@ func writeDatabase(b *strings.Builder, title string, d *dbload.Summary) {
 	if d.TempBytes != nil {
 		line("DB temp files:", "%12.2f MB written", float64(*d.TempBytes)/megabyte)
 	}
+	writeStatements(b, d)
 }

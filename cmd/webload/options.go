@@ -33,6 +33,8 @@ type runOptions struct {
 	output, html, log, mark, hdrLog, csv, label, serverMetrics, siegeFormat, promListen, interval string
 	verbose, quiet, jsonOutput, perURL                                                            bool
 	db                                                                                            cli.StringSlice
+	dbStatements                                                                                  bool
+	dbStatementsTop                                                                               int
 
 	// Gates and comparison; slo is webload capacity's
 	assert, checks, slo cli.StringSlice
