@@ -119,3 +119,19 @@ func TestStatementsPerTransaction(t *testing.T) {
 		t.Error("the other summary's statements changed")
 	}
 }
+
+// Shards read the same database at once: the merged result keeps one shard's statements, as
+// it does its other figures, not their sum; the per-transaction figures wait for the merged
+// transactions.
+func TestMergeShardsKeepsOneShardsStatements(t *testing.T) {
+	st := diffStatements(snap(StatementsPg, nil), snap(StatementsPg, map[string]stmtCounts{"a": {text: "A", calls: 30, total: time.Second}}), 5)
+	shard := Summary{Samples: 2, Seconds: 1, Statements: st}
+	shard.PerTransaction(10)
+	got := MergeShards([]Summary{shard, shard})
+	if got.Statements.Calls != 30 || got.Statements.List[0].Calls != 30 || got.Statements.List[0].CallsPerTransaction != nil {
+		t.Errorf("merged statements %+v", got.Statements)
+	}
+	if shard.Statements.List[0].CallsPerTransaction == nil {
+		t.Error("the shard's own statements changed")
+	}
+}
