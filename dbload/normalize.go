@@ -13,7 +13,9 @@ import (
 // placeholder to ?, a list of them (and a list of such lists: VALUES rows) to one, identifier
 // quotes off, keywords and identifiers to lower case, LIMIT's forms (LIMIT o, n; OFFSET o
 // FETCH FIRST n ROWS ONLY) to LIMIT n OFFSET o, = ANY(?) to IN (?), != to <>, a cast of a
-// value (?::int) to the value, comments and spacing to one space between tokens. What it
+// value (?::int) to the value, MySQL's DISTINCTROW and STRAIGHT_JOIN to DISTINCT and JOIN and
+// its optimizer's words after SELECT (SQL_NO_CACHE…) out, comments and spacing to one space
+// between tokens. What it
 // cannot make alike (functions of one dialect, schema-qualified names on one side) stays
 // apart: such statements show on one side only.
 func NormalizeStatement(text string) string {
@@ -32,7 +34,17 @@ func NormalizeStatement(text string) string {
 		case sqlQuoted:
 			words = append(words, identifier(unquote(raw)))
 		case sqlWord:
-			words = append(words, strings.ToLower(raw))
+			w := strings.ToLower(raw)
+			if n := len(words); n > 0 && mysqlSelectHints[w] && (words[n-1] == "select" || words[n-1] == "distinct") {
+				continue // an optimizer's hint: the statement is the same
+			}
+			switch w {
+			case "straight_join":
+				w = "join"
+			case "distinctrow":
+				w = "distinct"
+			}
+			words = append(words, w)
 		default:
 			switch {
 			case raw == "!=":
@@ -52,6 +64,11 @@ func NormalizeStatement(text string) string {
 	words = limitForm(words)
 	return strings.Join(words, " ")
 }
+
+// mysqlSelectHints are MySQL's words after SELECT that steer its optimizer or cache and leave
+// the statement what it is.
+var mysqlSelectHints = map[string]bool{"straight_join": true, "high_priority": true, "sql_no_cache": true,
+	"sql_cache": true, "sql_small_result": true, "sql_big_result": true, "sql_buffer_result": true}
 
 // isOperand tells whether w ends an operand, so that a - after it subtracts rather than signs.
 func isOperand(w string) bool {

@@ -35,6 +35,10 @@ func TestNormalizeStatementMatchesDialects(t *testing.T) {
 		{"a comment and a semicolon", "SELECT /* page */ `v` FROM `t`;", "SELECT v -- page\n FROM t",
 			"select v from t"},
 		{"subtraction stays", "SELECT `a` - ? FROM `t`", `SELECT a - $1 FROM t`, "select a - ? from t"},
+		{"MySQL's optimizer words", "SELECT STRAIGHT_JOIN `a` FROM `p` STRAIGHT_JOIN `r` ON ( `p` . `id` = `r` . `p` )",
+			`SELECT a FROM p JOIN r ON (p.id = r.p)`, "select a from p join r on ( p . id = r . p )"},
+		{"DISTINCTROW", "SELECT DISTINCTROW SQL_NO_CACHE `job_cmd` FROM `job`", `SELECT DISTINCT job_cmd FROM job`,
+			"select distinct job_cmd from job"},
 		{"literals left in", "SELECT ? FROM `t` WHERE `v` = ?", `SELECT 1 FROM t WHERE v = 'x'`,
 			"select ? from t where v = ?"},
 	} {

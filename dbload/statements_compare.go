@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -67,6 +68,9 @@ type StatementChange struct {
 	Change time.Duration `json:"change_ns"`
 	// LowerBound is set when either side's figures are a series' lower bound.
 	LowerBound bool `json:"lower_bound,omitempty"`
+	// Prefix is set when the two sides were matched on the start of the statement: MySQL
+	// had cut its digest's text, and only this statement of the other side starts so.
+	Prefix bool `json:"matched_by_prefix,omitempty"`
 }
 
 // pooled is one side's statements by normalised text.
@@ -83,7 +87,16 @@ type pooledStmt struct {
 	calls      int64
 	total      time.Duration
 	lowerBound bool
+	// cut is set when the text may be the start of the statement only: MySQL cuts a digest's
+	// text at max_digest_length (1024 bytes by default).
+	cut bool
+	// prefix is set once the statement was matched with the other side's on its start.
+	prefix bool
 }
+
+// mysqlDigestCut is how long a MySQL digest's text is, in bytes, when it may have been cut:
+// MariaDB 10.11 cut MediaWiki's longest statements at 1003 to 1023 bytes.
+const mysqlDigestCut = 960
 
 // pool gathers a side's statements; read is false when no database of it read any.
 func pool(dbs []Summary) pooled {
@@ -101,7 +114,7 @@ func pool(dbs []Summary) pooled {
 			k := NormalizeStatement(s.Text)
 			ps := p.byKey[k]
 			if ps == nil {
-				ps = &pooledStmt{text: s.Text}
+				ps = &pooledStmt{text: s.Text, cut: st.Source == StatementsMySQL && len(s.Text) >= mysqlDigestCut}
 				p.byKey[k] = ps
 			}
 			ps.calls += s.Calls
@@ -129,6 +142,8 @@ func CompareStatements(base, cand StatementsSide) (StatementsComparison, bool) {
 		BaseOthers: b.others, Others: c.others,
 	}
 	out.Change = out.Time - out.BaseTime
+	matchCut(b, c)
+	matchCut(c, b)
 	keys := make([]string, 0, len(b.byKey)+len(c.byKey))
 	for k := range b.byKey {
 		keys = append(keys, k)
@@ -149,6 +164,7 @@ func CompareStatements(base, cand StatementsSide) (StatementsComparison, bool) {
 		if s := c.byKey[k]; s != nil {
 			ch.Text, ch.Calls, ch.Time = s.text, float64(s.calls)/ctx, perTx(s.total, ctx)
 			ch.LowerBound = ch.LowerBound || s.lowerBound
+			ch.Prefix = s.prefix
 		} else {
 			ch.On, ch.MaybeOther = OnBase, c.others > 0
 		}
@@ -179,6 +195,39 @@ func CompareStatements(base, cand StatementsSide) (StatementsComparison, bool) {
 		return cmp.Compare(x.Key, y.Key)
 	})
 	return out, true
+}
+
+// matchCut matches each statement of a whose text MySQL may have cut, and that b has not, with
+// the one statement of b, not in a, that starts with it (its last word left out: the cut may
+// fall inside it); b's statement is then keyed as a's. Two or more such statements of b are
+// left apart: which one it was cannot be told.
+func matchCut(a, b pooled) {
+	for k, s := range a.byKey {
+		if !s.cut || b.byKey[k] != nil {
+			continue
+		}
+		start := k
+		if i := strings.LastIndexByte(k, ' '); i > 0 {
+			start = k[:i]
+		}
+		found := ""
+		for bk := range b.byKey {
+			if a.byKey[bk] == nil && strings.HasPrefix(bk, start) {
+				if found != "" {
+					found = ""
+					break
+				}
+				found = bk
+			}
+		}
+		if found == "" {
+			continue
+		}
+		m := b.byKey[found]
+		delete(b.byKey, found)
+		m.prefix, s.prefix = true, true
+		b.byKey[k] = m
+	}
 }
 
 func abs(d time.Duration) time.Duration {

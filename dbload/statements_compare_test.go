@@ -85,3 +85,28 @@ func TestCompareStatementsOthers(t *testing.T) {
 		t.Error("a side without transactions compared")
 	}
 }
+
+// MySQL cuts a long statement's digest text (max_digest_length): such a statement is matched
+// with the one statement of the other side that starts as it does, and said to be; with two
+// candidates, neither.
+func TestCompareStatementsCutDigest(t *testing.T) {
+	cols := strings.Repeat("`some_column_name` , ", 48)
+	long := "SELECT " + cols + "`a` FROM `t` WHERE `id` = ? AND ( `user_id` ="
+	if len(long) < mysqlDigestCut {
+		t.Fatalf("the test's digest is %d bytes, too short to have been cut", len(long))
+	}
+	pgCols := strings.Repeat("some_column_name, ", 48)
+	base := side("mariadb", StatementsMySQL, 1, 10, map[string]stmtCounts{"d": {text: long, calls: 1, total: time.Millisecond}})
+	one := side("postgres", StatementsPg, 1, 10, map[string]stmtCounts{
+		"1": {text: "SELECT " + pgCols + "a FROM t WHERE id = $1 AND (user_id = $2) LIMIT 1", calls: 1, total: time.Millisecond}})
+	c, _ := CompareStatements(base, one)
+	if len(c.Statements) != 1 || c.Statements[0].On != OnBoth || !c.Statements[0].Prefix {
+		t.Errorf("statements %+v, want one on both, matched on its start", c.Statements)
+	}
+	two := side("postgres", StatementsPg, 1, 10, map[string]stmtCounts{
+		"1": {text: "SELECT " + pgCols + "a FROM t WHERE id = $1 AND (user_id = $2) LIMIT 1", calls: 1, total: time.Millisecond},
+		"2": {text: "SELECT " + pgCols + "a FROM t WHERE id = $1 AND (user_id = $2) LIMIT 2 OFFSET 3", calls: 1, total: time.Millisecond}})
+	if c, _ := CompareStatements(base, two); len(c.Statements) != 3 {
+		t.Errorf("statements %+v, want three apart", c.Statements)
+	}
+}

@@ -76,6 +76,9 @@ func (c *StatementsComparison) writeOnly(w io.Writer, side, other string, only [
 // is a series' lower bound.
 func compareText(s StatementChange) string {
 	t := OneLine(s.Key, statementTextWidth)
+	if s.Prefix {
+		t = "(matched on its start: MySQL cut its digest) " + t
+	}
 	if s.LowerBound {
 		t = "(at least) " + t
 	}

@@ -27,6 +27,9 @@ func statementsTable(cmps []dbload.StatementsComparison) (table, string) {
 				on += " (or other)"
 			}
 			key := s.Key
+			if s.Prefix {
+				key = "(matched on its start: MySQL cut its digest) " + key
+			}
 			if s.LowerBound {
 				key = "(at least) " + key
 			}
