@@ -23,6 +23,10 @@ type StatementsSide struct {
 type StatementsComparison struct {
 	Base  string `json:"base"`
 	Label string `json:"label"`
+	// BaseSource and Source name where each side's statements come from (StatementsPg,
+	// StatementsMySQL; several joined by "+" when a side read several kinds of database).
+	BaseSource string `json:"base_source"`
+	Source     string `json:"source"`
 	// BaseTime and Time are every statement's time per transaction, BaseCalls and Calls their
 	// calls per transaction; Change is Time less BaseTime.
 	BaseTime  time.Duration `json:"base_time_per_transaction_ns"`
@@ -75,6 +79,7 @@ type StatementChange struct {
 
 // pooled is one side's statements by normalised text.
 type pooled struct {
+	source string
 	byKey  map[string]*pooledStmt
 	calls  int64
 	total  time.Duration
@@ -107,6 +112,9 @@ func pool(dbs []Summary) pooled {
 			continue
 		}
 		p.read = true
+		if !strings.Contains("+"+p.source+"+", "+"+st.Source+"+") {
+			p.source = strings.TrimPrefix(p.source+"+"+st.Source, "+")
+		}
 		p.calls += st.Calls
 		p.total += st.Total
 		p.others += st.OtherDigests
@@ -136,7 +144,7 @@ func CompareStatements(base, cand StatementsSide) (StatementsComparison, bool) {
 	btx, ctx := float64(base.Transactions), float64(cand.Transactions)
 	perTx := func(d time.Duration, tx float64) time.Duration { return time.Duration(math.Round(float64(d) / tx)) }
 	out := StatementsComparison{
-		Base: base.Label, Label: cand.Label,
+		Base: base.Label, Label: cand.Label, BaseSource: b.source, Source: c.source,
 		BaseTime: perTx(b.total, btx), Time: perTx(c.total, ctx),
 		BaseCalls: float64(b.calls) / btx, Calls: float64(c.calls) / ctx,
 		BaseOthers: b.others, Others: c.others,

@@ -19,6 +19,10 @@ const contributorRows = 5
 func (c *StatementsComparison) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "\nStatements, per transaction, %q -> %q: database time %.3f -> %.3f ms (%+.3f ms), calls %.2f -> %.2f\n",
 		c.Base, c.Label, ms(c.BaseTime), ms(c.Time), ms(c.Change), c.BaseCalls, c.Calls)
+	if c.BaseSource != c.Source {
+		fmt.Fprintf(w, "  Note: the times are each engine's own: MySQL's span a statement's whole handling (parsing and "+
+			"optimising in), PostgreSQL's its execution alone (parsing and planning out); the calls compare alike.\n")
+	}
 	fmt.Fprintf(w, "  %-16s %-21s %10s  %s\n", "calls/tx", "ms/tx", "change ms", "statement (normalised)")
 	var base, cand []StatementChange
 	n := 0
