@@ -54,8 +54,10 @@ func TestDBStatementsAcrossStacks(t *testing.T) {
 	}
 	const pages = 100
 	var files []string
+	var sites []*dbsite.Site
 	for _, s := range stacks {
 		site := startDBSite(t, dbsite.Options{DSN: s.srv.DSN, ItemReads: 2, PerItem: 4, Extra: s.extra})
+		sites = append(sites, site)
 		out := filepath.Join(dir, s.label+".json")
 		files = append(files, out)
 		stdout, stderr, code := webload(t, nil, "-c", "4", "-r", "25", "--label", s.label, "--db", s.srv.DSN, "-o", out, site.URL()+"/item?id=3")
@@ -84,6 +86,20 @@ func TestDBStatementsAcrossStacks(t *testing.T) {
 		if !strings.Contains(stdout, "DB statements:") || !strings.Contains(stdout, "calls/tx") {
 			t.Errorf("%s: the text report has no statements:\n%s", s.label, stdout)
 		}
+	}
+
+	// A --repeat series adds its runs' statements: twice the calls, the same per transaction.
+	series := filepath.Join(dir, "series.json")
+	if stdout, stderr, code := webload(t, nil, "-c", "4", "-r", "25", "--repeat", "2", "--repeat-pause", "0", "--db", stacks[0].srv.DSN,
+		"-o", series, sites[0].URL()+"/item?id=3"); code != 0 {
+		t.Fatalf("series: exit %d\n%s%s", code, stdout, stderr)
+	}
+	rep, err := stats.ReadJSON(series)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls, perTx, _ := statementCalls(t, rep.Database.Statements, stmtParts); calls != 2*pages*3 || perTx != 3 {
+		t.Errorf("series: %q ran %d times, %v per transaction; want %d, 3", stmtParts, calls, perTx, 2*pages*3)
 	}
 
 	stdout, stderr, code := webload(t, nil, "compare", files[0], files[1])
