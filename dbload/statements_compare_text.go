@@ -3,7 +3,6 @@ package dbload
 import (
 	"fmt"
 	"io"
-	"strings"
 )
 
 // CompareTextRows is how many statements found on both sides the text of a comparison lists;
@@ -79,12 +78,12 @@ func (c *StatementsComparison) writeOnly(w io.Writer, side, other string, only [
 // compareText is a compared statement's line text: its normalised form, marked when a figure
 // is a series' lower bound.
 func compareText(s StatementChange) string {
-	t := OneLine(s.Key, statementTextWidth)
+	t := s.Key
 	if s.Prefix {
 		t = "(matched on its start: MySQL cut its digest) " + t
 	}
 	if s.LowerBound {
 		t = "(at least) " + t
 	}
-	return strings.TrimSpace(t)
+	return OneLine(t, statementTextWidth)
 }
