@@ -65,6 +65,7 @@ func CombineSeries(runs []Summary) Summary {
 	for i := range runs {
 		out.Series = append(out.Series, runs[i].Series...)
 	}
+	out.Statements = combineStatements(runs)
 	return out
 }
 
@@ -113,6 +114,10 @@ func MergeShards(shards []Summary) Summary {
 	}
 	out := shards[best]
 	out.QueriesPerTransaction, out.RowsReadPerTransaction = nil, nil
+	if out.Statements != nil && out.Statements.Unavailable == "" {
+		out.Statements = out.Statements.clone()
+		out.Statements.perTransaction(0)
+	}
 	if len(shards) > 1 {
 		out.Note = fmt.Sprintf("read by shard %d/%d alone: the shards ran at once against this database, so each read every shard's queries",
 			best, len(shards))

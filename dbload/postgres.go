@@ -53,8 +53,9 @@ type postgresSource struct {
 	// What the probe learnt about the connection.
 	version string
 	major   int
-	// stmts is pg_stat_statements, schema-qualified, when it is readable; "" otherwise.
-	stmts string
+	// stmts is pg_stat_statements, schema-qualified, when it is readable; "" otherwise, and
+	// stmtsWhy says why.
+	stmts, stmtsWhy string
 	// source is the counter Queries comes from, chosen at the first connection and kept:
 	// a count that moved from one counter to another mid-run would mean nothing.
 	source string
@@ -185,6 +186,7 @@ func (p *postgresSource) connect(ctx context.Context, conn *pgx.Conn) error {
 	if p.source == pgSourceCalls {
 		p.stmts = pr.stmts
 	}
+	p.stmtsWhy = pr.why
 	if p.flush {
 		// The probe's transaction would otherwise be published up to 10 s later, inside
 		// some reading or other; publishing it now makes the count exact from the first.
@@ -202,6 +204,18 @@ func (p *postgresSource) connect(ctx context.Context, conn *pgx.Conn) error {
 // transaction (the extended protocol would add a transaction for the Parse), and returns its
 // one row as text.
 func (p *postgresSource) exec(ctx context.Context, sql string) ([][]byte, error) {
+	rows, err := p.execRows(ctx, sql)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) != 1 {
+		return nil, fmt.Errorf("statement returned %d rows, want one", len(rows))
+	}
+	return rows[0], nil
+}
+
+// execRows runs one statement as exec does and returns its rows as text.
+func (p *postgresSource) execRows(ctx context.Context, sql string) ([][][]byte, error) {
 	results, err := p.conn.PgConn().Exec(ctx, sql).ReadAll()
 	if err != nil {
 		var pgErr *pgconn.PgError
@@ -213,10 +227,10 @@ func (p *postgresSource) exec(ctx context.Context, sql string) ([][]byte, error)
 		}
 		return nil, err
 	}
-	if len(results) != 1 || len(results[0].Rows) != 1 {
-		return nil, fmt.Errorf("statement returned %d results, want one row", len(results))
+	if len(results) != 1 {
+		return nil, fmt.Errorf("statement returned %d results, want one", len(results))
 	}
-	return results[0].Rows[0], nil
+	return results[0].Rows, nil
 }
 
 // drop closes the connection after a failure; the next Sample opens another.

@@ -27,6 +27,8 @@ type pgProbe struct {
 	// stmts is pg_stat_statements, schema-qualified, or "" when it cannot be read: not
 	// installed in this database, not loaded (shared_preload_libraries), or tracking nothing.
 	stmts string
+	// why says, when stmts is "", what is missing and how to turn it on.
+	why   string
 	flush bool
 }
 
@@ -42,7 +44,15 @@ func parsePgProbe(row [][]byte, major int) (pgProbe, error) {
 	var p pgProbe
 	// A NULL column comes back as nil: no extension, or its library is not loaded so the
 	// setting does not exist.
-	if schema, track := row[0], string(row[1]); schema != nil && (track == "top" || track == "all") {
+	switch schema, track := row[0], row[1]; {
+	case track == nil:
+		p.why = "pg_stat_statements is not loaded: add it to shared_preload_libraries in postgresql.conf, restart PostgreSQL, " +
+			"then run CREATE EXTENSION pg_stat_statements in the DSN's database"
+	case schema == nil:
+		p.why = "the pg_stat_statements extension is not in the DSN's database: run CREATE EXTENSION pg_stat_statements there"
+	case string(track) != "top" && string(track) != "all":
+		p.why = "pg_stat_statements.track is " + string(track) + ": set it to top in postgresql.conf and reload"
+	default:
 		p.stmts = string(schema) + ".pg_stat_statements"
 	}
 	if major >= 15 {

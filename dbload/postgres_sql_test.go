@@ -100,20 +100,29 @@ func TestPgProbe(t *testing.T) {
 		major int
 		want  pgProbe
 		err   bool
+		// why is what the reason for no statements must say.
+		why string
 	}{
 		{"statements tracked", [][]byte{[]byte("public"), []byte("top"), []byte("t"), nil}, 15,
-			pgProbe{stmts: "public.pg_stat_statements", flush: true}, false},
+			pgProbe{stmts: "public.pg_stat_statements", flush: true}, false, ""},
 		{"all statements, quoted schema", [][]byte{[]byte(`"Odd Schema"`), []byte("all"), []byte("f"), nil}, 16,
-			pgProbe{stmts: `"Odd Schema".pg_stat_statements`}, false},
-		{"tracking nothing", [][]byte{[]byte("public"), []byte("none"), []byte("t"), nil}, 15, pgProbe{flush: true}, false},
-		{"extension without its library", [][]byte{[]byte("public"), nil, []byte("t"), nil}, 15, pgProbe{flush: true}, false},
-		{"no extension", [][]byte{nil, []byte("top"), []byte("t"), nil}, 15, pgProbe{flush: true}, false},
-		{"before 15", [][]byte{[]byte("public"), []byte("top")}, 13, pgProbe{stmts: "public.pg_stat_statements"}, false},
-		{"columns missing", [][]byte{[]byte("public"), []byte("top")}, 15, pgProbe{}, true},
+			pgProbe{stmts: `"Odd Schema".pg_stat_statements`}, false, ""},
+		{"tracking nothing", [][]byte{[]byte("public"), []byte("none"), []byte("t"), nil}, 15, pgProbe{flush: true}, false,
+			"pg_stat_statements.track is none"},
+		{"extension without its library", [][]byte{[]byte("public"), nil, []byte("t"), nil}, 15, pgProbe{flush: true}, false,
+			"add it to shared_preload_libraries"},
+		{"no extension", [][]byte{nil, []byte("top"), []byte("t"), nil}, 15, pgProbe{flush: true}, false,
+			"run CREATE EXTENSION pg_stat_statements"},
+		{"before 15", [][]byte{[]byte("public"), []byte("top")}, 13, pgProbe{stmts: "public.pg_stat_statements"}, false, ""},
+		{"columns missing", [][]byte{[]byte("public"), []byte("top")}, 15, pgProbe{}, true, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			got, err := parsePgProbe(tc.row, tc.major)
+			if tc.why == "" && got.why != "" || !strings.Contains(got.why, tc.why) {
+				t.Errorf("why %q, want it to say %q", got.why, tc.why)
+			}
+			got.why = ""
 			if (err != nil) != tc.err || got != tc.want {
 				t.Errorf("got %+v, %v; want %+v, error %v", got, err, tc.want, tc.err)
 			}

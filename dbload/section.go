@@ -227,5 +227,13 @@ func (d *Summary) lines(title string, out []section.Line) []section.Line {
 	if d.TempBytes != nil {
 		line("DB temp files:", "%12.2f MB written", float64(*d.TempBytes)/(1<<20))
 	}
+	if st := d.Statements; st != nil {
+		line("DB statements:", "%s", st.Headline())
+		var rows strings.Builder
+		st.WriteRows(&rows, "  ", StatementsTextRows)
+		for r := range strings.Lines(rows.String()) {
+			out = append(out, section.Line{Value: strings.TrimSuffix(r, "\n")})
+		}
+	}
 	return out
 }

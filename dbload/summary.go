@@ -49,6 +49,10 @@ type Summary struct {
 	TempDiskTables *int64 `json:"temp_disk_tables,omitempty"`
 	TempBytes      *int64 `json:"temp_bytes,omitempty"`
 
+	// Statements are what each statement did during the run (--db-statements), or why they
+	// could not be read; absent when they were not asked for.
+	Statements *Statements `json:"statements,omitempty"`
+
 	// Series has one point per interval between readings, for the timeline.
 	Series []Point `json:"series,omitempty"`
 }
@@ -69,6 +73,10 @@ type Point struct {
 // PerTransaction sets the per-transaction figures from the run's transaction count; with no
 // transactions they stay absent.
 func (s *Summary) PerTransaction(transactions int64) {
+	if s.Statements != nil && s.Statements.Unavailable == "" {
+		s.Statements = s.Statements.clone() // the caller's summary may share it
+		s.Statements.perTransaction(transactions)
+	}
 	if transactions <= 0 {
 		return
 	}

@@ -9,6 +9,8 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/webload/webload/stats"
+
+	"github.com/webload/webload/dbload"
 )
 
 // columns are the comparison table's figures, in table order: the seed columns of a migration
@@ -83,6 +85,9 @@ type Comparison struct {
 	// Steps compares ladders (-c 10,20,40) step by step, one entry per number of users every
 	// result has; absent unless every result is a ladder.
 	Steps []StepComparison `json:"steps,omitempty"`
+	// Statements put each candidate's database statements beside the baseline's, per
+	// transaction (--db with --db-statements); absent when a side read none.
+	Statements []dbload.StatementsComparison `json:"statements,omitempty"`
 	// Gates are the verdicts of the comparison's gates (--max-regression, --max-content-changes)
 	// that the text prints after it, set by the caller that judged them; absent without gates.
 	Gates []GateVerdict `json:"gates,omitempty"`
@@ -205,6 +210,7 @@ func Compare(reports []stats.Report, perURL bool) (Comparison, error) {
 	c.noteLocalServer()
 	c.noteCountedUnits()
 	c.noteUnsettledSearches()
+	c.compareStatements(reports)
 	if err := c.compareSteps(reports); err != nil {
 		return c, err
 	}

@@ -140,6 +140,7 @@ func (c *Comparison) writeFooter(b *strings.Builder, md bool) {
 	}
 	c.ContentSection.write(b, "the baseline", md)
 	c.writeURLChanges(b, md)
+	c.writeStatements(b, md)
 }
 
 // writeURLChanges lists the URLs whose figures changed most, when --per-url asked for them: one

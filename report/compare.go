@@ -21,6 +21,10 @@ type comparison struct {
 	// section does; ContentNote says how to read it, or that every URL answers as before.
 	Content     table  `json:"content"`
 	ContentNote string `json:"content_note,omitempty"`
+	// Statements puts the database's statements side by side, per transaction (--db with
+	// --db-statements); StatementsNote gives each run's whole and what changed it most.
+	Statements     *table `json:"statements,omitempty"`
+	StatementsNote string `json:"statements_note,omitempty"`
 }
 
 // verdictText words stats' verdicts for the page.
@@ -40,7 +44,7 @@ func verdictCell(v string) cell {
 	return c
 }
 
-// comparisonTables lays out a comparison computed by stats.Compare, the same figures and
+// comparisonTables lays out a comparison computed by judge.Compare, the same figures and
 // verdicts `webload compare` prints.
 func comparisonTables(c judge.Comparison) comparison {
 	out := comparison{
@@ -86,6 +90,10 @@ func comparisonTables(c judge.Comparison) comparison {
 	out.Figures = t
 	out.URLs = urlChangeTable(c.URLChanges)
 	out.Content, out.ContentNote = contentTable(c.ContentSection)
+	if len(c.Statements) > 0 {
+		t, note := statementsTable(c.Statements)
+		out.Statements, out.StatementsNote = &t, note
+	}
 	return out
 }
 

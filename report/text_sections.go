@@ -115,6 +115,10 @@ func LittleVerdict(ratio float64) string {
 // writeSections adds each section's block, its labels aligned with the report's.
 func writeSections(b *strings.Builder, rep *stats.Report) {
 	for _, l := range stats.SectionLines(rep) {
+		if l.Label == "" {
+			b.WriteString(l.Value + "\n")
+			continue
+		}
 		fmt.Fprintf(b, "%s%s%s\n", l.Label, tabsAfter(l.Label), l.Value)
 	}
 }

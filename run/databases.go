@@ -36,7 +36,7 @@ func newDatabases(spec *Spec, warn io.Writer) *databases {
 // take a while.
 func (p *databases) start(ctx context.Context, r *runState) error {
 	p.readers = dbReaders(r.spec)
-	startDatabases(ctx, p.readers, r.spec.Interval, p.warn, p.warned)
+	startDatabases(ctx, p.readers, r.spec.Interval, r.spec.DBStatements, p.warn, p.warned)
 	return nil
 }
 
@@ -104,6 +104,12 @@ type dbFirst struct {
 
 func (d dbFirst) Close() error { return d.src.Close() }
 
+// dbFirstStatements is a dbFirst whose source reads statements too.
+type dbFirstStatements struct {
+	dbFirst
+	dbload.StatementSource
+}
+
 // dbReaders lists what a run reads of its databases: each --db, and the --server-metrics
 // page when it is an exporter's URL, since a mysqld_exporter or postgres_exporter page serves
 // the same figures.
@@ -123,10 +129,10 @@ func dbReaders(spec *Spec) []*dbReader {
 // holds the databases warned of in earlier runs of a series, which are not warned of again.
 // When ctx ends meanwhile, the readings end with it and the run is not to start: nothing is
 // warned of and no reader is left to stop.
-func startDatabases(ctx context.Context, readers []*dbReader, interval time.Duration, warn io.Writer, warned map[string]bool) {
+func startDatabases(ctx context.Context, readers []*dbReader, interval time.Duration, opts dbload.Options, warn io.Writer, warned map[string]bool) {
 	var wg sync.WaitGroup
 	for _, r := range readers {
-		wg.Go(func() { r.start(ctx, interval) })
+		wg.Go(func() { r.start(ctx, interval, opts) })
 	}
 	wg.Wait()
 	if ctx.Err() != nil {
@@ -138,10 +144,18 @@ func startDatabases(ctx context.Context, readers []*dbReader, interval time.Dura
 			fmt.Fprintf(warn, "webload: warning: %s %s: no reading (%s); the run goes on without its figures\n",
 				r.flag, r.target, dbload.Message(err))
 		}
+		if r.mon == nil || r.startErr != nil {
+			continue // no reading at all: warned of above, the statements with the rest
+		}
+		if err := r.mon.StatementsError(); err != nil && !warned[r.target.String()+" statements"] {
+			warned[r.target.String()+" statements"] = true
+			fmt.Fprintf(warn, "webload: warning: %s %s: no statements (%s); the run goes on without them (--db-statements=false stops asking)\n",
+				r.flag, r.target, dbload.Message(err))
+		}
 	}
 }
 
-func (r *dbReader) start(ctx context.Context, interval time.Duration) {
+func (r *dbReader) start(ctx context.Context, interval time.Duration, opts dbload.Options) {
 	src, err := dbload.Open(r.target)
 	if err != nil {
 		r.startErr = err
@@ -162,7 +176,11 @@ func (r *dbReader) start(ctx context.Context, interval time.Duration) {
 		_ = src.Close()
 		return
 	}
-	r.mon = dbload.Start(ctx, dbFirst{first, src}, r.target.String(), interval)
+	var read dbload.Source = dbFirst{first, src}
+	if ss, ok := src.(dbload.StatementSource); ok && opts.Statements {
+		read = dbFirstStatements{dbFirst{first, src}, ss}
+	}
+	r.mon = dbload.StartWith(ctx, read, r.target.String(), interval, opts)
 }
 
 // exporterIsDatabase says whether the --server-metrics page gave a database's reading.

@@ -67,6 +67,8 @@ type Spec struct {
 	// postgres_exporter's figures. A database that cannot be read costs a warning, never the
 	// run.
 	Databases []dbload.Target
+	// DBStatements says whether each database's statements are read too, and how many kept.
+	DBStatements dbload.Options
 
 	// step is the step in progress of a ladder (its users) or a capacity search (its rate),
 	// for the metrics' webload_step; 0 outside one. The drivers set it on their copy.

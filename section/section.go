@@ -60,7 +60,8 @@ type Run struct {
 }
 
 // Line is one line of a section's block in the text report: the label is aligned with the
-// report's other labels, the value follows it as written.
+// report's other labels, the value follows it as written. A line without a label continues the
+// block, such as a table's row: its value is written alone.
 type Line struct {
 	Label, Value string
 }

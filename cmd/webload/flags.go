@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/webload/webload/dbload"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/check"
@@ -66,6 +68,8 @@ func optionFlags(o *runOptions) []cli.Flag {
 		&cli.StringFlag{Name: "history", Destination: &o.history, Category: catGates, Usage: "also keep the result in `DIR` under a timestamped name, for compare --history"},
 		typedFlag(&cli.GenericFlag{Name: "server-metrics", Category: catOutput, Usage: "read the server's load during the run from a node exporter `URL` (http://host:9100/metrics) or \"local\" (/proc of this machine, Linux only); a mysqld_exporter's or postgres_exporter's URL gives the database's figures, as --db does"}, &o.serverMetrics, "", optional(newLoadSource)),
 		&cli.StringSliceFlag{Name: "db", Destination: &o.db, Category: catOutput, Usage: "read what the database did during the run (statements, slow ones, rows read, connections, buffer hits, locks) from `DSN`: mysql://user:pass@host:3306/ (MySQL, MariaDB, Percona) or postgres://user:pass@host:5432/db (PostgreSQL); read-only, one connection of its own, before, every --interval during and after the run; repeatable; the password is hidden in every output, and a DSN without one takes it from PGPASSWORD or MYSQL_PWD, or from the file ?password_file=PATH names, so that it is not in argv"},
+		&cli.BoolFlag{Name: "db-statements", Destination: &o.dbStatements, Value: true, Category: catOutput, Usage: "with --db, read each statement's calls, time and rows from pg_stat_statements (PostgreSQL) or performance_schema (MySQL, MariaDB) before and after the run, and report them per transaction; on when the database keeps them, --db-statements=false turns it off"},
+		&cli.IntFlag{Name: "db-statements-top", Destination: &o.dbStatementsTop, Value: dbload.DefaultStatementsTop, Category: catOutput, Usage: "keep the `N` statements that took the most time; the rest are summed as one"},
 		typedFlag(&cli.GenericFlag{Name: "siege-format", Category: catOutput, Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"}, &o.siegeFormat, "4.0", report.ParseLayout),
 		&cli.StringFlag{Name: "prometheus-listen", Destination: &o.promListen, Category: catOutput, Usage: "serve the run's Prometheus metrics (/metrics) on loopback `ADDRESS` while it lasts, e.g. 127.0.0.1:9464"},
 		&cli.StringFlag{Name: "pprof", Destination: &o.pprof, Category: catDiagnostics, Usage: "serve Go's profiler (/debug/pprof/) on loopback `ADDRESS` while the run lasts, e.g. 127.0.0.1:6060"},

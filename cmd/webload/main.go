@@ -30,7 +30,11 @@ func main() {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	guard := &runGuard{}
-	go stopOnSignals(cancel, guard, os.Stderr)
+	// Notify before anything else runs, so that no read of the start-up can come before it and a
+	// signal then end webload without its message and exit code.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	go stopOnSignals(sigs, cancel, guard, os.Stderr)
 	err := runApp(withRunGuard(ctx, guard), os.Args, os.Stdout, os.Stderr, os.LookupEnv)
 	os.Exit(exitCode(err, os.Stderr))
 }
@@ -40,9 +44,7 @@ func main() {
 // siege. Signals within sameSignalWindow of the first are the same stop, delivered twice.
 // Before a run has started (guard) there is nothing to report, and the start-up may wait on
 // a read or a name lookup that no context reaches, so the first signal exits at once.
-func stopOnSignals(cancel context.CancelCauseFunc, guard *runGuard, stderr io.Writer) {
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+func stopOnSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, guard *runGuard, stderr io.Writer) {
 	first := <-sigs
 	if !guard.running.Load() {
 		fmt.Fprintf(stderr, "webload: %v before the run started, exiting\n", first)

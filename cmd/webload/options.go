@@ -56,6 +56,8 @@ type runOptions struct {
 	interval                                                typed[time.Duration]
 	verbose, quiet, jsonOutput, perURL                      bool
 	db                                                      cli.StringSlice
+	dbStatements                                            bool
+	dbStatementsTop                                         int
 
 	// Gates and comparison; slo is webload capacity's
 	assert, slo    typedList[judge.Gate]

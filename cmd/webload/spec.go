@@ -193,6 +193,10 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p
 		// A page may print the database's password (a debugging page, an error dump).
 		s.Config.Secrets = append(s.Config.Secrets, t.Secrets()...)
 	}
+	if o.dbStatementsTop < 0 {
+		p.addf("db-statements-top", "--db-statements-top: %d is not a number of statements", o.dbStatementsTop)
+	}
+	s.DBStatements = dbload.Options{Statements: o.dbStatements, Top: o.dbStatementsTop}
 }
 
 // targetsFromFlags reads the URL given on the command line or the URL file ("-" is standard

@@ -28,19 +28,33 @@ func (s *Site) item(ctx context.Context, id int) (string, error) {
 			parts = append(parts, names...)
 		}
 		writeList(&b, parts)
-		return b.String(), nil
+		return s.extra(ctx, &b)
 	}
-	names, err := s.column(ctx, "SELECT name FROM dbsite_items WHERE id = ?", id)
-	if err != nil {
-		return "", err
+	for range s.opts.ItemReads {
+		names, err := s.column(ctx, "SELECT name FROM dbsite_items WHERE id = ?", id)
+		if err != nil {
+			return "", err
+		}
+		writeList(&b, names)
 	}
-	writeList(&b, names)
 	for range s.opts.PerItem - 1 {
 		parts, err := s.column(ctx, "SELECT name FROM dbsite_parts WHERE item_id = ? ORDER BY id", id)
 		if err != nil {
 			return "", err
 		}
 		writeList(&b, parts)
+	}
+	return s.extra(ctx, &b)
+}
+
+// extra runs Options.Extra, when set, and returns the page.
+func (s *Site) extra(ctx context.Context, b *strings.Builder) (string, error) {
+	if s.opts.Extra != "" {
+		v, err := s.column(ctx, s.opts.Extra)
+		if err != nil {
+			return "", err
+		}
+		writeList(b, v)
 	}
 	return b.String(), nil
 }

@@ -33,6 +33,12 @@ type Options struct {
 	// and lists them: 1+Parts statements, PerItem ignored. The page is the same as with
 	// PerItem 2: a stack that went N+1 answers alike and only its database shows it.
 	NPlusOne bool
+	// ItemReads is how many times /item reads its item (default 1), before its parts: with
+	// PerItem, a page runs two statements a known number of times each.
+	ItemReads int
+	// Extra is a statement /item runs once more, last (its first column read as text): a
+	// statement one stack runs and another does not.
+	Extra string
 }
 
 // Conns is how many connections the site keeps to its database, all opened at Start so that
@@ -49,15 +55,22 @@ func (o *Options) defaults() {
 	if o.PerItem <= 0 {
 		o.PerItem = 1
 	}
+	if o.ItemReads <= 0 {
+		o.ItemReads = 1
+	}
 }
 
 // StatementsPerItem is how many statements one /item page runs.
 func (o Options) StatementsPerItem() int {
 	o.defaults()
-	if o.NPlusOne {
-		return 1 + o.Parts
+	extra := 0
+	if o.Extra != "" {
+		extra = 1
 	}
-	return o.PerItem
+	if o.NPlusOne {
+		return 1 + o.Parts + extra
+	}
+	return o.ItemReads + o.PerItem - 1 + extra
 }
 
 // Site is a running site on 127.0.0.1.

@@ -11,9 +11,22 @@ import (
 	"github.com/webload/webload/internal/testtier"
 )
 
+// MariaDBOptions vary the server a test gets.
+type MariaDBOptions struct {
+	// PerformanceSchema starts the server with performance_schema on (it cannot be turned on
+	// while the server runs), so that its statement digests can be read.
+	PerformanceSchema bool
+}
+
 // MariaDB starts a MariaDB server with the account User/Password and the database Database.
 // Its DSN is mysql://webload:…@127.0.0.1:PORT/.
 func MariaDB(t testing.TB) *Server {
+	t.Helper()
+	return MariaDBWith(t, MariaDBOptions{})
+}
+
+// MariaDBWith starts a MariaDB server as MariaDB does, varied by opts.
+func MariaDBWith(t testing.TB, opts MariaDBOptions) *Server {
 	t.Helper()
 	testtier.Program(t, "MariaDB")
 	install := findBinary(t, "mariadb-server", "mariadb-install-db")
@@ -34,11 +47,15 @@ func MariaDB(t testing.TB) *Server {
 	admin := func(sql string) (string, error) {
 		return run(client, "--no-defaults", "--socket="+sock, "-uroot", "--batch", "--skip-column-names", "-e", sql)
 	}
+	perfSchema := "--performance-schema=OFF"
+	if opts.PerformanceSchema {
+		perfSchema = "--performance-schema=ON"
+	}
 	port, stop := launch(t, "mariadbd", logFile, syscall.SIGTERM, func(port int) *exec.Cmd {
 		return exec.Command(server, "--no-defaults", "--datadir="+data, "--tmpdir="+dir, "--socket="+sock,
 			"--pid-file="+filepath.Join(dir, "mysqld.pid"), "--log-error="+logFile, "--user=root",
 			"--bind-address=127.0.0.1", fmt.Sprintf("--port=%d", port), "--skip-name-resolve",
-			"--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M", "--performance-schema=OFF")
+			"--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M", perfSchema)
 	}, func(int) error {
 		if _, err := os.Stat(sock); err != nil {
 			return err

@@ -230,6 +230,12 @@
     if (c.urls.rows && c.urls.rows.length > 0) {
       sec.append(el("h3", {}, "URLs whose p95 changed most"), renderTable(c.urls, "url-changes"));
     }
+    if (c.statements && c.statements.rows.length > 0) {
+      sec.append(el("h3", {}, "Statements: the database's work per transaction"), renderTable(c.statements, "statements"));
+      if (c.statements_note) {
+        sec.append(el("p", { className: "note" }, c.statements_note));
+      }
+    }
   }
 
   function renderPercentiles() {
