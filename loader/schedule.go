@@ -23,3 +23,10 @@ type Schedule interface {
 	// its Due: the schedule's own lateness, which the wait for a busy visitor comes after.
 	Dispatched(late time.Duration)
 }
+
+// SetSchedule makes the run take its arrivals from s instead of from Config.Rate, whose value
+// then only describes the schedule (its mean rate) in the result; Config.MaxUsers still caps
+// the users, and Config.Duration still ends the run. Call it before Run. The run sends the
+// arrivals of each visitor through one user at a time, with that visitor's cookie jar (see
+// runSchedule). Shards do not apply.
+func (l *Loader) SetSchedule(s Schedule) { l.schedule = s }
