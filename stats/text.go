@@ -105,6 +105,7 @@ func writeExtras(b *strings.Builder, rep *Report) {
 	if s := rep.Schedule; s != nil {
 		writeSchedule(b, rep, s)
 	}
+	writeReplay(b, rep)
 	if sv := rep.Server; sv != nil {
 		fmt.Fprintf(b, "Server load:\t\t%12.2f max load average, %.0f MB peak memory in use of %.0f MB, %.1f %% CPU busy\n",
 			sv.MaxLoad1, sv.PeakMemUsedMB, sv.MemTotalMB, sv.CPUBusyPercent)

@@ -1,0 +1,74 @@
+package stats
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Replay is what a replayed access log planned and how closely the run kept to it (webload
+// replay). Times are seconds. Its requests are in every other figure as a run's are; Schedule
+// has their send lags and waits for a busy visitor or user.
+type Replay struct {
+	// Logs are the files replayed, merged by time.
+	Logs []string `json:"logs"`
+	// Speed divides the log's time: 2 sent it in half its time.
+	Speed float64 `json:"speed"`
+	// From and To are the window of the log's clock asked for (RFC 3339); "" when open.
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+	// LogStart and LogEnd are the logged times of the first and last request replayed (RFC 3339).
+	LogStart string `json:"log_start"`
+	LogEnd   string `json:"log_end"`
+	// Lines counts the lines read; Planned the requests to replay among them.
+	Lines   int64 `json:"lines"`
+	Planned int64 `json:"planned"`
+	// Sent counts the planned requests sent; Unsent those due before the run stopped that were
+	// not. The rest of Planned were due after the stop.
+	Sent   int64 `json:"sent"`
+	Unsent int64 `json:"unsent"`
+	// LatenessP50, LatenessP99 and LatenessMax are how far behind the log's clock the dispatcher
+	// handed requests to their visitors: the load generator's own delay, before any wait for a
+	// busy visitor.
+	LatenessP50 float64 `json:"lateness_p50"`
+	LatenessP99 float64 `json:"lateness_p99"`
+	LatenessMax float64 `json:"lateness_max"`
+	// Unparsed counts lines that are no request in the common or combined format;
+	// UnparsedSamples quotes the first few as "FILE:LINE: problem".
+	Unparsed        int64    `json:"unparsed"`
+	UnparsedSamples []string `json:"unparsed_samples,omitempty"`
+	// Skipped counts the lines left out on purpose, by reason (the filters of urls import,
+	// "before --from", "from --to on", "blank").
+	Skipped map[string]int64 `json:"skipped,omitempty"`
+}
+
+// SetLateness reads the replay's lateness from the dispatcher's distribution.
+func (r *Replay) SetLateness(l *Latency) {
+	if l.Count() == 0 {
+		return
+	}
+	r.LatenessMax = l.Max()
+	r.LatenessP50 = l.Quantile(50, r.LatenessMax)
+	r.LatenessP99 = l.Quantile(99, r.LatenessMax)
+}
+
+// writeReplay reports what the log planned beside what was sent, and the lines left out.
+func writeReplay(b *strings.Builder, rep *Report) {
+	r := rep.Replay
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(b, "Replay:\t\t\t%12d requests planned from %s to %s of the log's clock at %gx; %d sent, %d unsent\n",
+		r.Planned, r.LogStart, r.LogEnd, r.Speed, r.Sent, r.Unsent)
+	fmt.Fprintf(b, "Replay lateness:\t%12.3f ms p50, %.3f ms p99, %.3f ms max (the dispatcher behind the log's clock)\n",
+		r.LatenessP50*1000, r.LatenessP99*1000, r.LatenessMax*1000)
+	left := []string{fmt.Sprintf("unparsable: %d", r.Unparsed)}
+	for _, k := range slices.Sorted(maps.Keys(r.Skipped)) {
+		left = append(left, fmt.Sprintf("%s: %d", k, r.Skipped[k]))
+	}
+	fmt.Fprintf(b, "Log lines:\t\t%12d read; left out: %s\n", r.Lines, strings.Join(left, ", "))
+	for _, s := range r.UnparsedSamples {
+		fmt.Fprintf(b, "Unparsable line:\t%s\n", s)
+	}
+}
