@@ -1,0 +1,47 @@
+package replay
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
+)
+
+// AddTo puts the replay's section into a run's result: the first pass's plan and counts, the
+// latest schedule's lateness, and what the run sent and left unsent.
+func (p *Plan) AddTo(rep *stats.Report, o loader.Outcome) {
+	c := &p.Counts
+	r := &stats.Replay{
+		Logs:            slices.Clone(p.opt.Logs),
+		Speed:           p.opt.speed(),
+		From:            stamp(p.opt.From),
+		To:              stamp(p.opt.To),
+		LogStart:        time.Unix(p.First, 0).UTC().Format(time.RFC3339),
+		LogEnd:          time.Unix(p.Last, 0).UTC().Format(time.RFC3339),
+		Lines:           c.Lines,
+		Planned:         c.Planned,
+		Unsent:          o.Unsent,
+		Unparsed:        c.Unparsed,
+		UnparsedSamples: slices.Clone(c.Samples),
+	}
+	if len(c.Skipped) > 0 {
+		r.Skipped = maps.Clone(c.Skipped)
+	}
+	if rep.Schedule != nil {
+		r.Sent = rep.Schedule.Sent
+	}
+	if s := p.schedule; s != nil {
+		r.SetLateness(&s.late)
+	}
+	rep.Replay = r
+}
+
+// stamp writes a moment of --from or --to; "" when it was not given.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
