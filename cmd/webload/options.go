@@ -1,6 +1,10 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/webload/webload/urls"
+)
 
 // runOptions are the run flags' values. Each flag writes its field (Destination), so the code
 // reads a typed field where a misspelt flag name would have read a silent zero; siegerc
@@ -46,6 +50,10 @@ type runOptions struct {
 	// Diagnostics
 	get, print, pprof string
 	version, config   bool
+
+	// targets are the URLs of a command that makes its own list (webload replay), which
+	// replace the URL or file a run names; nil for a run.
+	targets []urls.Target
 }
 
 // runFlags are the run flags bound to options of their own, for what needs only the flags'
