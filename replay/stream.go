@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/webload/webload/urls"
@@ -83,6 +84,10 @@ func Open(opt Options) (*Stream, error) {
 	}
 	f, err := urls.NewAccessFilter(opt.Filter)
 	if err != nil {
+		// The filter's messages name urls import's flags; the site is its --base.
+		if rest, ok := strings.CutPrefix(err.Error(), "bad --base "); ok {
+			return nil, fmt.Errorf("bad --site %s", rest)
+		}
 		return nil, err
 	}
 	s := &Stream{opt: opt, filter: f, counts: Counts{Skipped: map[string]int64{}}}

@@ -137,19 +137,21 @@ func replayCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env 
 	if err := p.err(func(string, string) (string, bool) { return "", false }); err != nil {
 		return err
 	}
-	plan, err := replay.NewPlan(opt)
-	if err != nil {
-		return usageError{err}
-	}
 	// The open model: --max-users caps the users in flight; the rate only describes the log.
 	if err := c.Set("rate", "1"); err != nil {
 		return fmt.Errorf("setting the open model: %w", err)
 	}
-	o.targets = plan.Targets
+	// The run's settings are checked before the logs are read, which may take a while.
+	o.targets = []urls.Target{}
 	spec, err := specFromFlags(c, o, env, func(string, string) (string, bool) { return "", false })
 	if err != nil {
 		return err
 	}
+	plan, err := replay.NewPlan(opt)
+	if err != nil {
+		return usageError{err}
+	}
+	spec.Targets = plan.Targets
 	cfg := &spec.Config
 	// The log has the requests a browser made, its redirects' targets and (with
 	// --include-assets) its resources among them: following or fetching them would send them twice.

@@ -320,7 +320,9 @@ func TestReplayBadInput(t *testing.T) {
 		{"missing log", []string{"/nonexistent/a.log", "--site", "http://127.0.0.1:9"}, "/nonexistent/a.log: no such file or directory"},
 		{"paths without site", []string{paths}, paths + ":1: the log has paths only; give --site URL"},
 		{"a load flag", []string{paths, "--site", "http://127.0.0.1:9", "-c", "5"}, "--concurrent does not apply to webload replay"},
-		{"bad site", []string{paths, "--site", "ftp://x"}, "bad --base"},
+		{"bad site", []string{paths, "--site", "ftp://x"}, `bad --site "ftp://x"`},
+		// The run's flags are checked before a log, maybe long, is read.
+		{"bad run flag", []string{"/nonexistent/a.log", "--site", "http://127.0.0.1:9", "--interval", "0"}, "--interval: want a duration"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
