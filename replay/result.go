@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -36,6 +37,17 @@ func (p *Plan) AddTo(rep *stats.Report, o loader.Outcome) {
 		r.SetLateness(&s.late)
 	}
 	rep.Replay = r
+}
+
+// Describe says what the plan replays, and how fast, for the banner.
+func (p *Plan) Describe() string {
+	logs := p.opt.Logs[0]
+	if len(p.opt.Logs) > 1 {
+		logs = fmt.Sprintf("%d logs", len(p.opt.Logs))
+	}
+	span := time.Duration(p.Last-p.First+1) * time.Second
+	return fmt.Sprintf("%d requests of %s (%v of its clock) at %gx, %.6g requests/s on average",
+		p.Counts.Planned, logs, span, p.opt.speed(), p.Rate())
 }
 
 // stamp writes a moment of --from or --to; "" when it was not given.

@@ -13,6 +13,8 @@ import (
 type Replay interface {
 	// Open starts a pass over the schedule for one run.
 	Open() (loader.Schedule, error)
+	// Describe says what is replayed, for the banner: "12000 requests of access.log ...".
+	Describe() string
 	// AddTo puts the schedule's section into the run's result, once the run has ended.
 	AddTo(rep *stats.Report, o loader.Outcome)
 }
