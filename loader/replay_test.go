@@ -206,3 +206,34 @@ func TestScheduleCountsUnsentAtStop(t *testing.T) {
 		t.Errorf("%d sent + %d unsent, want 40 with some unsent", sent, out.Unsent)
 	}
 }
+
+// Idle visitors keep their state, the most recently active first, up to the bound: an older one
+// comes back as a new visitor, so memory does not grow with a log's visitors.
+func TestGuestsKeepTheRecentIdleOnes(t *testing.T) {
+	t.Parallel()
+	gs := newGuests(2)
+	unbind := func(*guest) {}
+	first := map[string]*guest{}
+	for _, key := range []string{"a", "b", "c"} {
+		g, fresh := gs.take(key)
+		if !fresh {
+			t.Fatalf("%s: not fresh at first", key)
+		}
+		first[key] = g
+		if again, fresh := gs.take(key); fresh || again != g {
+			t.Fatalf("%s: a second arrival while busy is not queued on the same visitor", key)
+		}
+		if gs.served(g, unbind) || !gs.served(g, unbind) {
+			t.Fatalf("%s: idle before its last arrival was served, or not after", key)
+		}
+	}
+	for _, tt := range []struct {
+		key  string
+		kept bool
+	}{{"b", true}, {"c", true}, {"a", false}} {
+		g, fresh := gs.take(tt.key)
+		if !fresh || (g == first[tt.key]) != tt.kept {
+			t.Errorf("%s: fresh %v, same visitor %v; want kept %v", tt.key, fresh, g == first[tt.key], tt.kept)
+		}
+	}
+}
