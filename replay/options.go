@@ -31,6 +31,9 @@ type Options struct {
 	// From and To keep the lines logged at From or later and before To, by the log's own
 	// clock; a zero time leaves that side open.
 	From, To time.Time
+	// Interval is the width of the run's timeline buckets: the plan counts its requests by due
+	// time in buckets as wide, to set beside what the run sent. 0 counts none.
+	Interval time.Duration
 }
 
 // speed is Speed with its default.

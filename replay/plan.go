@@ -23,6 +23,9 @@ type Plan struct {
 	Counts Counts
 	// First and Last are the logged seconds of the first and last request replayed.
 	First, Last int64
+	// Timeline counts the requests by due time, per Options.Interval from the start; nil
+	// without an interval.
+	Timeline []int64
 
 	schedule *Schedule // the latest opened, whose figures the result reports
 }
@@ -48,6 +51,13 @@ func NewPlan(opt Options) (*Plan, error) {
 			p.First = e.At
 		}
 		p.Last = e.At
+		if opt.Interval > 0 {
+			i := int(e.Due / opt.Interval)
+			for len(p.Timeline) <= i {
+				p.Timeline = append(p.Timeline, 0)
+			}
+			p.Timeline[i]++
+		}
 		k := targetKey{e.Method, e.URL}
 		if _, seen := p.index[k]; !seen {
 			p.index[k] = len(p.Targets)

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ func TestPlanTargetsAndSpan(t *testing.T) {
 		line{sec: 3, client: "c", path: "/a", method: "HEAD"},
 		"junk")
 	o := opts(log)
-	o.Speed = 2
+	o.Speed, o.Interval = 2, 500*time.Millisecond
 	p, err := NewPlan(o)
 	if err != nil {
 		t.Fatal(err)
@@ -33,6 +34,10 @@ func TestPlanTargetsAndSpan(t *testing.T) {
 	}
 	if p.Span() != 2*time.Second {
 		t.Errorf("span %v, want 2s (4 logged seconds at 2x)", p.Span())
+	}
+	// Due at 0, 0.25 s (the second request of second 0), 1.5 s and 1.75 s.
+	if want := []int64{2, 0, 0, 2}; !slices.Equal(p.Timeline, want) {
+		t.Errorf("timeline %v, want %v", p.Timeline, want)
 	}
 	if p.Rate() != 2 {
 		t.Errorf("rate %v, want 2/s", p.Rate())

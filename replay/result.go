@@ -26,6 +26,7 @@ func (p *Plan) AddTo(rep *stats.Report, o loader.Outcome) {
 		Unsent:          o.Unsent,
 		Unparsed:        c.Unparsed,
 		UnparsedSamples: slices.Clone(c.Samples),
+		PlannedTimeline: slices.Clone(p.Timeline),
 	}
 	if len(c.Skipped) > 0 {
 		r.Skipped = maps.Clone(c.Skipped)
@@ -35,6 +36,7 @@ func (p *Plan) AddTo(rep *stats.Report, o loader.Outcome) {
 	}
 	if s := p.schedule; s != nil {
 		r.SetLateness(&s.late)
+		s.stream.Close() // a run stopped early leaves the logs open
 	}
 	rep.Replay = r
 }

@@ -41,6 +41,9 @@ type Replay struct {
 	// Skipped counts the lines left out on purpose, by reason (the filters of urls import,
 	// "before --from", "from --to on", "blank").
 	Skipped map[string]int64 `json:"skipped,omitempty"`
+	// PlannedTimeline counts the planned requests by due time, per TimelineInterval from the
+	// start: the log's own shape, to set beside Timeline's requests (counted by end time).
+	PlannedTimeline []int64 `json:"planned_timeline,omitempty"`
 }
 
 // SetLateness reads the replay's lateness from the dispatcher's distribution.

@@ -147,6 +147,7 @@ func replayCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env 
 	if err != nil {
 		return err
 	}
+	opt.Interval = spec.Interval
 	plan, err := replay.NewPlan(opt)
 	if err != nil {
 		return usageError{err}

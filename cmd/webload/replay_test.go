@@ -117,6 +117,13 @@ func TestReplayKeepsTheLogsShape(t *testing.T) {
 			if len(got) != 2*burst || rep.Replay == nil || rep.Replay.Planned != 2*burst || rep.Replay.Sent != 2*burst || rep.Replay.Unsent != 0 {
 				t.Fatalf("%d arrivals, replay %+v; want %d planned, sent and arrived", len(got), rep.Replay, 2*burst)
 			}
+			wantPlanned := []int64{2 * burst} // the default 1 s timeline: both bursts in its first second
+			if speed == 1 {
+				wantPlanned = []int64{burst, 0, 0, 0, 0, burst}
+			}
+			if !slices.Equal(rep.Replay.PlannedTimeline, wantPlanned) {
+				t.Errorf("planned timeline %v, want %v", rep.Replay.PlannedTimeline, wantPlanned)
+			}
 			seen := map[int]bool{}
 			longest, before := time.Duration(0), -1
 			for i, a := range got {
