@@ -76,6 +76,9 @@ func Merge(shards []Report) (Report, error) {
 	}
 	rep := f.report(nil)
 	rep.URLs = rows
+	if rep.Replay, err = mergeReplays(shards, a); err != nil {
+		return Report{}, fmt.Errorf("merge: %w", err)
+	}
 	return rep, nil
 }
 

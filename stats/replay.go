@@ -34,6 +34,10 @@ type Replay struct {
 	LatenessP50 float64 `json:"lateness_p50"`
 	LatenessP99 float64 `json:"lateness_p99"`
 	LatenessMax float64 `json:"lateness_max"`
+	// Dispatched counts the lateness's values, and LatenessHistogram holds them in
+	// microseconds (HdrHistogram V2, base64), so that shards' results merge exactly.
+	Dispatched        int64  `json:"dispatched"`
+	LatenessHistogram string `json:"lateness_histogram,omitempty"`
 	// Unparsed counts lines that are no request in the common or combined format;
 	// UnparsedSamples quotes the first few as "FILE:LINE: problem".
 	Unparsed        int64    `json:"unparsed"`
@@ -48,12 +52,52 @@ type Replay struct {
 
 // SetLateness reads the replay's lateness from the dispatcher's distribution.
 func (r *Replay) SetLateness(l *Latency) {
+	r.Dispatched, r.LatenessHistogram = l.Count(), l.encode(nil)
 	if l.Count() == 0 {
 		return
 	}
 	r.LatenessMax = l.Max()
 	r.LatenessP50 = l.Quantile(50, r.LatenessMax)
 	r.LatenessP99 = l.Quantile(99, r.LatenessMax)
+}
+
+// mergeReplays is the replay section of shards' merged result: the requests planned, sent and
+// unsent summed (each shard replays its own visitors), the lateness's distributions added,
+// the lines and their counts the first shard's (every shard reads every line). nil when the
+// shards were no replay.
+func mergeReplays(shards []Report, a *histAdder) (*Replay, error) {
+	if shards[0].Replay == nil {
+		return nil, nil
+	}
+	m := *shards[0].Replay
+	m.Planned, m.Sent, m.Unsent, m.Dispatched, m.LatenessMax = 0, 0, 0, 0, 0
+	m.PlannedTimeline = nil
+	var late Latency
+	for i := range shards {
+		r := shards[i].Replay
+		if r == nil {
+			return nil, fmt.Errorf("run %d is no replay, run 1 is", i+1)
+		}
+		m.Planned, m.Sent, m.Unsent = m.Planned+r.Planned, m.Sent+r.Sent, m.Unsent+r.Unsent
+		m.LogStart, m.LogEnd = min(m.LogStart, r.LogStart), max(m.LogEnd, r.LogEnd)
+		for k, n := range r.PlannedTimeline {
+			for len(m.PlannedTimeline) <= k {
+				m.PlannedTimeline = append(m.PlannedTimeline, 0)
+			}
+			m.PlannedTimeline[k] += n
+		}
+		if err := late.addSaved(r.Dispatched, 0, r.LatenessMax, r.LatenessHistogram, a); err != nil {
+			return nil, fmt.Errorf("run %d's replay lateness: %w", i+1, err)
+		}
+	}
+	m.Dispatched = late.Count()
+	m.LatenessHistogram, m.LatenessP50, m.LatenessP99 = late.encode(nil), 0, 0
+	if m.Dispatched > 0 {
+		m.LatenessMax = late.Max()
+		m.LatenessP50 = late.Quantile(50, m.LatenessMax)
+		m.LatenessP99 = late.Quantile(99, m.LatenessMax)
+	}
+	return &m, nil
 }
 
 // writeReplay reports what the log planned beside what was sent, and the lines left out.
