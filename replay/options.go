@@ -9,6 +9,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"strconv"
 	"strings"
@@ -34,6 +35,22 @@ type Options struct {
 	// Interval is the width of the run's timeline buckets: the plan counts its requests by due
 	// time in buckets as wide, to set beside what the run sent. 0 counts none.
 	Interval time.Duration
+	// Shard and Shards make this replay one of Shards parts (0-based Shard), dealt out by
+	// visitor, so that each visitor's session stays whole in one shard. Every shard keeps the
+	// whole log's clock: its requests are due when they would be in the whole replay. Shards 0
+	// or 1 is the whole replay.
+	Shard, Shards int
+}
+
+// owns tells whether the visitor's requests are this shard's: by a hash of its key, which
+// every shard computes alike.
+func (o *Options) owns(visitor string) bool {
+	if o.Shards <= 1 {
+		return true
+	}
+	h := fnv.New64a()
+	h.Write([]byte(visitor))
+	return h.Sum64()%uint64(o.Shards) == uint64(o.Shard)
 }
 
 // speed is Speed with its default.

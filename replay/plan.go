@@ -11,7 +11,7 @@ import (
 )
 
 // Plan is a first pass over the logs: the URLs the replay requests (the run's targets, in the
-// order first logged), how many requests and over which stretch of the log's clock. Its
+// order first logged; a shard's too are the whole log's), how many requests and over which stretch of the log's clock. Its
 // memory is the distinct URLs, not the lines.
 type Plan struct {
 	opt Options
@@ -36,20 +36,34 @@ type targetKey struct{ method, url string }
 // NewPlan reads the logs once. Lines that are no request are counted, never fatal; a log with
 // no request to replay is an error that says what its lines were.
 func NewPlan(opt Options) (*Plan, error) {
-	s, err := Open(opt)
+	// Every shard lists the whole log's URLs, so that their results line up URL by URL to
+	// merge; each counts its own visitors' requests.
+	whole := opt
+	whole.Shard, whole.Shards = 0, 0
+	s, err := Open(whole)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
 	p := &Plan{opt: opt, index: map[targetKey]int{}}
-	for n := 0; ; n++ {
+	var planned int64
+	for {
 		e, ok := s.Next()
 		if !ok {
 			break
 		}
-		if n == 0 {
+		k := targetKey{e.Method, e.URL}
+		if _, seen := p.index[k]; !seen {
+			p.index[k] = len(p.Targets)
+			p.Targets = append(p.Targets, urls.Target{Method: e.Method, URL: e.URL, Source: fmt.Sprintf("%s:%d", e.Log, e.Line)})
+		}
+		if !opt.owns(e.Visitor) {
+			continue
+		}
+		if planned == 0 {
 			p.First = e.At
 		}
+		planned++
 		p.Last = e.At
 		if opt.Interval > 0 {
 			i := int(e.Due / opt.Interval)
@@ -58,17 +72,13 @@ func NewPlan(opt Options) (*Plan, error) {
 			}
 			p.Timeline[i]++
 		}
-		k := targetKey{e.Method, e.URL}
-		if _, seen := p.index[k]; !seen {
-			p.index[k] = len(p.Targets)
-			p.Targets = append(p.Targets, urls.Target{Method: e.Method, URL: e.URL, Source: fmt.Sprintf("%s:%d", e.Log, e.Line)})
-		}
 	}
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
 	p.Counts = s.Counts()
-	if p.Counts.Planned == 0 {
+	p.Counts.Planned = planned
+	if planned == 0 {
 		return nil, fmt.Errorf("no requests to replay in %s (%d lines read; %s)", strings.Join(opt.Logs, ", "), p.Counts.Lines, p.Counts.leftOut())
 	}
 	return p, nil

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webload/webload/urls"
 )
 
 func TestPlanTargetsAndSpan(t *testing.T) {
@@ -52,5 +54,37 @@ func TestPlanWithoutRequestsSaysWhy(t *testing.T) {
 	want := "no requests to replay in " + log + " (2 lines read; left out: unparsable 1, asset: *.png 1)"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+// Shards list the whole log's URLs, so that their results merge URL by URL, and each plans its
+// own visitors' requests.
+func TestPlanShardsShareTheURLs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var lines []any
+	for i := range 50 {
+		lines = append(lines, line{sec: i / 10, client: "10.0.0." + string(rune('0'+i%10)), path: "/p" + string(rune('a'+i%26))})
+	}
+	log := writeLog(t, dir, "a.log", false, lines...)
+	whole, err := NewPlan(opts(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var planned int64
+	for shard := range 2 {
+		o := opts(log)
+		o.Shard, o.Shards = shard, 2
+		p, err := NewPlan(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(p.Targets, whole.Targets, func(a, b urls.Target) bool { return a.URL == b.URL && a.Method == b.Method }) {
+			t.Errorf("shard %d lists %d URLs, the whole log %d", shard, len(p.Targets), len(whole.Targets))
+		}
+		planned += p.Counts.Planned
+	}
+	if planned != whole.Counts.Planned {
+		t.Errorf("shards plan %d requests, the whole log %d", planned, whole.Counts.Planned)
 	}
 }

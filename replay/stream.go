@@ -34,7 +34,7 @@ const maxSamples = 10
 type Counts struct {
 	// Lines counts the lines read, blank ones included.
 	Lines int64
-	// Planned counts the requests replayed.
+	// Planned counts the requests replayed (by this shard, when sharded).
 	Planned int64
 	// Unparsed counts lines that are no request in the common or combined format (or whose
 	// target is no URL); Samples quotes the first few as "FILE:LINE: problem".
@@ -111,16 +111,21 @@ func Open(opt Options) (*Stream, error) {
 	return s, nil
 }
 
-// Next returns the next request in time order; false at the end of the logs or at an error,
-// which Err then reports.
+// Next returns the next request in time order (of this shard's visitors); false at the end of
+// the logs or at an error, which Err then reports.
 func (s *Stream) Next() (Event, bool) {
-	if s.next >= len(s.group) && !s.fill() {
-		return Event{}, false
+	for {
+		if s.next >= len(s.group) && !s.fill() {
+			return Event{}, false
+		}
+		e := s.group[s.next]
+		s.group[s.next] = Event{} // the strings go as soon as they are handed out
+		s.next++
+		if s.opt.owns(e.Visitor) {
+			s.counts.Planned++
+			return e, true
+		}
 	}
-	e := s.group[s.next]
-	s.group[s.next] = Event{} // the strings go as soon as they are handed out
-	s.next++
-	return e, true
 }
 
 // fill takes the requests of the next logged second off the heap and gives them their due times.
@@ -216,7 +221,6 @@ func (s *Stream) advance(src *source) bool {
 			s.counts.Skipped[skipAfterTo]++
 			continue
 		}
-		s.counts.Planned++
 		src.head = Event{Visitor: req.Client + " " + req.Agent, Method: req.Method, URL: req.URL, At: req.At, Log: src.name, Line: num}
 		return true
 	}

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -237,5 +238,58 @@ func TestParseLogTime(t *testing.T) {
 	}
 	if _, err := ParseLogTime("yesterday"); err == nil {
 		t.Error("ParseLogTime(yesterday) took it")
+	}
+}
+
+// Shards deal out visitors: together they replay every request once, each visitor's all in
+// one shard, each at the moment the whole replay sends it.
+func TestStreamShardsDealOutVisitors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var lines []any
+	for i := range 200 {
+		lines = append(lines, line{sec: i / 30, client: fmt.Sprintf("10.0.0.%d", i%17), agent: fmt.Sprintf("UA %d", i%3), path: fmt.Sprintf("/p?i=%d", i)})
+	}
+	log := writeLog(t, dir, "a.log", false, lines...)
+	whole := map[string]Event{}
+	s, err := Open(opts(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range drain(t, s) {
+		whole[e.URL] = e
+	}
+	s.Close()
+	const shards = 3
+	got := map[string]bool{}
+	shardOf := map[string]int{}
+	for shard := range shards {
+		o := opts(log)
+		o.Shard, o.Shards = shard, shards
+		s, err := Open(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		events := drain(t, s)
+		if s.Counts().Planned != int64(len(events)) || len(events) == 0 {
+			t.Errorf("shard %d: %d planned, %d events", shard, s.Counts().Planned, len(events))
+		}
+		for _, e := range events {
+			if got[e.URL] {
+				t.Errorf("%s in two shards", e.URL)
+			}
+			got[e.URL] = true
+			if w := whole[e.URL]; w.Due != e.Due || w.Visitor != e.Visitor {
+				t.Errorf("%s: due %v by %q in shard %d, %v by %q in the whole replay", e.URL, e.Due, e.Visitor, shard, w.Due, w.Visitor)
+			}
+			if prev, ok := shardOf[e.Visitor]; ok && prev != shard {
+				t.Errorf("visitor %q in shards %d and %d", e.Visitor, prev, shard)
+			}
+			shardOf[e.Visitor] = shard
+		}
+		s.Close()
+	}
+	if len(got) != len(whole) {
+		t.Errorf("shards replayed %d requests, the whole %d", len(got), len(whole))
 	}
 }

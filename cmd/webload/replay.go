@@ -66,10 +66,6 @@ var notForReplay = map[string]string{
 	"file":          "whose requests are the log's",
 	"repeat":        "which replays the log once",
 	"repeat-pause":  "which replays the log once",
-	"shard":         "which is not sharded yet",
-	"shards":        "which is not sharded yet",
-	"start-at":      "which is not sharded yet",
-	"start-after":   "which is not sharded yet",
 	"data":          byTheVisitors,
 	"data-pick":     byTheVisitors,
 	"login":         byTheVisitors,
@@ -147,7 +143,8 @@ func replayCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env 
 	if err != nil {
 		return err
 	}
-	opt.Interval = spec.Interval
+	// Shards deal out visitors, each keeping the whole log's clock.
+	opt.Interval, opt.Shard, opt.Shards = spec.Interval, spec.Config.Shard, spec.Config.Shards
 	plan, err := replay.NewPlan(opt)
 	if err != nil {
 		return usageError{err}

@@ -341,3 +341,57 @@ func TestReplayBadInput(t *testing.T) {
 		})
 	}
 }
+
+// Shards deal out the log's visitors; merged, their results are the whole replay's: every
+// request planned and sent once.
+func TestReplayShardsMerge(t *testing.T) {
+	t.Parallel()
+	const n = 60
+	var lines []string
+	for i := range n {
+		lines = append(lines, logLine(i/20, fmt.Sprintf("10.0.0.%d", i%9), "Mozilla/5.0", fmt.Sprintf("/p%d?seq=%d", i%4, i)))
+	}
+	log := writeReplayLog(t, lines)
+	site := newRecorder(t, 0, nil)
+	dir := t.TempDir()
+	var files []string
+	var planned int64
+	for shard := range 2 {
+		out := filepath.Join(dir, fmt.Sprintf("shard%d.json", shard))
+		if _, stderr, code := webload(t, nil, "replay", "-q", log, "--site", site.URL, "--speed", "20", "--shard", fmt.Sprintf("%d/2", shard), "-o", out); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", shard, code, stderr)
+		}
+		rep, err := stats.ReadJSON(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := rep.Replay.Planned; p == 0 || p == n {
+			t.Errorf("shard %d planned %d of %d: want a share", shard, p, n)
+		}
+		planned += rep.Replay.Planned
+		files = append(files, out)
+	}
+	merged := filepath.Join(dir, "merged.json")
+	if _, stderr, code := webload(t, nil, append([]string{"merge", "-o", merged}, files...)...); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	rep, err := stats.ReadJSON(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Replay; planned != n || r == nil || r.Planned != n || r.Sent != n || r.Dispatched != n || rep.Requests != n {
+		t.Errorf("shards planned %d; merged replay %+v, %d requests; want %d", planned, rep.Replay, rep.Requests, n)
+	}
+	seen := map[int]int{}
+	for _, a := range site.arrivals() {
+		seen[a.seq]++
+	}
+	if len(seen) != n {
+		t.Errorf("%d distinct requests arrived, want %d", len(seen), n)
+	}
+	for seq, k := range seen {
+		if k != 1 {
+			t.Errorf("request %d arrived %d times", seq, k)
+		}
+	}
+}
