@@ -142,6 +142,8 @@ type Loader struct {
 	pages   sync.Pool // page buffers, *[]byte, lent to the users' bodies (see body.take)
 	// checkCost is what judging checks cost the users, added up as their exchanges end.
 	checkCost runCheckCost
+	// schedule gives the open model's arrivals when set (SetSchedule); nil paces by Config.Rate.
+	schedule Schedule
 }
 
 // New checks the configuration and prepares one request template per target.
@@ -370,9 +372,12 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 	}
 	lo, hi := l.cfg.shardUsers()
 	users, unsent := hi-lo, int64(0)
-	if l.cfg.open() {
+	switch {
+	case l.schedule != nil:
+		users, unsent = l.runSchedule(results)
+	case l.cfg.open():
 		users, unsent = l.runOpen(results)
-	} else {
+	default:
 		l.runClosed(results)
 	}
 	elapsed := time.Since(l.start)

@@ -67,6 +67,7 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 			return p, &ResultError{Index: i, Label: labels[i], Err: fmt.Errorf("timeline: %w", err)}
 		}
 		tl.Queries = queriesPerSec(r.DatabaseList(), r.Run.StartedAt, &tl)
+		tl.Planned = plannedPerSec(r, &tl)
 		p.Runs = append(p.Runs, runPage{
 			Label:    labels[i],
 			About:    about(r),

@@ -107,6 +107,7 @@ func writeExtras(b *strings.Builder, rep *stats.Report) {
 	if s := rep.Schedule; s != nil {
 		writeSchedule(b, rep, s)
 	}
+	writeReplay(b, rep)
 	writeSections(b, rep)
 	if st := rep.SteadyState; st != nil {
 		fmt.Fprintf(b, "Steady state:\t\t%12.2f trans/sec after the %.2f s ramp: %d transactions, %d failed, p50 %.3f ms, p99 %.3f ms\n",

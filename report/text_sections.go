@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/webload/webload/stats"
@@ -120,5 +122,25 @@ func writeSections(b *strings.Builder, rep *stats.Report) {
 			continue
 		}
 		fmt.Fprintf(b, "%s%s%s\n", l.Label, tabsAfter(l.Label), l.Value)
+	}
+}
+
+// writeReplay reports what the log planned beside what was sent, and the lines left out.
+func writeReplay(b *strings.Builder, rep *stats.Report) {
+	r := rep.Replay
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(b, "Replay:\t\t\t%12d requests planned from %s to %s of the log's clock at %gx; %d sent, %d unsent\n",
+		r.Planned, r.LogStart, r.LogEnd, r.Speed, r.Sent, r.Unsent)
+	fmt.Fprintf(b, "Replay lateness:\t%12.3f ms p50, %.3f ms p99, %.3f ms max (the dispatcher behind the log's clock)\n",
+		r.LatenessP50*1000, r.LatenessP99*1000, r.LatenessMax*1000)
+	left := []string{fmt.Sprintf("unparsable: %d", r.Unparsed)}
+	for _, k := range slices.Sorted(maps.Keys(r.Skipped)) {
+		left = append(left, fmt.Sprintf("%s: %d", k, r.Skipped[k]))
+	}
+	fmt.Fprintf(b, "Log lines:\t\t%12d read; left out: %s\n", r.Lines, strings.Join(left, ", "))
+	for _, s := range r.UnparsedSamples {
+		fmt.Fprintf(b, "Unparsable line:\t%s\n", s)
 	}
 }

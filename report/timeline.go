@@ -51,6 +51,9 @@ type timeline struct {
 	Failures series `json:"failures"`
 	// Queries are the statements per second of the run's databases (--db), absent without.
 	Queries series `json:"queries,omitempty"`
+	// Planned is a replayed log's requests per second by due time (webload replay), absent
+	// for other results.
+	Planned series `json:"planned,omitempty"`
 }
 
 // errBadInterval says a report with a timeline gives no interval to place it by.

@@ -36,6 +36,12 @@ func banner(s *Spec) string {
 	if c.Ramp > 0 {
 		who += fmt.Sprintf(" after a %v ramp", c.Ramp)
 	}
+	if s.Replay != nil {
+		who, plan = fmt.Sprintf("%s (open model, up to %d users)", s.Replay.Describe(), c.MaxUsers), "to the log's end"
+		if c.Duration > 0 {
+			plan = fmt.Sprintf("to the log's end or for %v, whichever ends first", c.Duration)
+		}
+	}
 	noun := "URLs"
 	if len(s.Targets) == 1 {
 		noun = "URL"

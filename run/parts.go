@@ -3,7 +3,7 @@ package run
 import "context"
 
 // newParts makes the parts spec asks for, in the one order they start, wrap the statistics (the
-// first innermost) and add their sections: the verbose lines, the per-request CSV, the
+// first innermost) and add their sections: a replay's schedule, the verbose lines, the per-request CSV, the
 // Prometheus metrics, the --abort-on window, the databases' and the server's readings (the
 // server's after the databases', whose exporter page it may share), a shard's start offset,
 // and last, outermost, what the terminal shows. What a part holds for the whole driver (a file,
@@ -20,6 +20,10 @@ func newParts(ctx context.Context, spec *Spec, out *runIO) ([]part, error) {
 		return nil
 	}
 	o := &spec.Outputs
+	if spec.Replay != nil {
+		// First: the innermost, whose section the others' corrections of the outcome do not touch.
+		parts = append(parts, replayPart{replay: spec.Replay})
+	}
 	if o.Verbose {
 		parts = append(parts, verbosePart{stdout: out.stdout, stderr: out.stderr})
 	}

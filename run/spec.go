@@ -70,6 +70,10 @@ type Spec struct {
 	// DBStatements says whether each database's statements are read too, and how many kept.
 	DBStatements dbload.Options
 
+	// Replay, when set, gives each run its arrivals (webload replay): Config.Rate then only
+	// describes the schedule's mean rate, and Repeat, Ladder and shards do not apply.
+	Replay Replay
+
 	// step is the step in progress of a ladder (its users) or a capacity search (its rate),
 	// for the metrics' webload_step; 0 outside one. The drivers set it on their copy.
 	step float64

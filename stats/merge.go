@@ -74,6 +74,9 @@ func Merge(shards []Report) (Report, error) {
 	rep := f.report(nil)
 	rep.URLs = rows
 	addSections(&rep, shards, true)
+	if rep.Replay, err = mergeReplays(shards, a); err != nil {
+		return Report{}, fmt.Errorf("merge: %w", err)
+	}
 	return rep, nil
 }
 

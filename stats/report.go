@@ -70,6 +70,8 @@ type Report struct {
 	Users           UserStats `json:"users"`
 	// Schedule describes how well the open model kept its schedule; nil in the closed model.
 	Schedule *Schedule `json:"schedule,omitempty"`
+	// Replay is what a replayed access log planned (webload replay); nil for other runs.
+	Replay *Replay `json:"replay,omitempty"`
 	// SteadyState has the figures of the run after its ramp; nil without a ramp.
 	SteadyState *SteadyState `json:"steady_state,omitempty"`
 	// Timeline has one point per TimelineInterval seconds, by the time requests ended.

@@ -8,6 +8,8 @@ import (
 
 // importAccessLine holds the parts of an access log line that the import uses.
 type importAccessLine struct {
+	client  string // the first field: the client's address as logged
+	at      int64  // the logged time in Unix seconds: the formats log whole seconds
 	request string // the request line as logged, escapes undone: "GET /p?x=1 HTTP/1.1"
 	status  string // three digits, or "-" when the server logged none
 	agent   string // "" in the common format, which has no user agent
@@ -25,10 +27,13 @@ type importAccessLine struct {
 func parseAccessLine(line string) (importAccessLine, bool) {
 	var rec importAccessLine
 	s := line
-	for range 3 { // host, ident, user
+	for k := range 3 { // host, ident, user
 		i := strings.IndexByte(s, ' ')
 		if i <= 0 {
 			return rec, false
+		}
+		if k == 0 {
+			rec.client = s[:i]
 		}
 		s = s[i+1:]
 	}
@@ -39,9 +44,11 @@ func parseAccessLine(line string) (importAccessLine, bool) {
 	if end < 0 {
 		return rec, false
 	}
-	if _, err := time.Parse("02/Jan/2006:15:04:05 -0700", s[1:end]); err != nil {
+	at, err := time.Parse("02/Jan/2006:15:04:05 -0700", s[1:end])
+	if err != nil {
 		return rec, false
 	}
+	rec.at = at.Unix()
 	s = strings.TrimPrefix(s[end+1:], " ")
 	var ok bool
 	if rec.request, s, ok = importQuoted(s); !ok {

@@ -81,6 +81,7 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 				Action:    reportCommand,
 			},
 			capacityCommandDef(stdout, stderr, env),
+			replayCommandDef(stdout, stderr, env),
 			urlsCommand(stdout, stderr),
 			completionCommandDef(stdout),
 			manCommandDef(stdout),

@@ -24,7 +24,7 @@ func TestCompletionWords(t *testing.T) {
 		{"flags of a subcommand", []string{"urls", "import", "--ba"}, []string{"--base"}},
 		{"short names too", []string{"-"}, nil}, // checked below: every flag of the run
 		{"commands", []string{"c"}, []string{"compare", "capacity", "completion"}},
-		{"commands after a flag", []string{"-q", "re"}, []string{"report"}},
+		{"commands after a flag", []string{"-q", "re"}, []string{"report", "replay"}},
 		{"subcommands", []string{"urls", ""}, []string{"import"}},
 		{"shells", []string{"completion", ""}, []string{"bash", "zsh", "fish"}},
 		{"commands to help with", []string{"help", "me"}, []string{"merge"}},

@@ -10,6 +10,7 @@ import (
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/report"
 	"github.com/webload/webload/sysload"
+	"github.com/webload/webload/urls"
 	"github.com/webload/webload/userdata"
 )
 
@@ -74,6 +75,10 @@ type runOptions struct {
 	// Diagnostics
 	get, print, pprof string
 	version, config   bool
+
+	// targets are the URLs of a command that makes its own list (webload replay), which
+	// replace the URL or file a run names; nil for a run.
+	targets []urls.Target
 }
 
 // runFlags are the run flags bound to options of their own, for what needs only the flags'

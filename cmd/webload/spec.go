@@ -220,6 +220,8 @@ func targetsFromFlags(c *cli.Context, o *runOptions, env lookupEnv, sess *sessio
 		return targets
 	}
 	switch {
+	case o.targets != nil:
+		return o.targets
 	case probeURL(o) != "":
 		return one("", probeURL(o))
 	case len(args) > 0 && o.file != "":

@@ -348,6 +348,13 @@
         lines.push(tl.queries);
         rates.push({ label: "db queries/s", scale: "rate", stroke: "#8c564b", width: 1.5, value: (u, v) => rate(v) });
       }
+      if (tl.planned) {
+        // A replayed log's own rate, by when its requests were due: a stack that keeps up
+        // draws requests/s along it, one that falls behind flattens below it.
+        note += " log planned/s is the replayed log's rate, by the time its requests were due.";
+        lines.push(tl.planned);
+        rates.push({ label: "log planned/s", scale: "rate", stroke: "#17becf", width: 1.5, value: (u, v) => rate(v) });
+      }
       box.append(el("p", { className: "note" }, note));
       addChart(box, {
         height: 320,

@@ -1,0 +1,103 @@
+package replay
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/webload/webload/urls"
+)
+
+// Plan is a first pass over the logs: the URLs the replay requests (the run's targets, in the
+// order first logged; a shard's too are the whole log's), how many requests and over which stretch of the log's clock. Its
+// memory is the distinct URLs, not the lines.
+type Plan struct {
+	opt Options
+	// Targets are the distinct method and URL pairs, each with the log line that first had it
+	// as its Source.
+	Targets []urls.Target
+	index   map[targetKey]int
+	// Counts are the first pass's: the planned requests, the lines left out and why.
+	Counts Counts
+	// First and Last are the logged seconds of the first and last request replayed.
+	First, Last int64
+	// Timeline counts the requests by due time, per Options.Interval from the start; nil
+	// without an interval.
+	Timeline []int64
+
+	schedule *Schedule // the latest opened, whose figures the result reports
+}
+
+// targetKey finds a request's target.
+type targetKey struct{ method, url string }
+
+// NewPlan reads the logs once. Lines that are no request are counted, never fatal; a log with
+// no request to replay is an error that says what its lines were.
+func NewPlan(opt Options) (*Plan, error) {
+	// Every shard lists the whole log's URLs, so that their results line up URL by URL to
+	// merge; each counts its own visitors' requests.
+	whole := opt
+	whole.Shard, whole.Shards = 0, 0
+	s, err := Open(whole)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	p := &Plan{opt: opt, index: map[targetKey]int{}}
+	var planned int64
+	for {
+		e, ok := s.Next()
+		if !ok {
+			break
+		}
+		k := targetKey{e.Method, e.URL}
+		if _, seen := p.index[k]; !seen {
+			p.index[k] = len(p.Targets)
+			p.Targets = append(p.Targets, urls.Target{Method: e.Method, URL: e.URL, Source: fmt.Sprintf("%s:%d", e.Log, e.Line)})
+		}
+		if !opt.owns(e.Visitor) {
+			continue
+		}
+		if planned == 0 {
+			p.First = e.At
+		}
+		planned++
+		p.Last = e.At
+		if opt.Interval > 0 {
+			i := int(e.Due / opt.Interval)
+			for len(p.Timeline) <= i {
+				p.Timeline = append(p.Timeline, 0)
+			}
+			p.Timeline[i]++
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	p.Counts = s.Counts()
+	p.Counts.Planned = planned
+	if planned == 0 {
+		return nil, fmt.Errorf("no requests to replay in %s (%d lines read; %s)", strings.Join(opt.Logs, ", "), p.Counts.Lines, p.Counts.leftOut())
+	}
+	return p, nil
+}
+
+// Span is how long the replay takes by its schedule: from the first logged second to the end
+// of the last, divided by the speed.
+func (p *Plan) Span() time.Duration {
+	return time.Duration(float64(p.Last-p.First+1) / p.opt.speed() * float64(time.Second))
+}
+
+// Rate is the mean rate the schedule plans, requests per second.
+func (p *Plan) Rate() float64 { return float64(p.Counts.Planned) / p.Span().Seconds() }
+
+// leftOut says what became of the lines not replayed, for a message.
+func (c *Counts) leftOut() string {
+	parts := []string{fmt.Sprintf("unparsable %d", c.Unparsed)}
+	for _, r := range slices.Sorted(maps.Keys(c.Skipped)) {
+		parts = append(parts, fmt.Sprintf("%s %d", r, c.Skipped[r]))
+	}
+	return "left out: " + strings.Join(parts, ", ")
+}
