@@ -22,12 +22,7 @@ import (
 func capacityCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 	o := new(runOptions)
 	flags := capacityFlags(o)
-	for _, f := range optionFlags(o) {
-		if _, refused := notForCapacity[f.Names()[0]]; refused {
-			hide(f) // still parsed, so that setting one is refused by name
-		}
-		flags = append(flags, f)
-	}
+	flags = append(flags, runFlagsBut(o, notForCapacity)...)
 	return &cli.Command{
 		Name:      "capacity",
 		Usage:     "find the highest rate (open model) whose steps keep an SLO: double, then bisect to within 5 %, measuring each failure and the answer twice; --repeat N searches N times and gives the median and range",
@@ -118,11 +113,7 @@ func hide(f cli.Flag) {
 func capacityFromFlags(c *cli.Context, o *runOptions) (run.CapacitySearch, error) {
 	var s run.CapacitySearch
 	var p problems
-	for _, name := range slices.Sorted(maps.Keys(notForCapacity)) {
-		if c.IsSet(name) {
-			p.addf(name, "--%s does not apply to webload capacity, %s", name, notForCapacity[name])
-		}
-	}
+	refuseSet(c, &p, "capacity", notForCapacity)
 	o.slo.book(&p)
 	s.SLO = o.slo.values()
 	if len(o.slo.texts()) == 0 {
@@ -259,4 +250,25 @@ func parseStepTime(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("want %v at least, for a step to hold requests enough to judge (got %q)", capacity.MinStepTime, s)
 	}
 	return d, nil
+}
+
+// runFlagsBut are the run's flags for a command built on runs, with those it refuses hidden but
+// still parsed, so that setting one is refused by name.
+func runFlagsBut(o *runOptions, refused map[string]string) []cli.Flag {
+	flags := optionFlags(o)
+	for _, f := range flags {
+		if _, ok := refused[f.Names()[0]]; ok {
+			hide(f)
+		}
+	}
+	return flags
+}
+
+// refuseSet adds a problem for each refused run flag the command line sets, saying why.
+func refuseSet(c *cli.Context, p *problems, command string, refused map[string]string) {
+	for _, name := range slices.Sorted(maps.Keys(refused)) {
+		if c.IsSet(name) {
+			p.addf(name, "--%s does not apply to webload %s, %s", name, command, refused[name])
+		}
+	}
 }

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/replay"
-	"github.com/webload/webload/run"
 	"github.com/webload/webload/urls"
 )
 
@@ -21,12 +17,7 @@ import (
 func replayCommandDef(stdout, stderr io.Writer, env lookupEnv) *cli.Command {
 	o := new(runOptions)
 	flags := replayFlags()
-	for _, f := range optionFlags(o) {
-		if _, refused := notForReplay[f.Names()[0]]; refused {
-			hide(f) // still parsed, so that setting one is refused by name
-		}
-		flags = append(flags, f)
-	}
+	flags = append(flags, runFlagsBut(o, notForReplay)...)
 	return &cli.Command{
 		Name:      "replay",
 		Usage:     "send an access log's requests (nginx or Apache, common or combined, plain or gzip) at their logged moments, faster with --speed, each visitor's through one user with its own cookies",
@@ -97,11 +88,7 @@ func replayOptions(c *cli.Context, p *problems) replay.Options {
 			Exclude:       c.StringSlice("exclude"),
 		},
 	}
-	for _, name := range slices.Sorted(maps.Keys(notForReplay)) {
-		if c.IsSet(name) {
-			p.addf(name, "--%s does not apply to webload replay, %s", name, notForReplay[name])
-		}
-	}
+	refuseSet(c, p, "replay", notForReplay)
 	if len(opt.Logs) == 0 {
 		p.addf("", "no log: give one or more access logs (webload replay access.log --site http://127.0.0.1:8080)")
 	}
@@ -161,22 +148,5 @@ func replayCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env 
 	spec.Info.Rate, spec.Info.Reps, spec.Info.URLFile = cfg.Rate, "", strings.Join(opt.Logs, " ")
 	spec.Replay = plan
 	showProgress(&spec.Outputs, stderr, env)
-	runStarts(c.Context)
-	rep, err := run.Execute(c.Context, spec.Spec, run.Streams{Stdout: stdout, Stderr: stderr})
-	if err != nil {
-		err = runError(err)
-		if endedEarly(err) {
-			judgeEarlyEnd(&rep, &spec, err, stdout, stderr)
-		}
-		return err
-	}
-	gateErr := checkGates(&rep, &spec, stdout, stderr)
-	if err := noSuccess(&rep); err != nil {
-		var gate gateError
-		if gateErr != nil && !errors.As(gateErr, &gate) {
-			fmt.Fprintf(stderr, "webload: %v\n", gateErr)
-		}
-		return err
-	}
-	return gateErr
+	return executeAndJudge(c.Context, &spec, stdout, stderr)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -53,16 +54,22 @@ func runCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env loo
 		defer stop()
 	}
 	noteUnbounded(&spec.Config, stderr)
-	runStarts(c.Context)
-	rep, err := run.Execute(c.Context, spec.Spec, run.Streams{Stdout: stdout, Stderr: stderr})
+	return executeAndJudge(c.Context, &spec, stdout, stderr)
+}
+
+// executeAndJudge makes the run spec describes and judges its result: the gates, then whether
+// any request succeeded; the error decides the exit code.
+func executeAndJudge(ctx context.Context, spec *runSpec, stdout, stderr io.Writer) error {
+	runStarts(ctx)
+	rep, err := run.Execute(ctx, spec.Spec, run.Streams{Stdout: stdout, Stderr: stderr})
 	if err != nil {
 		err = runError(err)
 		if endedEarly(err) {
-			judgeEarlyEnd(&rep, &spec, err, stdout, stderr)
+			judgeEarlyEnd(&rep, spec, err, stdout, stderr)
 		}
 		return err
 	}
-	gateErr := checkGates(&rep, &spec, stdout, stderr)
+	gateErr := checkGates(&rep, spec, stdout, stderr)
 	if err := noSuccess(&rep); err != nil {
 		// The gates' verdicts are out; a failed gate exits 1 as this does, and another
 		// failure (a JUnit file not written) is said on a line of its own.
