@@ -84,6 +84,7 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 			urlsCommand(stdout, stderr),
 			completionCommandDef(stdout),
 			manCommandDef(stdout),
+			schemaCommandDef(stdout),
 			docsCommandDef(stdout),
 			{
 				Name:      "help",
