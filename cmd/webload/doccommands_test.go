@@ -18,6 +18,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/internal/doclinks"
+	"github.com/webload/webload/internal/shop"
 	"github.com/webload/webload/internal/testtier"
 )
 
@@ -372,47 +373,43 @@ func runDocBlock(t *testing.T, root string, block []docCommand) {
 	defer cancel()
 
 	// Each address the block names gets a shop of its own on a free port.
+	// The shops the block starts itself serve on free ports in place of those it names; every
+	// other address it names gets a shop of the test's.
 	addrs := map[string]string{}
-	mapAddrs := func(s string) string {
-		return loopbackAddr.ReplaceAllStringFunc(s, func(a string) string {
-			if addrs[a] == "" {
+	for _, c := range block {
+		for _, a := range loopbackAddr.FindAllString(strings.Join(c.Args, " "), -1) {
+			if c.Background && addrs[a] == "" {
 				addrs[a] = closedAddr(t)
 			}
-			return addrs[a]
-		})
+		}
 	}
-	serving := map[string]bool{}
-	serve := func(args []string) {
-		addr := args[slices.Index(args, "--addr")+1]
+	for _, c := range block {
+		for _, a := range loopbackAddr.FindAllString(strings.Join(append(slices.Clone(c.Env), c.Args...), " "), -1) {
+			if addrs[a] == "" {
+				addrs[a] = startShop(t)
+			}
+		}
+	}
+	mapAddrs := func(s string) string {
+		return loopbackAddr.ReplaceAllStringFunc(s, func(a string) string { return addrs[a] })
+	}
+	for _, c := range block {
+		if !c.Background {
+			continue
+		}
+		args := strings.Fields(mapAddrs(strings.Join(c.Args, " ")))
 		done := make(chan error, 1)
 		go func() { done <- runApp(ctx, append([]string{"webload"}, args...), io.Discard, io.Discard, nil) }()
 		t.Cleanup(func() {
 			cancel()
 			if err := <-done; err != nil {
-				t.Errorf("the shop on %s: %v", addr, err)
+				t.Errorf("%s: %v", c, err)
 			}
 		})
-		waitServing(t, addr)
-		serving[addr] = true
-	}
-	for _, c := range block {
-		if c.Background {
-			serve(strings.Fields(mapAddrs(strings.Join(c.Args, " "))))
-		}
-	}
-	for _, c := range block {
-		for _, w := range append(slices.Clone(c.Env), c.Args...) {
-			mapAddrs(w)
-		}
-	}
-	for _, addr := range addrs {
-		if !serving[addr] {
-			serve([]string{"demo", "--serve", "--addr", addr})
-		}
+		waitServing(t, args[slices.Index(args, "--addr")+1])
 	}
 	if slices.ContainsFunc(block, func(c docCommand) bool { return slices.Contains(inputsOf(c.Args), "urls.txt") }) {
-		shop := closedAddr(t)
-		serve([]string{"demo", "--serve", "--addr", shop})
+		shop := startShop(t)
 		pages, err := os.ReadFile(filepath.Join("examples", "shop-urls.txt"))
 		if err != nil {
 			t.Fatal(err)
@@ -454,6 +451,18 @@ func runDocBlock(t *testing.T, root string, block []docCommand) {
 			}
 		}
 	}
+}
+
+// startShop serves the sample shop on a free loopback port until the test ends, and gives its
+// address.
+func startShop(t *testing.T) string {
+	t.Helper()
+	site, err := shop.Start(shop.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { site.Close() })
+	return strings.TrimPrefix(site.URL(), "http://")
 }
 
 // waitServing waits until the shop answers on addr.

@@ -56,14 +56,16 @@ func TestFreshResultsValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name string
-		args []string
+		name, key string // key: the block of its own a result of the kind holds
+		args      []string
 	}{
-		{"closed", []string{"-c", "2", "-r", "3", "-f", urls, "--label", "fresh"}},
-		{"checks", []string{"-c", "2", "-r", "3", "-f", urls, "--check", "status==200"}},
-		{"repeat", []string{"-c", "2", "-r", "2", "-f", urls, "--repeat", "2", "--repeat-pause", "0s"}},
-		{"ladder", []string{"-c", "1,2", "-r", "2", "--repeat-pause", "0s", "-f", urls}},
-		{"open", []string{"--rate", "100", "--ramp", "100ms", "-r", "10", "-f", urls}},
+		{"closed", `"urls"`, []string{"-c", "2", "-r", "3", "-f", urls, "--label", "fresh"}},
+		{"checks", `"checks"`, []string{"-c", "2", "-r", "3", "-f", urls, "--check", "status==200"}},
+		{"repeat", `"repeats"`, []string{"-c", "2", "-r", "2", "-f", urls, "--repeat", "2", "--repeat-pause", "0s"}},
+		{"ladder", `"steps"`, []string{"-c", "1,2", "-r", "2", "--repeat-pause", "0s", "-f", urls}},
+		{"open", `"steady_state"`, []string{"--rate", "100", "--ramp", "100ms", "-r", "10", "-f", urls}},
+		{"pages", `"pages"`, []string{"-c", "2", "-r", "2", startShop(t) + "/"}},
+		{"server metrics", `"server"`, []string{"-c", "1", "-r", "2", "--server-metrics", "local", site.URL + "/a"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -75,6 +77,9 @@ func TestFreshResultsValidate(t *testing.T) {
 			data, err := os.ReadFile(out)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if !bytes.Contains(data, []byte(tc.key+": ")) {
+				t.Errorf("no %s in the result", tc.key)
 			}
 			if !bytes.Contains(data, []byte(`"format_version": `+strconv.Itoa(stats.FormatVersion)+`,`)) {
 				t.Errorf("no format_version %d in the result", stats.FormatVersion)
