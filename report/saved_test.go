@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,12 +11,6 @@ import (
 	"github.com/webload/webload/internal/resulttest"
 	"github.com/webload/webload/stats"
 )
-
-// savedFixtures are results saved by an earlier release (stats/testdata/saved/README.md says how
-// they were made). Whatever the code inside does, they must load, report, compare and merge to the
-// figures in testdata/saved/golden, which -update rewrites.
-var savedFixtures = []string{"closed", "repeat", "open", "browser", "shard0", "shard1", "open-shard0", "open-shard1",
-	"db-mysql", "db-two", "db-shard0", "db-shard1", "login-extract", "login-extract-broken", "ladder", "ladder-b", "capacity", "capacity-b", "checks"}
 
 func textOf(t *testing.T, rep *stats.Report, opt TextOptions) []byte {
 	t.Helper()
@@ -42,17 +37,19 @@ func savedGolden(t *testing.T, name string, got []byte) {
 
 func TestSavedResultsReport(t *testing.T) {
 	t.Parallel()
-	for _, name := range savedFixtures {
+	for _, name := range resulttest.Saved {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			rep := loadSaved(t, name)
 			savedGolden(t, name+".txt", textOf(t, &rep, TextOptions{Layout: Siege40}))
 			savedGolden(t, name+"-per-url.txt", textOf(t, &rep, TextOptions{Layout: Siege41, PerURL: true}))
-			// Saved again, a result is the file it was read from, byte for byte.
+			// Saved again, a result is the file it was read from, byte for byte, but for the
+			// version of the format this build writes.
 			saved, err := os.ReadFile(resulttest.SavedPath(name))
 			if err != nil {
 				t.Fatal(err)
 			}
+			saved = resulttest.SetFormatVersion(t, saved, fmt.Sprint(stats.FormatVersion))
 			if got := jsonOf(t, &rep); !bytes.Equal(got, saved) {
 				t.Errorf("saved again, %s.json differs:\n%s", name, got)
 			}

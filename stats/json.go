@@ -45,6 +45,7 @@ func WriteJSON(w io.Writer, v any) error {
 func writeReport(w *bufio.Writer, rep *Report, prefix string) error {
 	head := *rep
 	head.URLs, head.Repeats, head.Steps = nil, nil, nil
+	head.FormatVersion = versionAt(prefix)
 	b, err := json.MarshalIndent(&head, prefix, "  ")
 	if err != nil {
 		return err
@@ -133,7 +134,11 @@ func ReadJSON(path string) (Report, error) {
 	if err != nil {
 		return rep, fmt.Errorf("read report: %w", err)
 	}
-	if err := json.Unmarshal(data, &rep); err != nil {
+	err = json.Unmarshal(data, &rep)
+	if newer := newerFormat(data, &rep, err); newer != nil {
+		return rep, fmt.Errorf("read report %s: %w", path, newer)
+	}
+	if err != nil {
 		return rep, fmt.Errorf("read report %s: %w", path, syntaxAt(data, err))
 	}
 	if err := rep.looksLikeOurs(); err != nil {

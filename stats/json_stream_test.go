@@ -114,7 +114,9 @@ func TestWriteJSONIsEncodingJSONsIndentedOutput(t *testing.T) {
 			var want bytes.Buffer
 			enc := json.NewEncoder(&want)
 			enc.SetIndent("", "  ")
-			if err := enc.Encode(&c.rep); err != nil {
+			versioned := c.rep
+			versioned.FormatVersion = FormatVersion // what WriteJSON writes at the top
+			if err := enc.Encode(&versioned); err != nil {
 				t.Fatal(err)
 			}
 			for _, v := range []any{&c.rep, c.rep} {

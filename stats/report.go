@@ -28,6 +28,10 @@ type Report struct {
 	LongestTransaction     float64 `json:"longest_transaction"`  // seconds
 	ShortestTransaction    float64 `json:"shortest_transaction"` // seconds
 
+	// FormatVersion is the version of the saved format (see FormatVersion); absent in results
+	// saved before it, which read as 0, and in the runs and steps a result holds.
+	FormatVersion int `json:"format_version,omitempty"`
+
 	// Label names the run (--label), e.g. the stack under test.
 	Label string `json:"label"`
 	// Percentiles of the transactions' response times, in seconds. In the open model they

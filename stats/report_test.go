@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"flag"
 	"math"
 	"testing"
 
@@ -9,6 +10,8 @@ import (
 	"github.com/webload/webload/internal/resulttest"
 	"github.com/webload/webload/loader"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files")
 
 const mib = 1 << 20
 

@@ -14,6 +14,15 @@ type lookupEnv func(string) (string, bool)
 // newApp builds the command line. The App itself runs a load test (siege's command line), and
 // also has the run and demo commands.
 func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
+	return newAppRunning(stdout, stderr, env, runCommand)
+}
+
+// runAction is what the App does with a load test's flags: runCommand, or in the test of the
+// docs' commands only the checks of its settings.
+type runAction func(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env lookupEnv) error
+
+// newAppRunning is newApp with act for the load test.
+func newAppRunning(stdout, stderr io.Writer, env lookupEnv, act runAction) *cli.App {
 	// urfave/cli's own help flag and command are package-level values it writes to while
 	// parsing; each App gets its own instead, so several can run at once (as in the tests).
 	// The run's help lists every flag under a heading; one without would come first, alone.
@@ -21,7 +30,7 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 	help.Category = catDiagnostics
 	opts := new(runOptions) // one App runs once: its flags fill these
 	flags := append(optionFlags(opts), help)
-	run := func(c *cli.Context) error { return runCommand(c, opts, stdout, stderr, env) }
+	run := func(c *cli.Context) error { return act(c, opts, stdout, stderr, env) }
 	app := &cli.App{
 		Name:                      "webload",
 		Usage:                     "load-test a web site, siege-compatible, with exact statistics",
@@ -85,6 +94,7 @@ func newApp(stdout, stderr io.Writer, env lookupEnv) *cli.App {
 			urlsCommand(stdout, stderr),
 			completionCommandDef(stdout),
 			manCommandDef(stdout),
+			schemaCommandDef(stdout),
 			docsCommandDef(stdout),
 			{
 				Name:      "help",

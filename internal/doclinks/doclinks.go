@@ -6,6 +6,9 @@
 // fenced code blocks, code spans, inline links and images ("[text](target)", the text may span
 // lines) and reference definitions ("[label]: target"). Setext headings and HTML anchors are
 // not read.
+//
+// It also finds the webload commands that the pages' shell code blocks show (Commands), so that
+// a test can run each of them.
 package doclinks
 
 import (
@@ -54,12 +57,23 @@ var (
 
 // outsideCode calls do with each line of markdown (0-based) that is not in a fenced code block.
 func outsideCode(markdown string, do func(i int, line string)) {
-	open := "" // the fence that opened the current block
+	walk(markdown, func(i int, line string, block int, _ string) {
+		if block < 0 {
+			do(i, line)
+		}
+	})
+}
+
+// walk calls do with each line of markdown (0-based) but the fences, with the index of the
+// fenced code block it is in (from 0; -1 outside code) and that block's info string ("sh").
+func walk(markdown string, do func(i int, line string, block int, info string)) {
+	open, info, block := "", "", -1 // the fence that opened the current block, and its info
 	for i, line := range strings.Split(markdown, "\n") {
 		if m := fence.FindStringSubmatch(line); m != nil {
 			switch {
 			case open == "":
-				open = m[1]
+				open, block = m[1], block+1
+				info = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), m[1][:1]))
 				continue
 			case m[1][0] == open[0] && len(m[1]) >= len(open) && strings.TrimSpace(line) == m[1]:
 				open = ""
@@ -67,7 +81,9 @@ func outsideCode(markdown string, do func(i int, line string)) {
 			}
 		}
 		if open == "" {
-			do(i, line)
+			do(i, line, -1, "")
+		} else {
+			do(i, line, block, info)
 		}
 	}
 }

@@ -4,6 +4,7 @@
 package resulttest
 
 import (
+	"bytes"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -12,6 +13,13 @@ import (
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/urls"
 )
+
+// Saved are the results saved by an earlier release (stats/testdata/saved/README.md says how
+// they were made). Whatever the code inside does, they must load, report, compare and merge to
+// the same figures, which the goldens of report and judge keep.
+var Saved = []string{"closed", "repeat", "open", "browser", "shard0", "shard1", "open-shard0", "open-shard1",
+	"db-mysql", "db-two", "db-shard0", "db-shard1", "login-extract", "login-extract-broken", "ladder", "ladder-b",
+	"capacity", "capacity-b", "checks"}
 
 // SavedPath is the file of a result an earlier release saved, by its name
 // (stats/testdata/saved/README.md says how each was made).
@@ -61,4 +69,19 @@ func KnownRun() ([]urls.Target, []loader.Result, loader.Outcome) {
 		ErrorSamples: map[loader.ErrKind]string{loader.ErrTimeout: "timeout"},
 	}
 	return targets, results, out
+}
+
+// versionKey is the line a result's format version is written on, after siege's twelve keys.
+const versionKey = "  \"shortest_transaction\": "
+
+// SetFormatVersion puts "format_version": v into a result saved before format_version, where
+// webload writes it: after siege's keys.
+func SetFormatVersion(t testing.TB, saved []byte, v string) []byte {
+	t.Helper()
+	i := bytes.Index(saved, []byte(versionKey))
+	if i < 0 || bytes.Contains(saved, []byte(`"format_version"`)) {
+		t.Fatal("not a result saved before format_version")
+	}
+	end := i + bytes.IndexByte(saved[i:], '\n') + 1
+	return bytes.Join([][]byte{saved[:end], []byte(`  "format_version": ` + v + ",\n"), saved[end:]}, nil)
 }
