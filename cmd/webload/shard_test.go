@@ -154,7 +154,9 @@ func TestMergeRefuses(t *testing.T) {
 
 // With more shards than users, a shard given no user sends nothing and says so in one line on
 // stderr, even under -q and -j (whose stdout stays the JSON document alone); its result is a
-// valid shard, and the shards merge to exactly the whole run's requests.
+// valid shard, and the shards merge to exactly the whole run's requests. An error is no better:
+// an Indexed Job or a gang job with one failed shard fails whole, though the others carry the
+// entire load.
 func TestShardWithoutUsers(t *testing.T) {
 	t.Parallel()
 	site := newCounter(t, 0, 200)
@@ -184,6 +186,18 @@ func TestShardWithoutUsers(t *testing.T) {
 			t.Errorf("shard %s: sent %d requests, stderr %q; want %d and nothing", shard, sent, stderr, reps)
 		}
 		rep := decode(t, []byte(stdout))
+		// The layout examples/kubernetes/result.awk keeps whole out of a container log that
+		// holds these stderr lines too: "{", lines indented by two spaces, "}".
+		for _, l := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
+			if l != "{" && l != "}" && !strings.HasPrefix(l, "  ") {
+				t.Fatalf("shard %s: -j wrote the line %q, which a container log's reader would drop", shard, l)
+			}
+		}
+		for _, l := range lines {
+			if strings.HasPrefix(l, " ") || strings.HasPrefix(l, "{") || strings.HasPrefix(l, "}") {
+				t.Errorf("shard %s: the stderr line %q would pass for the JSON document's", shard, l)
+			}
+		}
 		if got := rep["transactions"].(float64); int(got) != sent {
 			t.Errorf("shard %s: %v transactions, the server saw %d", shard, got, sent)
 		}
