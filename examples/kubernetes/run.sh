@@ -27,17 +27,26 @@ runtime=$(awk '
   { prev = $2 }' job.yaml)
 timeout=${TIMEOUT:-$((${runtime:-3300} + 300))}
 
-uid=
-# fail MESSAGE: the pods' state and the last lines of every failed shard's log, then exit 1.
+uid= stop=
+# fail MESSAGE: the pods' state and every failed shard's messages (its log but the JSON
+# document), then exit 1; with stop set, after deleting the Job.
 fail() {
   if [ -n "$uid" ]; then
     kubectl get pods -l "batch.kubernetes.io/controller-uid=$uid" -o wide >&2 || true
+    # Why a pod is not running: the scheduler's message (Insufficient cpu) or the kubelet's
+    # (ImagePullBackOff).
+    kubectl get pods -l "batch.kubernetes.io/controller-uid=$uid" -o jsonpath='{range .items[*]}{.metadata.name}: {.status.conditions[?(@.type=="PodScheduled")].message} {.status.containerStatuses[0].state.waiting.reason} {.status.containerStatuses[0].state.waiting.message}{"\n"}{end}' |
+      awk 'NF > 1' >&2 || true
     for pod in $(kubectl get pods -l "batch.kubernetes.io/controller-uid=$uid" --field-selector=status.phase=Failed -o name); do
       echo "--- $pod:" >&2
-      kubectl logs "$pod" -c webload --tail=20 >&2 || true
+      kubectl logs "$pod" -c webload | awk '!(/^[{}]$/ || /^  /)' | tail -n 20 >&2 || true
     done
   fi
   echo "run.sh: $*" >&2
+  # A run given up on is stopped: its other shards would go on loading the site alone.
+  if [ -n "$stop" ]; then
+    kubectl delete job webload --wait=false >&2 || true
+  fi
   exit 1
 }
 
@@ -50,12 +59,14 @@ echo "webload: $shards shards start at $start"
 
 # Every shard must be running (each waits for START_AT in its pod) by the planned start.
 until [ "$(kubectl get pods -l "batch.kubernetes.io/controller-uid=$uid" -o name | wc -l)" -ge "$shards" ]; do
-  [ "$(date +%s)" -lt "$(date -d "$start" +%s)" ] || fail "the Job made fewer than $shards pods by $start"
+  [ "$(date +%s)" -lt "$(date -d "$start" +%s)" ] || { stop=1; fail "the Job made fewer than $shards pods by $start"; }
   sleep 1
 done
 left=$(($(date -d "$start" +%s) - $(date +%s)))
-kubectl wait pods -l "batch.kubernetes.io/controller-uid=$uid" --for=condition=Ready --timeout="$((left > 1 ? left : 1))s" >/dev/null ||
-  fail "not every shard was running at $start: the late ones would not overlap the others (CPU requests that do not fit, or an image that cannot be pulled?)"
+if ! kubectl wait pods -l "batch.kubernetes.io/controller-uid=$uid" --for=condition=Ready --timeout="$((left > 1 ? left : 1))s" >/dev/null; then
+  stop=1
+  fail "not every shard was running at $start: a late one would not overlap the others"
+fi
 
 # The Job ends Complete, or Failed as soon as one shard fails (backoffLimit 0): wait for
 # whichever comes first, bounded.
@@ -70,7 +81,9 @@ state=$(kubectl get job webload -o jsonpath='{range .status.conditions[?(@.statu
 case " $state" in
   *" Complete "*) ;;
   *" Failed "*) fail "the Job failed: $(kubectl get job webload -o jsonpath='{.status.conditions[?(@.type=="Failed")].message}')" ;;
-  *) fail "the Job did not complete within ${timeout}s (conditions: ${state:-none})" ;;
+  *)
+    stop=1
+    fail "the Job did not complete within ${timeout}s (conditions: ${state:-none})" ;;
 esac
 
 # A container's log holds its stderr lines among its stdout lines, and this kubectl has no
