@@ -4,10 +4,11 @@
 #
 #   examples/kubernetes/run.sh [SECONDS_UNTIL_START]     default 60: time for every pod to start
 #
-# It fails (exit 1) with the pods' state and the failed shard's log when the pods are not all
-# running by the planned start (a shard that starts late does not overlap the others), when a
-# shard fails (the Job fails at once: backoffLimit 0), or when the Job has not completed
-# TIMEOUT seconds after the start (default: job.yaml's -t plus 300 s, or 3600 s with no -t).
+# It fails (exit 1), showing the pods' state and each failed shard's messages, when the pods
+# are not all running by the planned start (a shard that starts late does not overlap the
+# others), when a shard fails (the Job fails at once: backoffLimit 0), or when the Job has not
+# completed TIMEOUT seconds after the start (default: job.yaml's -t plus 300 s, or 3600 s with
+# no -t). A Job it gives up on is deleted.
 # The merge fails (exit 1) when the latest shard started more than MAX_LATENESS (default 1s;
 # empty for no limit) after START_AT.
 set -euo pipefail
@@ -86,8 +87,8 @@ case " $state" in
     fail "the Job did not complete within ${timeout}s (conditions: ${state:-none})" ;;
 esac
 
-# A container's log holds its stderr lines among its stdout lines, and this kubectl has no
-# option to read one stream alone. webload's -j document is "{", lines indented by two spaces
+# A container's log holds its stderr lines among its stdout lines, and kubectl (1.34) has no
+# option to read one stream alone: the API's "stream" is behind an alpha feature gate. webload's -j document is "{", lines indented by two spaces
 # and "}", while its stderr lines never begin with a space or a brace: result.awk keeps the
 # document and drops any other line, wherever it falls.
 for i in $(seq 0 $((shards - 1))); do
