@@ -331,6 +331,20 @@ func (c *Config) shardUsers() (lo, hi int) {
 	return c.Shard * c.Users / c.Shards, (c.Shard + 1) * c.Users / c.Shards
 }
 
+// ShardEmpty tells whether this shard has none of the run's load: in the closed model no user
+// (more shards than users), in the open model none of a run of Reps requests (more shards than
+// requests). Such a shard sends nothing, and its empty result still merges with the others'.
+func (c *Config) ShardEmpty() bool {
+	if c.Shards <= 1 {
+		return false
+	}
+	if c.open() {
+		return c.Reps > 0 && ownedBefore(c, int64(c.Reps)) == 0
+	}
+	lo, hi := c.shardUsers()
+	return lo == hi
+}
+
 // ownsRequest tells whether request i of the open model's schedule is this shard's.
 func (c *Config) ownsRequest(i int64) bool {
 	return c.Shards <= 1 || i%int64(c.Shards) == int64(c.Shard)

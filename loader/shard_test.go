@@ -79,3 +79,39 @@ func TestShardValidation(t *testing.T) {
 		}
 	}
 }
+
+// ShardEmpty says exactly which shards send nothing: with more shards than users (closed model)
+// or than requests (open model), and never for a whole run or a run without a request count.
+func TestShardEmpty(t *testing.T) {
+	srv := newHitServer(t, nil)
+	cases := []struct {
+		name string
+		cfg  Config
+		want []bool // by shard, of len(want) shards
+	}{
+		{"closed, 2 users over 4 shards", Config{Users: 2, Reps: 3}, []bool{true, false, true, false}},
+		{"closed, 1 user over 3 shards", Config{Users: 1, Reps: 2}, []bool{true, true, false}},
+		{"closed, as many users as shards", Config{Users: 3, Reps: 2}, []bool{false, false, false}},
+		{"open, 2 requests over 4 shards", Config{Rate: 1000, MaxUsers: 2, Reps: 2}, []bool{false, false, true, true}},
+		{"open, 4 requests over 4 shards", Config{Rate: 1000, MaxUsers: 1, Reps: 4}, []bool{false, false, false, false}},
+		{"whole run", Config{Users: 1, Reps: 1}, []bool{false}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			n := len(tc.want)
+			for s := range n {
+				cfg := tc.cfg
+				if n > 1 {
+					cfg.Shard, cfg.Shards = s, n
+				}
+				hits, _ := shardRun(t, cfg, cfg.Shard, cfg.Shards, srv)
+				if got := cfg.ShardEmpty(); got != tc.want[s] || got != (len(hits) == 0) {
+					t.Errorf("shard %d/%d: ShardEmpty %v, want %v; it sent %v", s, n, got, tc.want[s], hits)
+				}
+			}
+		})
+	}
+	if (&Config{Rate: 1000, MaxUsers: 1, Duration: time.Second, Shard: 3, Shards: 4}).ShardEmpty() {
+		t.Error("an open run bounded by time has requests for every shard")
+	}
+}

@@ -40,6 +40,7 @@ func Execute(ctx context.Context, spec Spec, st Streams) (stats.Report, error) {
 		return stats.Report{}, err
 	}
 	out := &runIO{stdout: st.Stdout, stderr: stderr, terminal: st.Stderr, talk: !spec.Outputs.Quiet && !spec.Outputs.JSON}
+	fmt.Fprint(stderr, emptyShardNotice(cfg))
 	if out.talk {
 		fmt.Fprint(stderr, banner(&spec))
 		for _, note := range loader.PlatformNotes() {

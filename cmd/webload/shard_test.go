@@ -151,3 +151,76 @@ func TestMergeRefuses(t *testing.T) {
 		t.Errorf("shard 1's result says %+v (%v)", rep.Run.Shard, err)
 	}
 }
+
+// With more shards than users, a shard given no user sends nothing and says so in one line on
+// stderr, even under -q and -j (whose stdout stays the JSON document alone); its result is a
+// valid shard, and the shards merge to exactly the whole run's requests. An error is no better:
+// an Indexed Job or a gang job with one failed shard fails whole, though the others carry the
+// entire load.
+func TestShardWithoutUsers(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, 200)
+	list := urlFile(t, site.URL, 3)
+	dir := t.TempDir()
+	const users, reps, n = 2, 3, 4
+	var files []string
+	for i := range n {
+		before := site.snapshot()
+		shard := fmt.Sprintf("%d/%d", i, n)
+		stdout, stderr, code := webload(t, nil, "-q", "--no-parser", "-f", list, "-c", fmt.Sprint(users), "-r", fmt.Sprint(reps),
+			"--shard", shard, "-j")
+		if code != 0 {
+			t.Fatalf("shard %s: exit %d: %s", shard, code, stderr)
+		}
+		sent := 0
+		for k, v := range site.snapshot() {
+			sent += v - before[k]
+		}
+		// shard i runs users i*2/4 up to (i+1)*2/4: shards 0 and 2 get none.
+		empty := i%2 == 0
+		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+		if empty && (len(lines) != 1 || !strings.Contains(lines[0], "shard "+shard+" has no users") || sent != 0) {
+			t.Errorf("shard %s: sent %d requests, stderr %q; want none and one line saying it has no users", shard, sent, stderr)
+		}
+		if !empty && (stderr != "" || sent != reps) {
+			t.Errorf("shard %s: sent %d requests, stderr %q; want %d and nothing", shard, sent, stderr, reps)
+		}
+		rep := decode(t, []byte(stdout))
+		// The layout examples/kubernetes/result.awk keeps whole out of a container log that
+		// holds these stderr lines too: "{", lines indented by two spaces, "}".
+		for _, l := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
+			if l != "{" && l != "}" && !strings.HasPrefix(l, "  ") {
+				t.Fatalf("shard %s: -j wrote the line %q, which a container log's reader would drop", shard, l)
+			}
+		}
+		for _, l := range lines {
+			if strings.HasPrefix(l, " ") || strings.HasPrefix(l, "{") || strings.HasPrefix(l, "}") {
+				t.Errorf("shard %s: the stderr line %q would pass for the JSON document's", shard, l)
+			}
+		}
+		if got := rep["transactions"].(float64); int(got) != sent {
+			t.Errorf("shard %s: %v transactions, the server saw %d", shard, got, sent)
+		}
+		f := filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
+		if err := os.WriteFile(f, []byte(stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	total := filepath.Join(dir, "total.json")
+	if _, stderr, code := webload(t, nil, append([]string{"merge", "-o", total}, files...)...); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	rep, err := stats.ReadJSON(total)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := 0
+	for _, v := range site.snapshot() {
+		served += v
+	}
+	if rep.Transactions != users*reps || served != users*reps || len(rep.Run.Shards) != n {
+		t.Errorf("merged %d transactions from %d shards, the server saw %d; want %d from %d",
+			rep.Transactions, len(rep.Run.Shards), served, users*reps, n)
+	}
+}
