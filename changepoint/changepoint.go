@@ -111,16 +111,37 @@ type Result struct {
 	Outliers []int
 }
 
+// Detect finds the change points of xs with c: New(c) and Detector.Detect, for one series.
+func Detect(xs []float64, c Config) (Result, error) {
+	d, err := New(c)
+	if err != nil {
+		return Result{}, err
+	}
+	return d.Detect(xs), nil
+}
+
+// Detector finds change points with one Config. It remembers the critical values of its
+// t-tests between series, which is most of what a short series costs, so one Detector should
+// serve all the series of a history. It is not safe for concurrent use.
+type Detector struct {
+	c    Config
+	crit criticals
+}
+
+// New is a Detector that holds change points to c, or c's error from Validate.
+func New(c Config) (*Detector, error) {
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("detect change points: %w", err)
+	}
+	return &Detector{c: c, crit: criticals{p: c.P, t: map[int]float64{}}}, nil
+}
+
 // Detect finds the change points of xs. Values that are NaN or infinite were not measured:
 // they are skipped, and indices still refer to xs. A single value can make a segment only at
 // the end of the series: the newest night is a change or not by itself, and the next night
 // confirms it or makes it an outlier.
-func Detect(xs []float64, c Config) (Result, error) {
-	if err := c.Validate(); err != nil {
-		return Result{}, fmt.Errorf("detect change points: %w", err)
-	}
+func (d *Detector) Detect(xs []float64) Result {
 	var res Result
-	crit := criticals{p: c.P, t: map[int]float64{}}
 	skip := make([]bool, len(xs))
 	for i, x := range xs {
 		skip[i] = math.IsNaN(x) || math.IsInf(x, 0)
@@ -136,11 +157,11 @@ func Detect(xs []float64, c Config) (Result, error) {
 				at = append(at, i)
 			}
 		}
-		cps := prune(vals, propose(vals), c, crit)
-		lone := outliers(vals, cps, c, crit)
+		cps := prune(vals, propose(vals), d.c, d.crit)
+		lone := outliers(vals, cps, d.c, d.crit)
 		if len(lone) == 0 {
 			res.Changes = changes(vals, at, cps)
-			return res, nil
+			return res
 		}
 		for _, k := range lone {
 			skip[at[k]] = true

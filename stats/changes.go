@@ -15,7 +15,8 @@ const MinURLHits = 20
 
 // ChangeSection lists where the figures of a history changed level (package changepoint),
 // over every result of the history, not only the window a Trend judges: a step stays listed
-// after half the window shares it, and a slow drift shows as the steps it adds up to.
+// after half the window shares it, and a slow drift shows as the steps it adds up to. Its
+// methods are not safe for concurrent use: they share one changepoint.Detector.
 type ChangeSection struct {
 	// Nights is how many results the change points were looked for in, oldest first, and
 	// Window how many of the newest the trend judged.
@@ -31,8 +32,8 @@ type ChangeSection struct {
 
 	// runs are the results, kept so that a limit on a figure outside the table is judged as a
 	// line of it would be.
-	runs []Report
-	cfg  changepoint.Config
+	runs   []Report
+	detect *changepoint.Detector
 }
 
 // ChangePoint is one change of one figure, of a whole run or of one URL, over a history.
@@ -83,18 +84,15 @@ func (c ChangePoint) MarshalJSON() ([]byte, error) {
 // for every URL on the nights it had at least MinURLHits hits.
 func FindChanges(runs []Report, window int, cfg changepoint.Config, urlFigures []Figure) (ChangeSection, error) {
 	s := ChangeSection{Nights: len(runs), Window: min(window, len(runs)), P: cfg.P, MinMagnitude: cfg.MinMagnitude,
-		MinURLHits: MinURLHits, runs: runs, cfg: cfg}
-	if err := cfg.Validate(); err != nil {
+		MinURLHits: MinURLHits, runs: runs}
+	var err error
+	if s.detect, err = changepoint.New(cfg); err != nil {
 		return s, fmt.Errorf("find change points: %w", err)
 	}
 	for _, f := range tableFigures(runs) {
 		s.Changes = append(s.Changes, s.figureChanges(f)...)
 	}
-	for _, u := range historyURLs(runs) {
-		for _, f := range urlFigures {
-			s.Changes = append(s.Changes, s.urlChanges(f, u)...)
-		}
-	}
+	s.Changes = append(s.Changes, s.urlChanges(urlFigures)...)
 	return s, nil
 }
 
@@ -120,48 +118,64 @@ func (s *ChangeSection) figureChanges(f Figure) []ChangePoint {
 // in host.
 type urlKey struct{ method, path string }
 
-// historyURLs are the URLs of runs in the order they first appear.
-func historyURLs(runs []Report) []urlKey {
-	seen := map[urlKey]bool{}
-	var out []urlKey
-	for i := range runs {
-		for _, u := range runs[i].URLs {
+// urlChanges are the change points of each of figs for every URL of the history, in the order
+// the URLs first appear, over the nights each had enough hits. Every result's URLs are read
+// once, so a history of many nights and URLs costs what reading it does.
+func (s *ChangeSection) urlChanges(figs []Figure) []ChangePoint {
+	if len(figs) == 0 {
+		return nil
+	}
+	var order []urlKey
+	series := map[urlKey][][]float64{} // by URL, by figure, by night
+	for i := range s.runs {
+		done := map[urlKey]bool{} // a URL listed twice counts by its first line
+		for j := range s.runs[i].URLs {
+			u := &s.runs[i].URLs[j]
 			k := urlKey{u.Method, requestURI(u.URL)}
-			if !u.Login && !seen[k] {
-				seen[k] = true
-				out = append(out, k)
+			if u.Login || done[k] {
+				continue
 			}
+			done[k] = true
+			vs, seen := series[k]
+			if !seen {
+				order = append(order, k)
+				vs = make([][]float64, len(figs))
+				for f := range vs {
+					vs[f] = nanSeries(len(s.runs))
+				}
+				series[k] = vs
+			}
+			if u.Hits < MinURLHits {
+				continue
+			}
+			for f, fig := range figs {
+				if v, ok := fig.URL(u); ok {
+					vs[f][i] = v * fig.compare.scale
+				}
+			}
+		}
+	}
+	var out []ChangePoint
+	for _, k := range order {
+		for f, fig := range figs {
+			out = append(out, s.points(fig, series[k][f], k)...)
 		}
 	}
 	return out
 }
 
-// urlChanges are the change points of figure f of URL k, over the nights it had enough hits.
-func (s *ChangeSection) urlChanges(f Figure, k urlKey) []ChangePoint {
-	values := make([]float64, len(s.runs))
-	for i := range s.runs {
-		values[i] = math.NaN()
-		for j := range s.runs[i].URLs {
-			u := &s.runs[i].URLs[j]
-			if u.Method != k.method || requestURI(u.URL) != k.path || u.Hits < MinURLHits {
-				continue
-			}
-			if v, ok := f.URL(u); ok {
-				values[i] = v * f.compare.scale
-			}
-			break
-		}
+func nanSeries(n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = math.NaN()
 	}
-	return s.points(f, values, k)
+	return v
 }
 
 // points finds the change points of values, one per night, and describes them as changes of
 // figure f of the whole run (k zero) or of URL k.
 func (s *ChangeSection) points(f Figure, values []float64, k urlKey) []ChangePoint {
-	res, err := changepoint.Detect(values, s.cfg)
-	if err != nil {
-		return nil // cannot happen: FindChanges validated the configuration
-	}
+	res := s.detect.Detect(values)
 	var out []ChangePoint
 	for _, c := range res.Changes {
 		r := &s.runs[c.Index]
