@@ -20,8 +20,8 @@ import (
 // either side must give p below it. It is Hunter's default, and it has to be this strict: the
 // split tested is the one that looks most like a change among all the history's nights, so the
 // nominal p understates how often noise alone passes. On seeded histories of 20 nights of pure
-// Gaussian noise, DefaultP lists a change in about 1 history in 100 (docs/nightly.md gives the
-// measured rates).
+// Gaussian noise, DefaultP lists a change in about 2 histories in 100, and 0.01 in 18
+// (scripts/changerates; docs/nightly.md gives the rates).
 const DefaultP = 0.001
 
 // DefaultMinMagnitude is the smallest relative change listed (0.05 = 5 %): below what a
