@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/webload/webload/changepoint"
 )
@@ -220,4 +221,20 @@ func tableHas(runs []Report, f Figure) bool {
 		}
 	}
 	return false
+}
+
+// ForChanges is r without what change points do not read: its latency histograms, its
+// timeline, and the runs of its series or the steps of its ladder. compare --history keeps the
+// results before its window this way, so that years of nights of a long URL list fit in memory.
+// The figures of the trend's table and every percentile a result keeps as a field read the
+// same; a percentile it does not keep (p(99.5)) is then not measured on those nights.
+func ForChanges(r Report) Report {
+	r.Histogram, r.ServiceHistogram = "", ""
+	r.Timeline, r.Repeats, r.Steps = nil, nil, nil
+	r.URLs = slices.Clone(r.URLs)
+	for i := range r.URLs {
+		r.URLs[i].Histogram = ""
+		r.URLs[i].Pages = nil
+	}
+	return r
 }

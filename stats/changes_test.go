@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/webload/webload/changepoint"
 )
@@ -187,5 +188,36 @@ func TestChangesJSON(t *testing.T) {
 	}
 	if back.ChangePoints.Nights != 20 || !got["p95"] || !got["failed"] {
 		t.Errorf("%+v", back.ChangePoints)
+	}
+}
+
+// A result kept for change points alone reads the same figures as the whole result.
+func TestForChanges(t *testing.T) {
+	t.Parallel()
+	r := fakeRun("night", 1, 500, 10*time.Millisecond, 5*time.Millisecond, time.Second)
+	r.Repeats = []Report{r, r}
+	slim := ForChanges(r)
+	if slim.Histogram != "" || slim.Repeats != nil || len(slim.URLs) != len(r.URLs) || slim.URLs[0].Histogram != "" || r.URLs[0].Histogram == "" {
+		t.Fatalf("not slimmed, or the original changed: %+v", slim.URLs)
+	}
+	for _, f := range tableFigures([]Report{r}) {
+		v, ok := f.Run(&r)
+		sv, sok := f.Run(&slim)
+		if ok != sok || (ok && v != sv) {
+			t.Errorf("%s: %v (%v), slimmed %v (%v)", f.Name, v, ok, sv, sok)
+		}
+	}
+	urlFigs, err := ParseURLFigures("p50,p95,p99,max,rtime")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.URLs {
+		for _, f := range urlFigs {
+			v, ok := f.URL(&r.URLs[i])
+			sv, sok := f.URL(&slim.URLs[i])
+			if ok != sok || v != sv {
+				t.Errorf("%s of %s: %v (%v), slimmed %v (%v)", f.Name, r.URLs[i].URL, v, ok, sv, sok)
+			}
+		}
 	}
 }

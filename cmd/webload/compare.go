@@ -248,10 +248,18 @@ func compareHistory(dir string, w historyWindow, format string, g compareGates, 
 		// A job whose run did not keep its result: failing says so on the first night.
 		return nil, usagef("%s holds no results (*.json written by --history)", dir)
 	}
-	// Change points are looked for over every result; the trend judges the last ones.
-	all, err := readReports(paths)
-	if err != nil {
-		return nil, err
+	// Change points are looked for over every result; the trend judges the last ones. The
+	// results before the window keep only what change points read, as they are read.
+	var all []stats.Report
+	for i, p := range paths {
+		rep, err := stats.ReadJSON(p)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		if i < len(paths)-w.last {
+			rep = stats.ForChanges(rep)
+		}
+		all = append(all, rep)
 	}
 	trend, err := stats.NewTrend(all[max(0, len(all)-w.last):], w.min)
 	if err != nil {
