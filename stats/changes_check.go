@@ -9,8 +9,12 @@ import (
 // write lists the change points under the trend: where each began, the sizes either side with
 // the interval of the difference, and which way it went.
 func (s *ChangeSection) write(b *strings.Builder) {
-	fmt.Fprintf(b, "\nChange points over all %d results (E-divisive means, t-test p < %g, at least %.0f%%; URLs on nights with %d hits or more):\n",
-		s.Nights, s.P, s.MinMagnitude*100, s.MinURLHits)
+	over := fmt.Sprintf("all %d results", s.Nights)
+	if s.Nights == 1 {
+		over = "the 1 result"
+	}
+	fmt.Fprintf(b, "\nChange points over %s (E-divisive means, t-test p < %g, at least %.3g%%; URLs on nights with %d hits or more):\n",
+		over, s.P, s.MinMagnitude*100, s.MinURLHits)
 	if len(s.Changes) == 0 {
 		b.WriteString("  none\n")
 		return

@@ -177,6 +177,7 @@ func TestNightlyRunsChangePoint(t *testing.T) {
 		}
 	}
 	if back.ChangePoints.Nights != nights || !found[""] || !found["/page"] {
-		t.Errorf("no p95 regression from night %d for the run and /page: %+v", slowFrom, back.ChangePoints)
+		text, _, _ := webload(t, nil, "compare", "--history", history)
+		t.Errorf("no p95 regression from night %d for the run and /page:\n%s", slowFrom, text)
 	}
 }
