@@ -1,8 +1,11 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strings"
 )
 
@@ -19,26 +22,57 @@ func (s *ChangeSection) write(b *strings.Builder) {
 		b.WriteString("  none\n")
 		return
 	}
+	var urls []ChangePoint
 	for _, c := range s.Changes {
-		name := c.Figure
-		if c.Unit != "" {
-			name += " " + c.Unit
+		if c.Path != "" || c.Method != "" {
+			urls = append(urls, c)
+			continue
 		}
-		if c.Path != "" {
-			name += " " + c.Method + " " + c.Path
-		}
-		dec := columnFigure(c.Key).compare.decimals
-		way := "improvement"
-		if c.Regression {
-			way = "REGRESSION"
-		}
-		fmt.Fprintf(b, "  %s: from %s, %s -> %s (%s, %s to %s), %s", name, nightText(c), formatValue(c.Before, dec),
-			formatValue(c.After, dec), changeText(c.Change), signedValue(c.Low, dec), signedValue(c.High, dec), way)
-		if !c.InWindow {
-			fmt.Fprintf(b, " (before the last %d)", s.Window)
-		}
-		b.WriteString("\n")
+		s.writeLine(b, c)
 	}
+	// A change of the whole site moves every URL: the text shows the URLs that matter most
+	// (inside the window, then the largest changes), the JSON all of them.
+	slices.SortStableFunc(urls, func(x, y ChangePoint) int {
+		if x.InWindow != y.InWindow {
+			if x.InWindow {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(math.Abs(y.Change), math.Abs(x.Change))
+	})
+	for i, c := range urls {
+		if i == maxURLChangeLines {
+			fmt.Fprintf(b, "  and %d more change points of URLs (--format json lists them all)\n", len(urls)-i)
+			break
+		}
+		s.writeLine(b, c)
+	}
+}
+
+// maxURLChangeLines is how many change points of URLs the text lists.
+const maxURLChangeLines = 20
+
+// writeLine is one change point's line.
+func (s *ChangeSection) writeLine(b *strings.Builder, c ChangePoint) {
+	name := c.Figure
+	if c.Unit != "" {
+		name += " " + c.Unit
+	}
+	if c.Path != "" {
+		name += " " + c.Method + " " + c.Path
+	}
+	dec := columnFigure(c.Key).compare.decimals
+	way := "improvement"
+	if c.Regression {
+		way = "REGRESSION"
+	}
+	fmt.Fprintf(b, "  %s: from %s, %s -> %s (%s, %s to %s), %s", name, nightText(c), formatValue(c.Before, dec),
+		formatValue(c.After, dec), changeText(c.Change), signedValue(c.Low, dec), signedValue(c.High, dec), way)
+	if !c.InWindow {
+		fmt.Fprintf(b, " (before the last %d)", s.Window)
+	}
+	b.WriteString("\n")
 }
 
 // nightText names the night a change began: its index counted from 1, its start and label.

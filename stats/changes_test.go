@@ -2,6 +2,7 @@ package stats
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -219,5 +220,38 @@ func TestForChanges(t *testing.T) {
 				t.Errorf("%s of %s: %v (%v), slimmed %v (%v)", f.Name, r.URLs[i].URL, v, ok, sv, sok)
 			}
 		}
+	}
+}
+
+// A step of the whole site moves every URL: the text lists the largest changes of URLs and
+// says how many more the JSON holds.
+func TestChangesTextManyURLs(t *testing.T) {
+	t.Parallel()
+	runs := nightRuns(nightlyP95(1, 20, 0.5, 0.03, 0.2, 13))
+	for i := range runs {
+		for u := range 25 {
+			runs[i].URLs = append(runs[i].URLs, URLStats{Method: "GET", URL: fmt.Sprintf("http://127.0.0.1/page/%02d", u),
+				Hits: 100, P95: runs[i].Percentiles.P95 * (1 + float64(u*i)/200)})
+		}
+	}
+	urlFigs, err := ParseURLFigures("p95")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := FindChanges(runs, 30, changepoint.DefaultConfig(), urlFigs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := s.WriteChanges(&b); err != nil {
+		t.Fatal(err)
+	}
+	urlLines := strings.Count(b.String(), " GET /page/")
+	more := len(s.Changes) - 1 - maxURLChangeLines // the run's p95, and the URLs' listed
+	if urlLines != maxURLChangeLines || more < 1 || !strings.Contains(b.String(), fmt.Sprintf("and %d more change points of URLs", more)) {
+		t.Errorf("%d change points, %d URL lines:\n%s", len(s.Changes), urlLines, b.String())
+	}
+	if !strings.Contains(b.String(), "GET /page/24:") { // the largest change
+		t.Errorf("the largest change is not listed:\n%s", b.String())
 	}
 }
