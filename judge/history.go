@@ -40,6 +40,9 @@ type Trend struct {
 	ContentSection
 	// Gates are the verdicts of the trend's gates, as Comparison.Gates.
 	Gates []GateVerdict `json:"gates,omitempty"`
+	// Changes lists the change points over the whole history (FindChanges); nil when they were
+	// not looked for.
+	Changes *ChangeSection `json:"change_points,omitempty"`
 
 	// results are the runs themselves, kept so that a limit on a figure outside the table is
 	// judged as a line of it would be.
@@ -298,6 +301,9 @@ func (t *Trend) WriteText(w io.Writer) error {
 	for _, n := range t.Notes {
 		b.WriteString("Note: " + n + "\n")
 	}
+	if t.Changes != nil {
+		t.Changes.write(&b)
+	}
 	t.ContentSection.write(&b, "the run before", false)
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -346,6 +352,9 @@ func (t *Trend) CheckLimits(limits []Limit) []stats.Verdict {
 			res.Text = text + fmt.Sprintf(": FAILED (%s, p = %.3f%s)", f.Verdict, *f.P, noisyText(f.Noisy))
 		}
 		out = append(out, res)
+	}
+	if t.Changes != nil {
+		out = append(out, t.Changes.CheckChanges(limits, t.MinHistory)...)
 	}
 	return out
 }

@@ -29,11 +29,11 @@ type AbortWatch struct {
 
 var _ loader.Sink = (*AbortWatch)(nil)
 
-// WatchGates wraps next in a stats.Window of width (DefaultAbortWindow when 0) and judges gates
-// (from stats.ParseLiveGate) on it every `every` (a second when 0), from a goroutine of its own,
+// WatchGates wraps next in a judge.Window of width (DefaultAbortWindow when 0) and judges gates
+// (from judge.ParseLiveGate) on it every `every` (a second when 0), from a goroutine of its own,
 // reading the time since start, the moment the run starts. The first gate that holds is kept
 // and stop is called, once: typically the loader's Abort, or whatever ends a capacity step early.
-// Judging then ends. The window is not judged until it holds stats.WindowMinRequests requests or
+// Judging then ends. The window is not judged until it holds judge.WindowMinRequests requests or
 // the run has lasted a whole window.
 func WatchGates(next loader.Sink, gates []judge.Gate, width, every time.Duration, start time.Time, stop func()) *AbortWatch {
 	if width <= 0 {
@@ -51,7 +51,7 @@ func WatchGates(next loader.Sink, gates []judge.Gate, width, every time.Duration
 // Record implements loader.Sink.
 func (w *AbortWatch) Record(batch []loader.Result) { w.window.Record(batch) }
 
-// Window gives the window, whose figures can be read at any time (see stats.Window.Figures).
+// Window gives the window, whose figures can be read at any time (see judge.Window.Figures).
 func (w *AbortWatch) Window() *judge.Window { return w.window }
 
 // Close stops judging and returns the gate that fired, if one did. Call it after the loader's

@@ -36,7 +36,7 @@ type Spec struct {
 	// Interval is the width of the timeline's buckets and the server's sampling period; 0 keeps
 	// no timeline.
 	Interval time.Duration
-	// AbortOn are gates (stats.ParseLiveGate) judged every second (every Interval if shorter) over the
+	// AbortOn are gates (judge.ParseLiveGate) judged every second (every Interval if shorter) over the
 	// last AbortWindow of results while each run goes: the first that holds stops the run,
 	// whose result then says which (RunInfo.Abort), and Execute returns a GateAbortError.
 	AbortOn []judge.Gate

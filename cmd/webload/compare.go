@@ -1,16 +1,19 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/webload/webload/changepoint"
 	"github.com/webload/webload/internal/atomicfile"
 	"github.com/webload/webload/judge"
 	"github.com/webload/webload/stats"
@@ -24,9 +27,11 @@ func compareFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-content-changes", Usage: "fail (exit 1) when more than `N` URLs answer differently from the baseline (or, with --history, from the run before): another status mix, content or size; without it, changed URLs are listed but pass", DefaultText: "none"},
 		&cli.StringFlag{Name: "junit", Usage: "write the --max-regression and --max-content-changes verdicts as JUnit XML to `FILE`, one test case per changed URL"},
 		&cli.StringSliceFlag{Name: "content-ignore", Usage: "leave URLs whose path and query match `REGEX` out of the Content section and --max-content-changes (repeatable): pages known to answer at random, such as Special:Random"},
-		&cli.StringFlag{Name: "history", Usage: "compare the newest result in `DIR` (written by --history) with the median of the ones before"},
+		&cli.StringFlag{Name: "history", Usage: "compare the newest result in `DIR` (written by --history) with the median of the ones before, and list where its figures changed level over all its results"},
 		&cli.IntFlag{Name: "last", Value: 30, Usage: "with --history, use the last `N` results"},
 		&cli.IntFlag{Name: "min-history", Value: judge.DefaultMinHistory, Usage: "with --history, judge the newest result only when `N` results come before it; with fewer, print the trend and pass"},
+		&cli.Float64Flag{Name: "change-p", Value: changepoint.DefaultP, Usage: "with --history, list a change point only when the t-test between the nights either side gives p below `P`"},
+		&cli.StringFlag{Name: "change-min", Value: "5%", Usage: "with --history, list a change point only when the figure's mean moved by `PERCENT` or more"},
 		helpFlag(),
 	}
 }
@@ -69,7 +74,11 @@ func compareCommand(c *cli.Context, stdout io.Writer) error {
 		if c.Args().Len() > 0 {
 			return usagef("give either result files or --history DIR, not both")
 		}
-		results, err = compareHistory(dir, historyWindow{last: c.Int("last"), min: c.Int("min-history")}, format, g, stdout)
+		w := historyWindow{last: c.Int("last"), min: c.Int("min-history"), perURL: perURL}
+		if w.changes, err = changeConfig(c); err != nil {
+			return err
+		}
+		results, err = compareHistory(dir, w, format, g, stdout)
 	} else {
 		results, err = compareFiles(c.Args().Slice(), format, perURL, g, stdout)
 	}
@@ -195,8 +204,31 @@ func (f optionalValueFlag) TakesValue() bool { return false }
 func (f optionalValueFlag) String() string { return cli.FlagStringer(f) }
 
 // historyWindow is how many results of a history a trend reads, and how many must come before
-// the newest to judge it.
-type historyWindow struct{ last, min int }
+// the newest to judge it; how strict its change points are, and the figures of each URL whose
+// change points are looked for (p95 unless --per-url says others).
+type historyWindow struct {
+	last, min int
+	changes   changepoint.Config
+	perURL    []stats.Figure
+}
+
+// changeConfig is --change-p and --change-min.
+func changeConfig(c *cli.Context) (changepoint.Config, error) {
+	cfg := changepoint.Config{P: c.Float64("change-p")}
+	s := strings.TrimSpace(c.String("change-min"))
+	pct, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil {
+		return cfg, usagef("--change-min: want a percentage such as 5%% (got %q)", s)
+	}
+	cfg.MinMagnitude = pct / 100
+	if err := cfg.Validate(); err != nil {
+		if errors.Is(err, changepoint.ErrP) {
+			return cfg, usagef("--change-p: %w", err)
+		}
+		return cfg, usagef("--change-min: %w", err)
+	}
+	return cfg, nil
+}
 
 func compareHistory(dir string, w historyWindow, format string, g compareGates, stdout io.Writer) ([]stats.Verdict, error) {
 	if w.min < 2 {
@@ -213,21 +245,36 @@ func compareHistory(dir string, w historyWindow, format string, g compareGates, 
 		return nil, usageError{err}
 	}
 	sort.Strings(paths) // names start with the UTC time of the run
-	if len(paths) > w.last {
-		paths = paths[len(paths)-w.last:]
-	}
 	if len(paths) == 0 {
 		// A job whose run did not keep its result: failing says so on the first night.
 		return nil, usagef("%s holds no results (*.json written by --history)", dir)
 	}
-	reports, err := readReports(paths)
-	if err != nil {
-		return nil, err
+	// Change points are looked for over every result; the trend judges the last ones. The
+	// results before the window keep only what change points read, as they are read.
+	var all []stats.Report
+	for i, p := range paths {
+		rep, err := stats.ReadJSON(p)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		if i < len(paths)-w.last {
+			rep = judge.ForChanges(rep)
+		}
+		all = append(all, rep)
 	}
-	trend, err := judge.NewTrend(reports, w.min)
+	trend, err := judge.NewTrend(all[max(0, len(all)-w.last):], w.min)
 	if err != nil {
 		return nil, usageError{err}
 	}
+	urlFigures := w.perURL
+	if len(urlFigures) == 0 {
+		urlFigures, _ = judge.ParseURLFigures("p95")
+	}
+	changes, err := judge.FindChanges(all, w.last, w.changes, urlFigures)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	trend.Changes = &changes
 	trend.IgnoreContent(g.contentIgnore)
 	verdicts := g.verdicts(&trend)
 	if format == "json" {
