@@ -27,11 +27,9 @@ users=${USERS:-8} reps=${REPS:-25} lead=${LEAD:-20} port=${PORT:-18091}
 load=${IMAGE_LOAD:?set IMAGE_LOAD to a command that puts a binary on the node as an image}
 started=$SECONDS
 
-log() { printf '%s k8s-e2e: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() {
-  log "FAIL: $*"
-  exit 1
-}
+E2E_NAME=k8s-e2e
+# shellcheck source=e2e-lib.sh
+. "$repo/scripts/e2e-lib.sh"
 
 work=$(mktemp -d /tmp/webload-k8s-e2e.XXXXXX)
 site_pid=

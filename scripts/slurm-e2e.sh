@@ -19,11 +19,9 @@ repo=$PWD
 shards=${SHARDS:-4} users=${USERS:-8} duration=${DURATION:-5S} lead=${LEAD:-5} port=${PORT:-18090}
 started=$SECONDS
 
-log() { printf '%s slurm-e2e: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() {
-  log "FAIL: $*"
-  exit 1
-}
+E2E_NAME=slurm-e2e
+# shellcheck source=e2e-lib.sh
+. "$repo/scripts/e2e-lib.sh"
 
 work=$(mktemp -d /tmp/webload-slurm-e2e.XXXXXX)
 chmod 755 "$work" # munged, started as its own user, keeps its files in here

@@ -78,23 +78,10 @@ func importCommand(c *cli.Context, stdout, stderr io.Writer) error {
 	if c.Args().Len() == 0 {
 		return usagef("urls import: give the files to read (an analytics export or access logs)")
 	}
-	opt := urls.ImportOptions{
-		Format:        c.String("format"),
-		URLColumn:     c.String("url-column"),
-		CountColumn:   c.String("count-column"),
-		Base:          c.String("base"),
-		Host:          c.String("host"),
-		Status:        splitList(c.String("status")),
-		Methods:       splitList(strings.ToUpper(c.String("methods"))),
-		IncludeAssets: c.Bool("include-assets"),
-		Include:       c.StringSlice("include"),
-		Exclude:       c.StringSlice("exclude"),
-		IncludeBots:   c.Bool("include-bots"),
-		StripQuery:    c.Bool("strip-query"),
-		DropParams:    c.StringSlice("drop-param"),
-		Top:           c.Int("top"),
-		MinCount:      c.Int64("min-count"),
-	}
+	opt := logFilter(c, "base")
+	opt.Format, opt.URLColumn, opt.CountColumn = c.String("format"), c.String("url-column"), c.String("count-column")
+	opt.StripQuery, opt.DropParams = c.Bool("strip-query"), c.StringSlice("drop-param")
+	opt.Top, opt.MinCount = c.Int("top"), c.Int64("min-count")
 	if opt.Top <= 0 {
 		opt.Top = -1
 	}
@@ -178,5 +165,20 @@ func writeImportSummary(w io.Writer, s urls.ImportSummary, kept int) {
 	}
 	for _, bad := range s.BadRows {
 		fmt.Fprintf(w, "  unreadable: %s\n", bad)
+	}
+}
+
+// logFilter reads the flags that pick an access log's lines, which urls import and replay
+// share; base names the flag that gives the site (--base, or replay's --site).
+func logFilter(c *cli.Context, base string) urls.ImportOptions {
+	return urls.ImportOptions{
+		Base:          c.String(base),
+		Host:          c.String("host"),
+		Status:        splitList(c.String("status")),
+		Methods:       splitList(strings.ToUpper(c.String("methods"))),
+		IncludeAssets: c.Bool("include-assets"),
+		IncludeBots:   c.Bool("include-bots"),
+		Include:       c.StringSlice("include"),
+		Exclude:       c.StringSlice("exclude"),
 	}
 }

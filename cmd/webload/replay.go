@@ -76,17 +76,8 @@ const (
 // replayOptions reads the replay's own flags; each problem names its flag.
 func replayOptions(c *cli.Context, p *problems) replay.Options {
 	opt := replay.Options{
-		Logs: c.Args().Slice(),
-		Filter: urls.ImportOptions{
-			Base:          c.String("site"),
-			Host:          c.String("host"),
-			Status:        splitList(c.String("status")),
-			Methods:       splitList(strings.ToUpper(c.String("methods"))),
-			IncludeAssets: c.Bool("include-assets"),
-			IncludeBots:   c.Bool("include-bots"),
-			Include:       c.StringSlice("include"),
-			Exclude:       c.StringSlice("exclude"),
-		},
+		Logs:   c.Args().Slice(),
+		Filter: logFilter(c, "site"),
 	}
 	refuseSet(c, p, "replay", notForReplay)
 	if len(opt.Logs) == 0 {
