@@ -35,6 +35,11 @@ type Options struct {
 	// Interval is the width of the run's timeline buckets: the plan counts its requests by due
 	// time in buckets as wide, to set beside what the run sent. 0 counts none.
 	Interval time.Duration
+	// VisitorField, when above 0, names each visitor by the field the log has at that place
+	// after the user agent (1 for the first), such as a session cookie its format logs, rather
+	// than by its address and user agent: visitors behind one proxy then stay apart. A line
+	// without that field, or with "-" or "" in it, falls back to address and user agent.
+	VisitorField int
 	// Shard and Shards make this replay one of Shards parts (0-based Shard), dealt out by
 	// visitor, so that each visitor's session stays whole in one shard. Every shard keeps the
 	// whole log's clock: its requests are due when they would be in the whole replay. Shards 0
@@ -100,4 +105,14 @@ func ParseLogTime(s string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("bad time %q: want the log's form 10/Oct/2026:13:55:36 +0000 or 2026-10-10T13:55:36Z", s)
+}
+
+// visitor names who sent req (see VisitorField).
+func (o *Options) visitor(req urls.AccessRequest) string {
+	if k := o.VisitorField; k > 0 && k <= len(req.Extra) {
+		if v := req.Extra[k-1]; v != "" && v != "-" {
+			return "field " + v
+		}
+	}
+	return req.Client + " " + req.Agent
 }

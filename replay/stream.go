@@ -15,7 +15,8 @@ type Event struct {
 	// Due is when the request is to be sent, from the start of the replay: its logged time
 	// less the first request's, divided by the speed.
 	Due time.Duration
-	// Visitor names who sent it: the logged client address and user agent.
+	// Visitor names who sent it: the logged client address and user agent, or the field
+	// Options.VisitorField names.
 	Visitor string
 	// Method and URL are the request, URL rewritten to the site under test.
 	Method, URL string
@@ -221,7 +222,7 @@ func (s *Stream) advance(src *source) bool {
 			s.counts.Skipped[skipAfterTo]++
 			continue
 		}
-		src.head = Event{Visitor: req.Client + " " + req.Agent, Method: req.Method, URL: req.URL, At: req.At, Log: src.name, Line: num}
+		src.head = Event{Visitor: s.opt.visitor(req), Method: req.Method, URL: req.URL, At: req.At, Log: src.name, Line: num}
 		return true
 	}
 }

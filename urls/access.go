@@ -16,6 +16,9 @@ type AccessRequest struct {
 	Client string
 	// Agent is the user agent; "" in the common format, which has none.
 	Agent string
+	// Extra are the fields the line has after the agent, when its format extends the combined
+	// one: a logged cookie or header, as logged ("-" for none).
+	Extra []string
 	// Method is the logged method, upper case.
 	Method string
 	// URL is absolute, rewritten to ImportOptions.Base as Import would write it.
@@ -81,7 +84,7 @@ func (f *AccessFilter) Line(text string) (req AccessRequest, skip string, err er
 	if err != nil || skip != "" {
 		return req, skip, err
 	}
-	return AccessRequest{At: rec.at, Client: rec.client, Agent: rec.agent, Method: method, URL: u}, "", nil
+	return AccessRequest{At: rec.at, Client: rec.client, Agent: rec.agent, Extra: rec.extra, Method: method, URL: u}, "", nil
 }
 
 // LogFile reads one log line by line, plain or gzip (recognised by its content, as Import

@@ -2,6 +2,7 @@ package urls
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -30,14 +31,14 @@ func FuzzAccessFilterLine(f *testing.F) {
 		req, skip, err := filter.Line(line)
 		switch {
 		case err != nil:
-			if skip != "" || req != (AccessRequest{}) || err.Error() == "" {
+			if skip != "" || !reflect.DeepEqual(req, AccessRequest{}) || err.Error() == "" {
 				t.Fatalf("error %v with skip %q, request %+v", err, skip, req)
 			}
 			if errors.Is(err, ErrNeedBase) {
 				t.Fatal("a base was given")
 			}
 		case skip != "":
-			if req != (AccessRequest{}) {
+			if !reflect.DeepEqual(req, AccessRequest{}) {
 				t.Fatalf("skip %q with request %+v", skip, req)
 			}
 		default:

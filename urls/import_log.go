@@ -14,6 +14,9 @@ type importAccessLine struct {
 	status  string // three digits, or "-" when the server logged none
 	agent   string // "" in the common format, which has no user agent
 	ctype   string // the response's Content-Type when logged after the agent, else ""
+	// extra are the fields logged after the agent, quoted or not, as a log_format or
+	// LogFormat that extends the combined one writes them (a cookie, a header, a time).
+	extra []string
 }
 
 // parseAccessLine reads one line of the NCSA common or combined format that nginx and
@@ -64,6 +67,7 @@ func parseAccessLine(line string) (importAccessLine, bool) {
 		if _, rest, ok := importQuoted(fields[2]); ok {
 			rec.agent, rest, _ = importQuoted(strings.TrimPrefix(rest, " "))
 			rec.ctype = importLoggedType(rest)
+			rec.extra = trailingFields(rest)
 		}
 	}
 	rec.status = fields[0]
@@ -209,4 +213,29 @@ func (im *importer) readLog(src *importLines, st *importFile) {
 			im.take(st, line.num, method, target, 1)
 		}
 	}
+}
+
+// maxExtraFields bounds the fields kept after the agent, so that a line of many costs no more.
+const maxExtraFields = 16
+
+// trailingFields splits what a line has after the combined format's agent into its fields:
+// quoted ones with their escapes undone, bare ones up to the next blank.
+func trailingFields(rest string) []string {
+	var out []string
+	for len(out) < maxExtraFields {
+		rest = strings.TrimLeft(rest, " \t")
+		if rest == "" {
+			break
+		}
+		if field, after, ok := importQuoted(rest); ok {
+			out, rest = append(out, field), after
+			continue
+		}
+		end := strings.IndexAny(rest, " \t")
+		if end < 0 {
+			end = len(rest)
+		}
+		out, rest = append(out, rest[:end]), rest[end:]
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func TestParseAccessLine(t *testing.T) {
 		{"common", `10.0.0.1 - frank [10/Oct/2026:13:55:36 -0700] "GET /a HTTP/1.0" 200 -`,
 			true, importAccessLine{client: "10.0.0.1", at: 1791640536 + 7*3600, request: "GET /a HTTP/1.0", status: "200"}},
 		{"extra nginx fields", `::1 - - [10/Oct/2026:13:55:36 +0000] "GET /a HTTP/2.0" 304 0 "https://r/" "UA \"quoted\"" 0.002 "-"`,
-			true, importAccessLine{client: "::1", at: 1791640536, request: "GET /a HTTP/2.0", status: "304", agent: `UA "quoted"`}},
+			true, importAccessLine{client: "::1", at: 1791640536, request: "GET /a HTTP/2.0", status: "304", agent: `UA "quoted"`, extra: []string{"0.002", "-"}}},
 		{"escaped bytes", `1.2.3.4 - - [10/Oct/2026:13:55:36 +0000] "\x16\x03" 400 157 "-" "-"`,
 			true, importAccessLine{client: "1.2.3.4", at: 1791640536, request: "\x16\x03", status: "400", agent: "-"}},
 		{"empty request", `1.2.3.4 - - [10/Oct/2026:13:55:36 +0000] "" 408 0 "-" "-"`,
@@ -52,7 +53,7 @@ func TestParseAccessLine(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got, ok := parseAccessLine(tt.line)
-			if ok != tt.ok || ok && got != tt.want {
+			if ok != tt.ok || ok && !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("parseAccessLine = %+v, %v; want %+v, %v", got, ok, tt.want, tt.ok)
 			}
 		})

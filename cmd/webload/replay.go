@@ -38,6 +38,7 @@ func replayFlags() []cli.Flag {
 		&cli.StringFlag{Name: "status", Category: catLoad, Usage: "replay requests answered with these `STATUSES` (default 2xx,3xx)"},
 		&cli.BoolFlag{Name: "include-assets", Category: catLoad, Usage: "replay static assets too (as urls import: by logged content type, else by path)"},
 		&cli.BoolFlag{Name: "include-bots", Category: catLoad, Usage: "replay the requests of obvious bots too"},
+		&cli.IntFlag{Name: "visitor-field", Category: catLoad, Usage: "name each visitor by the `N`th field logged after the user agent (1 for the first), such as a session cookie a log_format adds (\"$cookie_sid\"), rather than by its address and user agent, so visitors behind one proxy stay apart; lines without it fall back to address and agent"},
 		&cli.StringSliceFlag{Name: "include", Category: catLoad, Usage: "replay only requests whose path and query match `REGEX` (repeatable)"},
 		&cli.StringSliceFlag{Name: "exclude", Category: catLoad, Usage: "leave out requests whose path and query match `REGEX` (repeatable)"},
 		&cli.StringFlag{Name: "host", Category: catLoad, Usage: "replay only the logged full URLs of `HOST`"},
@@ -82,6 +83,9 @@ func replayOptions(c *cli.Context, p *problems) replay.Options {
 	refuseSet(c, p, "replay", notForReplay)
 	if len(opt.Logs) == 0 {
 		p.addf("", "no log: give one or more access logs (webload replay access.log --site http://127.0.0.1:8080)")
+	}
+	if opt.VisitorField = c.Int("visitor-field"); opt.VisitorField < 0 {
+		p.addf("visitor-field", "--visitor-field: want 1 for the first field after the user agent, 2 for the second… (got %d)", opt.VisitorField)
 	}
 	var err error
 	if opt.Speed, err = replay.ParseSpeed(c.String("speed")); err != nil {

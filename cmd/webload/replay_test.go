@@ -210,6 +210,62 @@ func TestReplayVisitorsKeepTheirCookies(t *testing.T) {
 	}
 }
 
+// --visitor-field names visitors by a field the log format adds (a session cookie): two
+// visitors behind one proxy, with one address and one user agent, keep their cookies apart; a
+// line that logged none ("-") is its address and agent's.
+func TestReplayVisitorField(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var wrong []string
+	site := newRecorder(t, 0, func(w http.ResponseWriter, r *http.Request) {
+		who := r.URL.Query().Get("who")
+		if r.URL.Path == "/set" {
+			http.SetCookie(w, &http.Cookie{Name: "who", Value: who, Path: "/"})
+			return
+		}
+		got := ""
+		if c, err := r.Cookie("who"); err == nil {
+			got = c.Value
+		}
+		if got != who {
+			mu.Lock()
+			wrong = append(wrong, fmt.Sprintf("%s sent %q", who, got))
+			mu.Unlock()
+		}
+	})
+	behindProxy := func(sec int, sid, path string) string {
+		return logLine(sec, "10.9.9.9", "Mozilla/5.0", path) + ` "` + sid + `" 0.004`
+	}
+	lines := []string{behindProxy(0, "s1", "/set?who=a"), behindProxy(0, "s2", "/set?who=b"), behindProxy(0, "-", "/set?who=p")}
+	for sec := 1; sec <= 3; sec++ {
+		lines = append(lines, behindProxy(sec, "s2", "/check?who=b"), behindProxy(sec, "s1", "/check?who=a"),
+			behindProxy(sec, "-", "/check?who=p"))
+	}
+	log := writeReplayLog(t, lines)
+	for _, tc := range []struct {
+		field string
+		apart bool
+	}{{"1", true}, {"0", false}} {
+		mu.Lock()
+		wrong = nil
+		mu.Unlock()
+		_, stderr, code := webload(t, nil, "replay", "-q", log, "--site", site.URL, "--speed", "20", "--max-users", "1",
+			"--visitor-field", tc.field)
+		if code != 0 {
+			t.Fatalf("--visitor-field %s: exit %d: %s", tc.field, code, stderr)
+		}
+		mu.Lock()
+		wrong := slices.Clone(wrong)
+		mu.Unlock()
+		if tc.apart && len(wrong) > 0 {
+			t.Errorf("--visitor-field %s: visitors sent another's cookie or none: %q", tc.field, wrong)
+		}
+		if !tc.apart && len(wrong) == 0 {
+			t.Errorf("--visitor-field %s: one address and agent kept three cookies apart", tc.field)
+		}
+	}
+}
+
 // --from and --to keep exactly the lines logged from the one (included) to the other
 // (excluded).
 func TestReplayFromToCutTheLog(t *testing.T) {
