@@ -15,7 +15,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/stats"
 )
 
@@ -105,7 +105,7 @@ func (s *Step) failed() bool { return !s.Passed && s.Inconclusive == "" && !s.Pa
 type Result struct {
 	// SLO is what every step was judged by: the gates given, with ErrorCeiling added when
 	// none of them bounds the failures (see SLO).
-	SLO []judge.Gate
+	SLO []gate.Gate
 	// Rate is the capacity: the highest rate that passed below the lowest that failed, by the
 	// last judged measurement of each rate; 0 when none did.
 	Rate float64
@@ -134,7 +134,7 @@ type Result struct {
 // It stops after MaxSteps measurements in any case. On an error of measure it
 // returns the steps so far with the error; when the context ended the search, the result is
 // marked Interrupted, with the step cut short kept as Partial.
-func Search(ctx context.Context, slo []judge.Gate, opts Options, measure Measure) (Result, error) {
+func Search(ctx context.Context, slo []gate.Gate, opts Options, measure Measure) (Result, error) {
 	res := Result{Best: -1, NextFailed: -1}
 	slo, err := SLO(slo)
 	if err != nil {

@@ -9,15 +9,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/stats"
 )
 
-func mustGates(t testing.TB, exprs ...string) []judge.Gate {
+func mustGates(t testing.TB, exprs ...string) []gate.Gate {
 	t.Helper()
-	var out []judge.Gate
+	var out []gate.Gate
 	for _, e := range exprs {
-		g, err := judge.ParseGate(e)
+		g, err := gate.ParseGate(e)
 		if err != nil {
 			t.Fatalf("ParseGate(%q): %v", e, err)
 		}

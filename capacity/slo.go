@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/stats"
 )
 
@@ -39,7 +39,7 @@ var errorFigures = []string{"error_rate", "availability", "failed"}
 //   - gates that every value or no value keeps (error_rate<=100, availability>=0, p95<0).
 //
 // This is the one place the rule is written; the command refuses such gates at --slo.
-func CheckGate(g judge.Gate) error {
+func CheckGate(g gate.Gate) error {
 	f, ok := stats.LookupFigure(g.Metric)
 	if !ok {
 		return fmt.Errorf("%w: %s: unknown figure %q", ErrBadSLO, g.Expr, g.Metric)
@@ -92,7 +92,7 @@ func example(f stats.Figure) string {
 // SLO checks every gate of an SLO for a search (CheckGate) and returns them with ErrorCeiling
 // added when none bounds the failures of the whole step (errorFigures). The result is what
 // each step is judged by, and what the search prints and saves.
-func SLO(gates []judge.Gate) ([]judge.Gate, error) {
+func SLO(gates []gate.Gate) ([]gate.Gate, error) {
 	if len(gates) == 0 {
 		return nil, ErrNoSLO
 	}
@@ -111,7 +111,7 @@ func SLO(gates []judge.Gate) ([]judge.Gate, error) {
 	}
 	out := slices.Clone(gates)
 	if !bounded {
-		ceiling, err := judge.ParseGate(ErrorCeiling)
+		ceiling, err := gate.ParseGate(ErrorCeiling)
 		if err != nil {
 			panic("capacity: ErrorCeiling does not parse: " + err.Error()) // a programmer's mistake
 		}
@@ -134,7 +134,7 @@ const MinStepTime = time.Second
 // needs is how many measurements g's verdict needs: MinSamples, and for a percentile pN at least
 // 100/(100-N) transactions, so that the slowest (100-N) % of them hold one at least: p95 needs
 // 20, p99 100, p99.9 1 000.
-func needs(g judge.Gate) int64 {
+func needs(g gate.Gate) int64 {
 	n := int64(MinSamples)
 	if f, ok := stats.LookupFigure(g.Metric); ok {
 		if q, ok := f.Quantile(); ok && q < 100 {
@@ -147,9 +147,9 @@ func needs(g judge.Gate) int64 {
 // judge checks a measurement against the SLO. A gate with fewer measurements than it needs is
 // inconclusive, whatever its value; the step fails when it ended early or a gate it had enough
 // measurements for failed, passes when every gate held, and is inconclusive otherwise.
-func judgeStep(rate float64, m Measured, slo []judge.Gate) Step {
+func judgeStep(rate float64, m Measured, slo []gate.Gate) Step {
 	rep := &m.Report
-	v := judge.CheckGates(rep, slo)
+	v := gate.CheckGates(rep, slo)
 	why := ""
 	for i, g := range slo {
 		have, need := g.Samples(rep), needs(g)

@@ -3,7 +3,7 @@ package capacity
 import (
 	"time"
 
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
@@ -30,8 +30,8 @@ const minWindow = 20
 // relaxed turns the SLO into the gates a window must fail for its step to end early: each
 // limit moved by Badly the lenient way. Gates of == and != have no lenient way and are left
 // out.
-func relaxed(slo []judge.Gate) []judge.Gate {
-	var out []judge.Gate
+func relaxed(slo []gate.Gate) []gate.Gate {
+	var out []gate.Gate
 	for _, g := range slo {
 		switch g.Op {
 		case "<", "<=":
@@ -54,7 +54,7 @@ type Watch struct {
 	next    loader.Sink
 	settle  time.Duration
 	window  time.Duration
-	bad     []judge.Gate
+	bad     []gate.Gate
 	targets []urls.Target
 	stop    func()
 
@@ -72,7 +72,7 @@ var _ loader.Sink = (*Watch)(nil)
 // intended in the first settle of the step are left out of them, and windows of window
 // (DefaultWindow when 0) that break slo Badly, badWindows in a row, call stop, once, from the
 // delivering goroutine: typically the loader's Abort.
-func NewWatch(next loader.Sink, targets []urls.Target, settle, window time.Duration, slo []judge.Gate, stop func()) *Watch {
+func NewWatch(next loader.Sink, targets []urls.Target, settle, window time.Duration, slo []gate.Gate, stop func()) *Watch {
 	if window <= 0 {
 		window = DefaultWindow
 	}
@@ -127,7 +127,7 @@ func (w *Watch) judge() {
 		return
 	}
 	w.cur = nil
-	if stats.Failed(judge.CheckGates(&rep, w.bad)) == 0 {
+	if stats.Failed(gate.CheckGates(&rep, w.bad)) == 0 {
 		w.strikes = 0
 		return
 	}

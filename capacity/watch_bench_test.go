@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
@@ -15,12 +15,12 @@ import (
 // every 10 000 results (a window's report costs some milliseconds, once a second).
 func BenchmarkWatch(b *testing.B) {
 	targets := []urls.Target{{URL: "http://127.0.0.1/"}}
-	gates, err := judge.ParseGate("p95<100ms")
+	gates, err := gate.ParseGate("p95<100ms")
 	if err != nil {
 		b.Fatal(err)
 	}
 	w := &Watch{next: stats.NewRecorder(targets, stats.Options{}), settle: time.Second, window: time.Second,
-		bad: relaxed([]judge.Gate{gates}), targets: targets, stop: func() {}}
+		bad: relaxed([]gate.Gate{gates}), targets: targets, stop: func() {}}
 	batch := make([]loader.Result, 100)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {

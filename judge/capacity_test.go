@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/stats"
 )
 
@@ -81,15 +82,15 @@ func TestCapacityText(t *testing.T) {
 func TestNewCapacityStepNamesTheBrokenGate(t *testing.T) {
 	t.Parallel()
 	rep := &stats.Report{Transactions: 190, FailedTransactions: 10, TransactionRate: 100, Percentiles: stats.Percentiles{P95: 0.25}}
-	var gates []Gate
+	var gates []gate.Gate
 	for _, e := range []string{"p95<500ms", "error_rate<1"} {
-		g, err := ParseGate(e)
+		g, err := gate.ParseGate(e)
 		if err != nil {
 			t.Fatal(err)
 		}
 		gates = append(gates, g)
 	}
-	s := stats.NewCapacityStep(100, rep, CheckGates(rep, gates), stats.StepOutcome{})
+	s := stats.NewCapacityStep(100, rep, gate.CheckGates(rep, gates), stats.StepOutcome{})
 	if s.Broke != "error_rate 5.000 %" || s.ErrorRate != 5 || s.P95 != 0.25 || s.TransactionRate != 100 {
 		t.Fatalf("step %+v", s)
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/stats"
 
 	"github.com/webload/webload/dbload"
@@ -90,7 +91,7 @@ type Comparison struct {
 	Statements []dbload.StatementsComparison `json:"statements,omitempty"`
 	// Gates are the verdicts of the comparison's gates (--max-regression, --max-content-changes)
 	// that the text prints after it, set by the caller that judged them; absent without gates.
-	Gates []GateVerdict `json:"gates,omitempty"`
+	Gates []gate.GateVerdict `json:"gates,omitempty"`
 
 	// reports and hists are the results compared and their latency distributions, kept so
 	// that a limit on a figure outside the table is judged as a column would be.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/dbload"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/stats"
 )
 
@@ -178,7 +179,7 @@ func TestDatabaseGates(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ParseGate("url:/x q/t<2"); err == nil {
+	if _, err := gate.ParseGate("url:/x q/t<2"); err == nil {
 		t.Error("a database figure took a url: selector")
 	}
 }
@@ -434,4 +435,14 @@ func TestUnlikeQueriesNotCompared(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkOneGate parses expr and checks rep against it.
+func checkOneGate(t *testing.T, rep *stats.Report, expr string) stats.Verdict {
+	t.Helper()
+	g, err := gate.ParseGate(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gate.CheckGates(rep, []gate.Gate{g})[0]
 }

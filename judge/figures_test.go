@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/webload/webload/dbload"
+	"github.com/webload/webload/gate"
+	"github.com/webload/webload/internal/gatetest"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/sysload"
 )
@@ -45,11 +47,11 @@ func TestEveryNameInBothGates(t *testing.T) {
 			if !ok || f.Name != c.figure {
 				t.Fatalf("LookupFigure(%q) = %q, %v; want %q", c.written, f.Name, ok, c.figure)
 			}
-			g, err := ParseGate(c.written + ">=" + sampleLimit(f))
+			g, err := gate.ParseGate(c.written + ">=" + sampleLimit(f))
 			if err != nil || g.Metric != c.figure {
 				t.Errorf("gate on %s: %+v, %v; want metric %s", c.written, g, err, c.figure)
 			}
-			_, err = ParseGate("url:/x " + c.written + ">=" + sampleLimit(f))
+			_, err = gate.ParseGate("url:/x " + c.written + ">=" + sampleLimit(f))
 			if (err == nil) != c.perURL {
 				t.Errorf("url gate on %s: error %v; want kept per URL %v", c.written, err, c.perURL)
 			}
@@ -65,7 +67,7 @@ func TestEveryNameInBothGates(t *testing.T) {
 	if _, err := ParseLimits("bytes=10%"); err == nil || !strings.Contains(err.Error(), "known: availability, error_rate,") {
 		t.Errorf("a limit on a figure kept only per URL: %v", err)
 	}
-	if _, err := ParseGate("bytes>0"); err == nil {
+	if _, err := gate.ParseGate("bytes>0"); err == nil {
 		t.Error("a run gate on a figure kept only per URL was accepted")
 	}
 }
@@ -81,7 +83,7 @@ func sampleLimit(f stats.Figure) string {
 // worseReport is gateReport with every figure of the run worse, the bad way: by half, and
 // availability by 1.3 %.
 func worseReport() *stats.Report {
-	r := gateReport()
+	r := gatetest.Report()
 	r.Transactions, r.SuccessfulTransactions, r.FailedTransactions, r.Requests = 660, 645, 15, 700
 	r.Availability = 97.7
 	r.ElapsedTime, r.ResponseTime, r.TransactionRate, r.Throughput = 45, 0.375, 66.664, 1
@@ -97,7 +99,7 @@ func worseReport() *stats.Report {
 // regression.
 func TestGateAndLimitAgree(t *testing.T) {
 	t.Parallel()
-	base, worse := gateReport(), worseReport()
+	base, worse := gatetest.Report(), worseReport()
 	base.Server = &sysload.Summary{Samples: 3, MaxLoad1: 2, PeakMemUsedMB: 1000}
 	base.Label, worse.Label = "base", "worse"
 	// The database did more per transaction, more slowly, and read less from memory.
@@ -130,11 +132,11 @@ func TestGateAndLimitAgree(t *testing.T) {
 			if f.HigherIsBetter {
 				op = ">="
 			}
-			gate := Gate{Metric: f.Name, Op: op, Value: b}
-			if v := CheckGates(base, []Gate{gate})[0]; !v.Passed {
-				t.Errorf("gate %s on the baseline: %s", gate.label(), v.Text)
+			g := gate.Gate{Metric: f.Name, Op: op, Value: b}
+			if v := gate.CheckGates(base, []gate.Gate{g})[0]; !v.Passed {
+				t.Errorf("gate %s on the baseline: %s", g.Label(), v.Text)
 			}
-			gv := CheckGates(worse, []Gate{gate})[0]
+			gv := gate.CheckGates(worse, []gate.Gate{g})[0]
 			lv := cmp.CheckLimits([]Limit{{Key: f.Name, Max: 0.01}})[0]
 			if gv.Passed || lv.Passed {
 				t.Errorf("%s got worse: gate %v (%s), limit %v (%s); want both failed", f.Name, gv.Passed, gv.Text, lv.Passed, lv.Text)
@@ -163,7 +165,7 @@ func TestFiguresOutsideTheTable(t *testing.T) {
 		{"availability=1%", []bool{false}, "worse Availability 97.700 % vs 99.000 % (-1.3%, allowed 1.0% worse): FAILED"},
 		{"p99.9=10%,elapsed=60%", []bool{false, true}, "worse p99.9 15000.0 ms vs 10000.0 ms (+50.0%"},
 	}
-	base, worse := gateReport(), worseReport()
+	base, worse := gatetest.Report(), worseReport()
 	base.Label, worse.Label = "base", "worse"
 	cmp, err := Compare([]stats.Report{*base, *worse}, false)
 	if err != nil {
@@ -194,7 +196,7 @@ func TestFiguresOutsideTheTable(t *testing.T) {
 
 func TestTrendLimitOutsideTheTable(t *testing.T) {
 	t.Parallel()
-	runs := []stats.Report{*gateReport(), *gateReport(), *gateReport(), *worseReport()}
+	runs := []stats.Report{*gatetest.Report(), *gatetest.Report(), *gatetest.Report(), *worseReport()}
 	tr, err := NewTrend(runs, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +234,7 @@ func TestURLPercentile(t *testing.T) {
 // case per run and limit, named by both.
 func TestLimitVerdictsAsJUnit(t *testing.T) {
 	t.Parallel()
-	base, worse := gateReport(), worseReport()
+	base, worse := gatetest.Report(), worseReport()
 	base.Label, worse.Label = "base", "v2"
 	cmp, err := Compare([]stats.Report{*base, *worse}, false)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -39,7 +40,7 @@ type Trend struct {
 	// (nightlyVariation).
 	ContentSection
 	// Gates are the verdicts of the trend's gates, as Comparison.Gates.
-	Gates []GateVerdict `json:"gates,omitempty"`
+	Gates []gate.GateVerdict `json:"gates,omitempty"`
 	// Changes lists the change points over the whole history (FindChanges); nil when they were
 	// not looked for.
 	Changes *ChangeSection `json:"change_points,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/internal/resulttest"
 	"github.com/webload/webload/judge"
 	"github.com/webload/webload/report"
@@ -71,9 +72,9 @@ func FuzzReadReport(f *testing.F) {
 		var w bytes.Buffer
 		_ = report.WriteText(&w, &r, report.TextOptions{})
 		gates := []string{"p95<1s", "availability>=99", "url:/ p99<2s", "q/t<20", "buffer_hit_ratio>90"}
-		for _, g := range gates {
-			if gate, err := judge.ParseGate(g); err == nil {
-				_ = judge.CheckGates(&r, []judge.Gate{gate})
+		for _, expr := range gates {
+			if g, err := gate.ParseGate(expr); err == nil {
+				_ = gate.CheckGates(&r, []gate.Gate{g})
 			}
 		}
 		if tr, err := judge.NewTrend([]stats.Report{r, r, r}, 2); err == nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webload/webload/gate"
+	"github.com/webload/webload/internal/gatetest"
 	"github.com/webload/webload/stats"
 )
 
@@ -42,15 +44,15 @@ func TestWriteJUnit(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			var gates []Gate
+			var gates []gate.Gate
 			for _, e := range c.exprs {
-				g, err := ParseGate(e)
+				g, err := gate.ParseGate(e)
 				if err != nil {
 					t.Fatal(err)
 				}
 				gates = append(gates, g)
 			}
-			results := CheckGates(gateReport(), gates)
+			results := gate.CheckGates(gatetest.Report(), gates)
 			var buf bytes.Buffer
 			if err := WriteJUnit(&buf, "webload "+c.name, results); err != nil {
 				t.Fatal(err)

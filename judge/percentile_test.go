@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/webload/webload/dbload"
+	"github.com/webload/webload/gate"
+	"github.com/webload/webload/internal/gatetest"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
@@ -103,19 +105,19 @@ func TestPercentileGates(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.expr, func(t *testing.T) {
 			t.Parallel()
-			g, err := ParseGate(c.expr)
+			g, err := gate.ParseGate(c.expr)
 			if err != nil {
 				t.Fatal(err)
 			}
-			v := CheckGates(&rep, []Gate{g})[0]
+			v := gate.CheckGates(&rep, []gate.Gate{g})[0]
 			if v.Passed != c.passed || !nearHistogram(v.Measured, c.measured) || !strings.HasPrefix(v.Text, c.text) {
 				t.Errorf("%s: passed %v, measured %v, %q; want %v, %v, %q...", c.expr, v.Passed, v.Measured, v.Text, c.passed, c.measured, c.text)
 			}
 		})
 	}
-	p95, _ := ParseGate("p95<1s")
-	written, _ := ParseGate("p(95)<1s")
-	if x, y := CheckGates(&rep, []Gate{p95})[0], CheckGates(&rep, []Gate{written})[0]; x.Measured != y.Measured || x.Figure != y.Figure {
+	p95, _ := gate.ParseGate("p95<1s")
+	written, _ := gate.ParseGate("p(95)<1s")
+	if x, y := gate.CheckGates(&rep, []gate.Gate{p95})[0], gate.CheckGates(&rep, []gate.Gate{written})[0]; x.Measured != y.Measured || x.Figure != y.Figure {
 		t.Errorf("p95 %v (%s) and p(95) %v (%s); want the same figure", x.Measured, x.Figure, y.Measured, y.Figure)
 	}
 	// gateReport is a result worked out by hand, without histograms.
@@ -124,11 +126,11 @@ func TestPercentileGates(t *testing.T) {
 		"url:/checkout p(75)<1s": "url:/checkout p(75)<1s: p(75) was not measured for /checkout in this run: FAILED",
 		"url:/checkout p90<1s":   "url:/checkout p90<1s: p90 was not measured for /checkout in this run: FAILED",
 	} {
-		g, err := ParseGate(expr)
+		g, err := gate.ParseGate(expr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := CheckGates(gateReport(), []Gate{g})[0]; v.Passed || v.Text != want {
+		if v := gate.CheckGates(gatetest.Report(), []gate.Gate{g})[0]; v.Passed || v.Text != want {
 			t.Errorf("%s without histograms: %q, want %q", expr, v.Text, want)
 		}
 	}
@@ -264,14 +266,14 @@ func TestParseLimitsPercentiles(t *testing.T) {
 // histogram decoded and read once per check.
 func BenchmarkPercentileGate(b *testing.B) {
 	rep, _, _, _ := steppedRun()
-	g, err := ParseGate("p(99.5)<1s")
+	g, err := gate.ParseGate("p(99.5)<1s")
 	if err != nil {
 		b.Fatal(err)
 	}
-	gates := []Gate{g}
+	gates := []gate.Gate{g}
 	b.ReportAllocs()
 	for b.Loop() {
-		if v := CheckGates(&rep, gates)[0]; math.IsNaN(v.Measured) {
+		if v := gate.CheckGates(&rep, gates)[0]; math.IsNaN(v.Measured) {
 			b.Fatal(v.Text)
 		}
 	}

@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webload/webload/internal/gatetest"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/sysload"
 )
 
 // withServer is a saved result whose server load was read from source.
 func withServer(label, source string) stats.Report {
-	r := *gateReport()
+	r := *gatetest.Report()
 	r.Label = label
 	if source != "" {
 		r.Server = &sysload.Summary{Source: source, Samples: 3, MaxLoad1: 1.5, PeakMemUsedMB: 900}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/internal/resulttest"
 	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
@@ -76,11 +77,11 @@ func TestSessionGates(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			g, err := judge.ParseGate(tc.expr)
+			g, err := gate.ParseGate(tc.expr)
 			if err != nil {
 				t.Fatal(err)
 			}
-			v := judge.CheckGates(tc.rep, []judge.Gate{g})[0]
+			v := gate.CheckGates(tc.rep, []gate.Gate{g})[0]
 			if v.Passed != tc.passed || tc.text != "" && v.Text != tc.text {
 				t.Errorf("%s: passed %v, %q; want %v, %q", tc.expr, v.Passed, v.Text, tc.passed, tc.text)
 			}

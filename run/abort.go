@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 )
@@ -17,8 +17,8 @@ const DefaultAbortWindow = 10 * time.Second
 // the run when one holds. It is a loader.Sink: put it in the run's sink chain. Build it with
 // WatchGates, and Close it once the loader's Run has returned.
 type AbortWatch struct {
-	window *judge.Window
-	gates  []judge.Gate
+	window *gate.Window
+	gates  []gate.Gate
 
 	mu    sync.Mutex
 	fired *stats.Abort
@@ -29,20 +29,20 @@ type AbortWatch struct {
 
 var _ loader.Sink = (*AbortWatch)(nil)
 
-// WatchGates wraps next in a judge.Window of width (DefaultAbortWindow when 0) and judges gates
-// (from judge.ParseLiveGate) on it every `every` (a second when 0), from a goroutine of its own,
+// WatchGates wraps next in a gate.Window of width (DefaultAbortWindow when 0) and judges gates
+// (from gate.ParseLiveGate) on it every `every` (a second when 0), from a goroutine of its own,
 // reading the time since start, the moment the run starts. The first gate that holds is kept
 // and stop is called, once: typically the loader's Abort, or whatever ends a capacity step early.
-// Judging then ends. The window is not judged until it holds judge.WindowMinRequests requests or
+// Judging then ends. The window is not judged until it holds gate.WindowMinRequests requests or
 // the run has lasted a whole window.
-func WatchGates(next loader.Sink, gates []judge.Gate, width, every time.Duration, start time.Time, stop func()) *AbortWatch {
+func WatchGates(next loader.Sink, gates []gate.Gate, width, every time.Duration, start time.Time, stop func()) *AbortWatch {
 	if width <= 0 {
 		width = DefaultAbortWindow
 	}
 	if every <= 0 {
 		every = time.Second
 	}
-	w := &AbortWatch{window: judge.NewWindow(next, width), gates: gates, quit: make(chan struct{}), ended: make(chan struct{})}
+	w := &AbortWatch{window: gate.NewWindow(next, width), gates: gates, quit: make(chan struct{}), ended: make(chan struct{})}
 	w.window.SetClock(func() time.Duration { return time.Since(start) })
 	go w.judge(every, start, stop)
 	return w
@@ -51,8 +51,8 @@ func WatchGates(next loader.Sink, gates []judge.Gate, width, every time.Duration
 // Record implements loader.Sink.
 func (w *AbortWatch) Record(batch []loader.Result) { w.window.Record(batch) }
 
-// Window gives the window, whose figures can be read at any time (see judge.Window.Figures).
-func (w *AbortWatch) Window() *judge.Window { return w.window }
+// Window gives the window, whose figures can be read at any time (see gate.Window.Figures).
+func (w *AbortWatch) Window() *gate.Window { return w.window }
 
 // Close stops judging and returns the gate that fired, if one did. Call it after the loader's
 // Run has returned; later calls return the same.
@@ -132,4 +132,4 @@ func abortEvery(interval time.Duration) time.Duration {
 type GateAbortError struct{ Abort stats.Abort }
 
 // Error names the gate and the window's value, e.g. "aborted by --abort-on p95>1s: ...".
-func (e GateAbortError) Error() string { return "aborted by " + judge.AbortText(e.Abort) }
+func (e GateAbortError) Error() string { return "aborted by " + gate.AbortText(e.Abort) }

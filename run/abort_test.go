@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/internal/testtier"
-	"github.com/webload/webload/judge"
 	"github.com/webload/webload/stats"
 )
 
@@ -41,11 +41,11 @@ func turningSite(t *testing.T, healthy int64, turn string) *httptest.Server {
 	return srv
 }
 
-func mustLive(t *testing.T, exprs ...string) []judge.Gate {
+func mustLive(t *testing.T, exprs ...string) []gate.Gate {
 	t.Helper()
-	var gates []judge.Gate
+	var gates []gate.Gate
 	for _, e := range exprs {
-		g, err := judge.ParseLiveGate(e)
+		g, err := gate.ParseLiveGate(e)
 		if err != nil {
 			t.Fatal(err)
 		}

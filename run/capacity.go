@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/capacity"
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/stats"
 )
 
@@ -18,7 +18,7 @@ import (
 type CapacitySearch struct {
 	// SLO is what each step is judged by, as capacity.SLO completed it: its first Given gates
 	// are the user's, the others were added (the error ceiling), which the heading says.
-	SLO   []judge.Gate
+	SLO   []gate.Gate
 	Given int
 	// Options bound each search; SearchCapacity sets their Step, to print each step.
 	Options capacity.Options
@@ -152,7 +152,7 @@ func writeSearch(rep *stats.Report, spec *Spec, interrupted bool, stdout io.Writ
 
 // sloText lists the gates the steps are judged by; those past the first given were added by
 // the search (the error ceiling), and say so.
-func sloText(slo []judge.Gate, given int) string {
+func sloText(slo []gate.Gate, given int) string {
 	var s []string
 	for i, g := range slo {
 		if i >= given {

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/internal/capsite"
-	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
@@ -35,9 +35,9 @@ func stepOf(t testing.TB, url string, slo ...string) (*Spec, *CapacitySearch) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var gates []judge.Gate
+	var gates []gate.Gate
 	for _, expr := range slo {
-		g, err := judge.ParseGate(expr)
+		g, err := gate.ParseGate(expr)
 		if err != nil {
 			t.Fatal(err)
 		}

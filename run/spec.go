@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/webload/webload/dbload"
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/report"
 	"github.com/webload/webload/stats"
@@ -36,10 +36,10 @@ type Spec struct {
 	// Interval is the width of the timeline's buckets and the server's sampling period; 0 keeps
 	// no timeline.
 	Interval time.Duration
-	// AbortOn are gates (judge.ParseLiveGate) judged every second (every Interval if shorter) over the
+	// AbortOn are gates (gate.ParseLiveGate) judged every second (every Interval if shorter) over the
 	// last AbortWindow of results while each run goes: the first that holds stops the run,
 	// whose result then says which (RunInfo.Abort), and Execute returns a GateAbortError.
-	AbortOn []judge.Gate
+	AbortOn []gate.Gate
 	// AbortWindow is how far back AbortOn looks; 0 means DefaultAbortWindow.
 	AbortWindow time.Duration
 	// Ladder lists the users of each step of a concurrency ladder (-c 10,20,40), run one after

@@ -6,21 +6,21 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
 )
 
 // abortOptions are the values of the flags that stop a run early when a gate breaks.
 type abortOptions struct {
-	on     typedList[judge.Gate]
+	on     typedList[gate.Gate]
 	window typed[time.Duration]
 }
 
 // abortFlags are --abort-on and --abort-window.
 func abortFlags(o *abortOptions) []cli.Flag {
 	return []cli.Flag{
-		typedListFlag(&cli.GenericFlag{Name: "abort-on", Category: catGates, Usage: "stop the run (exit 1) as soon as `EXPR` holds over the last --abort-window of requests, e.g. error_rate>5 or p95>2s (repeatable; --assert's figures that are kept during the run); judged every second once the window holds " + fmt.Sprint(judge.WindowMinRequests) + " requests or the run has lasted a whole window; the report covers what was measured"}, &o.on, judge.ParseLiveGate),
+		typedListFlag(&cli.GenericFlag{Name: "abort-on", Category: catGates, Usage: "stop the run (exit 1) as soon as `EXPR` holds over the last --abort-window of requests, e.g. error_rate>5 or p95>2s (repeatable; --assert's figures that are kept during the run); judged every second once the window holds " + fmt.Sprint(gate.WindowMinRequests) + " requests or the run has lasted a whole window; the report covers what was measured"}, &o.on, gate.ParseLiveGate),
 		typedFlag(&cli.GenericFlag{Name: "abort-window", Category: catGates, Usage: "judge --abort-on over the requests that ended in the last `DURATION`"}, &o.window, run.DefaultAbortWindow.String(),
 			secondsFrom(100*time.Millisecond, "want a duration of at least 100ms such as 10s")),
 	}
@@ -43,5 +43,5 @@ func abortFromFlags(c *cli.Context, o *abortOptions, s *runSpec, p *problems) {
 type abortGateError struct{ abort stats.Abort }
 
 func (e abortGateError) Error() string {
-	return "aborted by " + judge.AbortText(e.abort) + "; the report covers what was measured"
+	return "aborted by " + gate.AbortText(e.abort) + "; the report covers what was measured"
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/capacity"
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
 )
@@ -231,8 +231,8 @@ func (e unjudgedError) Error() string {
 func (e unjudgedError) Unwrap() error { return inconclusiveError{} }
 
 // parseSLOGate reads one --slo gate: --assert's, that a heavier load can break.
-func parseSLOGate(expr string) (judge.Gate, error) {
-	g, err := judge.ParseGate(expr)
+func parseSLOGate(expr string) (gate.Gate, error) {
+	g, err := gate.ParseGate(expr)
 	if err == nil {
 		err = capacity.CheckGate(g)
 	}

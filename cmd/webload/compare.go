@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/changepoint"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/internal/atomicfile"
 	"github.com/webload/webload/judge"
 	"github.com/webload/webload/stats"
@@ -138,7 +139,7 @@ func compareFiles(paths []string, format string, perURL []stats.Figure, g compar
 	verdicts := g.verdicts(&cmp)
 	switch format {
 	case "json":
-		cmp.Gates = judge.GateVerdicts(verdicts)
+		cmp.Gates = gate.GateVerdicts(verdicts)
 		err = stats.WriteJSON(stdout, cmp)
 	case "md":
 		err = cmp.WriteMarkdown(stdout)
@@ -278,7 +279,7 @@ func compareHistory(dir string, w historyWindow, format string, g compareGates, 
 	trend.IgnoreContent(g.contentIgnore)
 	verdicts := g.verdicts(&trend)
 	if format == "json" {
-		trend.Gates = judge.GateVerdicts(verdicts)
+		trend.Gates = gate.GateVerdicts(verdicts)
 		err = stats.WriteJSON(stdout, trend)
 	} else {
 		err = trend.WriteText(stdout)

@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"github.com/webload/webload/dbload"
+	"github.com/webload/webload/gate"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/check"
-	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/report"
 )
@@ -63,7 +63,7 @@ func optionFlags(o *runOptions) []cli.Flag {
 		&cli.BoolFlag{Name: "per-url", Destination: &o.perURL, Category: catOutput, Usage: "add the per-URL table to the text report"},
 		&cli.IntFlag{Name: "repeat", Destination: &o.repeat, Value: 1, Category: catLoad, Usage: "run the same load `N` times and keep every run in one result, so compare can tell noise from change"},
 		typedFlag(&cli.GenericFlag{Name: "repeat-pause", Category: catLoad, Usage: "pause `DURATION` between the runs of --repeat"}, &o.repeatPause, "5s", parseSeconds),
-		typedListFlag(&cli.GenericFlag{Name: "assert", Category: catGates, Usage: "gate `EXPR` on the result, e.g. p95<800ms, availability>=99.9, url:/checkout p99<2s (repeatable); a broken gate exits 1"}, &o.assert, judge.ParseGate),
+		typedListFlag(&cli.GenericFlag{Name: "assert", Category: catGates, Usage: "gate `EXPR` on the result, e.g. p95<800ms, availability>=99.9, url:/checkout p99<2s (repeatable); a broken gate exits 1"}, &o.assert, gate.ParseGate),
 		&cli.StringFlag{Name: "junit", Destination: &o.junit, Category: catGates, Usage: "write the gates' verdicts as JUnit XML to `FILE`"},
 		&cli.StringFlag{Name: "history", Destination: &o.history, Category: catGates, Usage: "also keep the result in `DIR` under a timestamped name, for compare --history"},
 		typedFlag(&cli.GenericFlag{Name: "server-metrics", Category: catOutput, Usage: "read the server's load during the run from a node exporter `URL` (http://host:9100/metrics) or \"local\" (/proc of this machine, Linux only); a mysqld_exporter's or postgres_exporter's URL gives the database's figures, as --db does"}, &o.serverMetrics, "", optional(newLoadSource)),

@@ -6,7 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/check"
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/report"
 	"github.com/webload/webload/sysload"
@@ -61,7 +61,7 @@ type runOptions struct {
 	dbStatementsTop                                         int
 
 	// Gates and comparison; slo is webload capacity's
-	assert, slo    typedList[judge.Gate]
+	assert, slo    typedList[gate.Gate]
 	search         searchOptions
 	junit, history string
 	abort          abortOptions

@@ -12,7 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/stats"
@@ -150,13 +150,13 @@ func checkGates(rep *stats.Report, spec *runSpec, stdout, stderr io.Writer, more
 		stdout = stderr
 	}
 	suite := "webload " + stats.Label(rep, 0)
-	gates := judge.CheckGates(rep, spec.gates)
+	gates := gate.CheckGates(rep, spec.gates)
 	if spec.junit != "" {
 		window := spec.AbortWindow
 		if window <= 0 {
 			window = run.DefaultAbortWindow
 		}
-		cases := append(slices.Clone(gates), judge.AbortVerdicts(spec.AbortOn, window, rep.Run.Abort)...)
+		cases := append(slices.Clone(gates), gate.AbortVerdicts(spec.AbortOn, window, rep.Run.Abort)...)
 		if err := writeJUnitFile(spec.junit, suite, append(cases, more...)); err != nil {
 			return err
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/webload/webload/dbload"
-	"github.com/webload/webload/judge"
+	"github.com/webload/webload/gate"
 	"github.com/webload/webload/loader"
 	"github.com/webload/webload/report"
 	"github.com/webload/webload/run"
@@ -18,7 +18,7 @@ import (
 // runSpec is what the command line asks for: the run, and the gates checked on its result.
 type runSpec struct {
 	run.Spec
-	gates []judge.Gate
+	gates []gate.Gate
 	junit string
 }
 

@@ -1,4 +1,4 @@
-package judge
+package gate
 
 import (
 	"math"
@@ -49,7 +49,7 @@ func FuzzParseGate(f *testing.F) {
 		}
 		bare := g
 		bare.Expr = ""
-		written := bare.label()
+		written := bare.Label()
 		again, err = ParseGate(written)
 		if again.Expr = ""; err != nil || again != bare {
 			t.Fatalf("ParseGate(%q) = %+v, but its written form %q parses to %+v, %v", expr, g, written, again, err)

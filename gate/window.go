@@ -1,4 +1,4 @@
-package judge
+package gate
 
 import (
 	"sync"
@@ -200,7 +200,7 @@ func (w *Window) Fired(gates []Gate, at time.Duration) (stats.Abort, bool) {
 			v, ok = m.Run(&rep)
 		}
 		if ok && gateHolds(g.Op, v, g.Value) {
-			return stats.Abort{Gate: g.label(), Value: v, At: at.Round(time.Millisecond).Seconds(), Window: w.width.Seconds()}, true
+			return stats.Abort{Gate: g.Label(), Value: v, At: at.Round(time.Millisecond).Seconds(), Window: w.width.Seconds()}, true
 		}
 	}
 	return stats.Abort{}, false

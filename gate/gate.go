@@ -1,4 +1,4 @@
-package judge
+package gate
 
 import (
 	"fmt"
@@ -39,7 +39,7 @@ func CheckGates(rep *stats.Report, gates []Gate) []stats.Verdict {
 // checkGate also copes with gates built by hand rather than by ParseGate, so that a bad one fails
 // with a reason instead of passing silently or panicking.
 func checkGate(rep *stats.Report, g Gate) stats.Verdict {
-	res := stats.Verdict{Check: g.label(), Measured: math.NaN()}
+	res := stats.Verdict{Check: g.Label(), Measured: math.NaN()}
 	m, ok := stats.LookupFigure(g.Metric)
 	if ok {
 		res.Figure = m.Name
@@ -107,7 +107,7 @@ func checkURLGate(rep *stats.Report, g Gate, m stats.Figure, res stats.Verdict) 
 
 // label names the gate as its author wrote it, for its verdict. A gate built by hand gets a written form that
 // ParseGate reads back to the same gate.
-func (g Gate) label() string {
+func (g Gate) Label() string {
 	if s := strings.TrimSpace(g.Expr); s != "" {
 		return s
 	}

@@ -1,10 +1,11 @@
-package judge
+package gate
 
 import (
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/webload/webload/internal/gatetest"
 	"github.com/webload/webload/stats"
 )
 
@@ -215,31 +216,6 @@ func TestGateErrorText(t *testing.T) {
 	}
 }
 
-// gateReport is a run worked out by hand: one page fetched by GET (with a query) and posted to.
-func gateReport() *stats.Report {
-	return &stats.Report{
-		Transactions:           990,
-		Availability:           99,
-		ElapsedTime:            30,
-		ResponseTime:           0.25,
-		TransactionRate:        99.996,
-		Throughput:             1.5,
-		Concurrency:            8.25,
-		SuccessfulTransactions: 980,
-		FailedTransactions:     10,
-		LongestTransaction:     12.5,
-		ShortestTransaction:    0.002,
-		Requests:               1000,
-		Percentiles:            stats.Percentiles{P50: 0.2, P90: 0.6, P95: 0.812345, P99: 1.5, P999: 10, Max: 12.5},
-		URLs: []stats.URLStats{
-			{Method: "GET", URL: "http://shop.test:8080/checkout?step=1", Hits: 600, Failures: 0,
-				Mean: 0.1, P50: 0.09, P95: 1.1, P99: 0.9, Max: 1.2, Bytes: 6000},
-			{Method: "POST", URL: "http://shop.test:8080/checkout", Hits: 390, Failures: 10,
-				Mean: 0.4, P50: 0.35, P95: 1.1, P99: 2.1, Max: 12.5, Bytes: 0},
-		},
-	}
-}
-
 func TestCheckGates(t *testing.T) {
 	t.Parallel()
 	const get, post = "GET http://shop.test:8080/checkout?step=1", "POST http://shop.test:8080/checkout"
@@ -313,7 +289,7 @@ func TestCheckGates(t *testing.T) {
 		}
 		gates[i] = g
 	}
-	results := CheckGates(gateReport(), gates)
+	results := CheckGates(gatetest.Report(), gates)
 	if len(results) != len(cases) {
 		t.Fatalf("got %d results for %d gates", len(results), len(cases))
 	}
@@ -353,11 +329,11 @@ func TestCheckGatesBadGates(t *testing.T) {
 		text string
 	}{
 		{"no report", nil, Gate{Expr: "p95<1s", Metric: "p95", Op: "<", Value: 1}, "p95<1s: no report to check: FAILED"},
-		{"unknown metric", gateReport(), Gate{Metric: "nope", Op: "<", Value: 1}, `nope<1: unknown metric "nope": FAILED`},
-		{"unknown op", gateReport(), Gate{Metric: "p95", Op: "~", Value: 1}, `p95~1s: unknown operator "~": FAILED`},
-		{"run metric per URL", gateReport(), Gate{URL: "/checkout", Metric: "elapsed", Op: "<", Value: 1},
+		{"unknown metric", gatetest.Report(), Gate{Metric: "nope", Op: "<", Value: 1}, `nope<1: unknown metric "nope": FAILED`},
+		{"unknown op", gatetest.Report(), Gate{Metric: "p95", Op: "~", Value: 1}, `p95~1s: unknown operator "~": FAILED`},
+		{"run metric per URL", gatetest.Report(), Gate{URL: "/checkout", Metric: "elapsed", Op: "<", Value: 1},
 			"url:/checkout elapsed<1s: elapsed is not kept per URL: FAILED"},
-		{"URL metric on the run", gateReport(), Gate{Metric: "bytes", Op: ">", Value: 0},
+		{"URL metric on the run", gatetest.Report(), Gate{Metric: "bytes", Op: ">", Value: 0},
 			"bytes>0: bytes is kept only per URL: FAILED"},
 	}
 	for _, c := range cases {
@@ -422,14 +398,4 @@ func TestGateSamples(t *testing.T) {
 			t.Errorf("%s: %d samples, want %d", tc.expr, got, tc.want)
 		}
 	}
-}
-
-// checkOneGate parses expr and checks rep against it.
-func checkOneGate(t *testing.T, rep *stats.Report, expr string) stats.Verdict {
-	t.Helper()
-	g, err := ParseGate(expr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return CheckGates(rep, []Gate{g})[0]
 }

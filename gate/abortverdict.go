@@ -1,4 +1,4 @@
-package judge
+package gate
 
 import (
 	"fmt"
@@ -16,11 +16,11 @@ import (
 func AbortVerdicts(gates []Gate, width time.Duration, fired *stats.Abort) []stats.Verdict {
 	out := make([]stats.Verdict, 0, len(gates))
 	for _, g := range gates {
-		v := stats.Verdict{Check: "--abort-on " + g.label(), Passed: true, Measured: math.NaN()}
+		v := stats.Verdict{Check: "--abort-on " + g.Label(), Passed: true, Measured: math.NaN()}
 		if m, ok := stats.LookupFigure(g.Metric); ok {
 			v.Figure = m.Name
 		}
-		if fired != nil && fired.Gate == g.label() {
+		if fired != nil && fired.Gate == g.Label() {
 			v.Passed, v.Measured = false, fired.Value
 			v.Text = AbortText(*fired) + ": FAILED"
 		} else {
