@@ -107,6 +107,7 @@ func TestStatementsBounded(t *testing.T) {
 		t.Errorf("slow calls: %d listed + %d other != %d; %d slow statements", listed, got.Other.SlowCalls, got.SlowCalls, got.SlowStatements)
 	}
 	b, err := json.Marshal(got)
+	t.Logf("%d statements, top %d: %d listed, %d bytes of JSON", n, top, len(got.List), len(b))
 	if err != nil || len(b) > 2*top*(maxStatementText+600)+2000 {
 		t.Errorf("the section is %d bytes of JSON (%v)", len(b), err)
 	}
