@@ -15,6 +15,8 @@ type Options struct {
 	// all summed).
 	Statements bool
 	Top        int
+	// Slow is the time over which a statement's call counts as slow (0: none is judged).
+	Slow time.Duration
 }
 
 // Monitor samples a database before, every interval during, and after a run.
@@ -35,6 +37,7 @@ type Monitor struct {
 type stmtReading struct {
 	src    StatementSource
 	top    int
+	slow   time.Duration
 	before StatementSnapshot
 	err    error
 	// after is what Stop made of the readings.
@@ -56,7 +59,7 @@ func StartWith(ctx context.Context, src Source, name string, interval time.Durat
 	m := &Monitor{src: src}
 	m.acc.sum.Source = name
 	if ss, ok := src.(StatementSource); ok && opts.Statements {
-		m.stmts = &stmtReading{src: ss, top: opts.Top}
+		m.stmts = &stmtReading{src: ss, top: opts.Top, slow: opts.Slow}
 		m.stmts.before, m.stmts.err = ss.Statements(ctx)
 	}
 	m.loop = sampling.Start(ctx, src.Sample, m.acc.add, interval)
@@ -106,7 +109,7 @@ func (m *Monitor) readStatements() {
 		st.after = &Statements{Source: st.before.Source, Unavailable: "the reading after the run failed: " + Message(err)}
 		return
 	}
-	st.after = diffStatements(st.before, after, st.top)
+	st.after = diffStatements(st.before, after, st.top, st.slow)
 }
 
 // noStatements is ErrNoStatements, saying what is missing and how to turn it on.

@@ -234,6 +234,14 @@ func (d *Summary) lines(title string, out []section.Line) []section.Line {
 		for r := range strings.Lines(rows.String()) {
 			out = append(out, section.Line{Value: strings.TrimSuffix(r, "\n")})
 		}
+		if h := st.SlowHeadline(); h != "" {
+			line("DB slow statements:", "%s", h)
+			rows.Reset()
+			st.WriteSlow(&rows, "  ", StatementsTextRows)
+			for r := range strings.Lines(rows.String()) {
+				out = append(out, section.Line{Value: strings.TrimSuffix(r, "\n")})
+			}
+		}
 	}
 	return out
 }

@@ -51,6 +51,10 @@ type stmtCounts struct {
 	calls, rows       int64
 	total             time.Duration
 	blksHit, blksRead int64
+	// fastest and slowest are the quickest and the slowest call kept, when the database keeps
+	// them (timed set): since it started or its summaries were reset, not since a reading.
+	fastest, slowest time.Duration
+	timed            bool
 }
 
 // add folds another row of the same statement in (PostgreSQL keeps one per user and
@@ -64,6 +68,13 @@ func (c *stmtCounts) add(o stmtCounts) {
 	c.total += o.total
 	c.blksHit += o.blksHit
 	c.blksRead += o.blksRead
+	if o.timed && o.calls > 0 { // a row that never ran has no fastest call
+		if !c.timed || o.fastest < c.fastest {
+			c.fastest = o.fastest
+		}
+		c.slowest = max(c.slowest, o.slowest)
+		c.timed = true
+	}
 }
 
 // Statements is what the database's statements did during a run: the JSON's
@@ -91,7 +102,15 @@ type Statements struct {
 	// (every request that got a response, as for queries per transaction); 0 before they are
 	// known.
 	Transactions int64 `json:"transactions,omitempty"`
-	// List holds the Top statements that took the most time, most first.
+	// SlowThreshold is the time over which a call counts as slow (--db-slow); 0 when no
+	// statement was judged. SlowStatements counts the statements with a slow call (listed or
+	// not) and SlowCalls their slow calls, at least (Statement.SlowCalls).
+	SlowThreshold  time.Duration `json:"slow_threshold_ns,omitempty"`
+	SlowStatements int           `json:"slow_statements,omitempty"`
+	SlowCalls      int64         `json:"slow_calls,omitempty"`
+	// List holds the Top statements that took the most time, most first, then up to Top slow
+	// statements that are not among them, most slow calls first: a statement that is slow
+	// but seldom run stays in sight.
 	List []Statement `json:"list"`
 	// Other sums the statements not listed; OtherDigests counts them (for a series: in the
 	// run that had most).
@@ -124,20 +143,33 @@ type Statement struct {
 	// LowerBound is set, in a series, when some run counted this statement among its others:
 	// its figures are that much short, which Other holds.
 	LowerBound bool `json:"lower_bound,omitempty"`
+	// Max is the slowest call the database kept of the statement, when it keeps one. The
+	// database keeps it since it started or its summaries were reset, not per run:
+	// MaxFromBefore is set when it may be older than the run (it did not rise during the run),
+	// and the run's slowest call then took at most Max.
+	Max           *time.Duration `json:"max_ns,omitempty"`
+	MaxFromBefore bool           `json:"max_from_before,omitempty"`
+	// SlowCalls counts the calls that took longer than Statements.SlowThreshold, at least:
+	// the databases keep a statement's total, fastest and slowest times, not each call's, so
+	// the count is bounded from them (slowBounds); SlowExact is set when the bounds meet.
+	SlowCalls int64 `json:"slow_calls,omitempty"`
+	SlowExact bool  `json:"slow_exact,omitempty"`
 }
 
 // diffStatements is what ran between two snapshots of the same database, top statements by
-// total time first, the reader's own statements left out.
-func diffStatements(before, after StatementSnapshot, top int) *Statements {
-	s := &Statements{Source: after.Source, Top: top}
+// total time first, the reader's own statements left out; a call over slow (> 0) is slow.
+func diffStatements(before, after StatementSnapshot, top int, slow time.Duration) *Statements {
+	s := &Statements{Source: after.Source, Top: top, SlowThreshold: max(0, slow)}
 	var all []Statement
 	for id, a := range after.byID {
 		b, seen := before.byID[id]
 		d := stmtCounts{text: a.text, calls: a.calls - b.calls, rows: a.rows - b.rows, total: a.total - b.total,
 			blksHit: a.blksHit - b.blksHit, blksRead: a.blksRead - b.blksRead}
+		// The slowest call is the run's own when the statement is new, or its slowest rose.
+		ownMax := !seen || !b.timed || a.slowest > b.slowest
 		if seen && (d.calls < 0 || d.rows < 0 || d.total < 0 || d.blksHit < 0 || d.blksRead < 0) {
 			// Counted again from zero during the run: what the after reading holds ran since.
-			d, s.Restarted = a, true
+			d, s.Restarted, ownMax = a, true, true
 		}
 		if d.calls <= 0 || ownStatement(a.text) {
 			continue
@@ -146,6 +178,14 @@ func diffStatements(before, after StatementSnapshot, top int) *Statements {
 		st.Text, st.Masked = statementText(a.text, after.Source == StatementsMySQL)
 		if after.Blocks {
 			st.SharedBlocksHit, st.SharedBlocksRead = &d.blksHit, &d.blksRead
+		}
+		if a.timed {
+			slowest := a.slowest
+			st.Max, st.MaxFromBefore = &slowest, !ownMax
+		}
+		if s.SlowThreshold > 0 {
+			b := slowBounds{calls: d.calls, total: d.total, fastest: a.fastest, slowest: a.slowest, timed: a.timed, ownMax: ownMax}
+			st.SlowCalls, st.SlowExact = b.count(s.SlowThreshold)
 		}
 		all = append(all, st)
 	}
@@ -180,22 +220,29 @@ func (s *Statements) keepTop(all []Statement) {
 		return cmp.Compare(a.ID, b.ID)
 	})
 	s.Calls, s.Total, s.Rows = 0, 0, 0
+	s.SlowStatements, s.SlowCalls = 0, 0
 	for i := range all {
 		all[i].Mean = mean(all[i].Total, all[i].Calls)
 		s.Calls += all[i].Calls
 		s.Total += all[i].Total
 		s.Rows += all[i].Rows
+		if all[i].SlowCalls > 0 {
+			s.SlowStatements++
+			s.SlowCalls += all[i].SlowCalls
+		}
 	}
 	n := min(len(all), max(0, s.Top))
-	s.List = all[:n:n]
+	slow, rest := slowest(all[n:], s.Top)
+	s.List = append(all[:n:n], slow...)
 	s.Other = Statement{}
-	for _, st := range all[n:] {
+	for _, st := range rest {
 		s.Other.Calls += st.Calls
 		s.Other.Total += st.Total
 		s.Other.Rows += st.Rows
+		s.Other.SlowCalls += st.SlowCalls
 	}
 	s.Other.Mean = mean(s.Other.Total, s.Other.Calls)
-	s.OtherDigests = len(all) - n
+	s.OtherDigests = len(rest)
 }
 
 func mean(total time.Duration, calls int64) time.Duration {

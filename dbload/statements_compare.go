@@ -41,6 +41,10 @@ type StatementsComparison struct {
 	// cannot be matched: one of them may be the other side's listed statement.
 	BaseOthers int `json:"base_others"`
 	Others     int `json:"others"`
+	// BaseSlowThreshold and SlowThreshold are each side's --db-slow (0: not judged, as in
+	// results saved before it).
+	BaseSlowThreshold time.Duration `json:"base_slow_threshold_ns,omitempty"`
+	SlowThreshold     time.Duration `json:"slow_threshold_ns,omitempty"`
 }
 
 // OtherKey is the key of the statements each side summed in its other.
@@ -75,6 +79,12 @@ type StatementChange struct {
 	// Prefix is set when the two sides were matched on the start of the statement: MySQL
 	// had cut its digest's text, and only this statement of the other side starts so.
 	Prefix bool `json:"matched_by_prefix,omitempty"`
+	// BaseSlow and Slow are its slow calls on each side (Statement.SlowCalls), BaseMax and Max
+	// its slowest call there; SlowOn says where it had a slow call: OnBoth, OnBase,
+	// OnCandidate, or "" (nowhere).
+	BaseSlow SlowSide `json:"base_slow"`
+	Slow     SlowSide `json:"slow"`
+	SlowOn   string   `json:"slow_on,omitempty"`
 }
 
 // pooled is one side's statements by normalised text.
@@ -85,6 +95,8 @@ type pooled struct {
 	total  time.Duration
 	others int
 	read   bool
+	// slowAt is the slow threshold of the side's databases (their most, should they differ).
+	slowAt time.Duration
 }
 
 type pooledStmt struct {
@@ -97,6 +109,7 @@ type pooledStmt struct {
 	cut bool
 	// prefix is set once the statement was matched with the other side's on its start.
 	prefix bool
+	slow   SlowSide
 }
 
 // mysqlDigestCut is how long a MySQL digest's text is, in bytes, when it may have been cut:
@@ -118,13 +131,15 @@ func pool(dbs []Summary) pooled {
 		p.calls += st.Calls
 		p.total += st.Total
 		p.others += st.OtherDigests
+		p.slowAt = max(p.slowAt, st.SlowThreshold)
 		for _, s := range st.List {
 			k := NormalizeStatement(s.Text)
 			ps := p.byKey[k]
 			if ps == nil {
-				ps = &pooledStmt{text: s.Text, cut: st.Source == StatementsMySQL && len(s.Text) >= mysqlDigestCut}
+				ps = &pooledStmt{text: s.Text, cut: st.Source == StatementsMySQL && len(s.Text) >= mysqlDigestCut, slow: SlowSide{Exact: true}}
 				p.byKey[k] = ps
 			}
+			ps.slow.add(s)
 			ps.calls += s.Calls
 			ps.total += s.Total
 			ps.lowerBound = ps.lowerBound || s.LowerBound
@@ -147,7 +162,7 @@ func CompareStatements(base, cand StatementsSide) (StatementsComparison, bool) {
 		Base: base.Label, Label: cand.Label, BaseSource: b.source, Source: c.source,
 		BaseTime: perTx(b.total, btx), Time: perTx(c.total, ctx),
 		BaseCalls: float64(b.calls) / btx, Calls: float64(c.calls) / ctx,
-		BaseOthers: b.others, Others: c.others,
+		BaseOthers: b.others, Others: c.others, BaseSlowThreshold: b.slowAt, SlowThreshold: c.slowAt,
 	}
 	out.Change = out.Time - out.BaseTime
 	matchCut(b, c)
@@ -166,6 +181,7 @@ func CompareStatements(base, cand StatementsSide) (StatementsComparison, bool) {
 		if s := b.byKey[k]; s != nil {
 			ch.BaseText, ch.BaseCalls, ch.BaseTime = s.text, float64(s.calls)/btx, perTx(s.total, btx)
 			ch.LowerBound = s.lowerBound
+			ch.BaseSlow = s.slow
 		} else {
 			ch.On, ch.MaybeOther = OnCandidate, b.others > 0
 		}
@@ -173,10 +189,12 @@ func CompareStatements(base, cand StatementsSide) (StatementsComparison, bool) {
 			ch.Text, ch.Calls, ch.Time = s.text, float64(s.calls)/ctx, perTx(s.total, ctx)
 			ch.LowerBound = ch.LowerBound || s.lowerBound
 			ch.Prefix = s.prefix
+			ch.Slow = s.slow
 		} else {
 			ch.On, ch.MaybeOther = OnBase, c.others > 0
 		}
 		ch.Change = ch.Time - ch.BaseTime
+		ch.SlowOn = slowOn(ch.BaseSlow, ch.Slow)
 		out.Statements = append(out.Statements, ch)
 	}
 	// The others of each side, as one statement each: their time is in the totals.

@@ -8,7 +8,7 @@ import (
 
 // side makes one run's statements, as a reading of them would, top n kept.
 func side(label string, source string, tx int64, top int, stmts map[string]stmtCounts) StatementsSide {
-	st := diffStatements(snap(source, nil), snap(source, stmts), top)
+	st := diffStatements(snap(source, nil), snap(source, stmts), top, 0)
 	return StatementsSide{Label: label, Databases: []Summary{{Statements: st}}, Transactions: tx}
 }
 

@@ -45,6 +45,7 @@ func (c *StatementsComparison) WriteText(w io.Writer) {
 	}
 	c.writeOnly(w, c.Base, c.Label, base)
 	c.writeOnly(w, c.Label, c.Base, cand)
+	c.writeSlow(w)
 	top := c.Contributors(contributorRows)
 	if len(top) == 0 || c.Change == 0 {
 		return

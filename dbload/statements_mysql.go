@@ -18,9 +18,12 @@ const mysqlStatementsCheck = "SELECT @@performance_schema, " +
 
 // mysqlStatementsSQL reads the digest table (MySQL 5.6+, MariaDB 10.0+), one row per digest
 // and schema. Rows counts what a statement returned or changed, as PostgreSQL's rows does. The
-// row without a DIGEST sums the statements the full table had no room for.
+// row without a DIGEST sums the statements the full table had no room for. The fastest and
+// slowest calls bound the slow ones (slowBounds): MariaDB keeps no histogram per digest, and
+// MySQL 8's (events_statements_histogram_by_digest) would need a reading per digest.
 var mysqlStatementsSQL = fmt.Sprintf("SELECT DIGEST, LEFT(DIGEST_TEXT, %d), COUNT_STAR, SUM_TIMER_WAIT, "+
-	"SUM_ROWS_SENT + SUM_ROWS_AFFECTED FROM performance_schema.events_statements_summary_by_digest", maxStatementText+1)
+	"SUM_ROWS_SENT + SUM_ROWS_AFFECTED, MIN_TIMER_WAIT, MAX_TIMER_WAIT "+
+	"FROM performance_schema.events_statements_summary_by_digest", maxStatementText+1)
 
 // mysqlOverflowText names the digest table's row of statements it had no room for.
 const mysqlOverflowText = "(statements the digest table had no room for: raise performance_schema_digests_size)"
@@ -80,12 +83,15 @@ func (m *mysqlSource) digests(ctx context.Context) (StatementSnapshot, error) {
 		return snap, err
 	}
 	defer rows.Close()
-	var digest, text, calls, timer, affected sql.RawBytes
+	var digest, text, calls, timer, affected, fastest, slowest sql.RawBytes
 	for rows.Next() {
-		if err := rows.Scan(&digest, &text, &calls, &timer, &affected); err != nil {
+		if err := rows.Scan(&digest, &text, &calls, &timer, &affected, &fastest, &slowest); err != nil {
 			return snap, err
 		}
 		c, err := mysqlDigestRow(text, calls, timer, affected)
+		if err == nil {
+			err = c.mysqlTimes(fastest, slowest)
+		}
 		if err != nil {
 			return snap, err
 		}
@@ -116,4 +122,19 @@ func mysqlDigestRow(text, calls, timer, rows []byte) (stmtCounts, error) {
 		return c, fmt.Errorf("rows %q is not a count", rows)
 	}
 	return c, nil
+}
+
+// mysqlTimes sets the fastest and slowest calls from MIN_TIMER_WAIT and MAX_TIMER_WAIT, in
+// picoseconds.
+func (c *stmtCounts) mysqlTimes(fastest, slowest []byte) error {
+	lo, err := strconv.ParseUint(string(fastest), 10, 64)
+	if err != nil {
+		return fmt.Errorf("MIN_TIMER_WAIT %q is not a time", fastest)
+	}
+	hi, err := strconv.ParseUint(string(slowest), 10, 64)
+	if err != nil {
+		return fmt.Errorf("MAX_TIMER_WAIT %q is not a time", slowest)
+	}
+	c.fastest, c.slowest, c.timed = time.Duration(lo/1000), time.Duration(hi/1000), true
+	return nil
 }

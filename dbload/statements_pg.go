@@ -12,17 +12,21 @@ import (
 // database summed): the top-level statements only (PostgreSQL 14+), since a statement run by a
 // function is in its caller's time already. A row without a queryid is another account's,
 // which an account without pg_read_all_stats may not see.
+//
+// The fastest and slowest calls bound the slow ones (slowBounds); a row that never ran (planned
+// only) has none.
 func pgStatementsSQL(stmts string, major int) string {
-	total, where := "total_exec_time", "queryid IS NOT NULL"
+	total, lo, hi, where := "total_exec_time", "min_exec_time", "max_exec_time", "queryid IS NOT NULL"
 	if major > 0 && major < 13 {
-		total = "total_time"
+		total, lo, hi = "total_time", "min_time", "max_time"
 	}
 	if major >= 14 {
 		where += " AND toplevel"
 	}
 	return fmt.Sprintf(`SELECT queryid::text, (array_agg(left(query, %d)))[1], sum(calls)::bigint, sum(%s)::float8,
-       sum(rows)::bigint, sum(shared_blks_hit)::bigint, sum(shared_blks_read)::bigint
-FROM %s WHERE %s GROUP BY queryid`, maxStatementText+1, total, stmts, where)
+       sum(rows)::bigint, sum(shared_blks_hit)::bigint, sum(shared_blks_read)::bigint,
+       min(%s) FILTER (WHERE calls > 0)::float8, max(%s) FILTER (WHERE calls > 0)::float8
+FROM %s WHERE %s GROUP BY queryid`, maxStatementText+1, total, lo, hi, stmts, where)
 }
 
 // Statements reads pg_stat_statements over the reader's connection, connecting first when
@@ -67,16 +71,25 @@ func (p *postgresSource) Statements(ctx context.Context) (StatementSnapshot, err
 func parsePgStatements(rows [][][]byte) (StatementSnapshot, error) {
 	snap := StatementSnapshot{Source: StatementsPg, Blocks: true, byID: make(map[string]stmtCounts, len(rows))}
 	for i, row := range rows {
-		if len(row) != 7 {
-			return snap, fmt.Errorf("row %d has %d columns, want 7", i+1, len(row))
+		if len(row) != 9 {
+			return snap, fmt.Errorf("row %d has %d columns, want 9", i+1, len(row))
 		}
 		var c stmtCounts
 		c.text = string(row[1])
-		ms, err := strconv.ParseFloat(string(row[3]), 64)
-		if err != nil || ms < 0 || math.IsNaN(ms) || math.IsInf(ms, 0) {
+		var err error
+		if c.total, err = pgMillis(row[3]); err != nil {
 			return snap, fmt.Errorf("row %d: total time %q is not a time", i+1, row[3])
 		}
-		c.total = time.Duration(math.Round(ms * float64(time.Millisecond)))
+		if row[7] != nil && row[8] != nil {
+			c.fastest, err = pgMillis(row[7])
+			if err == nil {
+				c.slowest, err = pgMillis(row[8])
+			}
+			if err != nil {
+				return snap, fmt.Errorf("row %d: fastest or slowest call %q, %q is not a time", i+1, row[7], row[8])
+			}
+			c.timed = true
+		}
 		for j, f := range []*int64{&c.calls, &c.rows, &c.blksHit, &c.blksRead} {
 			col := []int{2, 4, 5, 6}[j]
 			if *f, err = strconv.ParseInt(string(row[col]), 10, 64); err != nil || *f < 0 {
@@ -89,4 +102,13 @@ func parsePgStatements(rows [][][]byte) (StatementSnapshot, error) {
 		snap.byID[id] = prev
 	}
 	return snap, nil
+}
+
+// pgMillis reads a time in milliseconds.
+func pgMillis(b []byte) (time.Duration, error) {
+	ms, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || ms < 0 || math.IsNaN(ms) || math.IsInf(ms, 0) {
+		return 0, fmt.Errorf("%q is not a time", b)
+	}
+	return time.Duration(math.Round(ms * float64(time.Millisecond))), nil
 }

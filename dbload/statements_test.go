@@ -29,7 +29,7 @@ func TestDiffStatements(t *testing.T) {
 		"5": {text: "SELECT d FROM t", calls: 1, total: 3 * ms, rows: 1},
 		"9": {text: "SELECT sum(calls) FROM public.pg_stat_statements", calls: 9, total: 5 * ms},
 	})
-	got := diffStatements(before, after, 2)
+	got := diffStatements(before, after, 2, 0)
 	if got.Digests != 4 || got.Calls != 30+1+2+1 || got.Total != (30+40+2+3)*ms || got.Rows != 30+10+1 {
 		t.Errorf("totals: %d digests, %d calls, %v, %d rows", got.Digests, got.Calls, got.Total, got.Rows)
 	}
@@ -42,7 +42,7 @@ func TestDiffStatements(t *testing.T) {
 	if o := got.Other; o.Calls != 3 || o.Total != 5*ms || got.OtherDigests != 2 {
 		t.Errorf("other: %+v, %d digests", o, got.OtherDigests)
 	}
-	all := diffStatements(before, after, 10)
+	all := diffStatements(before, after, 10, 0)
 	for _, st := range all.List {
 		if st.ID == "4" && (st.Text != "SET search_path = ?" || !st.Masked) {
 			t.Errorf("statement 4 kept as %q (masked %v)", st.Text, st.Masked)
@@ -57,7 +57,7 @@ func TestDiffStatements(t *testing.T) {
 func TestDiffStatementsRestarted(t *testing.T) {
 	before := snap(StatementsMySQL, map[string]stmtCounts{"a": {text: "SELECT ?", calls: 100, total: time.Second}})
 	after := snap(StatementsMySQL, map[string]stmtCounts{"a": {text: "SELECT ?", calls: 7, total: time.Millisecond}})
-	got := diffStatements(before, after, 5)
+	got := diffStatements(before, after, 5, 0)
 	if !got.Restarted || got.Calls != 7 || len(got.List) != 1 || got.List[0].SharedBlocksHit != nil {
 		t.Errorf("got %+v", got)
 	}
@@ -70,7 +70,7 @@ func TestCombineStatements(t *testing.T) {
 	ms := time.Millisecond
 	run := func(top int, stmts map[string]stmtCounts) Summary {
 		b := snap(StatementsMySQL, map[string]stmtCounts{})
-		return Summary{Statements: diffStatements(b, snap(StatementsMySQL, stmts), top)}
+		return Summary{Statements: diffStatements(b, snap(StatementsMySQL, stmts), top, 0)}
 	}
 	r1 := run(2, map[string]stmtCounts{
 		"a": {text: "A", calls: 10, total: 100 * ms}, "b": {text: "B", calls: 5, total: 50 * ms}, "c": {text: "C", calls: 1, total: 40 * ms}})
@@ -108,7 +108,7 @@ func TestCombineStatements(t *testing.T) {
 // another is not changed through them.
 func TestStatementsPerTransaction(t *testing.T) {
 	s := Summary{Statements: diffStatements(snap(StatementsPg, nil),
-		snap(StatementsPg, map[string]stmtCounts{"a": {text: "A", calls: 30, total: 3 * time.Millisecond}}), 5)}
+		snap(StatementsPg, map[string]stmtCounts{"a": {text: "A", calls: 30, total: 3 * time.Millisecond}}), 5, 0)}
 	shared := s
 	s.PerTransaction(10)
 	a := s.Statements.List[0]
@@ -124,7 +124,7 @@ func TestStatementsPerTransaction(t *testing.T) {
 // it does its other figures, not their sum; the per-transaction figures wait for the merged
 // transactions.
 func TestMergeShardsKeepsOneShardsStatements(t *testing.T) {
-	st := diffStatements(snap(StatementsPg, nil), snap(StatementsPg, map[string]stmtCounts{"a": {text: "A", calls: 30, total: time.Second}}), 5)
+	st := diffStatements(snap(StatementsPg, nil), snap(StatementsPg, map[string]stmtCounts{"a": {text: "A", calls: 30, total: time.Second}}), 5, 0)
 	shard := Summary{Samples: 2, Seconds: 1, Statements: st}
 	shard.PerTransaction(10)
 	got := MergeShards([]Summary{shard, shard})

@@ -42,6 +42,10 @@ type runPage struct {
 	// URLNote says what the per-URL figures of a --repeat series are: totals over its runs,
 	// where its summary is per run.
 	URLNote string `json:"url_note,omitempty"`
+	// Statements are its databases' statements (--db with --db-statements), StatementsNote
+	// their headlines; absent when it read none.
+	Statements     *table `json:"statements,omitempty"`
+	StatementsNote string `json:"statements_note,omitempty"`
 }
 
 // buildPage computes the page's data from the results.
@@ -68,12 +72,15 @@ func buildPage(results []stats.Report, opt Options) (page, error) {
 		}
 		tl.Queries = queriesPerSec(r.DatabaseList(), r.Run.StartedAt, &tl)
 		tl.Planned = plannedPerSec(r, &tl)
+		stmts, stmtsNote := runStatements(r.DatabaseList())
 		p.Runs = append(p.Runs, runPage{
-			Label:    labels[i],
-			About:    about(r),
-			Timeline: tl,
-			URLs:     urlTable(r),
-			URLNote:  urlNote(r),
+			Label:          labels[i],
+			About:          about(r),
+			Timeline:       tl,
+			URLs:           urlTable(r),
+			URLNote:        urlNote(r),
+			Statements:     stmts,
+			StatementsNote: stmtsNote,
 		})
 	}
 	if p.Title == "" {

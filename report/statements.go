@@ -18,6 +18,10 @@ func statementsTable(cmps []dbload.StatementsComparison) (table, string) {
 		{Title: "baseline calls/tx", Num: true}, {Title: "calls/tx", Num: true},
 		{Title: "baseline ms/tx", Num: true}, {Title: "ms/tx", Num: true},
 		{Title: "change ms/tx", Num: true, Hint: "its part in the change of database time per transaction"},
+		{Title: "baseline slow calls", Num: true, Hint: "calls over the baseline's --db-slow; ≥: at least"},
+		{Title: "slow calls", Num: true, Hint: "calls over the run's --db-slow; ≥: at least"},
+		{Title: "baseline max ms", Num: true, Hint: "its slowest call; ≤: the slowest the database kept, which may be older than the run"},
+		{Title: "max ms", Num: true},
 	}}
 	var notes []string
 	for _, c := range cmps {
@@ -33,8 +37,19 @@ func statementsTable(cmps []dbload.StatementsComparison) (table, string) {
 			if s.LowerBound {
 				key = "(at least) " + key
 			}
+			switch s.SlowOn {
+			case dbload.OnBase:
+				on += ", slow on the baseline only"
+			case dbload.OnCandidate:
+				on += ", slow on " + c.Label + " only"
+			case dbload.OnBoth:
+				on += ", slow on both"
+			}
 			t.Rows = append(t.Rows, []cell{text(c.Label), text(key), text(on),
-				figure(s.BaseCalls), figure(s.Calls), msCell(s.BaseTime), msCell(s.Time), changeMs(s.Change)})
+				figure(s.BaseCalls), figure(s.Calls), msCell(s.BaseTime), msCell(s.Time), changeMs(s.Change),
+				slowCell(s.BaseSlow, c.BaseSlowThreshold > 0 && s.On != dbload.OnCandidate && s.Key != dbload.OtherKey),
+				slowCell(s.Slow, c.SlowThreshold > 0 && s.On != dbload.OnBase && s.Key != dbload.OtherKey),
+				maxCell(s.BaseSlow.Max, s.BaseSlow.MaxFromBefore), maxCell(s.Slow.Max, s.Slow.MaxFromBefore)})
 		}
 		note := fmt.Sprintf("%s: database time per transaction %.3f → %.3f ms (%+.3f ms), calls %.2f → %.2f.",
 			c.Label, msOf(c.BaseTime), msOf(c.Time), msOf(c.Change), c.BaseCalls, c.Calls)
@@ -63,6 +78,23 @@ func changeMs(d time.Duration) cell {
 		c.Class = "worse"
 	case d < 0:
 		c.Class = "better"
+	}
+	return c
+}
+
+// slowCell is a side's slow calls of a statement, "≥" before a lower bound, red when any;
+// "-" where they were not counted (the statement did not run there, or the side's result has
+// no threshold).
+func slowCell(s dbload.SlowSide, counted bool) cell {
+	if !counted {
+		return none()
+	}
+	c := cell{Text: fmt.Sprint(s.Calls), Key: float64(s.Calls)}
+	if !s.Exact {
+		c.Text = "≥" + c.Text
+	}
+	if s.Calls > 0 {
+		c.Class = "worse"
 	}
 	return c
 }

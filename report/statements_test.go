@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -27,5 +28,24 @@ func TestComparisonStatementsTable(t *testing.T) {
 	}
 	if none := comparisonTables(judge.Comparison{}); none.Statements != nil {
 		t.Error("a comparison without statements has a table")
+	}
+}
+
+// The comparison's Statements table gives each side's slow calls and slowest call, and says
+// which statement was slow on one side only; a side without a threshold has none counted.
+func TestComparisonSlowStatements(t *testing.T) {
+	slowest := 201 * time.Millisecond
+	c := judge.Comparison{Statements: []dbload.StatementsComparison{{
+		Base: "postgres", Label: "mariadb", SlowThreshold: 100 * time.Millisecond,
+		Statements: []dbload.StatementChange{
+			{Key: "select sleep ( ? )", On: dbload.OnCandidate, Calls: 1, Time: slowest, Change: slowest, SlowOn: dbload.OnCandidate,
+				Slow: dbload.SlowSide{Calls: 6, Exact: true, Max: &slowest}},
+		},
+	}}}
+	row := comparisonTables(c).Statements.Rows[0]
+	got := []string{row[2].Text, row[8].Text, row[9].Text, row[11].Text}
+	want := []string{"mariadb only, slow on mariadb only", "-", "6", "201.0"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("row %q, want %q", got, want)
 	}
 }

@@ -55,6 +55,7 @@ type runOptions struct {
 	serverMetrics                                           typed[sysload.Source]
 	siegeFormat                                             typed[report.Layout]
 	interval                                                typed[time.Duration]
+	dbSlow                                                  typed[time.Duration]
 	verbose, quiet, jsonOutput, perURL                      bool
 	db                                                      cli.StringSlice
 	dbStatements                                            bool

@@ -196,7 +196,8 @@ func checksFromFlags(c *cli.Context, o *runOptions, s *runSpec, env lookupEnv, p
 	if o.dbStatementsTop < 0 {
 		p.addf("db-statements-top", "--db-statements-top: %d is not a number of statements", o.dbStatementsTop)
 	}
-	s.DBStatements = dbload.Options{Statements: o.dbStatements, Top: o.dbStatementsTop}
+	o.dbSlow.book(p)
+	s.DBStatements = dbload.Options{Statements: o.dbStatements, Top: o.dbStatementsTop, Slow: o.dbSlow.val}
 }
 
 // targetsFromFlags reads the URL given on the command line or the URL file ("-" is standard

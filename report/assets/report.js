@@ -400,6 +400,31 @@
     }
   }
 
+  // renderStatements lists each run's database statements (--db with --db-statements); the
+  // section stays hidden when no run read any.
+  function renderStatements() {
+    const runs = data.runs.filter((run) => run.statements || run.statements_note);
+    if (runs.length === 0) {
+      return;
+    }
+    const sec = section("statements");
+    sec.hidden = false;
+    sec.append(el("p", { className: "note" },
+      "Each statement's work during the run, read from the database's own statement summaries; " +
+      "click a column's header to sort by it."));
+    for (const run of runs) {
+      if (data.runs.length > 1) {
+        sec.append(el("h3", {}, run.label));
+      }
+      if (run.statements_note) {
+        sec.append(el("p", { className: "note" }, run.statements_note));
+      }
+      if (run.statements) {
+        sec.append(renderTable(run.statements, "statements"));
+      }
+    }
+  }
+
   // renderContents links the sections that have something to show.
   function renderContents() {
     const nav = section("toc");
@@ -432,6 +457,7 @@
     renderTimelines();
     renderResponses();
     renderURLs();
+    renderStatements();
     renderContents();
     document.documentElement.dataset.ready = "yes";
   } catch (e) {
