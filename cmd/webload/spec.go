@@ -140,16 +140,17 @@ func requestsFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *pro
 
 func outputsFromFlags(o *runOptions, p *problems) run.Outputs {
 	out := run.Outputs{
-		Quiet:      o.quiet,
-		JSON:       o.jsonOutput,
-		JSONFile:   o.output,
-		LogFile:    o.log,
-		HdrLogFile: o.hdrLog,
-		CSVFile:    o.csv,
-		PromAddr:   o.promListen,
-		Mark:       o.mark,
-		Label:      o.label,
-		HTMLFile:   o.html,
+		Quiet:       o.quiet,
+		JSON:        o.jsonOutput,
+		JSONFile:    o.output,
+		LogFile:     o.log,
+		HdrLogFile:  o.hdrLog,
+		CSVFile:     o.csv,
+		PromAddr:    o.promListen,
+		RemoteWrite: o.remoteWrite,
+		Mark:        o.mark,
+		Label:       o.label,
+		HTMLFile:    o.html,
 	}
 	out.Verbose = o.verbose && !out.Quiet && !out.JSON
 	if out.Mark != "" && out.LogFile == "" {
