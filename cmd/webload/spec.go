@@ -10,6 +10,7 @@ import (
 	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/judge"
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/remotewrite"
 	"github.com/webload/webload/report"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/urls"
@@ -153,6 +154,11 @@ func outputsFromFlags(o *runOptions, p *problems) run.Outputs {
 		HTMLFile:    o.html,
 	}
 	out.Verbose = o.verbose && !out.Quiet && !out.JSON
+	if out.RemoteWrite != "" {
+		if _, err := remotewrite.NewClient(out.RemoteWrite); err != nil {
+			p.addf("remote-write", "--remote-write: %v", err)
+		}
+	}
 	if out.Mark != "" && out.LogFile == "" {
 		p.addf("mark", "-m: a mark goes into the log file; give one with -l FILE")
 	}

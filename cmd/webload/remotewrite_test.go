@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/internal/hdrcodec"
+	"github.com/webload/webload/internal/prometheustest"
+	"github.com/webload/webload/internal/testtier"
+	"github.com/webload/webload/remotewrite"
+	"github.com/webload/webload/stats"
+)
+
+// A run sent to a real Prometheus reads back as the run's own figures: the p95 gauges exactly,
+// the native histograms' p95 within the width of the bucket that holds the run's p95, the counts
+// exactly, overall and per URL; and the counts were sent during the run as well as at its end.
+func TestRemoteWriteReadsBackFromPrometheus(t *testing.T) {
+	testtier.Slow(t)
+	prom := prometheustest.Start(t)
+	// Two URLs of different speeds, so that each URL's histogram has its own shape.
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			time.Sleep(8 * time.Millisecond)
+		} else {
+			time.Sleep(time.Millisecond)
+		}
+		fmt.Fprintln(w, "ok")
+	}))
+	defer site.Close()
+	list := filepath.Join(t.TempDir(), "urls.txt")
+	if err := os.WriteFile(list, []byte(site.URL+"/fast\n"+site.URL+"/slow\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := webload(t, nil, "-j", "-q", "-c", "4", "-t", "2s", "--interval", "200ms", "--label", "nightly",
+		"--remote-write", prom+"/api/v1/write", "-f", list)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	var rep stats.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("reading the report: %v", err)
+	}
+	if rep.Transactions == 0 || len(rep.URLs) != 2 {
+		t.Fatalf("%d transactions over %d URLs, want some over 2", rep.Transactions, len(rep.URLs))
+	}
+	one := func(q string) float64 { return prometheustest.One(t, prom, q) }
+	run := `run="nightly"`
+
+	if got := one(`webload_response_time_quantile_seconds{` + run + `,quantile="0.95"}`); got != rep.Percentiles.P95 {
+		t.Errorf("p95 gauge read back %v, the run's p95 is %v", got, rep.Percentiles.P95)
+	}
+	got := one(`histogram_quantile(0.95, webload_response_time_seconds{` + run + `})`)
+	checkNativeQuantile(t, "the run", got, rep.Percentiles.P95)
+	t.Logf("run p95 %v s; read back: gauge %v s, histogram_quantile %v s", rep.Percentiles.P95, rep.Percentiles.P95, got)
+	for q, want := range map[string]float64{
+		`webload_requests_total{` + run + `}`:                         float64(rep.Requests),
+		`webload_failures_total{` + run + `}`:                         float64(rep.FailedTransactions),
+		`histogram_count(webload_response_time_seconds{` + run + `})`: float64(rep.Transactions),
+	} {
+		if got := one(q); got != want {
+			t.Errorf("%s read back %v, want the run's %v", q, got, want)
+		}
+	}
+	for _, u := range rep.URLs {
+		sel := run + `,method="GET",url=` + prometheustest.Quote(u.URL)
+		if got := one(`webload_url_response_time_quantile_seconds{` + sel + `,quantile="0.95"}`); got != u.P95 {
+			t.Errorf("%s: p95 gauge read back %v, the run's is %v", u.URL, got, u.P95)
+		}
+		got := one(`histogram_quantile(0.95, webload_url_response_time_seconds{` + sel + `})`)
+		checkNativeQuantile(t, u.URL, got, u.P95)
+		t.Logf("%s: p95 %v s; histogram_quantile read back %v s", u.URL, u.P95, got)
+		if got := one(`histogram_count(webload_url_response_time_seconds{` + sel + `})`); got != float64(u.Hits) {
+			t.Errorf("%s: histogram count %v, want the run's %d transactions", u.URL, got, u.Hits)
+		}
+		if got := one(`webload_url_requests_total{` + sel + `}`); got != float64(u.Hits+u.Failures) {
+			t.Errorf("%s: requests %v, want the run's %d", u.URL, got, u.Hits+u.Failures)
+		}
+	}
+	// A 2 s run sends every 200 ms: some sends came before the report's.
+	if n := one(`count_over_time(webload_requests_total{` + run + `}[10m])`); n < 2 {
+		t.Errorf("webload_requests_total has %v samples, want the live ones and the report's", n)
+	}
+}
+
+// checkNativeQuantile checks that a percentile read from a native histogram, got, is within
+// the width of the native bucket that holds the run's percentile want, plus that of its HDR
+// bucket: the conversion moves each HDR bucket whole into the native bucket of its top.
+func checkNativeQuantile(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	units, _ := hdrcodec.ToUnits(time.Duration(math.Round(want*1e6)) * time.Microsecond)
+	top := remotewrite.HDRHighest(units)
+	lo, hi := remotewrite.BucketBounds(remotewrite.BucketIndex(float64(top) / 1e6))
+	hdrWidth := float64(top-units+1) / 1e6
+	if tol := hi - lo + hdrWidth; math.Abs(got-want) > tol {
+		t.Errorf("%s: histogram_quantile(0.95) read back %v, the run's p95 is %v: %v apart, more than the %v the buckets allow",
+			what, got, want, math.Abs(got-want), tol)
+	}
+}
+
+// A remote-write endpoint that cannot be reached costs one line on stderr, never the run, and
+// the line keeps the endpoint's password out.
+func TestRemoteWriteFailureNeverFailsTheRun(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, http.StatusOK)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://ops:s3cret-pw@" + l.Addr().String() + "/api/v1/write"
+	l.Close()
+	stdout, stderr, code := webload(t, nil, "-q", "-c", "2", "-r", "5", "--remote-write", closed, site.URL+"/a")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0; stderr:\n%s", code, stderr)
+	}
+	if site.snapshot()["/a"] != 10 {
+		t.Errorf("site got %d requests, want 10", site.snapshot()["/a"])
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "sends failed") || !strings.Contains(lines[0], "ops:xxxxx@") {
+		t.Errorf("stderr is not one line telling the failed sends:\n%s", stderr)
+	}
+	if strings.Contains(stdout+stderr, "s3cret") {
+		t.Errorf("the password is shown:\n%s\n%s", stdout, stderr)
+	}
+}
+
+// A URL that is not one is refused before the run, naming the flag, in one line.
+func TestRemoteWriteBadURL(t *testing.T) {
+	t.Parallel()
+	site := newCounter(t, 0, http.StatusOK)
+	_, stderr, code := webload(t, nil, "-c", "1", "-r", "1", "--remote-write", "ftp://ops:s3cret@host/w", site.URL+"/a")
+	if code == 0 || !strings.Contains(stderr, "--remote-write") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||
+		strings.Contains(stderr, "s3cret") {
+		t.Errorf("exit %d, stderr %q: want a failure naming the flag in one line, without the password", code, stderr)
+	}
+	if n := site.snapshot()["/a"]; n != 0 {
+		t.Errorf("site got %d requests, want none", n)
+	}
+}
