@@ -6,7 +6,7 @@
 //
 // Latencies go as native histograms (exponential buckets, schema 8: each bucket 0.27 % wide),
 // converted from the run's HdrHistograms, so the shape of the distribution survives and
-// histogram_quantile reads any percentile within one bucket's width. The series, each with
+// histogram_quantile reads any percentile within the bucket of its transaction. The series, each with
 // run="<--label>" when the run has a label:
 //
 //	webload_requests_total                        counter    requests that ended

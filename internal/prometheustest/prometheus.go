@@ -39,10 +39,12 @@ func Start(t testing.TB) string {
 	return strings.TrimSuffix(metrics, "/metrics")
 }
 
-// Value is one element of an instant query's vector: its labels and value.
+// Value is one element of an instant query's vector: its labels and value, or its count when
+// it is a native histogram.
 type Value struct {
-	Metric map[string]string
-	Value  float64
+	Metric    map[string]string
+	Value     float64
+	Histogram bool
 }
 
 // Query runs an instant PromQL query at the present time and returns its vector.
@@ -60,8 +62,9 @@ func Query(t testing.TB, base, query string) []Value {
 		Data   struct {
 			ResultType string `json:"resultType"`
 			Result     []struct {
-				Metric map[string]string `json:"metric"`
-				Value  [2]any            `json:"value"`
+				Metric    map[string]string `json:"metric"`
+				Value     [2]any            `json:"value"`
+				Histogram [2]any            `json:"histogram"`
 			} `json:"result"`
 		} `json:"data"`
 	}
@@ -74,11 +77,15 @@ func Query(t testing.TB, base, query string) []Value {
 	out := make([]Value, 0, len(body.Data.Result))
 	for _, r := range body.Data.Result {
 		s, _ := r.Value[1].(string)
+		h, isHist := r.Histogram[1].(map[string]any)
+		if isHist {
+			s, _ = h["count"].(string)
+		}
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
-			t.Fatalf("query %s: value %v: %v", query, r.Value[1], err)
+			t.Fatalf("query %s: value %v%v: %v", query, r.Value[1], r.Histogram[1], err)
 		}
-		out = append(out, Value{Metric: r.Metric, Value: v})
+		out = append(out, Value{Metric: r.Metric, Value: v, Histogram: isHist})
 	}
 	return out
 }
