@@ -6,8 +6,9 @@
 //
 // Latencies go as native histograms (exponential buckets, schema 8: each bucket 0.27 % wide),
 // converted from the run's HdrHistograms, so the shape of the distribution survives and
-// histogram_quantile reads any percentile within the bucket of its transaction. The series, each with
-// run="<--label>" when the run has a label:
+// histogram_quantile reads any percentile within the bucket of its transaction. The series,
+// each with run="<--label>" when the run has a label and step="<users or rate>" in a ladder or a
+// capacity search:
 //
 //	webload_requests_total                        counter    requests that ended
 //	webload_transactions_total                    counter    requests that did not fail

@@ -75,8 +75,8 @@ func (f *liveFigures) record(r *loader.Result) {
 	_ = f.latency.RecordValue(v) // ToUnits clamped v into the range
 }
 
-// Series are the figures so far at time t, labelled with run (none when "").
-func (l *Live) Series(run string, t time.Time) []Series {
+// Series are the figures so far at time t, each with the labels base (see RunLabels).
+func (l *Live) Series(base []Label, t time.Time) []Series {
 	var f figures
 	l.mu.Lock()
 	f.requests, f.failures = l.all.requests, l.all.failures
@@ -91,5 +91,5 @@ func (l *Live) Series(run string, t time.Time) []Series {
 			latency: FromHDR(u.latency.ForEachBucket, u.sum.Seconds())})
 	}
 	l.mu.Unlock()
-	return f.series(run, t)
+	return f.series(base, t)
 }

@@ -47,9 +47,9 @@ func TestLiveSeriesLeadToTheReports(t *testing.T) {
 		live.Record(batch)
 	}
 	at := time.UnixMilli(1_700_000_000_000)
-	got := live.Series("nightly", at)
+	got := live.Series(RunLabels("nightly", 0), at)
 	rep := rec.Report(loader.Outcome{Elapsed: time.Second}, stats.RunInfo{}, "nightly")
-	want, err := ReportSeries(&rep, "nightly", at)
+	want, err := ReportSeries(&rep, RunLabels("nightly", 0), at)
 	if err != nil {
 		t.Fatal(err)
 	}

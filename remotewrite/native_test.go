@@ -165,3 +165,34 @@ func TestHistogramAddMergesBuckets(t *testing.T) {
 		}
 	}
 }
+
+// A run's labels name its --label and the step of a ladder or a capacity search, each only
+// when there is one.
+func TestRunLabels(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		label string
+		step  float64
+		want  []Label
+	}{
+		{"plain run", "", 0, nil},
+		{"labelled", "nightly", 0, []Label{{"run", "nightly"}}},
+		{"ladder step", "nightly", 40, []Label{{"run", "nightly"}, {"step", "40"}}},
+		{"capacity step without label", "", 12.5, []Label{{"step", "12.5"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := RunLabels(tc.label, tc.step)
+			if len(got) != len(tc.want) {
+				t.Fatalf("RunLabels(%q, %v) = %v, want %v", tc.label, tc.step, got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("RunLabels(%q, %v) = %v, want %v", tc.label, tc.step, got, tc.want)
+				}
+			}
+		})
+	}
+}

@@ -27,6 +27,7 @@ const (
 	MetricURLQuantile      = "webload_url_response_time_quantile_seconds"
 	labelName              = "__name__"
 	labelRun               = "run"
+	labelStep              = "step"
 	labelMethod, labelURL  = "method", "url"
 	labelQuantile          = "quantile"
 	millisecondsPerSeconds = 1000
@@ -70,13 +71,23 @@ func (f *figures) addURL(u urlFigures) {
 	f.urls = append(f.urls, u)
 }
 
-// series are f's series at time t, labelled with run (none when "").
-func (f *figures) series(run string, t time.Time) []Series {
-	ms := t.UnixMilli()
-	base := []Label{}
-	if run != "" {
-		base = append(base, Label{labelRun, run})
+// RunLabels are the labels of every series of a run: run, its --label (none when ""), and
+// step, the users or rate of a ladder's or capacity search's step (none when 0), so that the
+// steps are series of their own rather than counter resets of one.
+func RunLabels(label string, step float64) []Label {
+	var out []Label
+	if label != "" {
+		out = append(out, Label{labelRun, label})
 	}
+	if step != 0 {
+		out = append(out, Label{labelStep, strconv.FormatFloat(step, 'f', -1, 64)})
+	}
+	return out
+}
+
+// series are f's series at time t, each with the labels base.
+func (f *figures) series(base []Label, t time.Time) []Series {
+	ms := t.UnixMilli()
 	out := []Series{
 		sample(base, MetricRequests, float64(f.requests), ms),
 		sample(base, MetricTransactions, float64(f.transactions), ms),
@@ -93,10 +104,10 @@ func (f *figures) series(run string, t time.Time) []Series {
 	return out
 }
 
-// ReportSeries are the series of a run's report at time t, labelled with run (none when ""):
-// its counts and latency histograms, overall and per URL, then its figures as gauges, each the
-// report's own value.
-func ReportSeries(rep *stats.Report, run string, t time.Time) ([]Series, error) {
+// ReportSeries are the series of a run's report at time t, each with the labels base (see
+// RunLabels): its counts and latency histograms, overall and per URL, then its figures as
+// gauges, each the report's own value.
+func ReportSeries(rep *stats.Report, base []Label, t time.Time) ([]Series, error) {
 	var f figures
 	f.requests, f.transactions, f.failures = rep.Requests, rep.Transactions, rep.FailedTransactions
 	var err error
@@ -110,12 +121,8 @@ func ReportSeries(rep *stats.Report, run string, t time.Time) ([]Series, error) 
 		}
 		f.addURL(urlFigures{method: u.Method, url: u.URL, requests: u.Hits + u.Failures, failures: u.Failures, latency: h})
 	}
-	out := f.series(run, t)
+	out := f.series(base, t)
 	ms := t.UnixMilli()
-	base := []Label{}
-	if run != "" {
-		base = append(base, Label{labelRun, run})
-	}
 	out = append(out,
 		sample(base, MetricRate, rep.TransactionRate, ms),
 		sample(base, MetricElapsed, rep.ElapsedTime, ms),

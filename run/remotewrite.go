@@ -28,8 +28,8 @@ type remoteWritePart struct {
 	live   *remotewrite.Live
 	stop   context.CancelFunc
 	done   chan struct{}
-	label  string
-	lastMs int64 // the last live send's time: the report's is later, or Prometheus drops it
+	labels []remotewrite.Label // the run's: its --label, its step
+	lastMs int64               // the last live send's time: the report's is later, or Prometheus drops it
 
 	mu            sync.Mutex // the live sender's counts, read once it has stopped
 	sends, failed int
@@ -47,7 +47,7 @@ func newRemoteWrite(endpoint string, stderr io.Writer) (*remoteWritePart, error)
 }
 
 func (p *remoteWritePart) start(ctx context.Context, r *runState) error {
-	p.ctx, p.label = ctx, r.spec.Outputs.Label
+	p.ctx, p.labels = ctx, remotewrite.RunLabels(r.spec.Outputs.Label, r.spec.step)
 	p.sends, p.failed, p.lastErr, p.lastMs = 0, 0, nil, 0
 	return nil
 }
@@ -76,7 +76,7 @@ func (p *remoteWritePart) sendLive(ctx context.Context, every time.Duration) {
 			return
 		case now := <-t.C:
 			ms := now.UnixMilli()
-			err := p.client.Send(ctx, p.live.Series(p.label, now))
+			err := p.client.Send(ctx, p.live.Series(p.labels, now))
 			if ctx.Err() != nil {
 				return // the run ended during the send: the report's send follows
 			}
@@ -117,7 +117,7 @@ func (p *remoteWritePart) sendReport(rep *stats.Report) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.ctx), finalSendLimit)
 	defer cancel()
-	series, err := remotewrite.ReportSeries(rep, p.label, now)
+	series, err := remotewrite.ReportSeries(rep, p.labels, now)
 	if err == nil {
 		err = p.client.Send(ctx, series)
 	}
