@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/http"
@@ -10,8 +13,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/snappy"
 
 	"github.com/webload/webload/internal/hdrcodec"
 	"github.com/webload/webload/internal/prometheustest"
@@ -189,5 +195,44 @@ func TestRemoteWriteBadURL(t *testing.T) {
 	}
 	if n := site.snapshot()["/a"]; n != 0 {
 		t.Errorf("site got %d requests, want none", n)
+	}
+}
+
+// A run stopped by Ctrl-C still sends its report's figures: they are what was measured.
+func TestRemoteWriteSendsTheReportOfAnInterruptedRun(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var mu sync.Mutex
+	hits := 0
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if hits++; hits == 20 {
+			cancel() // as Ctrl-C does
+		}
+		mu.Unlock()
+		fmt.Fprintln(w, "ok")
+	}))
+	defer site.Close()
+	var reports int
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		raw, err := snappy.Decode(nil, body)
+		mu.Lock()
+		if err == nil && bytes.Contains(raw, []byte(remotewrite.MetricQuantile)) {
+			reports++
+		}
+		mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer receiver.Close()
+	var out, errw bytes.Buffer
+	// The run ends interrupted, which is not what is checked here.
+	_ = runApp(ctx, []string{"webload", "-q", "-c", "2", "-t", "1m", "--remote-write", receiver.URL + "/api/v1/write", site.URL + "/a"},
+		&out, &errw, func(string) (string, bool) { return "", false })
+	mu.Lock()
+	defer mu.Unlock()
+	if reports != 1 {
+		t.Errorf("receiver got %d reports, want 1; stderr:\n%s", reports, errw.String())
 	}
 }
