@@ -106,7 +106,10 @@ type Outputs struct {
 	HdrLogFile string // --hdr-log: an HdrHistogram interval log
 	CSVFile    string // --csv: one row per request, written as the run goes
 	PromAddr   string // --prometheus-listen: loopback address of the live metrics
-	HTMLFile   string // --html: the HTML report
+	// RemoteWrite is the Prometheus remote-write endpoint each run's figures are sent to
+	// (--remote-write), "" for none.
+	RemoteWrite string
+	HTMLFile    string // --html: the HTML report
 
 	Mark  string // -m: a line written into LogFile before the run's line
 	Label string // names the run in every output

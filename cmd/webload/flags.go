@@ -74,6 +74,7 @@ func optionFlags(o *runOptions) []cli.Flag {
 		&cli.IntFlag{Name: "db-statements-top", Destination: &o.dbStatementsTop, Value: dbload.DefaultStatementsTop, Category: catOutput, Usage: "keep the `N` statements that took the most time; the rest are summed as one"},
 		typedFlag(&cli.GenericFlag{Name: "siege-format", Category: catOutput, Usage: "summary layout of siege `VERSION` 4.0 (seconds) or 4.1 (milliseconds)"}, &o.siegeFormat, "4.0", report.ParseLayout),
 		&cli.StringFlag{Name: "prometheus-listen", Destination: &o.promListen, Category: catOutput, Usage: "serve the run's Prometheus metrics (/metrics) on loopback `ADDRESS` while it lasts, e.g. 127.0.0.1:9464"},
+		&cli.StringFlag{Name: "remote-write", Destination: &o.remoteWrite, Category: catOutput, Usage: "send the run's figures to a Prometheus remote-write `URL` (e.g. http://127.0.0.1:9090/api/v1/write): counts and latency histograms (native) every --interval, then the report's figures; labelled run=--label and by URL; a failed send is told on stderr and never fails the run; credentials in the URL are sent as basic auth and never shown"},
 		&cli.StringFlag{Name: "pprof", Destination: &o.pprof, Category: catDiagnostics, Usage: "serve Go's profiler (/debug/pprof/) on loopback `ADDRESS` while the run lasts, e.g. 127.0.0.1:6060"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Destination: &o.version, Category: catDiagnostics, Usage: "print the version"},
 	}, append(append(append(browserFlags(o, &def), sessionFlags(o)...), shardFlags(o)...), abortFlags(&o.abort)...)...)

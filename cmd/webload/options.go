@@ -51,15 +51,15 @@ type runOptions struct {
 	reloginEvery    int
 
 	// Output
-	output, html, log, mark, hdrLog, csv, label, promListen string
-	serverMetrics                                           typed[sysload.Source]
-	siegeFormat                                             typed[report.Layout]
-	interval                                                typed[time.Duration]
-	dbSlow                                                  typed[time.Duration]
-	verbose, quiet, jsonOutput, perURL                      bool
-	db                                                      cli.StringSlice
-	dbStatements                                            bool
-	dbStatementsTop                                         int
+	output, html, log, mark, hdrLog, csv, label, promListen, remoteWrite string
+	serverMetrics                                                        typed[sysload.Source]
+	siegeFormat                                                          typed[report.Layout]
+	interval                                                             typed[time.Duration]
+	dbSlow                                                               typed[time.Duration]
+	verbose, quiet, jsonOutput, perURL                                   bool
+	db                                                                   cli.StringSlice
+	dbStatements                                                         bool
+	dbStatementsTop                                                      int
 
 	// Gates and comparison; slo is webload capacity's
 	assert, slo    typedList[gate.Gate]

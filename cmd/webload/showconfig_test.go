@@ -73,6 +73,7 @@ func TestEffectiveConfigRedaction(t *testing.T) {
 		{"db", "postgres://webload@127.0.0.1:5432/shop", "postgres://webload@127.0.0.1:5432/shop"},
 		{"db", "postgres://webload@127.0.0.1:5432/shop?sslmode=verify-full&sslpassword=k3y-pass", "postgres://webload@127.0.0.1:5432/shop?sslmode=verify-full&sslpassword=xxxxx"},
 		{"db", "postgres://webload@127.0.0.1:5432/shop?password_file=/run/secrets/db", "postgres://webload@127.0.0.1:5432/shop?password_file=/run/secrets/db"},
+		{"remote-write", "https://ops:s3cret@prom.test/api/v1/push", "https://ops:xxxxx@prom.test/api/v1/push"},
 		{"file", "urls.txt", "urls.txt"},
 	}
 	for _, tc := range tests {

@@ -10,6 +10,7 @@ import (
 	"github.com/webload/webload/dbload"
 	"github.com/webload/webload/gate"
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/remotewrite"
 	"github.com/webload/webload/report"
 	"github.com/webload/webload/run"
 	"github.com/webload/webload/urls"
@@ -140,18 +141,24 @@ func requestsFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *pro
 
 func outputsFromFlags(o *runOptions, p *problems) run.Outputs {
 	out := run.Outputs{
-		Quiet:      o.quiet,
-		JSON:       o.jsonOutput,
-		JSONFile:   o.output,
-		LogFile:    o.log,
-		HdrLogFile: o.hdrLog,
-		CSVFile:    o.csv,
-		PromAddr:   o.promListen,
-		Mark:       o.mark,
-		Label:      o.label,
-		HTMLFile:   o.html,
+		Quiet:       o.quiet,
+		JSON:        o.jsonOutput,
+		JSONFile:    o.output,
+		LogFile:     o.log,
+		HdrLogFile:  o.hdrLog,
+		CSVFile:     o.csv,
+		PromAddr:    o.promListen,
+		RemoteWrite: o.remoteWrite,
+		Mark:        o.mark,
+		Label:       o.label,
+		HTMLFile:    o.html,
 	}
 	out.Verbose = o.verbose && !out.Quiet && !out.JSON
+	if out.RemoteWrite != "" {
+		if _, err := remotewrite.NewClient(out.RemoteWrite); err != nil {
+			p.addf("remote-write", "--remote-write: %v", err)
+		}
+	}
 	if out.Mark != "" && out.LogFile == "" {
 		p.addf("mark", "-m: a mark goes into the log file; give one with -l FILE")
 	}

@@ -1,0 +1,119 @@
+package remotewrite
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/webload/webload/urls"
+)
+
+// Client sends WriteRequests to one endpoint. Every request is bounded in time, and a send is
+// retried a bounded number of times; it never follows a redirect, which would drop the body.
+// Safe for concurrent use.
+type Client struct {
+	url      string // with its credentials, if any: net/http sends them as basic auth
+	redacted string // the URL as messages show it
+	http     *http.Client
+	// attempts is how many times a send is tried; backoff is the wait after the first failed
+	// attempt, doubled after each further one.
+	attempts int
+	backoff  time.Duration
+}
+
+// The defaults of a Client: a request taking longer than RequestTimeout is abandoned, and a send
+// is tried Attempts times, the waits between tries growing from Backoff.
+const (
+	RequestTimeout = 5 * time.Second
+	Attempts       = 3
+	Backoff        = 200 * time.Millisecond
+)
+
+// ErrBadURL says the endpoint is not an http or https URL with a host.
+var ErrBadURL = errors.New("not an http:// or https:// URL with a host")
+
+// NewClient checks the endpoint's URL and makes its client.
+func NewClient(endpoint string) (*Client, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%s: %w", urls.Redacted(endpoint), ErrBadURL)
+	}
+	return &Client{
+		url:      endpoint,
+		redacted: urls.Redacted(endpoint),
+		http: &http.Client{
+			Timeout: RequestTimeout,
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				return http.ErrUseLastResponse
+			},
+		},
+		attempts: Attempts,
+		backoff:  Backoff,
+	}, nil
+}
+
+// URL is the endpoint without its credentials, for messages.
+func (c *Client) URL() string { return c.redacted }
+
+// Send posts series, retrying a network failure, a 5xx or a 429 answer after a growing wait;
+// a 4xx answer is final, as the protocol asks (the same data would be refused again). ctx ends
+// the waits and the request in progress. The error names the endpoint without credentials.
+func (c *Client) Send(ctx context.Context, series []Series) error {
+	body := Body(series)
+	wait := c.backoff
+	var err error
+	for attempt := 1; ; attempt++ {
+		var retry bool
+		retry, err = c.post(ctx, body)
+		if err == nil || !retry || attempt >= c.attempts {
+			break
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("remote write to %s: %w (then: %w)", c.redacted, err, context.Cause(ctx))
+		case <-t.C:
+		}
+		wait *= 2
+	}
+	if err != nil {
+		return fmt.Errorf("remote write to %s: %w", c.redacted, err)
+	}
+	return nil
+}
+
+// post makes one attempt; retry says whether another may succeed.
+func (c *Client) post(ctx context.Context, body []byte) (retry bool, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
+	if err != nil {
+		return false, errors.New("make the request") // its message would hold the URL
+	}
+	req.Header.Set("Content-Type", "application/x-protobuf")
+	req.Header.Set("Content-Encoding", "snappy")
+	req.Header.Set("User-Agent", "webload")
+	req.Header.Set("X-Prometheus-Remote-Write-Version", "0.1.0")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // url.Error's message holds the URL and so its credentials
+		}
+		return true, err
+	}
+	defer resp.Body.Close()
+	// A few words of the answer tell why it was refused; the rest is drained for keep-alive.
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 256))
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode/100 == 2 {
+		return false, nil
+	}
+	err = fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(msg)))
+	return resp.StatusCode/100 == 5 || resp.StatusCode == http.StatusTooManyRequests, err
+}
