@@ -43,7 +43,7 @@ func saveFiles(rep *stats.Report, out *Outputs, now time.Time) error {
 		errs = append(errs, report.AppendLog(out.LogFile, rep, out.Mark, now))
 	}
 	if out.HdrLogFile != "" {
-		errs = append(errs, stats.SaveHdrLog(out.HdrLogFile, rep))
+		errs = append(errs, report.SaveHdrLog(out.HdrLogFile, rep))
 	}
 	return errors.Join(errs...)
 }

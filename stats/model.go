@@ -5,9 +5,10 @@
 // from results; Combine (a --repeat series) and Merge (the shards of one run) read saved results
 // back into them and add them up. Report is their JSON view, made by one function and read back
 // by one. The figures a user can name are listed once (Figures), with the optional sections of a
-// result that the features' packages own (see sections). The package also writes the JSON and
-// the --hdr-log outputs; the text report is package report's, judging results package judge's,
-// and the outputs written while a run goes package live's. It has no goroutines and no network;
+// result that the features' packages own (see sections). The package also writes the JSON; the
+// text report, the log line and the --hdr-log file are package report's, judging results
+// package judge's (gates package gate's), and the outputs written while a run goes package
+// live's. It has no goroutines and no network;
 // a Recorder is fed from one goroutine.
 package stats
 

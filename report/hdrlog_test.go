@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"bytes"
@@ -10,14 +10,15 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
 	"github.com/webload/webload/urls"
 )
 
 // timelineRun is a run of 3.5 s whose transactions end in intervals 0, 1 and 3 of one second,
 // none in interval 2, with failures and a page visit that the histograms must leave out.
-func timelineRun(started time.Time) Report {
+func timelineRun(started time.Time) stats.Report {
 	targets := []urls.Target{{Method: "GET", URL: "http://127.0.0.1:8080/a", Source: "u:1"}}
-	rec := NewRecorder(targets, Options{Interval: time.Second})
+	rec := stats.NewRecorder(targets, stats.Options{Interval: time.Second})
 	ms := time.Millisecond
 	var batch []loader.Result
 	for i := range 200 {
@@ -33,7 +34,7 @@ func timelineRun(started time.Time) Report {
 		loader.Result{Start: 0, Latency: 3 * time.Second, Status: 200, Kind: loader.KindPage})
 	rec.Record(batch)
 	return rec.Report(loader.Outcome{Started: started, Elapsed: 3500 * ms, Stop: loader.Completed, Users: 3},
-		RunInfo{Version: "test"}, "timeline")
+		stats.RunInfo{Version: "test"}, "timeline")
 }
 
 // readHdrLog reads an interval log back with hdrhistogram-go's own reader.
@@ -57,17 +58,17 @@ func TestHdrLogRoundTrip(t *testing.T) {
 	t.Parallel()
 	first := time.Date(2026, 12, 1, 10, 0, 0, 437_000_000, time.UTC)
 	second := first.Add(9*time.Second + 250*time.Millisecond)
-	series, err := Combine([]Report{timelineRun(first), timelineRun(second)})
+	series, err := stats.Combine([]stats.Report{timelineRun(first), timelineRun(second)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	single := timelineRun(first)
 	tests := []struct {
 		name string
-		rep  *Report
-		runs []Report // what the intervals come from, in order
+		rep  *stats.Report
+		runs []stats.Report // what the intervals come from, in order
 	}{
-		{"one run", &single, []Report{single}},
+		{"one run", &single, []stats.Report{single}},
 		{"repeat series at each run's own time", &series, series.Repeats},
 	}
 	for _, tt := range tests {
@@ -84,12 +85,12 @@ func TestHdrLogRoundTrip(t *testing.T) {
 				}
 			}
 			got := readHdrLog(t, b.Bytes())
-			var points []TimelinePoint
+			var points []stats.TimelinePoint
 			var starts []int64
 			for _, run := range tt.runs {
 				for _, p := range run.Timeline {
 					points = append(points, p)
-					starts = append(starts, run.Run.StartedAt.UnixMilli()+msOf(p.Start))
+					starts = append(starts, run.Run.StartedAt.UnixMilli()+wholeMillis(p.Start))
 				}
 			}
 			if len(got) != len(points) {
@@ -108,7 +109,7 @@ func TestHdrLogRoundTrip(t *testing.T) {
 }
 
 // checkInterval compares an interval read back with the timeline point it was written from.
-func checkInterval(t *testing.T, i int, h *hdr.Histogram, p TimelinePoint, startMs int64) {
+func checkInterval(t *testing.T, i int, h *hdr.Histogram, p stats.TimelinePoint, startMs int64) {
 	t.Helper()
 	if h.TotalCount() != p.Transactions {
 		t.Errorf("interval %d: %d values, want %d transactions", i, h.TotalCount(), p.Transactions)

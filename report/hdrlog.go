@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/webload/webload/internal/atomicfile"
 	"github.com/webload/webload/internal/hdrcodec"
+	"github.com/webload/webload/stats"
 )
 
 // ErrNoStartTime says a report lacks the wall-clock start an interval log is anchored to.
@@ -36,8 +37,8 @@ var hdrLogNotes = []string{
 // them back gives each interval's wall-clock start to the millisecond. A --repeat series gives
 // the intervals of each run at that run's own wall-clock time, pauses showing as gaps. A point
 // without transactions gets an empty histogram, so the log has one interval per point.
-func WriteHdrLog(w io.Writer, rep *Report) error {
-	runs := []*Report{rep}
+func WriteHdrLog(w io.Writer, rep *stats.Report) error {
+	runs := []*stats.Report{rep}
 	if len(rep.Repeats) > 0 {
 		runs = runs[:0]
 		for i := range rep.Repeats {
@@ -58,14 +59,14 @@ func WriteHdrLog(w io.Writer, rep *Report) error {
 			return fmt.Errorf("write hdr log, run %d: %w", r+1, ErrNoStartTime)
 		}
 		startMs := run.Run.StartedAt.UnixMilli()
-		stepMs := max(msOf(run.TimelineInterval), 1)
-		endMs := startMs + msOf(run.ElapsedTime)
+		stepMs := max(wholeMillis(run.TimelineInterval), 1)
+		endMs := startMs + wholeMillis(run.ElapsedTime)
 		for i, p := range run.Timeline {
 			h, err := intervalHistogram(p.Histogram)
 			if err != nil {
 				return fmt.Errorf("write hdr log, run %d, interval %d: %w", r+1, i+1, err)
 			}
-			from := startMs + msOf(p.Start)
+			from := startMs + wholeMillis(p.Start)
 			to := from + stepMs
 			if i == len(run.Timeline)-1 && endMs > from {
 				to = min(to, endMs) // the run ended inside its last interval
@@ -81,7 +82,7 @@ func WriteHdrLog(w io.Writer, rep *Report) error {
 }
 
 // SaveHdrLog writes the interval log to path atomically (see atomicfile.Write).
-func SaveHdrLog(path string, rep *Report) error {
+func SaveHdrLog(path string, rep *stats.Report) error {
 	var b bytes.Buffer
 	if err := WriteHdrLog(&b, rep); err != nil {
 		return err
@@ -124,5 +125,5 @@ func intervalHistogram(encoded string) (*hdr.PackedHistogram, error) {
 	return hdrcodec.DecodeOurs(encoded)
 }
 
-// msOf converts seconds to whole milliseconds, the interval log's time resolution.
-func msOf(seconds float64) int64 { return int64(math.Round(seconds * 1000)) }
+// wholeMillis converts seconds to whole milliseconds, the interval log's time resolution.
+func wholeMillis(seconds float64) int64 { return int64(math.Round(seconds * 1000)) }
