@@ -164,6 +164,11 @@ func buildTrends(nights []Night, opt TrendOptions) (trendsData, error) {
 			d.Figures = append(d.Figures, extraChart(runs, f, &changes))
 		}
 	}
+	// A figure no night measured (the load average where the machine does not tell) would be
+	// an empty chart.
+	d.Figures = slices.DeleteFunc(d.Figures, func(c trendsChart) bool {
+		return !slices.ContainsFunc(c.Values, func(v *float64) bool { return v != nil })
+	})
 	d.URLChanges, d.MoreURLChanges = urlStepTable(urlChanges)
 	d.Notes = trend.Notes
 	d.Title, d.Subtitle = trendsTitle(d.Nights, opt.Title)

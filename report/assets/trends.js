@@ -85,6 +85,19 @@
     };
   }
 
+  // valueRange is a figure's y range: its values with a margin, not below zero for a figure
+  // that never is, and wide enough to draw a figure that barely moves (concurrency 5.000000001
+  // to 5.000000009) or never does (failed: 0 every night) without ticks at every 1e-9.
+  // A share in percent stops at 100.
+  function valueRange(u, min, max, unit) {
+    if (min === null || max === null) {
+      return [0, 1];
+    }
+    const pad = Math.max((max - min) * 0.1, Math.abs(max) * 0.05) || 1;
+    const hi = unit === "%" && max <= 100 ? Math.min(100, max + pad) : max + pad;
+    return [min >= 0 ? Math.max(0, min - pad) : min - pad, hi];
+  }
+
   // renderFigure draws one figure over the nights, and lists its change points under it.
   function renderFigure(parent, f) {
     const unit = f.unit ? " " + f.unit : "";
@@ -97,7 +110,7 @@
       height: 220,
       width: Math.max(320, parent.clientWidth),
       plugins: [markChanges(f.changes || [])],
-      scales: { x: { time: false, range: () => [-0.5, n - 0.5] } },
+      scales: { x: { time: false, range: () => [-0.5, n - 0.5] }, y: { range: (u, min, max) => valueRange(u, min, max, f.unit) } },
       axes: [
         { values: (u, splits) => splits.map(tick), incrs: [1, 2, 5, 7, 10, 14, 20, 30, 50, 100, 200, 500, 1000], space: 50 },
         { size: 70, values: (u, splits) => splits.map((v) => sig(v)) },
