@@ -62,8 +62,13 @@ func reportHistory(c *cli.Context, dir, out string) error {
 		}
 		nights = append(nights, report.Night{Result: rep, Link: report.NightLink(out, p)})
 	}
+	title := c.String("title")
+	if title == "" {
+		// The folder names the history (nightly-shop, staging); its nights' labels are commits.
+		title = "webload trends: " + filepath.Base(filepath.Clean(dir))
+	}
 	var b bytes.Buffer
-	if err := report.WriteTrendsHTML(&b, nights, report.TrendOptions{Title: c.String("title"), Changes: cfg}); err != nil {
+	if err := report.WriteTrendsHTML(&b, nights, report.TrendOptions{Title: title, Changes: cfg}); err != nil {
 		return err
 	}
 	if err := atomicfile.Write(out, b.Bytes()); err != nil {

@@ -75,6 +75,9 @@ func TestTrendPageInBrowser(t *testing.T) {
 	if rows := browsertest.Eval[int](p, `document.querySelectorAll("table.url-changes tbody tr").length`); rows != 1 {
 		t.Errorf("%d rows of URLs that changed, want 1", rows)
 	}
+	if title := browsertest.Eval[string](p, `document.title`); title != "webload trends: "+filepath.Base(dir) {
+		t.Errorf("title %q, want the folder's name", title)
+	}
 	if requests := p.Requests(); len(requests) != 1 || !strings.HasPrefix(requests[0], "file://") {
 		t.Errorf("the page made requests beyond its own file: %q", requests)
 	}
