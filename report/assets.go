@@ -12,6 +12,7 @@ import (
 const uplotVersion = "1.6.32"
 
 //go:embed assets/page.html assets/report.css assets/report.js
+//go:embed assets/trends.html assets/trends.css assets/trends.js
 //go:embed assets/uPlot.iife.min.js assets/uPlot.min.css assets/uPlot.LICENSE
 var assets embed.FS
 
@@ -19,16 +20,19 @@ var assets embed.FS
 var (
 	reportCSS = mustRead("assets/report.css")
 	reportJS  = mustRead("assets/report.js")
+	trendsCSS = mustRead("assets/trends.css")
+	trendsJS  = mustRead("assets/trends.js")
 	uplotCSS  = mustRead("assets/uPlot.min.css")
 	uplotJS   = licensedUPlot(mustRead("assets/uPlot.iife.min.js"), mustRead("assets/uPlot.LICENSE"))
 
-	pageTemplate = template.Must(template.New("page.html").ParseFS(assets, "assets/page.html"))
+	pageTemplate   = template.Must(template.New("page.html").ParseFS(assets, "assets/page.html"))
+	trendsTemplate = template.Must(template.New("trends.html").ParseFS(assets, "assets/trends.html"))
 
 	// contentSecurityPolicy lets the page run its own two scripts and nothing else, and load
 	// nothing at all: a report that someone edits, or a future change, cannot start fetching
 	// from the network without the browser refusing it.
-	contentSecurityPolicy = "default-src 'none'; script-src " + scriptHash(uplotJS) + " " + scriptHash(reportJS) +
-		"; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+	contentSecurityPolicy = policy(reportJS)
+	trendsPolicy          = policy(trendsJS)
 )
 
 // pageAssets fill assets/page.html. Only Data varies from page to page.
@@ -59,6 +63,12 @@ func licensedUPlot(js, license string) string {
 	}
 	return "/*! uPlot " + uplotVersion + "\n\n" + strings.ReplaceAll(license, "*/", "* /") + "\n*/\n" +
 		strings.TrimPrefix(js, uplotBanner)
+}
+
+// policy lets a page run uPlot and its own script js, and nothing else.
+func policy(js string) string {
+	return "default-src 'none'; script-src " + scriptHash(uplotJS) + " " + scriptHash(js) +
+		"; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 }
 
 // scriptHash is a Content-Security-Policy source that allows one inline script, by its text.

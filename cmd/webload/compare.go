@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -238,17 +236,9 @@ func compareHistory(dir string, w historyWindow, format string, g compareGates, 
 	if w.last <= w.min {
 		return nil, usagef("--last: want more than --min-history (%d), got %d", w.min, w.last)
 	}
-	if _, err := os.Stat(dir); err != nil {
-		return nil, usagef("--history: %w", err)
-	}
-	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	paths, err := historyFiles(dir)
 	if err != nil {
-		return nil, usageError{err}
-	}
-	sort.Strings(paths) // names start with the UTC time of the run
-	if len(paths) == 0 {
-		// A job whose run did not keep its result: failing says so on the first night.
-		return nil, usagef("%s holds no results (*.json written by --history)", dir)
+		return nil, err
 	}
 	// Change points are looked for over every result; the trend judges the last ones. The
 	// results before the window keep only what change points read, as they are read.
