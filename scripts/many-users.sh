@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# many-users.sh: webload's peak resident memory (RSS) with many requests in flight at once.
+# A loopback server (internal/holdsite) accepts every connection and never answers, so every
+# request webload sends stays in flight until the run stops. Measures with /usr/bin/time -v:
+#   - the closed model with USERS users (-c USERS), each waiting for an answer;
+#   - the open model starting INFLIGHT requests (--rate RATE, --max-users INFLIGHT), all of
+#     them in flight by the end.
+# Each run stops after SECS seconds (-t) and its requests time out just after (--timeout), so
+# webload's summary counts them as failed timeouts, which here is as it should be. The
+# site listens on 4 ports: one client address opens at most about 28 000 connections to one
+# port. INFLIGHT connections need as many open files in each of client and site: the script
+# raises the soft limit to the hard one, and says so when the hard one is lower (where the
+# system allows no more, give a lower INFLIGHT and read the bytes per request in flight).
+#
+#   scripts/many-users.sh [USERS] [INFLIGHT] [RATE] [SECS]    default: 10000 100000 25000 12
+set -euo pipefail
+cd "$(dirname "$0")/.."
+users=${1:-10000} inflight=${2:-100000} rate=${3:-25000} secs=${4:-12}
+files=$((inflight + 1000))
+if [ "$(ulimit -Hn)" -lt "$files" ]; then
+  ulimit -Hn "$files" 2>/dev/null || echo "open-files limit $(ulimit -Hn) < $files: the open model will not reach $inflight in flight" >&2
+fi
+ulimit -n "$(ulimit -Hn)"
+work=$(mktemp -d)
+go build -o "$work/webload" ./cmd/webload
+go build -o "$work/holdsite" ./internal/holdsite/serve
+ports="18531 18532 18533 18534"
+addrs=() urls=()
+for p in $ports; do addrs+=("127.0.0.1:$p"); urls+=("http://127.0.0.1:$p/"); done
+"$work/holdsite" -for $((3 * secs + 120))s "${addrs[@]}" &
+site=$!
+trap 'kill "$site" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+printf '%s\n' "${urls[@]}" >"$work/urls.txt"
+sleep 0.5
+
+# peak NAME CMD...: runs CMD (bounded), prints a row with its peak RSS and what it reported.
+peak() {
+  local name=$1
+  shift
+  timeout $((3 * secs + 60)) /usr/bin/time -v "$@" >"$work/out" 2>"$work/time" || true
+  local kib requests
+  kib=$(awk '/Maximum resident set size/ {print $6}' "$work/time")
+  requests=$(awk -F'\t+' '/^Requests:/ {print $2}' "$work/out" | sed 's/^ *//')
+  printf '%-34s %8d %10d   %s\n' "$name" $((kib / 1024)) $((kib * 1024 / n)) "$requests"
+}
+
+printf '%-34s %8s %10s   %s\n' "case" "peak MiB" "bytes/each" "requests (webload's summary)"
+n=$users peak "closed, -c $users" \
+  "$work/webload" -c "$users" -t "${secs}S" --timeout "$((secs + 3))" -f "$work/urls.txt"
+n=$inflight peak "open, $inflight in flight" \
+  "$work/webload" --rate "$rate" -r "$inflight" --max-users "$inflight" -t "${secs}S" --timeout "$((secs + 3))" -f "$work/urls.txt"
