@@ -74,11 +74,6 @@ type wireConn struct {
 	peekBuf [1]byte
 	peekN   int
 	peekErr error
-
-	// readSet tells that the last write deadline set the read deadline to readAt as well
-	// (see SetWriteDeadline).
-	readSet bool
-	readAt  time.Time
 }
 
 // wireAddr is the local address of a wireConn, which fasthttp hands back with each response
