@@ -62,14 +62,7 @@ go build -o "$work/bin/countsite" ./scripts/countsite
 scripts/slurm-cluster.sh start "$work/slurm"
 . "$work/slurm/env.sh"
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then die "127.0.0.1:$port is taken; set PORT"; fi
-"$work/bin/countsite" -addr "127.0.0.1:$port" -max-time 10m >"$work/site.log" 2>&1 &
-site_pid=$!
-for ((i = 0; i < 50; i++)); do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
-  kill -0 "$site_pid" 2>/dev/null || die "the site did not start: $(cat "$work/site.log")"
-  sleep 0.2
-done
+start_site "$work/bin/countsite" "$port" 10m
 {
   echo "SITE=http://127.0.0.1:$port"
   grep -v '^#' examples/shop-urls.txt | grep .
