@@ -19,3 +19,11 @@ start_site() {
     sleep 0.2
   done
 }
+
+# stop_site stops the counting site start_site started, if it still runs.
+stop_site() {
+  if [ -n "${site_pid:-}" ] && kill -0 "$site_pid" 2>/dev/null; then
+    kill -TERM "$site_pid" 2>/dev/null || true
+    wait "$site_pid" 2>/dev/null || true
+  fi
+}

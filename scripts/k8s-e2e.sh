@@ -36,10 +36,7 @@ site_pid=
 cleanup() {
   local code=$?
   trap - EXIT
-  if [ -n "$site_pid" ] && kill -0 "$site_pid" 2>/dev/null; then
-    kill -TERM "$site_pid" 2>/dev/null || true
-    wait "$site_pid" 2>/dev/null || true
-  fi
+  stop_site
   if [ "${KEEP:-}" = 1 ]; then
     log "files kept in $work; the Job and ConfigMap too"
   else

@@ -29,10 +29,7 @@ site_pid=
 cleanup() {
   local code=$?
   trap - EXIT
-  if [ -n "$site_pid" ] && kill -0 "$site_pid" 2>/dev/null; then
-    kill -TERM "$site_pid" 2>/dev/null || true
-    wait "$site_pid" 2>/dev/null || true
-  fi
+  stop_site
   scripts/slurm-cluster.sh stop "$work/slurm" || true
   if [ "$code" != 0 ]; then
     log "failed (exit $code) after $((SECONDS - started)) s"
