@@ -13,10 +13,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-// savedDir holds the results an earlier release saved (see its README.md); the judgement of
-// them must not change whatever the code inside does.
-var savedDir = filepath.Join("..", "stats", "testdata", "saved")
-
 func loadSaved(t testing.TB, name string) stats.Report {
 	return resulttest.Load(t, stats.ReadJSON, name)
 }
