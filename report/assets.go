@@ -11,13 +11,14 @@ import (
 // uplotVersion is the vendored uPlot's version (see assets/README.md to update it).
 const uplotVersion = "1.6.32"
 
-//go:embed assets/page.html assets/report.css assets/report.js
+//go:embed assets/common.js assets/page.html assets/report.css assets/report.js
 //go:embed assets/trends.html assets/trends.css assets/trends.js
 //go:embed assets/uPlot.iife.min.js assets/uPlot.min.css assets/uPlot.LICENSE
 var assets embed.FS
 
 // The page's parts, read once: they are compiled in and never change.
 var (
+	commonJS  = mustRead("assets/common.js")
 	reportCSS = mustRead("assets/report.css")
 	reportJS  = mustRead("assets/report.js")
 	trendsCSS = mustRead("assets/trends.css")
@@ -28,7 +29,7 @@ var (
 	pageTemplate   = template.Must(template.New("page.html").ParseFS(assets, "assets/page.html"))
 	trendsTemplate = template.Must(template.New("trends.html").ParseFS(assets, "assets/trends.html"))
 
-	// contentSecurityPolicy lets the page run its own two scripts and nothing else, and load
+	// contentSecurityPolicy lets the page run its own three scripts and nothing else, and load
 	// nothing at all: a report that someone edits, or a future change, cannot start fetching
 	// from the network without the browser refusing it.
 	contentSecurityPolicy = policy(reportJS)
@@ -41,6 +42,8 @@ type pageAssets struct {
 	UPlotCSS, CSS template.CSS
 	Data          template.JS // the page's data as JSON, escaped so it cannot close its element
 	UPlotJS, JS   template.JS
+	// CommonJS is common.js, what the pages' scripts share; it runs before JS.
+	CommonJS template.JS
 }
 
 func mustRead(name string) string {
@@ -65,9 +68,9 @@ func licensedUPlot(js, license string) string {
 		strings.TrimPrefix(js, uplotBanner)
 }
 
-// policy lets a page run uPlot and its own script js, and nothing else.
+// policy lets a page run uPlot, common.js and its own script js, and nothing else.
 func policy(js string) string {
-	return "default-src 'none'; script-src " + scriptHash(uplotJS) + " " + scriptHash(js) +
+	return "default-src 'none'; script-src " + scriptHash(uplotJS) + " " + scriptHash(commonJS) + " " + scriptHash(js) +
 		"; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 }
 

@@ -62,6 +62,7 @@ func WriteHTML(w io.Writer, results []stats.Report, opt Options) error {
 		CSS:      template.CSS(reportCSS),
 		Data:     template.JS(blob),
 		UPlotJS:  template.JS(uplotJS),
+		CommonJS: template.JS(commonJS),
 		JS:       template.JS(reportJS),
 	})
 	if err != nil {

@@ -120,7 +120,8 @@ func TestNoExternalReferences(t *testing.T) {
 }
 
 // checkElements walks the page's markup: no element may load anything (src, href, srcset,
-// data, poster, action), and only the three expected scripts and two styles may be there.
+// data, poster, action), and only the four expected scripts (the data, uPlot, common.js and
+// report.js) and two styles may be there.
 func checkElements(t *testing.T, page []byte) {
 	t.Helper()
 	z := html.NewTokenizer(bytes.NewReader(page))
@@ -128,8 +129,8 @@ func checkElements(t *testing.T, page []byte) {
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
-			if scripts != 3 || styles != 2 {
-				t.Errorf("%d scripts and %d styles, want 3 and 2", scripts, styles)
+			if scripts != 4 || styles != 2 {
+				t.Errorf("%d scripts and %d styles, want 4 and 2", scripts, styles)
 			}
 			return
 		case html.StartTagToken, html.SelfClosingTagToken:
@@ -157,7 +158,7 @@ func TestDataRoundTrip(t *testing.T) {
 	base.URLs[1].URL = "http://127.0.0.1:8080/search?q=" + nasty
 	results := []stats.Report{base, cand}
 	page := render(t, results, Options{Title: "title " + nasty})
-	if bytes.Contains(page, []byte("<script>alert(1)")) || bytes.Count(page, []byte("</script>")) != 3 {
+	if bytes.Contains(page, []byte("<script>alert(1)")) || bytes.Count(page, []byte("</script>")) != 4 {
 		t.Fatal("text in the data closed its element")
 	}
 	want, err := buildPage(results, Options{Title: "title " + nasty, MaxPoints: DefaultMaxPoints})

@@ -99,6 +99,7 @@ func WriteTrendsHTML(w io.Writer, nights []Night, opt TrendOptions) error {
 		CSS:      template.CSS(reportCSS + trendsCSS),
 		Data:     template.JS(blob),
 		UPlotJS:  template.JS(uplotJS),
+		CommonJS: template.JS(commonJS),
 		JS:       template.JS(trendsJS),
 	})
 	if err != nil {

@@ -11,18 +11,7 @@
 
   // Every chart, with the element whose width it follows, so it can follow a resized window.
   const charts = [];
-
-  // el makes an element: el("td", {className: "num"}, "12.3", otherNode).
-  function el(tag, props, ...children) {
-    const node = document.createElement(tag);
-    Object.assign(node, props || {});
-    for (const child of children) {
-      if (child !== null && child !== undefined) {
-        node.append(child);
-      }
-    }
-    return node;
-  }
+  followWindowWidth(charts);
 
   function section(id) {
     return document.getElementById(id);
@@ -31,21 +20,13 @@
   // ---- Tables
 
   // A cell is its text, or [text, key] for a figure, or [text, key, class] for a styled one
-  // (see cell.MarshalJSON in report/table.go). In a column of figures, text such as "-" is a
-  // figure that was not measured: its key is null.
-  function cellText(c) {
-    return Array.isArray(c) ? c[0] : c;
-  }
-
+  // (see cell.MarshalJSON in report/table.go; cellText and cellClass are in common.js). In a
+  // column of figures, text such as "-" is a figure that was not measured: its key is null.
   function cellKey(c, numeric) {
     if (!numeric) {
       return cellText(c);
     }
     return Array.isArray(c) ? c[1] : null;
-  }
-
-  function cellClass(c) {
-    return Array.isArray(c) && c.length > 2 ? c[2] : "";
   }
 
   // compareKeys orders two sort keys: figures by value, text by its characters. A figure that
@@ -58,32 +39,10 @@
     return descending ? -c : c;
   }
 
-  // renderTable builds a <table> from a table of the data, inside a box that scrolls when the
-  // table is wider or taller than the window; a sticky column stays at its left edge.
+  // renderTable lays out a table of the data (see tableBox in common.js), sortable when the
+  // data says so.
   function renderTable(t, className) {
-    if (t.rows === null || t.rows.length === 0) {
-      return el("p", { className: "empty" }, "None.");
-    }
-    const head = el("tr");
-    for (const col of t.columns) {
-      const classes = [col.num ? "num" : "", col.sticky ? "sticky" : ""].filter(Boolean);
-      head.append(el("th", { className: classes.join(" "), title: col.hint || "" }, col.title));
-    }
-    const body = el("tbody");
-    for (const row of t.rows) {
-      const tr = el("tr");
-      row.forEach((c, i) => {
-        const col = t.columns[i];
-        const classes = [col.num ? "num" : "", col.sticky ? "sticky" : "", cellClass(c)].filter(Boolean);
-        tr.append(el("td", { className: classes.join(" ") }, cellText(c)));
-      });
-      body.append(tr);
-    }
-    const table = el("table", { className: "data " + (className || "") }, el("thead", {}, head), body);
-    if (t.sortable) {
-      makeSortable(table, t);
-    }
-    return el("div", { className: "table-box" }, table);
+    return tableBox(t, className, t.sortable ? makeSortable : null);
   }
 
   // makeSortable sorts the table by a column when its header is clicked (or chosen with the
@@ -122,17 +81,6 @@
   }
 
   // ---- Formatting for charts (tables arrive formatted)
-
-  // sig shows v with one decimal, or more to keep three significant digits, like the tables.
-  function sig(v) {
-    let decimals = 1;
-    if (v !== 0 && Math.abs(v) < 100) {
-      while (Math.abs(v) * Math.pow(10, decimals) < 100 && decimals < 6) {
-        decimals++;
-      }
-    }
-    return v.toFixed(decimals);
-  }
 
   function ms(v) {
     return v === null || v === undefined ? "-" : sig(v) + " ms";
@@ -436,18 +384,7 @@
     }
   }
 
-  // Charts follow the window's width, redrawn once the resizing pauses.
-  let resizing = 0;
-  window.addEventListener("resize", () => {
-    clearTimeout(resizing);
-    resizing = setTimeout(() => {
-      for (const c of charts) {
-        c.chart.setSize({ width: Math.max(320, c.parent.clientWidth), height: c.chart.height });
-      }
-    }, 100);
-  });
-
-  try {
+  drawOrSay("report", () => {
     renderHeader();
     renderSummary();
     renderComparison();
@@ -459,13 +396,5 @@
     renderURLs();
     renderStatements();
     renderContents();
-    document.documentElement.dataset.ready = "yes";
-  } catch (e) {
-    // Say so on the page: a report that silently shows half its sections misleads.
-    const failure = section("failure");
-    failure.textContent = "This report could not be drawn completely: " + e;
-    failure.hidden = false;
-    document.documentElement.dataset.ready = "failed";
-    throw e;
-  }
+  });
 })();

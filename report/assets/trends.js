@@ -10,29 +10,7 @@
 
   // Every chart, with the element whose width it follows, so it can follow a resized window.
   const charts = [];
-
-  // el makes an element: el("td", {className: "num"}, "12.3", otherNode).
-  function el(tag, props, ...children) {
-    const node = document.createElement(tag);
-    Object.assign(node, props || {});
-    for (const child of children) {
-      if (child !== null && child !== undefined) {
-        node.append(child);
-      }
-    }
-    return node;
-  }
-
-  // sig shows v with one decimal, or more to keep three significant digits, like the tables.
-  function sig(v) {
-    let decimals = 1;
-    if (v !== 0 && Math.abs(v) < 100) {
-      while (Math.abs(v) * Math.pow(10, decimals) < 100 && decimals < 6) {
-        decimals++;
-      }
-    }
-    return v.toFixed(decimals);
-  }
+  followWindowWidth(charts);
 
   // nightName says which night i is: its number from the oldest, its date and its label.
   function nightName(i) {
@@ -147,38 +125,6 @@
     }
   }
 
-  function cellText(c) {
-    return Array.isArray(c) ? c[0] : c;
-  }
-
-  function cellClass(c) {
-    return Array.isArray(c) && c.length > 2 ? c[2] : "";
-  }
-
-  // renderTable builds a <table> from a table of the data, in a box that scrolls.
-  function renderTable(t, className) {
-    if (!t.rows || t.rows.length === 0) {
-      return el("p", { className: "empty" }, "None.");
-    }
-    const head = el("tr");
-    for (const col of t.columns) {
-      const classes = [col.num ? "num" : "", col.sticky ? "sticky" : ""].filter(Boolean);
-      head.append(el("th", { className: classes.join(" "), title: col.hint || "" }, col.title));
-    }
-    const body = el("tbody");
-    for (const row of t.rows) {
-      const tr = el("tr");
-      row.forEach((c, i) => {
-        const col = t.columns[i];
-        const classes = [col.num ? "num" : "", col.sticky ? "sticky" : "", cellClass(c)].filter(Boolean);
-        tr.append(el("td", { className: classes.join(" ") }, cellText(c)));
-      });
-      body.append(tr);
-    }
-    return el("div", { className: "table-box" },
-      el("table", { className: "data " + className }, el("thead", {}, head), body));
-  }
-
   function renderNights(parent) {
     const head = el("tr", {}, el("th", { className: "num" }, "Night"), el("th", {}, "Date (UTC)"),
       el("th", {}, "Label"), el("th", {}, "Report"));
@@ -192,18 +138,7 @@
       el("table", { className: "data nights" }, el("thead", {}, head), body)));
   }
 
-  // Charts follow the window's width, redrawn once the resizing pauses.
-  let resizing = 0;
-  window.addEventListener("resize", () => {
-    clearTimeout(resizing);
-    resizing = setTimeout(() => {
-      for (const c of charts) {
-        c.chart.setSize({ width: Math.max(320, c.parent.clientWidth), height: c.chart.height });
-      }
-    }, 100);
-  });
-
-  try {
+  drawOrSay("page", () => {
     document.title = data.title;
     document.getElementById("title").textContent = data.title;
     document.getElementById("subtitle").textContent = data.subtitle;
@@ -217,18 +152,10 @@
     }
     const urls = document.getElementById("url-changes");
     urls.append(el("p", { className: "note" }, "Change points of URLs, the largest change first."));
-    urls.append(renderTable(data.url_changes, "url-changes"));
+    urls.append(tableBox(data.url_changes, "url-changes"));
     if (data.more_url_changes > 0) {
       urls.append(el("p", { className: "note" }, "And " + data.more_url_changes + " smaller changes of URLs (compare --history --format json lists them all)."));
     }
     renderNights(document.getElementById("nights"));
-    document.documentElement.dataset.ready = "yes";
-  } catch (e) {
-    // Say so on the page: a page that silently shows half its charts misleads.
-    const failure = document.getElementById("failure");
-    failure.textContent = "This page could not be drawn completely: " + e;
-    failure.hidden = false;
-    document.documentElement.dataset.ready = "failed";
-    throw e;
-  }
+  });
 })();
