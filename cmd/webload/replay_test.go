@@ -164,27 +164,55 @@ func TestReplayKeepsTheLogsShape(t *testing.T) {
 }
 
 // Each visitor (address and user agent) keeps its own cookies, even when one user serves them
-// all by turns.
-func TestReplayVisitorsKeepTheirCookies(t *testing.T) {
-	t.Parallel()
-	var mu sync.Mutex
-	var wrong []string
-	site := newRecorder(t, 0, func(w http.ResponseWriter, r *http.Request) {
+
+// cookieSite records arrivals and sets a cookie "who" at /set?who=X; any other path checks
+// that the request carries who=its own ?who, and keeps each one that does not.
+type cookieSite struct {
+	*recorder
+	mu     sync.Mutex
+	wrongs []string
+}
+
+func newCookieSite(t *testing.T) *cookieSite {
+	t.Helper()
+	c := &cookieSite{}
+	c.recorder = newRecorder(t, 0, func(w http.ResponseWriter, r *http.Request) {
 		who := r.URL.Query().Get("who")
 		if r.URL.Path == "/set" {
 			http.SetCookie(w, &http.Cookie{Name: "who", Value: who, Path: "/"})
 			return
 		}
 		got := ""
-		if c, err := r.Cookie("who"); err == nil {
-			got = c.Value
+		if ck, err := r.Cookie("who"); err == nil {
+			got = ck.Value
 		}
 		if got != who {
-			mu.Lock()
-			wrong = append(wrong, fmt.Sprintf("%s sent %q", who, got))
-			mu.Unlock()
+			c.mu.Lock()
+			c.wrongs = append(c.wrongs, fmt.Sprintf("%s sent %q", who, got))
+			c.mu.Unlock()
 		}
 	})
+	return c
+}
+
+// wrong are the requests that carried another's cookie or none.
+func (c *cookieSite) wrong() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.wrongs)
+}
+
+// forget starts a new run's count of wrong cookies.
+func (c *cookieSite) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.wrongs = nil
+}
+
+// all by turns.
+func TestReplayVisitorsKeepTheirCookies(t *testing.T) {
+	t.Parallel()
+	site := newCookieSite(t)
 	lines := []string{
 		logLine(0, "10.0.0.1", "Agent A", "/set?who=a"),
 		logLine(0, "10.0.0.1", "Agent B", "/set?who=b"),
@@ -205,7 +233,7 @@ func TestReplayVisitorsKeepTheirCookies(t *testing.T) {
 	if n := len(site.arrivals()); n != len(lines) {
 		t.Fatalf("%d arrivals, want %d", n, len(lines))
 	}
-	if len(wrong) > 0 {
+	if wrong := site.wrong(); len(wrong) > 0 {
 		t.Errorf("visitors sent another's cookie or none: %q", wrong)
 	}
 }
@@ -215,24 +243,7 @@ func TestReplayVisitorsKeepTheirCookies(t *testing.T) {
 // line that logged none ("-") is its address and agent's.
 func TestReplayVisitorField(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var wrong []string
-	site := newRecorder(t, 0, func(w http.ResponseWriter, r *http.Request) {
-		who := r.URL.Query().Get("who")
-		if r.URL.Path == "/set" {
-			http.SetCookie(w, &http.Cookie{Name: "who", Value: who, Path: "/"})
-			return
-		}
-		got := ""
-		if c, err := r.Cookie("who"); err == nil {
-			got = c.Value
-		}
-		if got != who {
-			mu.Lock()
-			wrong = append(wrong, fmt.Sprintf("%s sent %q", who, got))
-			mu.Unlock()
-		}
-	})
+	site := newCookieSite(t)
 	behindProxy := func(sec int, sid, path string) string {
 		return logLine(sec, "10.9.9.9", "Mozilla/5.0", path) + ` "` + sid + `" 0.004`
 	}
@@ -246,17 +257,13 @@ func TestReplayVisitorField(t *testing.T) {
 		field string
 		apart bool
 	}{{"1", true}, {"0", false}} {
-		mu.Lock()
-		wrong = nil
-		mu.Unlock()
+		site.forget()
 		_, stderr, code := webload(t, nil, "replay", "-q", log, "--site", site.URL, "--speed", "20", "--max-users", "1",
 			"--visitor-field", tc.field)
 		if code != 0 {
 			t.Fatalf("--visitor-field %s: exit %d: %s", tc.field, code, stderr)
 		}
-		mu.Lock()
-		wrong := slices.Clone(wrong)
-		mu.Unlock()
+		wrong := site.wrong()
 		if tc.apart && len(wrong) > 0 {
 			t.Errorf("--visitor-field %s: visitors sent another's cookie or none: %q", tc.field, wrong)
 		}
