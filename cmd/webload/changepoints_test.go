@@ -56,16 +56,7 @@ func TestCompareHistoryChangePoints(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			args := append([]string{"compare", "--history", dir, "--max-regression", "p95=10%"}, tc.args...)
-			stdout, stderr, code := webload(t, nil, args...)
-			if code != tc.code {
-				t.Errorf("exit %d, want %d\n%s%s", code, tc.code, stdout, stderr)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(stdout, w) {
-					t.Errorf("output lacks %q:\n%s%s", w, stdout, stderr)
-				}
-			}
+			checkHistoryCompare(t, dir, tc.code, tc.want, tc.args...)
 		})
 	}
 }

@@ -53,16 +53,7 @@ func TestCompareHistoryMinHistory(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := savedNights(t, tc.nights, tc.lastLo)
-			args := append([]string{"compare", "--history", dir, "--max-regression", "p95=10%"}, tc.args...)
-			stdout, stderr, code := webload(t, nil, args...)
-			if code != tc.code {
-				t.Errorf("exit %d, want %d\n%s%s", code, tc.code, stdout, stderr)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(stdout, w) {
-					t.Errorf("output lacks %q:\n%s%s", w, stdout, stderr)
-				}
-			}
+			checkHistoryCompare(t, dir, tc.code, tc.want, tc.args...)
 		})
 	}
 }
@@ -112,5 +103,20 @@ func TestNightlyJobFirstNight(t *testing.T) {
 	}
 	if data, err := os.ReadFile(junit); err != nil || strings.Count(string(data), "<testcase") != 2 || strings.Contains(string(data), "<failure") {
 		t.Errorf("JUnit (%v):\n%s", err, data)
+	}
+}
+
+// checkHistoryCompare runs compare --history on dir with a 10 % p95 limit and args, and checks its
+// exit code and that its output has each of want.
+func checkHistoryCompare(t *testing.T, dir string, code int, want []string, args ...string) {
+	t.Helper()
+	stdout, stderr, got := webload(t, nil, append([]string{"compare", "--history", dir, "--max-regression", "p95=10%"}, args...)...)
+	if got != code {
+		t.Errorf("exit %d, want %d\n%s%s", got, code, stdout, stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("output lacks %q:\n%s%s", w, stdout, stderr)
+		}
 	}
 }
