@@ -104,7 +104,7 @@ func (m *Monitor) readStatements() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
 	defer cancel()
-	after, err := settledStatements(ctx, st.src)
+	after, err := st.src.Statements(ctx)
 	if err != nil {
 		st.after = &Statements{Source: st.before.Source, Unavailable: "the reading after the run failed: " + Message(err)}
 		return
