@@ -72,6 +72,8 @@ func TestScanSegments(t *testing.T) {
 		{"volatile pattern", "<p>order #4711 ready</p>", `#\d+`, []string{"<p>", "order #v ready", "</p>"}},
 		{"json", `{"id": 7,` + "\n" + `"name": "kettle"}`, "", []string{`{"id": 7,`, `"name": "kettle"}`}},
 		{"unclosed tag", `<a href="x`, "", []string{"<a", `<a href="x`}},
+		{"cut short after a script's name", "<p>x</p><script", "", []string{"<p>", "x", "</p>", "<script"}},
+		{"cut short after a style's name", "<STYLE", "", []string{"<STYLE"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -79,7 +79,8 @@ func (s *Scanner) scan(body []byte, hide *hiding) {
 		// reads, and pages put there what differs between healthy stacks yet stays the same
 		// within a run (MediaWiki's parse report with its timings, build and cache ids).
 		for _, name := range rawTextTags {
-			if len(t) > len(name) && bytes.EqualFold(t[1:1+len(name)], name) && (t[1+len(name)] == '>' || isSpace(t[1+len(name)])) {
+			// A body cut short after "<script" has no byte after the name: it ends the body.
+			if len(t) > 1+len(name) && bytes.EqualFold(t[1:1+len(name)], name) && (t[1+len(name)] == '>' || isSpace(t[1+len(name)])) {
 				i += closingTag(body[i:], name)
 				break
 			}
