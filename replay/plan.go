@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -87,11 +88,18 @@ func NewPlan(opt Options) (*Plan, error) {
 // Span is how long the replay takes by its schedule: from the first logged second to the end
 // of the last, divided by the speed.
 func (p *Plan) Span() time.Duration {
-	return time.Duration(float64(p.Last-p.First+1) / p.opt.speed() * float64(time.Second))
+	return time.Duration(min(p.spanSeconds(), maxReplaySeconds) * float64(time.Second))
 }
 
-// Rate is the mean rate the schedule plans, requests per second.
-func (p *Plan) Rate() float64 { return float64(p.Counts.Planned) / p.Span().Seconds() }
+// spanSeconds is Span in seconds, as fine as a float holds: at a high speed the span is shorter
+// than a nanosecond.
+func (p *Plan) spanSeconds() float64 { return float64(p.Last-p.First+1) / p.opt.speed() }
+
+// Rate is the mean rate the schedule plans, requests per second; finite, however fast the
+// speed.
+func (p *Plan) Rate() float64 {
+	return min(float64(p.Counts.Planned)/p.spanSeconds(), math.MaxFloat64)
+}
 
 // leftOut says what became of the lines not replayed, for a message.
 func (c *Counts) leftOut() string {

@@ -47,9 +47,8 @@ func (p *Plan) Describe() string {
 	if len(p.opt.Logs) > 1 {
 		logs = fmt.Sprintf("%d logs", len(p.opt.Logs))
 	}
-	span := time.Duration(p.Last-p.First+1) * time.Second
-	return fmt.Sprintf("%d requests of %s (%v of its clock) at %gx, %.6g requests/s on average",
-		p.Counts.Planned, logs, span, p.opt.speed(), p.Rate())
+	return fmt.Sprintf("%d requests of %s (%s of its clock) at %gx, %.6g requests/s on average",
+		p.Counts.Planned, logs, clockSpan(p.Last-p.First+1), p.opt.speed(), p.Rate())
 }
 
 // stamp writes a moment of --from or --to; "" when it was not given.

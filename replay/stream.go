@@ -157,6 +157,12 @@ func (s *Stream) fill() bool {
 	for k := range s.group {
 		s.group[k].At = max(s.group[k].At, sec)
 		secs := (float64(sec-s.t0) + float64(k)/n) / speed
+		if secs >= maxReplaySeconds {
+			e := &s.group[k]
+			s.err = &urls.LineError{File: e.Log, Line: e.Line, Err: fmt.Errorf("logged at %s, %s after the first request: at %gx the replay would last longer than the 292 years a run can",
+				time.Unix(e.At, 0).UTC().Format(time.RFC3339), clockSpan(e.At-s.t0), speed)}
+			return false
+		}
 		// A second met again (a line out of order) must not send before the one handed out.
 		s.lastDue = max(s.lastDue, time.Duration(secs*float64(time.Second)))
 		s.group[k].Due = s.lastDue

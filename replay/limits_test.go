@@ -1,0 +1,68 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// at is a combined-format line logged at t.
+func at(t time.Time, path string) string {
+	return fmt.Sprintf(`10.0.0.1 - - [%s] "GET %s HTTP/1.1" 200 512 "-" "Mozilla/5.0"`, t.Format("02/Jan/2006:15:04:05 -0700"), path)
+}
+
+// A replay lasts at most what a time.Duration holds (about 292 years): a line logged too long
+// after the first (a corrupt year) or a speed so slow that the log would take longer is an
+// error naming the line, not a schedule whose due times wrap round.
+func TestPlanRefusesAScheduleLongerThanADurationHolds(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 10, 10, 13, 55, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name  string
+		lines []any
+		speed float64
+		want  string // in the error, after the log's name
+	}{
+		{"year 9999", []any{at(start, "/a"), at(time.Date(9999, 10, 10, 0, 0, 0, 0, time.UTC), "/b")}, 1, ":2: logged at 9999-10-10T00:00:00Z,"},
+		{"year 0", []any{at(time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC), "/a"), at(start, "/b")}, 1, ":2: logged at 2026-10-10T13:55:00Z,"},
+		{"two days at 1e-300x", []any{at(start, "/a"), at(start.Add(48*time.Hour), "/b")}, 1e-300, ":2: logged at 2026-10-12T13:55:00Z,"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			log := writeLog(t, t.TempDir(), "a.log", false, tc.lines...)
+			o := opts(log)
+			o.Speed, o.Interval = tc.speed, time.Second
+			p, err := NewPlan(o)
+			if err == nil {
+				t.Fatalf("planned %d requests over %v, want an error", p.Counts.Planned, p.Span())
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, log+tc.want) || !strings.Contains(msg, "292 years") || strings.Contains(msg, "\n") {
+				t.Errorf("error %q, want one line starting %q and saying 292 years", msg, log+tc.want)
+			}
+		})
+	}
+}
+
+// The mean rate of a replay faster than anything can send is still a finite number: the run's
+// settings refuse an infinite one, with a message about a --rate no one gave.
+func TestPlanRateStaysFinite(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 10, 10, 13, 55, 0, 0, time.UTC)
+	log := writeLog(t, t.TempDir(), "a.log", false, at(start, "/a"), at(start, "/b"), at(start.Add(48*time.Hour), "/c"))
+	for _, speed := range []float64{1e300, math.MaxFloat64} {
+		o := opts(log)
+		o.Speed = speed
+		p, err := NewPlan(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := p.Rate(); !(r > 0 && r <= math.MaxFloat64) {
+			t.Errorf("at %gx: rate %v, want a positive finite number", speed, r)
+		}
+		if d := p.Describe(); strings.Contains(d, "Inf") || strings.Contains(d, "(-") {
+			t.Errorf("at %gx: %q", speed, d)
+		}
+	}
+}
