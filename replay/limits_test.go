@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webload/webload/loader"
+	"github.com/webload/webload/stats"
 )
 
 // at is a combined-format line logged at t.
@@ -64,5 +67,28 @@ func TestPlanRateStaysFinite(t *testing.T) {
 		if d := p.Describe(); strings.Contains(d, "Inf") || strings.Contains(d, "(-") {
 			t.Errorf("at %gx: %q", speed, d)
 		}
+	}
+}
+
+// A log with a long quiet stretch (two lines a year apart) plans two requests: the plan's
+// timeline keeps what they need, not a bucket for every second between them, and the result's
+// stops where the run's timeline does.
+func TestPlanTimelineOfALongGapIsSmall(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2025, 10, 10, 13, 55, 0, 0, time.UTC)
+	log := writeLog(t, t.TempDir(), "a.log", false, at(start, "/a"), at(start, "/a"), at(start.AddDate(1, 0, 0), "/b"))
+	o := opts(log)
+	o.Interval = time.Second
+	p, err := NewPlan(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(p.buckets); n > 2 {
+		t.Errorf("the plan keeps %d timeline buckets for 2 seconds with requests", n)
+	}
+	rep := &stats.Report{Timeline: make([]stats.TimelinePoint, 3)}
+	p.AddTo(rep, loader.Outcome{})
+	if got := rep.Replay.PlannedTimeline; len(got) != 1 || got[0] != 2 {
+		t.Errorf("planned timeline of %d intervals for a run of 3, want [2]", len(got))
 	}
 }

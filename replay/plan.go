@@ -24,9 +24,10 @@ type Plan struct {
 	Counts Counts
 	// First and Last are the logged seconds of the first and last request replayed.
 	First, Last int64
-	// Timeline counts the requests by due time, per Options.Interval from the start; nil
-	// without an interval.
-	Timeline []int64
+	// buckets count the requests by due time, per Options.Interval from the start, the
+	// intervals without a request left out: a log may be quiet for days. nil without an
+	// interval.
+	buckets []bucket
 
 	schedule *Schedule // the latest opened, whose figures the result reports
 }
@@ -67,11 +68,7 @@ func NewPlan(opt Options) (*Plan, error) {
 		planned++
 		p.Last = e.At
 		if opt.Interval > 0 {
-			i := int(e.Due / opt.Interval)
-			for len(p.Timeline) <= i {
-				p.Timeline = append(p.Timeline, 0)
-			}
-			p.Timeline[i]++
+			p.count(int64(e.Due / opt.Interval))
 		}
 	}
 	if err := s.Err(); err != nil {

@@ -26,7 +26,7 @@ func (p *Plan) AddTo(rep *stats.Report, o loader.Outcome) {
 		Unsent:          o.Unsent,
 		Unparsed:        c.Unparsed,
 		UnparsedSamples: slices.Clone(c.Samples),
-		PlannedTimeline: slices.Clone(p.Timeline),
+		PlannedTimeline: p.Timeline(len(rep.Timeline)),
 	}
 	if len(c.Skipped) > 0 {
 		r.Skipped = maps.Clone(c.Skipped)
