@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/webload/webload/mask"
 	"github.com/webload/webload/urls"
 )
 
@@ -20,6 +21,7 @@ import (
 type Client struct {
 	url      string // with its credentials, if any: net/http sends them as basic auth
 	redacted string // the URL as messages show it
+	secrets  mask.Set
 	http     *http.Client
 	// attempts is how many times a send is tried; backoff is the wait after the first failed
 	// attempt, doubled after each further one.
@@ -44,7 +46,7 @@ func NewClient(endpoint string) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%s: %w", urls.Redacted(endpoint), ErrBadURL)
 	}
-	return &Client{
+	c := &Client{
 		url:      endpoint,
 		redacted: urls.Redacted(endpoint),
 		http: &http.Client{
@@ -55,7 +57,11 @@ func NewClient(endpoint string) (*Client, error) {
 		},
 		attempts: Attempts,
 		backoff:  Backoff,
-	}, nil
+	}
+	if pass, ok := u.User.Password(); ok {
+		c.secrets.AddBasic(u.User.Username(), pass)
+	}
+	return c, nil
 }
 
 // URL is the endpoint without its credentials, for messages.
@@ -103,6 +109,9 @@ func (c *Client) post(ctx context.Context, body []byte) (retry bool, err error) 
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
+			if ue.Timeout() && ctx.Err() == nil {
+				return true, fmt.Errorf("no answer within %v", c.http.Timeout)
+			}
 			err = ue.Err // url.Error's message holds the URL and so its credentials
 		}
 		return true, err
@@ -114,6 +123,16 @@ func (c *Client) post(ctx context.Context, body []byte) (retry bool, err error) 
 	if resp.StatusCode/100 == 2 {
 		return false, nil
 	}
-	err = fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(msg)))
+	if to := resp.Header.Get("Location"); resp.StatusCode/100 == 3 && to != "" {
+		// A redirect is not followed: it would drop the body. Where it leads is the fix.
+		return false, fmt.Errorf("%s to %s (not followed: give that URL)", resp.Status, c.oneLine(urls.Redacted(to)))
+	}
+	err = fmt.Errorf("%s: %s", resp.Status, c.oneLine(string(msg)))
 	return resp.StatusCode/100 == 5 || resp.StatusCode == http.StatusTooManyRequests, err
+}
+
+// oneLine is an endpoint's words as a message may quote them: on one line, and without the
+// endpoint's credentials, which a proxy's error page may echo.
+func (c *Client) oneLine(s string) string {
+	return c.secrets.String(strings.Join(strings.Fields(s), " "))
 }
