@@ -82,6 +82,13 @@ func TestMaskLiterals(t *testing.T) {
 		{"MySQL's double quotes are a string", `SELECT "secret"`, true, "SELECT ?", true},
 		{"PostgreSQL's are a name", `SELECT "col"`, false, `SELECT "col"`, false},
 		{"an unterminated quote", "SELECT 'abc", false, "SELECT ?", true},
+		// PostgreSQL reads 'C:\dir\' as a whole string (standard_conforming_strings), an older
+		// setting or MySQL up to the next quote: the rest of such a text is masked whole.
+		{"a backslash before a closing quote", `COPY t FROM 'C:\dir\' WITH (NULL 'hunter2')`, false, "COPY t FROM ?", true},
+		{"MySQL's backslash before a closing quote", `SELECT 'a\' , 'hunter2'`, true, "SELECT ?", true},
+		{"a comment's values", "SELECT v FROM t WHERE id = $1 /* user='bob', token='hunter2' */", false, "SELECT v FROM t WHERE id = $1 /* user=?, token=? */", true},
+		{"a line comment's values", "SELECT v FROM t -- key='hunter2'\nWHERE id = $1", false, "SELECT v FROM t -- key=?\nWHERE id = $1", true},
+		{"a comment without values", "SELECT v FROM t /* list */ WHERE id = $1", false, "SELECT v FROM t /* list */ WHERE id = $1", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, masked := MaskLiterals(tc.in, tc.mysql)
