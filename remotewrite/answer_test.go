@@ -3,6 +3,7 @@ package remotewrite
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -59,5 +60,30 @@ func TestSendTellsARefusalInOneLineWithoutCredentials(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A send whose time runs out (the run's last send is bounded) says what the endpoint did
+// before that, then why it stopped, not twice "context deadline exceeded".
+func TestSendSaysWhyItStopped(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	defer srv.Close()
+	c := testClient(t, srv.URL)
+	c.http.Timeout = 200 * time.Millisecond
+	ctx, cancel := context.WithTimeoutCause(context.Background(), 300*time.Millisecond, errors.New("the send's time ran out"))
+	defer cancel()
+	err := c.Send(ctx, someSeries())
+	if err == nil {
+		t.Fatal("Send succeeded")
+	}
+	if want := "no answer within 200ms (then: the send's time ran out)"; !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("message %q, want it to end %q", err, want)
 	}
 }

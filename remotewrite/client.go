@@ -73,26 +73,36 @@ func (c *Client) URL() string { return c.redacted }
 func (c *Client) Send(ctx context.Context, series []Series) error {
 	body := Body(series)
 	wait := c.backoff
-	var err error
+	var last error // the endpoint's last failure
 	for attempt := 1; ; attempt++ {
-		var retry bool
-		retry, err = c.post(ctx, body)
-		if err == nil || !retry || attempt >= c.attempts {
-			break
+		retry, err := c.post(ctx, body)
+		switch {
+		case err == nil:
+			return nil
+		case ctx.Err() != nil:
+			return c.stopped(ctx, last)
+		case !retry || attempt >= c.attempts:
+			return fmt.Errorf("remote write to %s: %w", c.redacted, err)
 		}
+		last = err
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("remote write to %s: %w (then: %w)", c.redacted, err, context.Cause(ctx))
+			return c.stopped(ctx, last)
 		case <-t.C:
 		}
 		wait *= 2
 	}
-	if err != nil {
-		return fmt.Errorf("remote write to %s: %w", c.redacted, err)
+}
+
+// stopped is Send's error when ctx ended it: what the endpoint did before, if anything, then
+// why ctx ended.
+func (c *Client) stopped(ctx context.Context, last error) error {
+	if last == nil {
+		return fmt.Errorf("remote write to %s: %w", c.redacted, context.Cause(ctx))
 	}
-	return nil
+	return fmt.Errorf("remote write to %s: %w (then: %w)", c.redacted, last, context.Cause(ctx))
 }
 
 // post makes one attempt; retry says whether another may succeed.
