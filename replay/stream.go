@@ -159,7 +159,7 @@ func (s *Stream) fill() bool {
 		secs := (float64(sec-s.t0) + float64(k)/n) / speed
 		if secs >= maxReplaySeconds {
 			e := &s.group[k]
-			s.err = &urls.LineError{File: e.Log, Line: e.Line, Err: fmt.Errorf("logged at %s, %s after the first request: at %gx the replay would last longer than the 292 years a run can",
+			s.err = &urls.LineError{File: e.Log, Line: e.Line, Err: fmt.Errorf("logged at %s, %s after the first request: at %gx the replay would last longer than the 290 years a run can",
 				time.Unix(e.At, 0).UTC().Format(time.RFC3339), clockSpan(e.At-s.t0), speed)}
 			return false
 		}
