@@ -49,8 +49,8 @@ func NormalizeStatement(text string) string {
 			switch {
 			case raw == "!=":
 				raw = "<>"
-			case raw == "::" && i+1 < len(toks) && toks[i+1].kind == sqlWord && len(words) > 0 && words[len(words)-1] == "?":
-				i++ // ?::int is ?
+			case raw == "::" && i+1 < len(toks) && (toks[i+1].kind == sqlWord || toks[i+1].kind == sqlQuoted) && len(words) > 0 && words[len(words)-1] == "?":
+				i++ // ?::int is ?, and ?::"char" too
 				continue
 			}
 			words = append(words, raw)

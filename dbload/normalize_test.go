@@ -30,6 +30,9 @@ func TestNormalizeStatementMatchesDialects(t *testing.T) {
 			"select v from t limit ? offset ?"},
 		{"a cast of a value", "SELECT * FROM `t` WHERE ID = ?", `SELECT * FROM t WHERE id = $1::int`,
 			"select * from t where id = ?"},
+		// PostgreSQL's one-byte type must be quoted: "char".
+		{"a cast to a quoted type", "SELECT * FROM `t` WHERE `c` = ?", `SELECT * FROM t WHERE c = $1::"char"`,
+			"select * from t where c = ?"},
 		{"not equal", "SELECT ? FROM `t` WHERE `a` != ?", `SELECT $1 FROM t WHERE a <> $2`,
 			"select ? from t where a <> ?"},
 		{"a comment and a semicolon", "SELECT /* page */ `v` FROM `t`;", "SELECT v -- page\n FROM t",
