@@ -3,6 +3,8 @@ package replay
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -90,5 +92,74 @@ func TestPlanTimelineOfALongGapIsSmall(t *testing.T) {
 	p.AddTo(rep, loader.Outcome{})
 	if got := rep.Replay.PlannedTimeline; len(got) != 1 || got[0] != 2 {
 		t.Errorf("planned timeline of %d intervals for a run of 3, want [2]", len(got))
+	}
+}
+
+// A log still being written (the server's own access.log) grows between the plan's pass and
+// the run's: the run sends the requests planned, no more, and none goes missing unsaid.
+func TestScheduleSendsWhatWasPlanned(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 10, 10, 13, 55, 0, 0, time.UTC)
+	log := writeLog(t, t.TempDir(), "a.log", false, at(start, "/a"), at(start, "/b"), at(start.Add(time.Second), "/a"))
+	p, err := NewPlan(opts(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString(at(start.Add(2*time.Second), "/a") + "\n" + at(start.Add(2*time.Second), "/new") + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent int64
+	for {
+		if _, ok := s.Next(); !ok {
+			break
+		}
+		sent++
+	}
+	if sent != p.Counts.Planned {
+		t.Errorf("the run was handed %d requests, the plan has %d", sent, p.Counts.Planned)
+	}
+	rep := &stats.Report{}
+	p.AddTo(rep, loader.Outcome{})
+	if rep.Replay.Lines != 3 || rep.Replay.Planned != 3 {
+		t.Errorf("replay section %+v, want the 3 lines planned", rep.Replay)
+	}
+}
+
+// A log replaced between the passes (rotated under the same name) may hold a URL the plan never
+// listed: its requests are not sent, and the result says how many and why.
+func TestScheduleCountsRequestsTheLogChanged(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 10, 10, 13, 55, 0, 0, time.UTC)
+	log := writeLog(t, t.TempDir(), "a.log", false, at(start, "/a"), at(start, "/b"))
+	p, err := NewPlan(opts(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeLog(t, filepath.Dir(log), "a.log", false, at(start, "/a"), at(start, "/other"))
+	s, err := p.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, ok := s.Next(); !ok {
+			break
+		}
+	}
+	rep := &stats.Report{}
+	p.AddTo(rep, loader.Outcome{})
+	if n := rep.Replay.Skipped[skipChanged]; n != 1 {
+		t.Errorf("left out %v, want 1 %q", rep.Replay.Skipped, skipChanged)
 	}
 }

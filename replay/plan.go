@@ -30,6 +30,7 @@ type Plan struct {
 	buckets []bucket
 
 	schedule *Schedule // the latest opened, whose figures the result reports
+	upTo     []int     // the lines read of each log, which the run's pass reads again
 }
 
 // targetKey finds a request's target.
@@ -76,6 +77,7 @@ func NewPlan(opt Options) (*Plan, error) {
 	}
 	p.Counts = s.Counts()
 	p.Counts.Planned = planned
+	p.upTo = s.linesRead()
 	if planned == 0 {
 		return nil, fmt.Errorf("no requests to replay in %s (%d lines read; %s)", strings.Join(opt.Logs, ", "), p.Counts.Lines, p.Counts.leftOut())
 	}

@@ -35,6 +35,12 @@ func (p *Plan) AddTo(rep *stats.Report, o loader.Outcome) {
 		r.Sent = rep.Schedule.Sent
 	}
 	if s := p.schedule; s != nil {
+		if s.lost > 0 {
+			if r.Skipped == nil {
+				r.Skipped = map[string]int64{}
+			}
+			r.Skipped[skipChanged] += s.lost
+		}
 		r.SetLateness(&s.late)
 		s.stream.Close() // a run stopped early leaves the logs open
 	}

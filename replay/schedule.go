@@ -23,7 +23,9 @@ var _ loader.Schedule = (*Schedule)(nil)
 
 // Open starts a pass over the logs for one run.
 func (p *Plan) Open() (loader.Schedule, error) {
-	s, err := Open(p.opt)
+	o := p.opt
+	o.upTo = p.upTo
+	s, err := Open(o)
 	if err != nil {
 		return nil, err
 	}

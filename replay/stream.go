@@ -51,6 +51,9 @@ type Counts struct {
 const (
 	skipBeforeFrom = "before --from"
 	skipAfterTo    = "from --to on"
+	// skipChanged is a request of the run's pass whose URL the plan's never saw: the log
+	// changed between them.
+	skipChanged = "not in the log when planned"
 )
 
 // Stream reads the logs' requests in time order, one at a time: each log holds its next
@@ -178,6 +181,15 @@ func (s *Stream) Counts() Counts { return s.counts }
 // Err is the error that ended the stream early, naming the file; nil at the logs' end.
 func (s *Stream) Err() error { return s.err }
 
+// linesRead is how many lines of each log were read, in the order of Options.Logs.
+func (s *Stream) linesRead() []int {
+	n := make([]int, len(s.opt.Logs))
+	for _, src := range s.all {
+		n[src.idx] = src.read
+	}
+	return n
+}
+
 // Close closes the logs.
 func (s *Stream) Close() error {
 	var errs []error
@@ -194,6 +206,7 @@ type source struct {
 	name string
 	log  *urls.LogFile
 	head Event
+	read int // the lines read so far
 }
 
 // advance reads src up to its next request within the window, counting the lines on the way;
@@ -205,6 +218,10 @@ func (s *Stream) advance(src *source) bool {
 			s.err = src.log.Err()
 			return false
 		}
+		if s.opt.upTo != nil && num > s.opt.upTo[src.idx] {
+			return false // written after the plan's pass
+		}
+		src.read = num
 		s.counts.Lines++
 		if long {
 			s.unparsed(src.name, num, errors.New("line too long for an access log line"))
