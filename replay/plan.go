@@ -41,6 +41,9 @@ type targetKey struct{ method, url string }
 func NewPlan(opt Options) (*Plan, error) {
 	// Every shard lists the whole log's URLs, so that their results line up URL by URL to
 	// merge; each counts its own visitors' requests.
+	if err := checkReadTwice(opt.Logs); err != nil {
+		return nil, err
+	}
 	whole := opt
 	whole.Shard, whole.Shards = 0, 0
 	s, err := Open(whole)
