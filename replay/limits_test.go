@@ -163,3 +163,30 @@ func TestScheduleCountsRequestsTheLogChanged(t *testing.T) {
 		t.Errorf("left out %v, want 1 %q", rep.Replay.Skipped, skipChanged)
 	}
 }
+
+// A log cut shorter between the passes (truncated, or rotated for a shorter one) leaves planned
+// requests unsent to the log's end: the result counts them, with why.
+func TestScheduleCountsRequestsGoneFromTheLog(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 10, 10, 13, 55, 0, 0, time.UTC)
+	log := writeLog(t, t.TempDir(), "a.log", false, at(start, "/a"), at(start, "/b"), at(start, "/a"))
+	p, err := NewPlan(opts(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeLog(t, filepath.Dir(log), "a.log", false, at(start, "/a"))
+	s, err := p.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, ok := s.Next(); !ok {
+			break
+		}
+	}
+	rep := &stats.Report{}
+	p.AddTo(rep, loader.Outcome{})
+	if n := rep.Replay.Skipped[skipGone]; n != 2 {
+		t.Errorf("left out %v, want 2 %q", rep.Replay.Skipped, skipGone)
+	}
+}

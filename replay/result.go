@@ -35,11 +35,18 @@ func (p *Plan) AddTo(rep *stats.Report, o loader.Outcome) {
 		r.Sent = rep.Schedule.Sent
 	}
 	if s := p.schedule; s != nil {
-		if s.lost > 0 {
+		changed := map[string]int64{skipChanged: s.lost}
+		if s.ended {
+			changed[skipGone] = c.Planned - s.stream.Counts().Planned
+		}
+		for why, n := range changed {
+			if n <= 0 {
+				continue
+			}
 			if r.Skipped == nil {
 				r.Skipped = map[string]int64{}
 			}
-			r.Skipped[skipChanged] += s.lost
+			r.Skipped[why] += n
 		}
 		r.SetLateness(&s.late)
 		s.stream.Close() // a run stopped early leaves the logs open

@@ -54,6 +54,8 @@ const (
 	// skipChanged is a request of the run's pass whose URL the plan's never saw: the log
 	// changed between them.
 	skipChanged = "not in the log when planned"
+	// skipGone is a planned request the run's pass did not find: the log was cut shorter.
+	skipGone = "gone from the log when sent"
 )
 
 // Stream reads the logs' requests in time order, one at a time: each log holds its next
