@@ -31,6 +31,8 @@ type Plan struct {
 
 	schedule *Schedule // the latest opened, whose figures the result reports
 	upTo     []int     // the lines read of each log, which the run's pass reads again
+	// wholeRequests are the whole log's requests when this shard has none of them (Empty), else 0.
+	wholeRequests int64
 }
 
 // targetKey finds a request's target.
@@ -52,7 +54,8 @@ func NewPlan(opt Options) (*Plan, error) {
 	}
 	defer s.Close()
 	p := &Plan{opt: opt, index: map[targetKey]int{}}
-	var planned int64
+	var planned, all int64
+	var allFirst, allLast int64
 	for {
 		e, ok := s.Next()
 		if !ok {
@@ -63,6 +66,11 @@ func NewPlan(opt Options) (*Plan, error) {
 			p.index[k] = len(p.Targets)
 			p.Targets = append(p.Targets, urls.Target{Method: e.Method, URL: e.URL, Source: fmt.Sprintf("%s:%d", e.Log, e.Line)})
 		}
+		if all == 0 {
+			allFirst = e.At
+		}
+		all++
+		allLast = e.At
 		if !opt.owns(e.Visitor) {
 			continue
 		}
@@ -81,8 +89,13 @@ func NewPlan(opt Options) (*Plan, error) {
 	p.Counts = s.Counts()
 	p.Counts.Planned = planned
 	p.upTo = s.linesRead()
-	if planned == 0 {
+	if all == 0 {
 		return nil, fmt.Errorf("no requests to replay in %s (%d lines read; %s)", strings.Join(opt.Logs, ", "), p.Counts.Lines, p.Counts.leftOut())
+	}
+	if planned == 0 {
+		// A shard dealt none of the visitors still runs, sends nothing and writes its empty
+		// result, which the merge needs; its stretch and rate are the whole log's, to describe it.
+		p.First, p.Last, p.wholeRequests = allFirst, allLast, all
 	}
 	return p, nil
 }
@@ -98,10 +111,14 @@ func (p *Plan) Span() time.Duration {
 func (p *Plan) spanSeconds() float64 { return float64(p.Last-p.First+1) / p.opt.speed() }
 
 // Rate is the mean rate the schedule plans, requests per second; finite, however fast the
-// speed.
+// speed. A shard dealt none of the log's visitors (Empty) has the whole log's, which only
+// describes the log: an open-model run needs a rate above zero.
 func (p *Plan) Rate() float64 {
-	return min(float64(p.Counts.Planned)/p.spanSeconds(), math.MaxFloat64)
+	return min(float64(max(p.Counts.Planned, p.wholeRequests))/p.spanSeconds(), math.MaxFloat64)
 }
+
+// Empty tells whether this shard was dealt none of the log's visitors: it sends nothing.
+func (p *Plan) Empty() bool { return p.Counts.Planned == 0 }
 
 // leftOut says what became of the lines not replayed, for a message.
 func (c *Counts) leftOut() string {
