@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,6 +47,9 @@ func NewClient(endpoint string) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%s: %w", urls.Redacted(endpoint), ErrBadURL)
 	}
+	if !goodPort(u.Port()) {
+		return nil, fmt.Errorf("%s: %w: port %s is not 1 to 65535", urls.Redacted(endpoint), ErrBadURL, u.Port())
+	}
 	c := &Client{
 		url:      endpoint,
 		redacted: urls.Redacted(endpoint),
@@ -62,6 +66,15 @@ func NewClient(endpoint string) (*Client, error) {
 		c.secrets.AddBasic(u.User.Username(), pass)
 	}
 	return c, nil
+}
+
+// goodPort tells whether a URL's port (none, or 1 to 65535) can be dialled.
+func goodPort(p string) bool {
+	if p == "" {
+		return true
+	}
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 1 && n <= 65535
 }
 
 // URL is the endpoint without its credentials, for messages.
