@@ -49,8 +49,8 @@ func NormalizeStatement(text string) string {
 			switch {
 			case raw == "!=":
 				raw = "<>"
-			case raw == "::" && i+1 < len(toks) && toks[i+1].kind == sqlWord && len(words) > 0 && words[len(words)-1] == "?":
-				i++ // ?::int is ?
+			case raw == "::" && i+1 < len(toks) && (toks[i+1].kind == sqlWord || toks[i+1].kind == sqlQuoted) && len(words) > 0 && words[len(words)-1] == "?":
+				i++ // ?::int is ?, and ?::"char" too
 				continue
 			}
 			words = append(words, raw)
@@ -193,8 +193,11 @@ func match(w []string, want ...string) bool {
 // MaskLiterals replaces each string and number literal left in a statement's text with ?,
 // and says whether there was one. A digest holds none (the database took them out), but
 // PostgreSQL keeps the constants of utility statements (SET search_path = 'x', CREATE USER
-// … PASSWORD '…'), and a value is no statement's to report: it may be a secret. mysql reads
-// "x" as a string, as MySQL does.
+// … PASSWORD '…') and the comments of any (where a tracing library writes quoted values), and
+// a value is no statement's to report: it may be a secret. mysql reads "x" as a string, as
+// MySQL does. A string whose end depends on whether a backslash escapes the quote (a setting of
+// either database) is masked with all that follows it, since either reading may be the
+// server's.
 func MaskLiterals(text string, mysql bool) (string, bool) {
 	toks := tokenizeSQL(text, mysql)
 	var b strings.Builder
@@ -203,13 +206,54 @@ func MaskLiterals(text string, mysql bool) (string, bool) {
 		if t.kind != sqlString && t.kind != sqlNumber {
 			continue
 		}
-		b.WriteString(text[last:t.start])
+		masked = maskComments(&b, text[last:t.start], mysql) || masked
 		b.WriteString("?")
 		last, masked = t.end, true
+		if t.kind == sqlString && backslashDecidesEnd(text, t) {
+			return b.String(), true
+		}
 	}
+	masked = maskComments(&b, text[last:], mysql) || masked
 	if !masked {
 		return text, false
 	}
-	b.WriteString(text[last:])
 	return b.String(), true
+}
+
+// backslashDecidesEnd tells whether string token t ends elsewhere when a backslash does not
+// escape its quote: 'C:\dir\' is whole in PostgreSQL, and in MySQL runs to the next quote.
+func backslashDecidesEnd(text string, t sqlToken) bool {
+	q := text[t.start]
+	if q != '\'' && q != '"' {
+		return false // E'..' and the like always take backslashes; $$..$$ never
+	}
+	return quoteEnd(text, t.start, q, false) != quoteEnd(text, t.start, q, true)
+}
+
+// maskComments writes gap, the spaces and comments between two tokens, to b with the literals
+// inside its comments masked, and says whether it masked one.
+func maskComments(b *strings.Builder, gap string, mysql bool) bool {
+	masked := false
+	for {
+		i := strings.Index(gap, "/*")
+		j := strings.Index(gap, "--")
+		if i < 0 && j < 0 {
+			b.WriteString(gap)
+			return masked
+		}
+		open, close := "/*", "*/"
+		if i < 0 || j >= 0 && j < i {
+			i, open, close = j, "--", "\n"
+		}
+		body := gap[i+len(open):]
+		end := strings.Index(body, close)
+		if end < 0 {
+			end = len(body)
+		}
+		m, ok := MaskLiterals(body[:end], mysql)
+		b.WriteString(gap[:i+len(open)])
+		b.WriteString(m)
+		masked = masked || ok
+		gap = body[end:]
+	}
 }

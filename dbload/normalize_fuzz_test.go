@@ -1,6 +1,7 @@
 package dbload
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -39,6 +40,46 @@ func FuzzNormalizeStatement(f *testing.F) {
 					t.Errorf("MaskLiterals(%q, %v) = %q keeps a literal %q", text, mysql, m, m[tok.start:tok.end])
 				}
 			}
+			for _, body := range commentBodies(m, mysql) {
+				for _, tok := range tokenizeSQL(body, mysql) {
+					if tok.kind == sqlString || tok.kind == sqlNumber {
+						t.Errorf("MaskLiterals(%q, %v) = %q keeps a literal %q in a comment", text, mysql, m, body[tok.start:tok.end])
+					}
+				}
+			}
 		}
 	})
+}
+
+// commentBodies are the texts of the comments between text's tokens, and of those inside them.
+func commentBodies(text string, mysql bool) []string {
+	var out []string
+	last := 0
+	gaps := []string{}
+	for _, tok := range tokenizeSQL(text, mysql) {
+		gaps = append(gaps, text[last:tok.start])
+		last = tok.end
+	}
+	gaps = append(gaps, text[last:])
+	for _, gap := range gaps {
+		for {
+			i, j := strings.Index(gap, "/*"), strings.Index(gap, "--")
+			if i < 0 && j < 0 {
+				break
+			}
+			open, end := "/*", "*/"
+			if i < 0 || j >= 0 && j < i {
+				i, open, end = j, "--", "\n"
+			}
+			body := gap[i+len(open):]
+			k := strings.Index(body, end)
+			if k < 0 {
+				k = len(body)
+			}
+			out = append(out, body[:k])
+			out = append(out, commentBodies(body[:k], mysql)...)
+			gap = body[k:]
+		}
+	}
+	return out
 }

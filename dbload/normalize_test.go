@@ -30,6 +30,9 @@ func TestNormalizeStatementMatchesDialects(t *testing.T) {
 			"select v from t limit ? offset ?"},
 		{"a cast of a value", "SELECT * FROM `t` WHERE ID = ?", `SELECT * FROM t WHERE id = $1::int`,
 			"select * from t where id = ?"},
+		// PostgreSQL's one-byte type must be quoted: "char".
+		{"a cast to a quoted type", "SELECT * FROM `t` WHERE `c` = ?", `SELECT * FROM t WHERE c = $1::"char"`,
+			"select * from t where c = ?"},
 		{"not equal", "SELECT ? FROM `t` WHERE `a` != ?", `SELECT $1 FROM t WHERE a <> $2`,
 			"select ? from t where a <> ?"},
 		{"a comment and a semicolon", "SELECT /* page */ `v` FROM `t`;", "SELECT v -- page\n FROM t",
@@ -82,6 +85,13 @@ func TestMaskLiterals(t *testing.T) {
 		{"MySQL's double quotes are a string", `SELECT "secret"`, true, "SELECT ?", true},
 		{"PostgreSQL's are a name", `SELECT "col"`, false, `SELECT "col"`, false},
 		{"an unterminated quote", "SELECT 'abc", false, "SELECT ?", true},
+		// PostgreSQL reads 'C:\dir\' as a whole string (standard_conforming_strings), an older
+		// setting or MySQL up to the next quote: the rest of such a text is masked whole.
+		{"a backslash before a closing quote", `COPY t FROM 'C:\dir\' WITH (NULL 'hunter2')`, false, "COPY t FROM ?", true},
+		{"MySQL's backslash before a closing quote", `SELECT 'a\' , 'hunter2'`, true, "SELECT ?", true},
+		{"a comment's values", "SELECT v FROM t WHERE id = $1 /* user='bob', token='hunter2' */", false, "SELECT v FROM t WHERE id = $1 /* user=?, token=? */", true},
+		{"a line comment's values", "SELECT v FROM t -- key='hunter2'\nWHERE id = $1", false, "SELECT v FROM t -- key=?\nWHERE id = $1", true},
+		{"a comment without values", "SELECT v FROM t /* list */ WHERE id = $1", false, "SELECT v FROM t /* list */ WHERE id = $1", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, masked := MaskLiterals(tc.in, tc.mysql)

@@ -135,3 +135,19 @@ func TestMergeShardsKeepsOneShardsStatements(t *testing.T) {
 		t.Error("the shard's own statements changed")
 	}
 }
+
+// A statement's text comes from the database, where anyone who can run a statement writes it:
+// its control characters (a terminal's escape sequences in a quoted name) are shown as \xNN in
+// the text reports, never sent to the terminal as they are.
+func TestOneLineShowsControlCharacters(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, in, want string }{
+		{"plain", "SELECT a\n  FROM t", "SELECT a FROM t"},
+		{"an escape sequence", "SELECT relname AS \"\x1b[31mRED\x1b[0m\" FROM pg_class", `SELECT relname AS "\x1b[31mRED\x1b[0m" FROM pg_class`},
+		{"a bell, DEL and C1", "SELECT '\a\x7f\u009b'", `SELECT '\x07\x7f\x9b'`},
+	} {
+		if got := OneLine(tc.in, 200); got != tc.want {
+			t.Errorf("%s: OneLine(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
+		}
+	}
+}

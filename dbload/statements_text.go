@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // StatementsTextRows is how many statements a run's text report lists; the JSON and the HTML
@@ -73,9 +74,22 @@ func (s *Statements) WriteRows(w io.Writer, indent string, limit int) {
 	}
 }
 
-// OneLine is a statement's text on one line, its spaces collapsed, cut to width characters.
+// OneLine is a statement's text on one line, its spaces collapsed, its control characters
+// written \xNN (the text is the database's, which anyone who runs a statement writes: an
+// escape sequence in a quoted name would reach the terminal), cut to width characters.
 func OneLine(text string, width int) string {
 	text = strings.Join(strings.Fields(text), " ")
+	if strings.IndexFunc(text, unicode.IsControl) >= 0 {
+		var b strings.Builder
+		for _, r := range text {
+			if unicode.IsControl(r) {
+				fmt.Fprintf(&b, `\x%02x`, r)
+				continue
+			}
+			b.WriteRune(r)
+		}
+		text = b.String()
+	}
 	if r := []rune(text); len(r) > width {
 		return string(r[:width-1]) + "…"
 	}

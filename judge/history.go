@@ -138,6 +138,9 @@ func NewTrend(runs []stats.Report, minHistory int) (Trend, error) {
 		t.Figures = append(t.Figures, t.trendLine(f))
 	}
 	t.Notes = ServerNotes(runs, t.Runs)
+	if n := kindNote(runs); n != "" {
+		t.Notes = append(t.Notes, n)
+	}
 	for _, l := range t.Figures {
 		if l.Unlike > 0 {
 			t.Notes = append(t.Notes, fmt.Sprintf("%s: %d earlier results counted another thing than the newest (%s) and are left out of its median and noise",

@@ -8,9 +8,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/webload/webload/mask"
 	"github.com/webload/webload/urls"
 )
 
@@ -20,6 +22,7 @@ import (
 type Client struct {
 	url      string // with its credentials, if any: net/http sends them as basic auth
 	redacted string // the URL as messages show it
+	secrets  mask.Set
 	http     *http.Client
 	// attempts is how many times a send is tried; backoff is the wait after the first failed
 	// attempt, doubled after each further one.
@@ -44,7 +47,10 @@ func NewClient(endpoint string) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%s: %w", urls.Redacted(endpoint), ErrBadURL)
 	}
-	return &Client{
+	if !goodPort(u.Port()) {
+		return nil, fmt.Errorf("%s: %w: port %s is not 1 to 65535", urls.Redacted(endpoint), ErrBadURL, u.Port())
+	}
+	c := &Client{
 		url:      endpoint,
 		redacted: urls.Redacted(endpoint),
 		http: &http.Client{
@@ -55,7 +61,20 @@ func NewClient(endpoint string) (*Client, error) {
 		},
 		attempts: Attempts,
 		backoff:  Backoff,
-	}, nil
+	}
+	if pass, ok := u.User.Password(); ok {
+		c.secrets.AddBasic(u.User.Username(), pass)
+	}
+	return c, nil
+}
+
+// goodPort tells whether a URL's port (none, or 1 to 65535) can be dialled.
+func goodPort(p string) bool {
+	if p == "" {
+		return true
+	}
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 1 && n <= 65535
 }
 
 // URL is the endpoint without its credentials, for messages.
@@ -67,26 +86,36 @@ func (c *Client) URL() string { return c.redacted }
 func (c *Client) Send(ctx context.Context, series []Series) error {
 	body := Body(series)
 	wait := c.backoff
-	var err error
+	var last error // the endpoint's last failure
 	for attempt := 1; ; attempt++ {
-		var retry bool
-		retry, err = c.post(ctx, body)
-		if err == nil || !retry || attempt >= c.attempts {
-			break
+		retry, err := c.post(ctx, body)
+		switch {
+		case err == nil:
+			return nil
+		case ctx.Err() != nil:
+			return c.stopped(ctx, last)
+		case !retry || attempt >= c.attempts:
+			return fmt.Errorf("remote write to %s: %w", c.redacted, err)
 		}
+		last = err
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("remote write to %s: %w (then: %w)", c.redacted, err, context.Cause(ctx))
+			return c.stopped(ctx, last)
 		case <-t.C:
 		}
 		wait *= 2
 	}
-	if err != nil {
-		return fmt.Errorf("remote write to %s: %w", c.redacted, err)
+}
+
+// stopped is Send's error when ctx ended it: what the endpoint did before, if anything, then
+// why ctx ended.
+func (c *Client) stopped(ctx context.Context, last error) error {
+	if last == nil {
+		return fmt.Errorf("remote write to %s: %w", c.redacted, context.Cause(ctx))
 	}
-	return nil
+	return fmt.Errorf("remote write to %s: %w (then: %w)", c.redacted, last, context.Cause(ctx))
 }
 
 // post makes one attempt; retry says whether another may succeed.
@@ -103,6 +132,9 @@ func (c *Client) post(ctx context.Context, body []byte) (retry bool, err error) 
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
+			if ue.Timeout() && ctx.Err() == nil {
+				return true, fmt.Errorf("no answer within %v", c.http.Timeout)
+			}
 			err = ue.Err // url.Error's message holds the URL and so its credentials
 		}
 		return true, err
@@ -114,6 +146,16 @@ func (c *Client) post(ctx context.Context, body []byte) (retry bool, err error) 
 	if resp.StatusCode/100 == 2 {
 		return false, nil
 	}
-	err = fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(msg)))
+	if to := resp.Header.Get("Location"); resp.StatusCode/100 == 3 && to != "" {
+		// A redirect is not followed: it would drop the body. Where it leads is the fix.
+		return false, fmt.Errorf("%s to %s (not followed: give that URL)", resp.Status, c.oneLine(urls.Redacted(to)))
+	}
+	err = fmt.Errorf("%s: %s", resp.Status, c.oneLine(string(msg)))
 	return resp.StatusCode/100 == 5 || resp.StatusCode == http.StatusTooManyRequests, err
+}
+
+// oneLine is an endpoint's words as a message may quote them: on one line, and without the
+// endpoint's credentials, which a proxy's error page may echo.
+func (c *Client) oneLine(s string) string {
+	return c.secrets.String(strings.Join(strings.Fields(s), " "))
 }

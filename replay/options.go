@@ -45,6 +45,10 @@ type Options struct {
 	// whole log's clock: its requests are due when they would be in the whole replay. Shards 0
 	// or 1 is the whole replay.
 	Shard, Shards int
+
+	// upTo, when set, is how many lines of each log the plan read: the run's pass stops there,
+	// so that a log still being written sends what was planned.
+	upTo []int
 }
 
 // owns tells whether the visitor's requests are this shard's: by a hash of its key, which

@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -23,11 +24,15 @@ type Plan struct {
 	Counts Counts
 	// First and Last are the logged seconds of the first and last request replayed.
 	First, Last int64
-	// Timeline counts the requests by due time, per Options.Interval from the start; nil
-	// without an interval.
-	Timeline []int64
+	// buckets count the requests by due time, per Options.Interval from the start, the
+	// intervals without a request left out: a log may be quiet for days. nil without an
+	// interval.
+	buckets []bucket
 
 	schedule *Schedule // the latest opened, whose figures the result reports
+	upTo     []int     // the lines read of each log, which the run's pass reads again
+	// wholeRequests are the whole log's requests when this shard has none of them (Empty), else 0.
+	wholeRequests int64
 }
 
 // targetKey finds a request's target.
@@ -38,6 +43,9 @@ type targetKey struct{ method, url string }
 func NewPlan(opt Options) (*Plan, error) {
 	// Every shard lists the whole log's URLs, so that their results line up URL by URL to
 	// merge; each counts its own visitors' requests.
+	if err := checkReadTwice(opt.Logs); err != nil {
+		return nil, err
+	}
 	whole := opt
 	whole.Shard, whole.Shards = 0, 0
 	s, err := Open(whole)
@@ -46,7 +54,8 @@ func NewPlan(opt Options) (*Plan, error) {
 	}
 	defer s.Close()
 	p := &Plan{opt: opt, index: map[targetKey]int{}}
-	var planned int64
+	var planned, all int64
+	var allFirst, allLast int64
 	for {
 		e, ok := s.Next()
 		if !ok {
@@ -57,6 +66,11 @@ func NewPlan(opt Options) (*Plan, error) {
 			p.index[k] = len(p.Targets)
 			p.Targets = append(p.Targets, urls.Target{Method: e.Method, URL: e.URL, Source: fmt.Sprintf("%s:%d", e.Log, e.Line)})
 		}
+		if all == 0 {
+			allFirst = e.At
+		}
+		all++
+		allLast = e.At
 		if !opt.owns(e.Visitor) {
 			continue
 		}
@@ -66,11 +80,7 @@ func NewPlan(opt Options) (*Plan, error) {
 		planned++
 		p.Last = e.At
 		if opt.Interval > 0 {
-			i := int(e.Due / opt.Interval)
-			for len(p.Timeline) <= i {
-				p.Timeline = append(p.Timeline, 0)
-			}
-			p.Timeline[i]++
+			p.count(int64(e.Due / opt.Interval))
 		}
 	}
 	if err := s.Err(); err != nil {
@@ -78,8 +88,14 @@ func NewPlan(opt Options) (*Plan, error) {
 	}
 	p.Counts = s.Counts()
 	p.Counts.Planned = planned
-	if planned == 0 {
+	p.upTo = s.linesRead()
+	if all == 0 {
 		return nil, fmt.Errorf("no requests to replay in %s (%d lines read; %s)", strings.Join(opt.Logs, ", "), p.Counts.Lines, p.Counts.leftOut())
+	}
+	if planned == 0 {
+		// A shard dealt none of the visitors still runs, sends nothing and writes its empty
+		// result, which the merge needs; its stretch and rate are the whole log's, to describe it.
+		p.First, p.Last, p.wholeRequests = allFirst, allLast, all
 	}
 	return p, nil
 }
@@ -87,11 +103,22 @@ func NewPlan(opt Options) (*Plan, error) {
 // Span is how long the replay takes by its schedule: from the first logged second to the end
 // of the last, divided by the speed.
 func (p *Plan) Span() time.Duration {
-	return time.Duration(float64(p.Last-p.First+1) / p.opt.speed() * float64(time.Second))
+	return time.Duration(min(p.spanSeconds(), maxReplaySeconds) * float64(time.Second))
 }
 
-// Rate is the mean rate the schedule plans, requests per second.
-func (p *Plan) Rate() float64 { return float64(p.Counts.Planned) / p.Span().Seconds() }
+// spanSeconds is Span in seconds, as fine as a float holds: at a high speed the span is shorter
+// than a nanosecond.
+func (p *Plan) spanSeconds() float64 { return float64(p.Last-p.First+1) / p.opt.speed() }
+
+// Rate is the mean rate the schedule plans, requests per second; finite, however fast the
+// speed. A shard dealt none of the log's visitors (Empty) has the whole log's, which only
+// describes the log: an open-model run needs a rate above zero.
+func (p *Plan) Rate() float64 {
+	return min(float64(max(p.Counts.Planned, p.wholeRequests))/p.spanSeconds(), math.MaxFloat64)
+}
+
+// Empty tells whether this shard was dealt none of the log's visitors: it sends nothing.
+func (p *Plan) Empty() bool { return p.Counts.Planned == 0 }
 
 // leftOut says what became of the lines not replayed, for a message.
 func (c *Counts) leftOut() string {

@@ -38,8 +38,11 @@ func TestPlanTargetsAndSpan(t *testing.T) {
 		t.Errorf("span %v, want 2s (4 logged seconds at 2x)", p.Span())
 	}
 	// Due at 0, 0.25 s (the second request of second 0), 1.5 s and 1.75 s.
-	if want := []int64{2, 0, 0, 2}; !slices.Equal(p.Timeline, want) {
-		t.Errorf("timeline %v, want %v", p.Timeline, want)
+	if want := []int64{2, 0, 0, 2}; !slices.Equal(p.Timeline(10), want) {
+		t.Errorf("timeline %v, want %v", p.Timeline(10), want)
+	}
+	if want := []int64{2}; !slices.Equal(p.Timeline(3), want) {
+		t.Errorf("timeline of 3 intervals %v, want %v", p.Timeline(3), want)
 	}
 	if p.Rate() != 2 {
 		t.Errorf("rate %v, want 2/s", p.Rate())

@@ -26,7 +26,7 @@ func (p *Plan) AddTo(rep *stats.Report, o loader.Outcome) {
 		Unsent:          o.Unsent,
 		Unparsed:        c.Unparsed,
 		UnparsedSamples: slices.Clone(c.Samples),
-		PlannedTimeline: slices.Clone(p.Timeline),
+		PlannedTimeline: p.Timeline(len(rep.Timeline)),
 	}
 	if len(c.Skipped) > 0 {
 		r.Skipped = maps.Clone(c.Skipped)
@@ -35,6 +35,19 @@ func (p *Plan) AddTo(rep *stats.Report, o loader.Outcome) {
 		r.Sent = rep.Schedule.Sent
 	}
 	if s := p.schedule; s != nil {
+		changed := map[string]int64{skipChanged: s.lost}
+		if s.ended {
+			changed[skipGone] = c.Planned - s.stream.Counts().Planned
+		}
+		for why, n := range changed {
+			if n <= 0 {
+				continue
+			}
+			if r.Skipped == nil {
+				r.Skipped = map[string]int64{}
+			}
+			r.Skipped[why] += n
+		}
 		r.SetLateness(&s.late)
 		s.stream.Close() // a run stopped early leaves the logs open
 	}
@@ -47,9 +60,8 @@ func (p *Plan) Describe() string {
 	if len(p.opt.Logs) > 1 {
 		logs = fmt.Sprintf("%d logs", len(p.opt.Logs))
 	}
-	span := time.Duration(p.Last-p.First+1) * time.Second
-	return fmt.Sprintf("%d requests of %s (%v of its clock) at %gx, %.6g requests/s on average",
-		p.Counts.Planned, logs, span, p.opt.speed(), p.Rate())
+	return fmt.Sprintf("%d requests of %s (%s of its clock) at %gx, %.6g requests/s on average",
+		p.Counts.Planned, logs, clockSpan(p.Last-p.First+1), p.opt.speed(), p.Rate())
 }
 
 // stamp writes a moment of --from or --to; "" when it was not given.

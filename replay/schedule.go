@@ -17,13 +17,17 @@ type Schedule struct {
 	// lost counts requests whose URL the first pass did not see: a log written to between
 	// the passes. They are not sent.
 	lost int64
+	// ended says the pass reached the logs' end, rather than the run stopping first.
+	ended bool
 }
 
 var _ loader.Schedule = (*Schedule)(nil)
 
 // Open starts a pass over the logs for one run.
 func (p *Plan) Open() (loader.Schedule, error) {
-	s, err := Open(p.opt)
+	o := p.opt
+	o.upTo = p.upTo
+	s, err := Open(o)
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +41,7 @@ func (s *Schedule) Next() (loader.Arrival, bool) {
 		e, ok := s.stream.Next()
 		if !ok {
 			s.stream.Close()
+			s.ended = true
 			return loader.Arrival{}, false
 		}
 		ti, ok := s.plan.index[targetKey{e.Method, e.URL}]

@@ -51,6 +51,11 @@ type Counts struct {
 const (
 	skipBeforeFrom = "before --from"
 	skipAfterTo    = "from --to on"
+	// skipChanged is a request of the run's pass whose URL the plan's never saw: the log
+	// changed between them.
+	skipChanged = "not in the log when planned"
+	// skipGone is a planned request the run's pass did not find: the log was cut shorter.
+	skipGone = "gone from the log when sent"
 )
 
 // Stream reads the logs' requests in time order, one at a time: each log holds its next
@@ -157,6 +162,12 @@ func (s *Stream) fill() bool {
 	for k := range s.group {
 		s.group[k].At = max(s.group[k].At, sec)
 		secs := (float64(sec-s.t0) + float64(k)/n) / speed
+		if secs >= maxReplaySeconds {
+			e := &s.group[k]
+			s.err = &urls.LineError{File: e.Log, Line: e.Line, Err: fmt.Errorf("logged at %s, %s after the first request: at %gx the replay would last longer than the 290 years a run can",
+				time.Unix(e.At, 0).UTC().Format(time.RFC3339), clockSpan(e.At-s.t0), speed)}
+			return false
+		}
 		// A second met again (a line out of order) must not send before the one handed out.
 		s.lastDue = max(s.lastDue, time.Duration(secs*float64(time.Second)))
 		s.group[k].Due = s.lastDue
@@ -171,6 +182,15 @@ func (s *Stream) Counts() Counts { return s.counts }
 
 // Err is the error that ended the stream early, naming the file; nil at the logs' end.
 func (s *Stream) Err() error { return s.err }
+
+// linesRead is how many lines of each log were read, in the order of Options.Logs.
+func (s *Stream) linesRead() []int {
+	n := make([]int, len(s.opt.Logs))
+	for _, src := range s.all {
+		n[src.idx] = src.read
+	}
+	return n
+}
 
 // Close closes the logs.
 func (s *Stream) Close() error {
@@ -188,6 +208,7 @@ type source struct {
 	name string
 	log  *urls.LogFile
 	head Event
+	read int // the lines read so far
 }
 
 // advance reads src up to its next request within the window, counting the lines on the way;
@@ -199,6 +220,10 @@ func (s *Stream) advance(src *source) bool {
 			s.err = src.log.Err()
 			return false
 		}
+		if s.opt.upTo != nil && num > s.opt.upTo[src.idx] {
+			return false // written after the plan's pass
+		}
+		src.read = num
 		s.counts.Lines++
 		if long {
 			s.unparsed(src.name, num, errors.New("line too long for an access log line"))

@@ -115,7 +115,8 @@ func (p *remoteWritePart) sendReport(rep *stats.Report) {
 	if now.UnixMilli() <= p.lastMs {
 		now = time.UnixMilli(p.lastMs + 1)
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.ctx), finalSendLimit)
+	ctx, cancel := context.WithTimeoutCause(context.WithoutCancel(p.ctx), finalSendLimit,
+		fmt.Errorf("the %v a run's last send may take ran out", finalSendLimit))
 	defer cancel()
 	series, err := remotewrite.ReportSeries(rep, p.labels, now)
 	if err == nil {

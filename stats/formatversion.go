@@ -16,8 +16,12 @@ const FormatVersion = 1
 // ErrNewerFormat says a result was written by a newer webload, in a format this one may misread.
 var ErrNewerFormat = fmt.Errorf("newer than this webload reads (format_version %d)", FormatVersion)
 
-// checkFormat refuses a result of a format newer than this build's.
+// checkFormat refuses a result of a format newer than this build's, and one whose version no
+// webload wrote.
 func (r *Report) checkFormat() error {
+	if r.FormatVersion < 0 {
+		return fmt.Errorf("format_version %d is no version of the format: versions count up from 1", r.FormatVersion)
+	}
 	if r.FormatVersion > FormatVersion {
 		return fmt.Errorf("format_version %d is %w: read it with a newer webload", r.FormatVersion, ErrNewerFormat)
 	}

@@ -90,3 +90,24 @@ func TestFormatVersionNewer(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatVersionNegative: a negative format_version is no format any webload wrote (a
+// corrupt or hand-made file), refused in one line naming the file, not read as the oldest.
+func TestFormatVersionNegative(t *testing.T) {
+	t.Parallel()
+	saved, err := os.ReadFile(filepath.Join("testdata", "saved", "closed.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "result.json")
+	if err := os.WriteFile(path, resulttest.SetFormatVersion(t, saved, "-1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadJSON(path)
+	if err == nil {
+		t.Fatal("a result of format_version -1 loaded")
+	}
+	if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, "format_version -1") || strings.Contains(msg, "\n") {
+		t.Errorf("error %q, want one line naming %s and format_version -1", msg, path)
+	}
+}

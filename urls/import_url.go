@@ -32,7 +32,7 @@ const importVariableOrigin = "http://webload-variable.invalid"
 // SITE from the environment or a "SITE=" line.
 func parseImportBase(raw string) (importBase, error) {
 	bad := func(why string) (importBase, error) {
-		return importBase{}, fmt.Errorf("bad --base %q: %s", raw, why)
+		return importBase{}, fmt.Errorf("bad --base %q: %s", Redacted(raw), why) // a password in it is no message's
 	}
 	if strings.Contains(raw, "$") {
 		ref, rest, ok := importBaseVariable(raw)

@@ -104,7 +104,10 @@ func TestCompareHistoryChangeFlags(t *testing.T) {
 		{"p of 0", []string{"--change-p", "0"}, "--change-p: p must be between 0 and 1"},
 		{"p of 1", []string{"--change-p", "1"}, "--change-p: p must be between 0 and 1"},
 		{"minimum not a number", []string{"--change-min", "big"}, `--change-min: want a percentage such as 5% (got "big")`},
-		{"negative minimum", []string{"--change-min", "-5%"}, "--change-min: minimum magnitude must be 0 or more"},
+		{"negative minimum", []string{"--change-min", "-5%"}, `--change-min: want a percentage of 0 or more such as 5% (got "-5%")`},
+		// The message says the value given, not the fraction it was read as (-0.05).
+		{"negative minimum without %", []string{"--change-min", "-5"}, `--change-min: want a percentage of 0 or more such as 5% (got "-5")`},
+		{"minimum not finite", []string{"--change-min", "Inf"}, `--change-min: want a percentage of 0 or more such as 5% (got "Inf")`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -224,7 +224,7 @@ func changeConfig(c *cli.Context) (changepoint.Config, error) {
 		if errors.Is(err, changepoint.ErrP) {
 			return cfg, usagef("--change-p: %w", err)
 		}
-		return cfg, usagef("--change-min: %w", err)
+		return cfg, usagef("--change-min: want a percentage of 0 or more such as 5%% (got %q)", s)
 	}
 	return cfg, nil
 }

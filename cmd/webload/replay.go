@@ -142,6 +142,11 @@ func replayCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env 
 	cfg.Rate = plan.Rate()
 	spec.Info.Rate, spec.Info.Reps, spec.Info.URLFile = cfg.Rate, "", strings.Join(opt.Logs, " ")
 	spec.Replay = plan
+	if plan.Empty() {
+		// As a run's empty shard: told even under -q, since a shard that loads nothing is worth knowing of.
+		fmt.Fprintf(stderr, "webload: shard %d/%d has none of the log's visitors: dealt over %d shards, they leave it none; it sends nothing, and its empty result merges with the others'\n",
+			cfg.Shard, cfg.Shards, cfg.Shards)
+	}
 	showProgress(&spec.Outputs, stderr, env)
 	return executeAndJudge(c.Context, &spec, stdout, stderr)
 }

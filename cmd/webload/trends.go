@@ -20,12 +20,21 @@ import (
 // names start with the UTC time of the run. An empty or missing folder is a usage error, so a
 // job whose runs did not keep their results fails on the first night.
 func historyFiles(dir string) ([]string, error) {
-	if _, err := os.Stat(dir); err != nil {
+	if fi, err := os.Stat(dir); err != nil {
+		return nil, usagef("--history: %w", err)
+	} else if !fi.IsDir() {
+		return nil, usagef("--history %s: not a folder", dir)
+	}
+	// Listed, not globbed: the folder's name may hold a glob's characters (nightly[prod]).
+	entries, err := os.ReadDir(dir)
+	if err != nil {
 		return nil, usagef("--history: %w", err)
 	}
-	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		return nil, usageError{err}
+	var paths []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".json") {
+			paths = append(paths, filepath.Join(dir, e.Name()))
+		}
 	}
 	sort.Strings(paths)
 	if len(paths) == 0 {
