@@ -76,7 +76,7 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 				}
 				hc.DialTimeout = func(addr string, timeout time.Duration) (net.Conn, error) {
 					conn, err := d.dial(addr, timeout, htc)
-					return wire(conn, err, cfg.probe)
+					return wire(conn, err, cfg.Timeout, cfg.probe)
 				}
 			}
 			return nil
@@ -85,7 +85,7 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 		NoDefaultUserAgentHeader: cfg.UserAgent == "",
 		DialTimeout: func(addr string, timeout time.Duration) (net.Conn, error) {
 			conn, err := d.dial(addr, timeout, nil)
-			return wire(conn, err, cfg.probe)
+			return wire(conn, err, cfg.Timeout, cfg.probe)
 		},
 	}
 	return c, nil

@@ -44,7 +44,8 @@ type Config struct {
 	// Delay is the upper bound of the uniform random pause a user takes after each request
 	// (siege's -d). The pause is not part of any response time.
 	Delay time.Duration
-	// Timeout bounds a whole request: connect, write, headers and body, decoding included.
+	// Timeout bounds a whole request: connect, write, headers and body, decoding included. A
+	// request waiting on the network fails at most a hundredth of it later (see deadlines).
 	Timeout time.Duration
 	// UserAgent is sent with every request.
 	UserAgent string

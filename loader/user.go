@@ -72,6 +72,9 @@ type exchange struct {
 	// fill and filledBody are scratch for the per-user URL, headers and body, reused from
 	// request to request; req points at filledBody until the next request is prepared.
 	fill, filledBody []byte
+	// ready is 1 + the target whose request req holds as prepare made it, 0 when it holds
+	// none (see prepared).
+	ready int
 }
 
 // sender gives a goroutine that sends requests what it owns: an exchange and a batch of
@@ -101,13 +104,17 @@ func (x *exchange) release() {
 // send makes one request to target ti and describes it as a Result. It returns when the request
 // ended, as an offset from the run's start, so the caller need not read the clock again.
 func (l *Loader) send(x *exchange, ti, user int) (Result, time.Duration) {
-	l.prepare(ti, x.req)
+	if !x.prepared(ti) {
+		l.prepare(ti, x.req)
+	}
+	x.ready = 0
 	var res Result
 	if x.sess != nil && !l.personalizeSend(x, ti, user, &res) {
 		return res, res.Start
 	}
 	x.req.SetTimeout(l.cfg.Timeout) // not part of what CopyTo copies
 	end := l.do(x, ti, user, KindURL, &res)
+	l.keepPrepared(x, ti, &res)
 	x.body.release() // a body kept for a fingerprint that failed half way
 	return res, end
 }

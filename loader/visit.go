@@ -167,7 +167,12 @@ func (v *visitor) flush(b *batcher, end time.Duration) {
 // URL and when it ended.
 func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, u *url.URL, uri string, first int, j *job, out *[]Result) (*url.URL, time.Duration) {
 	l := v.l
-	l.fill(x.req, base, ti)
+	// The URL's own request is sent as it is when it was the last one sent, unchanged.
+	fresh := base == l.templates[ti] && len(l.secrets) == 0
+	if !fresh || !x.prepared(ti) {
+		l.fill(x.req, base, ti)
+	}
+	x.ready = 0
 	if base == l.get {
 		if uri == "" {
 			uri = u.String()
@@ -194,6 +199,7 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 	for hop := first; ; hop++ {
 		x.req.SetTimeout(l.cfg.Timeout)
 		l.dropSecrets(x.req, u, origin)
+		fresh = fresh && hop == first && v.cookies.sendsNone()
 		v.cookies.add(x.req, u)
 		// The result is written in its place in out, so no copy of it sits in this frame.
 		*out = append(*out, Result{})
@@ -215,6 +221,9 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 		v.cookies.keep(x.resp, u)
 		next := v.redirect(res, x.resp, u, hop)
 		if next == nil || l.stopped.Load() {
+			if fresh {
+				l.keepPrepared(x, ti, res)
+			}
 			return u, end
 		}
 		// Browsers resend the method and body on 307 and 308 only; the others become a GET.

@@ -74,6 +74,9 @@ type wireConn struct {
 	peekBuf [1]byte
 	peekN   int
 	peekErr error
+
+	// dl is the deadlines set on Conn: kept from request to request while they serve.
+	dl deadlines
 }
 
 // wireAddr is the local address of a wireConn, which fasthttp hands back with each response
@@ -83,13 +86,14 @@ type wireAddr struct {
 	conn *wireConn
 }
 
-// wire wraps a connection the dialer opened for fasthttp; with keepHead it keeps each
-// answer's head as it came (see Probe).
-func wire(conn net.Conn, err error, keepHead bool) (net.Conn, error) {
+// wire wraps a connection the dialer opened for fasthttp, for requests with timeout; with
+// keepHead it keeps each answer's head as it came (see Probe).
+func wire(conn net.Conn, err error, timeout time.Duration, keepHead bool) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
 	c := newWireConn(conn)
+	c.dl.slack = deadlineSlack(timeout)
 	c.keepHead = keepHead
 	return c, nil
 }
