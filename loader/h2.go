@@ -49,7 +49,9 @@ type h2Client struct {
 	timeout   time.Duration // Config.Timeout, for the whole request, body included
 	idle      time.Duration // how long an unused connection stays open
 	userAgent string        // sent when the request has none, as fasthttp.Client.Name is
-	streams   sync.Pool     // *h2Stream
+	// maxHeaderList bounds an answer's header list: h2MaxHeaderList, smaller in tests.
+	maxHeaderList uint32
+	streams       sync.Pool // *h2Stream
 
 	mu    sync.Mutex
 	hosts [2]map[string]*h2Host // http's and https's, by the target's host[:port]
@@ -70,7 +72,7 @@ func newH2Client(cfg *Config, cs *connStats) (*h2Client, error) {
 		return nil, err
 	}
 	c := &h2Client{d: d, tls: tc, stats: cs, timeout: cfg.Timeout, idle: cfg.idleConn(),
-		userAgent: cfg.UserAgent, hosts: [2]map[string]*h2Host{{}, {}}}
+		userAgent: cfg.UserAgent, maxHeaderList: h2MaxHeaderList, hosts: [2]map[string]*h2Host{{}, {}}}
 	c.streams.New = func() any {
 		s := &h2Stream{wake: make(chan struct{}, 1), timer: time.NewTimer(time.Hour)}
 		s.timer.Stop()
@@ -269,7 +271,7 @@ func (h *h2Host) dial(deadline time.Time) (*h2Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newH2Conn(conn, h, c.stats, deadline, c.timeout, c.idle)
+	return newH2Conn(conn, h, deadline)
 }
 
 // remove takes conn, which ended, out of the pool.

@@ -43,6 +43,7 @@ type h2Conn struct {
 	host    *h2Host // the pool the connection is in
 	stats   *connStats
 	timeout time.Duration // Config.Timeout: bounds the writes of the reader's own frames
+	maxList uint32        // the bound on an answer's header list (h2MaxHeaderList)
 
 	fr  *http2.Framer // reads on readLoop only; writes under wmu
 	dec *hpack.Decoder
@@ -81,12 +82,19 @@ type h2HeaderBlock struct {
 	endStream bool
 	fields    []hpack.HeaderField
 	size      int  // as RFC 9113 counts a header list
-	tooLarge  bool // past h2MaxHeaderList: the rest of the block is decoded and dropped
+	tooLarge  bool // past the header list's bound: the rest of the block is decoded and dropped
 	keep      bool // the block's stream is one this client waits on
 }
 
-// errH2HeadersTooLarge is an answer whose header list is longer than h2MaxHeaderList.
-var errH2HeadersTooLarge = fmt.Errorf("http2: response headers longer than %d MB", h2MaxHeaderList>>20)
+// h2HeadersTooLarge is an answer whose header list is longer than the client takes.
+type h2HeadersTooLarge struct{ limit uint32 }
+
+func (e h2HeadersTooLarge) Error() string {
+	if e.limit%(1<<20) == 0 {
+		return fmt.Sprintf("http2: response headers longer than %d MB", e.limit>>20)
+	}
+	return fmt.Sprintf("http2: response headers longer than %d bytes", e.limit)
+}
 
 // errH2Unusable is a request that found its connection ended before it was written: it goes
 // out on another connection, as the server never saw it.
@@ -110,9 +118,10 @@ func (e h2StreamReset) Error() string {
 // newH2Conn starts HTTP/2 on conn, whose TLS handshake (if any) agreed on h2: it sends the
 // client's preface and settings and reads the server's settings, all before deadline, then
 // starts the connection's reader. It closes conn when it fails.
-func newH2Conn(conn net.Conn, host *h2Host, stats *connStats, deadline time.Time, timeout, idle time.Duration) (*h2Conn, error) {
+func newH2Conn(conn net.Conn, host *h2Host, deadline time.Time) (*h2Conn, error) {
+	client := host.client
 	c := &h2Conn{
-		conn: conn, host: host, stats: stats, timeout: timeout,
+		conn: conn, host: host, stats: client.stats, timeout: client.timeout, maxList: client.maxHeaderList,
 		bw:         bufio.NewWriterSize(conn, 32<<10),
 		intern:     make(map[string]string),
 		streams:    make(map[uint32]*h2Stream),
@@ -122,18 +131,18 @@ func newH2Conn(conn net.Conn, host *h2Host, stats *connStats, deadline time.Time
 		initWindow: 65535,
 		sendWindow: 65535,
 		idleSince:  time.Now(),
-		idleAfter:  idle,
+		idleAfter:  client.idle,
 	}
 	c.fr = http2.NewFramer(c.bw, bufio.NewReaderSize(conn, 32<<10))
 	c.fr.SetReuseFrames()
 	c.enc = hpack.NewEncoder(&c.hbuf)
 	c.dec = hpack.NewDecoder(4096, c.emit)
-	c.dec.SetMaxStringLength(h2MaxHeaderList)
+	c.dec.SetMaxStringLength(int(c.maxList))
 	if err := c.start(deadline); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("starting HTTP/2: %w", err)
 	}
-	c.idle = time.AfterFunc(idle, c.closeIfIdle)
+	c.idle = time.AfterFunc(c.idleAfter, c.closeIfIdle)
 	go c.readLoop()
 	return c, nil
 }
@@ -150,7 +159,7 @@ func (c *h2Conn) start(deadline time.Time) error {
 	settings := []http2.Setting{
 		{ID: http2.SettingEnablePush, Val: 0},
 		{ID: http2.SettingInitialWindowSize, Val: h2StreamWindow},
-		{ID: http2.SettingMaxHeaderListSize, Val: h2MaxHeaderList},
+		{ID: http2.SettingMaxHeaderListSize, Val: c.maxList},
 	}
 	if err := c.fr.WriteSettings(settings...); err != nil {
 		return err
@@ -350,10 +359,10 @@ func (c *h2Conn) headerFragment(frag []byte, end bool) error {
 	return nil
 }
 
-// emit is the decoder's: it keeps the current block's fields up to h2MaxHeaderList.
+// emit is the decoder's: it keeps the current block's fields up to the header list's bound.
 func (c *h2Conn) emit(f hpack.HeaderField) {
 	c.hd.size += len(f.Name) + len(f.Value) + 32
-	if c.hd.size > h2MaxHeaderList {
+	if c.hd.size > int(c.maxList) {
 		c.hd.tooLarge = true
 		c.dec.SetEmitEnabled(false)
 		return
@@ -378,7 +387,7 @@ func (c *h2Conn) headerBlock() {
 		return
 	}
 	if c.hd.tooLarge {
-		st.fail(errH2HeadersTooLarge)
+		st.fail(h2HeadersTooLarge{limit: c.maxList})
 		c.resetLocked(st, http2.ErrCodeCancel)
 		return
 	}
