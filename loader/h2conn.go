@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -49,12 +50,13 @@ type h2Conn struct {
 	dec *hpack.Decoder
 	hd  h2HeaderBlock // the header block being read; readLoop only
 
-	wmu    sync.Mutex // the write side: fr's writes, bw, enc, hbuf, intern, lower
-	bw     *bufio.Writer
-	enc    *hpack.Encoder
-	hbuf   bytes.Buffer
-	intern map[string]string // header names and values sent, to give hpack strings without allocating
-	lower  []byte
+	wmu     sync.Mutex   // the write side: fr's writes, bw, enc, hbuf, intern, lower
+	writers atomic.Int32 // writers holding or waiting for wmu (lockWrite)
+	bw      *bufio.Writer
+	enc     *hpack.Encoder
+	hbuf    bytes.Buffer
+	intern  map[string]string // header names and values sent, to give hpack strings without allocating
+	lower   []byte
 
 	mu         sync.Mutex
 	streams    map[uint32]*h2Stream
@@ -222,18 +224,33 @@ func (c *h2Conn) settings(sf *http2.SettingsFrame) error {
 	})
 }
 
-// write writes and flushes frames of the connection's own (acknowledgements, window updates,
-// resets) under the write lock, within Config.Timeout.
+// write writes frames of the connection's own (acknowledgements, window updates, resets)
+// within Config.Timeout.
 func (c *h2Conn) write(frames func() error) error {
+	c.lockWrite()
+	err := c.conn.SetWriteDeadline(time.Now().Add(c.timeout))
+	if err == nil {
+		err = frames()
+	}
+	return c.unlockWrite(err)
+}
+
+// lockWrite takes the write lock. Writers flush what they wrote when they release it, unless
+// another writer waits for it: that one flushes both, so that requests sent together go out
+// in one write to the socket, as h2load's do.
+func (c *h2Conn) lockWrite() {
+	c.writers.Add(1)
 	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if err := c.conn.SetWriteDeadline(time.Now().Add(c.timeout)); err != nil {
-		return err
+}
+
+// unlockWrite flushes unless another writer waits, and releases the write lock. After an error
+// nothing is flushed: the connection is closed.
+func (c *h2Conn) unlockWrite(err error) error {
+	if c.writers.Add(-1) == 0 && err == nil {
+		err = c.bw.Flush()
 	}
-	if err := frames(); err != nil {
-		return err
-	}
-	return c.bw.Flush()
+	c.wmu.Unlock()
+	return err
 }
 
 // readLoop reads the server's frames until the connection ends, then fails the streams left.

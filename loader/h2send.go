@@ -22,12 +22,12 @@ const (
 // reserved.
 func (c *h2Conn) send(s *h2Stream, req *fasthttp.Request, deadline time.Time) error {
 	body := req.Body()
-	c.wmu.Lock()
+	c.lockWrite()
 	c.encodeHead(req, len(body))
 	c.mu.Lock()
 	if c.err != nil || c.goAway {
 		c.mu.Unlock()
-		c.wmu.Unlock()
+		_ = c.unlockWrite(nil) // flushes for the writers that waited
 		return errH2Unusable
 	}
 	// Stream IDs must go out in order, hence taken under the write lock.
@@ -37,8 +37,7 @@ func (c *h2Conn) send(s *h2Stream, req *fasthttp.Request, deadline time.Time) er
 	maxFrame := int(c.maxFrame)
 	c.streams[s.id] = s
 	c.mu.Unlock()
-	err := c.writeHead(s.id, maxFrame, len(body) == 0, deadline)
-	c.wmu.Unlock()
+	err := c.unlockWrite(c.writeHead(s.id, maxFrame, len(body) == 0, deadline))
 	if err != nil {
 		c.conn.Close() // a frame may be cut: the connection is done for
 		return fmt.Errorf("http2: writing the request: %w", err)
@@ -48,16 +47,12 @@ func (c *h2Conn) send(s *h2Stream, req *fasthttp.Request, deadline time.Time) er
 		if err != nil || n == 0 {
 			return err
 		}
-		c.wmu.Lock()
+		c.lockWrite()
 		err = c.conn.SetWriteDeadline(deadline)
 		if err == nil {
 			err = c.fr.WriteData(s.id, n == len(body), body[:n])
 		}
-		if err == nil {
-			err = c.bw.Flush()
-		}
-		c.wmu.Unlock()
-		if err != nil {
+		if err = c.unlockWrite(err); err != nil {
 			c.conn.Close()
 			return fmt.Errorf("http2: writing the request's body: %w", err)
 		}
@@ -167,7 +162,7 @@ func (c *h2Conn) str(b []byte) string {
 }
 
 // writeHead writes the encoded head as a HEADERS frame and as many CONTINUATION frames as
-// the server's frame size needs, and flushes them; c.wmu is held.
+// the server's frame size needs; c.wmu is held.
 func (c *h2Conn) writeHead(id uint32, maxFrame int, endStream bool, deadline time.Time) error {
 	if err := c.conn.SetWriteDeadline(deadline); err != nil {
 		return err
@@ -182,8 +177,5 @@ func (c *h2Conn) writeHead(id uint32, maxFrame int, endStream bool, deadline tim
 		block = block[len(frag):]
 		err = c.fr.WriteContinuation(id, len(block) == 0, frag)
 	}
-	if err != nil {
-		return err
-	}
-	return c.bw.Flush()
+	return err
 }
