@@ -29,6 +29,9 @@ type h2Timeout struct{}
 func (h2Timeout) Error() string        { return "http/2: timeout" }
 func (h2Timeout) Is(target error) bool { return target == fasthttp.ErrTimeout }
 
+// errH2NoStreams is a server whose new connection takes no stream at all.
+var errH2NoStreams = errors.New("http2: the server's new connection takes no streams (SETTINGS_MAX_CONCURRENT_STREAMS 0)")
+
 // h2MaxAttempts bounds how often one request goes out: the first time, then again after
 // refusals (REFUSED_STREAM, a GOAWAY before its stream) or a connection that ended before it
 // was written, as net/http's transport does.
@@ -238,6 +241,15 @@ func (h *h2Host) conn(deadline time.Time) (*h2Conn, error) {
 		}
 		h.conns = append(h.conns, conn)
 		c.mu.Unlock()
+		if conn.reserve() {
+			return conn, nil
+		}
+		if conn.takesNoStreams() {
+			// Looking again would only lead to another dial.
+			conn.closeIdle()
+			return nil, errH2NoStreams
+		}
+		// Others waiting for the dial took its slots: look again.
 	}
 }
 

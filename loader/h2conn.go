@@ -465,12 +465,16 @@ func (c *h2Conn) goneAway(lastStream uint32, code http2.ErrCode) {
 	}
 }
 
-// endStream ends stream id with err (RST_STREAM from the server).
+// endStream ends stream id with err (RST_STREAM from the server). A stream whose answer came
+// whole ends as it was: servers reset the streams of answers they gave before reading the
+// whole request body (RFC 9113 8.1).
 func (c *h2Conn) endStream(id uint32, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if st := c.streams[id]; st != nil {
-		st.fail(err)
+		if !st.ended {
+			st.fail(err)
+		}
 		c.removeLocked(st)
 	}
 }
@@ -536,6 +540,13 @@ func (c *h2Conn) reserve() bool {
 	}
 	c.active++
 	return true
+}
+
+// takesNoStreams tells whether the server lets the connection carry no stream at all.
+func (c *h2Conn) takesNoStreams() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.maxStreams == 0
 }
 
 // unreserve gives back a slot reserve took; the connection may now be idle.

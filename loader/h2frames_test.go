@@ -187,6 +187,26 @@ func TestHTTP2LargeBodies(t *testing.T) {
 	}
 }
 
+// A server that answers before reading the whole request body (and then resets the stream)
+// gives a whole answer; the rest of the body is not sent, and the connection goes on.
+func TestHTTP2AnswerBeforeBody(t *testing.T) {
+	t.Parallel()
+	srv := newDiscardServer(t, true, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		io.WriteString(w, "too large") // the body is left unread
+	}))
+	tg := urls.Target{Method: "POST", URL: srv + "/up", Body: bytes.Repeat([]byte("y"), 5<<20), Source: "test"}
+	results, out := run(t, Config{Users: 1, Reps: 3, HTTP2: true, Timeout: 10 * time.Second}, []urls.Target{tg})
+	checkResults(t, results, 3, ErrNone)
+	for _, r := range results {
+		if r.Status != 200 || r.BodyBytes != int64(len("too large")) {
+			t.Errorf("result %+v, want status 200 and the whole answer", r)
+		}
+	}
+	if out.Connections != 1 {
+		t.Errorf("%d connections, want 1", out.Connections)
+	}
+}
+
 // Twenty users share one connection, their streams multiplexed on it.
 func TestHTTP2UsersShareOneConnection(t *testing.T) {
 	t.Parallel()

@@ -44,8 +44,15 @@ func (c *h2Conn) send(s *h2Stream, req *fasthttp.Request, deadline time.Time) er
 	}
 	for len(body) > 0 {
 		n, err := c.sendRoom(s, min(len(body), maxFrame))
-		if err != nil || n == 0 {
+		if err != nil {
 			return err
+		}
+		if n == 0 {
+			// The whole answer came before the whole body went: the stream ends here, as the
+			// server wants no more of it (RFC 9113 8.1).
+			id := s.id
+			_ = c.write(func() error { return c.fr.WriteRSTStream(id, http2.ErrCodeNo) })
+			return nil
 		}
 		c.lockWrite()
 		err = c.conn.SetWriteDeadline(deadline)

@@ -122,10 +122,10 @@ func (s *h2Stream) read(p []byte) (int, error) {
 		err, ended := s.err, s.ended
 		c.mu.Unlock()
 		switch {
-		case err != nil:
-			return 0, err
 		case ended:
 			return 0, io.EOF
+		case err != nil:
+			return 0, err
 		}
 		if err := s.wait(); err != nil {
 			return 0, err
