@@ -219,8 +219,8 @@ func TestHTTP2UsersShareOneConnection(t *testing.T) {
 	}
 }
 
-// Header blocks as servers may send them: split into CONTINUATION frames, preceded by a PING
-// that must be answered, or followed by trailers.
+// Answers as servers may send them: header blocks split into CONTINUATION frames, a PING or
+// new SETTINGS first that must be answered, or trailers after the body.
 func TestHTTP2HeaderBlocks(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("v", 40<<10)
@@ -252,6 +252,20 @@ func TestHTTP2HeaderBlocks(t *testing.T) {
 					BlockFragment: p.block(":status", "500")})
 			}
 			return p.answer(id, "ok")
+		}},
+		{"settings acknowledged", func(p *h2Peer, id uint32) error {
+			if err := p.fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 20}); err != nil {
+				return err
+			}
+			for { // the client acknowledged the first settings before its request
+				f, err := p.fr.ReadFrame()
+				if err != nil {
+					return err
+				}
+				if sf, ok := f.(*http2.SettingsFrame); ok && sf.IsAck() {
+					return p.answer(id, "ok")
+				}
+			}
 		}},
 		{"trailers", func(p *h2Peer, id uint32) error {
 			err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, EndHeaders: true, BlockFragment: p.block(":status", "200")})
@@ -383,5 +397,45 @@ func TestHTTP2HeaderListBound(t *testing.T) {
 	}
 	if got := stats.opened.Load(); got != 1 {
 		t.Errorf("%d connections, want 1", got)
+	}
+}
+
+// A connection no request has used for the idle time is closed.
+func TestHTTP2IdleConnectionClosed(t *testing.T) {
+	t.Parallel()
+	closed := make(chan struct{}, 1)
+	addr := serveLoopback(t, func(c net.Conn) {
+		defer c.Close()
+		p := newH2Peer(c)
+		if p == nil {
+			return
+		}
+		for id := p.request(); id != 0; id = p.request() {
+			if p.answer(id, "ok") != nil {
+				return
+			}
+		}
+		closed <- struct{}{}
+	})
+	var stats connStats
+	c, err := newH2Client(&Config{Timeout: 5 * time.Second}, &stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.idle = 50 * time.Millisecond
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	req.SetRequestURI("http://" + addr + "/")
+	if err := c.Do(req, resp); err != nil {
+		t.Fatal(err)
+	}
+	if err := resp.CloseBodyStream(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-closed:
+	case <-time.After(8 * time.Second): // before h2cFramer's deadline closes it
+		t.Error("the idle connection was still open")
 	}
 }
