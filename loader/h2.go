@@ -141,7 +141,7 @@ func (c *h2Client) attempt(req *fasthttp.Request, host []byte, https bool, deadl
 	default:
 	}
 	s.timer.Reset(time.Until(deadline))
-	if err := conn.send(s, req, deadline); err != nil {
+	if err := conn.send(s, req); err != nil {
 		c.release(s)
 		return nil, err
 	}

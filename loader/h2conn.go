@@ -52,6 +52,7 @@ type h2Conn struct {
 
 	wmu     sync.Mutex   // the write side: fr's writes, bw, enc, hbuf, intern, lower
 	writers atomic.Int32 // writers holding or waiting for wmu (lockWrite)
+	writeBy time.Time    // the socket's write deadline (armWrite)
 	bw      *bufio.Writer
 	enc     *hpack.Encoder
 	hbuf    bytes.Buffer
@@ -228,11 +229,25 @@ func (c *h2Conn) settings(sf *http2.SettingsFrame) error {
 // within Config.Timeout.
 func (c *h2Conn) write(frames func() error) error {
 	c.lockWrite()
-	err := c.conn.SetWriteDeadline(time.Now().Add(c.timeout))
+	err := c.armWrite()
 	if err == nil {
 		err = frames()
 	}
 	return c.unlockWrite(err)
+}
+
+// armWrite bounds the writes to come by Config.Timeout; c.wmu is held. The bound is the
+// connection's, not a request's: a request whose time ran out while it waited for the lock
+// must not fail the write that carries other requests' frames too, and a server that reads
+// nothing for that long has failed the connection. The deadline moves only when half of it
+// is gone, which spares most requests the call.
+func (c *h2Conn) armWrite() error {
+	now := time.Now()
+	if c.writeBy.Sub(now) > c.timeout/2 {
+		return nil
+	}
+	c.writeBy = now.Add(c.timeout)
+	return c.conn.SetWriteDeadline(c.writeBy)
 }
 
 // lockWrite takes the write lock. Writers flush what they wrote when they release it, unless

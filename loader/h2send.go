@@ -3,7 +3,6 @@ package loader
 import (
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/valyala/fasthttp"
 	"golang.org/x/net/http2"
@@ -18,9 +17,9 @@ const (
 )
 
 // send opens s on the connection for req: it writes the request's head and body, the body as
-// the server's flow-control windows allow, all before deadline. The connection's slot was
-// reserved.
-func (c *h2Conn) send(s *h2Stream, req *fasthttp.Request, deadline time.Time) error {
+// the server's flow-control windows allow and until the request's timer fires. The
+// connection's slot was reserved.
+func (c *h2Conn) send(s *h2Stream, req *fasthttp.Request) error {
 	body := req.Body()
 	c.lockWrite()
 	c.encodeHead(req, len(body))
@@ -37,7 +36,7 @@ func (c *h2Conn) send(s *h2Stream, req *fasthttp.Request, deadline time.Time) er
 	maxFrame := int(c.maxFrame)
 	c.streams[s.id] = s
 	c.mu.Unlock()
-	err := c.unlockWrite(c.writeHead(s.id, maxFrame, len(body) == 0, deadline))
+	err := c.unlockWrite(c.writeHead(s.id, maxFrame, len(body) == 0))
 	if err != nil {
 		c.conn.Close() // a frame may be cut: the connection is done for
 		return fmt.Errorf("http2: writing the request: %w", err)
@@ -55,7 +54,7 @@ func (c *h2Conn) send(s *h2Stream, req *fasthttp.Request, deadline time.Time) er
 			return nil
 		}
 		c.lockWrite()
-		err = c.conn.SetWriteDeadline(deadline)
+		err = c.armWrite()
 		if err == nil {
 			err = c.fr.WriteData(s.id, n == len(body), body[:n])
 		}
@@ -170,8 +169,8 @@ func (c *h2Conn) str(b []byte) string {
 
 // writeHead writes the encoded head as a HEADERS frame and as many CONTINUATION frames as
 // the server's frame size needs; c.wmu is held.
-func (c *h2Conn) writeHead(id uint32, maxFrame int, endStream bool, deadline time.Time) error {
-	if err := c.conn.SetWriteDeadline(deadline); err != nil {
+func (c *h2Conn) writeHead(id uint32, maxFrame int, endStream bool) error {
+	if err := c.armWrite(); err != nil {
 		return err
 	}
 	block := c.hbuf.Bytes()
