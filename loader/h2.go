@@ -108,7 +108,7 @@ func (c *h2Client) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
 		}
 		s, err := c.attempt(req, uri.Host(), https, deadline)
 		if err == nil {
-			fillResponse(resp, s, &h2Body{client: c, s: s, status: s.status})
+			fillResponse(resp, s, &h2Body{client: c, s: s, status: s.status}, string(req.Header.Method()) == "HEAD")
 			return nil
 		}
 		switch {

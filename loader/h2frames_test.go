@@ -308,6 +308,44 @@ func TestHTTP2HeaderBlocks(t *testing.T) {
 	}
 }
 
+// A body shorter or longer than its Content-Length is a bad response, as over HTTP/1.1.
+func TestHTTP2BodyLengthDiffers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		length string
+	}{{"shorter", "10"}, {"longer", "1"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			addr := serveLoopback(t, func(c net.Conn) {
+				defer c.Close()
+				p := newH2Peer(c)
+				if p == nil {
+					return
+				}
+				for id := p.request(); id != 0; id = p.request() {
+					err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, EndHeaders: true,
+						BlockFragment: p.block(":status", "200", "content-length", tc.length)})
+					if err == nil {
+						err = p.fr.WriteData(id, true, []byte("ok"))
+					}
+					if err != nil {
+						return
+					}
+				}
+			})
+			results, out := run(t, Config{Users: 1, Reps: 2, HTTP2: true, Timeout: 10 * time.Second}, oneTarget(t, "http://"+addr+"/"))
+			checkResults(t, results, 2, ErrBadResponse)
+			if got, want := out.ErrorSamples[ErrBadResponse], "cannot read response body: its length is not its Content-Length"; got != want {
+				t.Errorf("sample %q, want %q", got, want)
+			}
+			if out.Connections != 1 {
+				t.Errorf("%d connections, want 1: a stream's fault is not the connection's", out.Connections)
+			}
+		})
+	}
+}
+
 // A request head longer than the server's frame size goes out in CONTINUATION frames, and
 // arrives whole.
 func TestHTTP2LongRequestHead(t *testing.T) {

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/textproto"
 	"slices"
@@ -17,6 +18,15 @@ import (
 // errH2BadStatus is an answer whose :status is missing or not a number.
 var errH2BadStatus = errors.New("http2: cannot parse the answer's :status")
 
+// h2BodyLength is an answer whose body is not as long as its Content-Length says: a bad
+// response, as a short body is over HTTP/1.1.
+type h2BodyLength struct{ got, want int64 }
+
+func (e h2BodyLength) Error() string {
+	return fmt.Sprintf("http2: a body of %d bytes where Content-Length says %d", e.got, e.want)
+}
+func (e h2BodyLength) Unwrap() error { return io.ErrUnexpectedEOF }
+
 // h2Stream is one request's exchange on an h2Conn: what the reader received for it, and the
 // clock of its timeout. Streams are pooled with their buffers, channel and timer; a stream
 // is the reader's to fill only while it is in its connection's streams, under c.mu.
@@ -26,6 +36,9 @@ type h2Stream struct {
 	wake  chan struct{} // the reader's signal that something came (capacity 1)
 	timer *time.Timer   // fires at the request's deadline
 	late  bool          // the timer fired: every wait ends at once
+	// length is the body's length as the answer's Content-Length declares it, -1 when it
+	// declares none or the answer has no body (HEAD, 204, 304); got counts what was read.
+	length, got int64
 
 	// Under c.mu.
 	headers     bool // the final answer's head came
@@ -99,6 +112,7 @@ func (s *h2Stream) read(p []byte) (int, error) {
 		if s.off < len(s.buf) {
 			n := copy(p, s.buf[s.off:])
 			s.off += n
+			s.got += int64(n)
 			if s.off == len(s.buf) {
 				s.buf, s.off = s.buf[:0], 0
 			}
@@ -122,6 +136,8 @@ func (s *h2Stream) read(p []byte) (int, error) {
 		err, ended := s.err, s.ended
 		c.mu.Unlock()
 		switch {
+		case ended && s.length >= 0 && s.got != s.length:
+			return 0, h2BodyLength{got: s.got, want: s.length}
 		case ended:
 			return 0, io.EOF
 		case err != nil:
@@ -198,7 +214,7 @@ func (b *h2Body) wireHead() string {
 }
 
 // fillResponse puts the head of the stream's answer into resp, and body as its stream.
-func fillResponse(resp *fasthttp.Response, s *h2Stream, body *h2Body) {
+func fillResponse(resp *fasthttp.Response, s *h2Stream, body *h2Body, head bool) {
 	resp.Reset()
 	resp.SetStatusCode(s.status)
 	// Unlike the request's, the response's SetProtocol leaves IsHTTP11 true, so the result is
@@ -216,6 +232,10 @@ func fillResponse(resp *fasthttp.Response, s *h2Stream, body *h2Body) {
 		default:
 			resp.Header.Add(f.Name, f.Value) // Set-Cookie values land in resp.Header.Cookies()
 		}
+	}
+	s.length = int64(size)
+	if head || s.status == 204 || s.status == 304 {
+		s.length = -1
 	}
 	resp.SetBodyStream(body, size)
 	if size < 0 {
