@@ -125,7 +125,7 @@ func TestHTTP2(t *testing.T) {
 				t.Errorf("server saw %d requests, want 6", got)
 			}
 			onlyHTTP2(t, srv, 6)
-			// The users' streams share the one connection the transport dialed.
+			// The users' streams share the one connection the client dialed.
 			if out.Connections != 1 {
 				t.Errorf("opened %d connections, want 1", out.Connections)
 			}
@@ -228,7 +228,7 @@ func TestHTTP2Browser(t *testing.T) {
 	}
 }
 
-// A compressed answer is counted as received and as decoded; the transport neither asks for
+// A compressed answer is counted as received and as decoded; the client neither asks for
 // compression nor decodes it.
 func TestHTTP2ContentEncoding(t *testing.T) {
 	t.Parallel()
@@ -522,7 +522,7 @@ func TestHTTP2RefusedStreamRetried(t *testing.T) {
 }
 
 // An HTTP/2 server that refuses a request every time it is sent (RST_STREAM REFUSED_STREAM)
-// fails it as refused, as a refused connection, not as a timeout: the transport sends it again
+// fails it as refused, as a refused connection, not as a timeout: the client sends it again
 // with a growing back-off, which the timeout ends, but the server never took it.
 func TestHTTP2RefusedStreamEveryTime(t *testing.T) {
 	t.Parallel()
@@ -530,7 +530,7 @@ func TestHTTP2RefusedStreamEveryTime(t *testing.T) {
 		return fr.WriteRSTStream(id, http2.ErrCodeRefusedStream)
 	}}
 	addr := srv.start(t)
-	// Long enough for the transport's second attempt, which follows the first at once, on a
+	// Long enough for the client's second attempt, which follows the first at once, on a
 	// loaded machine; the third waits out a back-off of 1 s.
 	cfg := Config{Users: 1, Reps: 1, HTTP2: true, Timeout: 1500 * time.Millisecond}
 	results, out := run(t, cfg, oneTarget(t, "http://"+addr+"/"))
