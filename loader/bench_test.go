@@ -76,8 +76,8 @@ func BenchmarkSend(b *testing.B) {
 }
 
 // BenchmarkSendHTTP2 is BenchmarkSend over HTTP/2 (Config.HTTP2), h2c on loopback: what the
-// conversions to and from net/http and the HTTP/2 transport cost. Its server, net/http's, costs
-// more than BenchmarkSend's fasthttp server too, so compare the allocations first.
+// HTTP/2 client costs. Its server, net/http's, costs more than BenchmarkSend's fasthttp server
+// and runs in the same process, so BenchmarkSendHTTP2Client tells the client's own share.
 func BenchmarkSendHTTP2(b *testing.B) {
 	l := benchLoaderFor(b, h2cServer(b), true)
 	x := l.newExchange()

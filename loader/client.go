@@ -16,6 +16,10 @@ type connStats struct {
 	opened   atomic.Int64
 	bytesIn  atomic.Int64
 	bytesOut atomic.Int64
+	// HTTP/2 only (Config.HTTP2): GOAWAY and RST_STREAM frames received, and requests sent
+	// again after a refusal (REFUSED_STREAM, a GOAWAY before their stream) or on a connection
+	// that ended before they were written.
+	h2GoAways, h2Resets, h2Retries atomic.Int64
 }
 
 // connSetup builds what both clients connect with: the TLS settings (nil when none are

@@ -65,18 +65,15 @@ type Config struct {
 	ConnectionClose bool
 	// HTTP2 sends every request over HTTP/2 instead of HTTP/1.1, for sites that only speak it:
 	// https targets must agree to "h2" in the TLS handshake (ALPN), http targets are spoken to
-	// in h2c with prior knowledge. The users of a host then share a few multiplexed
-	// connections instead of holding one each. Cookies, redirects, pages, bodies and results are
-	// as over HTTP/1.1; HeaderBuffer does not apply (the HTTP/2 transport's limit of 10 MB
-	// does), and requests the server refused unprocessed (REFUSED_STREAM, GOAWAY) are retried.
+	// in h2c with prior knowledge. The users of a host then share one multiplexed connection
+	// (another opens when the server's stream limit fills it) instead of holding one each.
+	// Cookies, redirects, pages, bodies and results are as over HTTP/1.1; HeaderBuffer does not
+	// apply (an answer's header list may reach 10 MB), and requests the server refused
+	// unprocessed (REFUSED_STREAM, a GOAWAY before their stream) are sent again within Timeout.
 	//
-	// It is a slower path than HTTP/1.1, which fasthttp sends with a handful of allocations:
-	// each request goes through net/http and its HTTP/2 transport, which allocate a request,
-	// a context and its timer, header maps and a string per header, some tens of allocations in
-	// all, and every header is converted from fasthttp's request and back into its response.
-	// On loopback a request takes about twice as long end to end (BenchmarkSend against
-	// BenchmarkSendHTTP2, whose net/http server costs more too); that matters only when the
-	// client, not the server, is what limits the rate.
+	// The HTTP/2 client is webload's own, on golang.org/x/net/http2's framer and HPACK coder:
+	// it sends fasthttp's request and fills fasthttp's response directly, with a few
+	// allocations per request (BenchmarkSendHTTP2Client).
 	// Cannot be combined with ConnectionClose.
 	HTTP2 bool
 	// Insecure skips TLS certificate verification (curl's --insecure). Verification is on

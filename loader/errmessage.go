@@ -67,6 +67,8 @@ func badResponseMessage(err error) string {
 		return "cannot read response body: broken chunked encoding"
 	case errors.As(err, &enc):
 		return "cannot decode response body: not what its Content-Encoding says"
+	case errors.As(err, new(h2BodyLength)):
+		return "cannot read response body: its length is not its Content-Length"
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "cannot read response body: connection closed before its end"
 	case strings.Contains(msg, "response body"):

@@ -80,7 +80,7 @@ func TestErrorSamplesQuoteNoResponseBytes(t *testing.T) {
 	}
 }
 
-// An HTTP/2 server's GOAWAY carries free bytes ("debug data") that the transport's error quotes:
+// An HTTP/2 server's GOAWAY carries free bytes ("debug data") that net/http's errors quote:
 // the sample names the GOAWAY and its code only.
 func TestHTTP2GoAwayQuotesNoDebugData(t *testing.T) {
 	t.Parallel()

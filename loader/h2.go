@@ -1,21 +1,13 @@
 package loader
 
 import (
-	"bytes"
-	"context"
 	"crypto/tls"
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
-	"maps"
 	"net"
-	"net/http"
-	"net/http/httptrace"
-	"net/url"
-	"reflect"
-	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -37,20 +29,44 @@ type h2Timeout struct{}
 func (h2Timeout) Error() string        { return "http/2: timeout" }
 func (h2Timeout) Is(target error) bool { return target == fasthttp.ErrTimeout }
 
-// h2Client sends requests over HTTP/2 (Config.HTTP2) with net/http's transport: it turns
-// fasthttp's request into net/http's and the answer back into fasthttp's response, so that
-// nothing above the exchange changes. Connections come from the run's dialer, so they are
-// counted, tunnelled through the proxy and verified as on the HTTP/1.1 path.
-//
-// It calls the transport's RoundTrip, not an http.Client: a client would parse the Location of
-// every redirect answer (failing the request when it does not parse, where fasthttp hands the
-// answer back) and build the next request before being told not to follow it, and nothing
-// else it offers is wanted here: no jar, no redirects, and Do sets the deadline.
-// Safe for concurrent use.
+// errH2NoStreams is a server whose new connection takes no stream at all.
+var errH2NoStreams = errors.New("http2: the server's new connection takes no streams (SETTINGS_MAX_CONCURRENT_STREAMS 0)")
+
+// h2MaxAttempts bounds how often one request goes out: the first time, then again after
+// refusals (REFUSED_STREAM, a GOAWAY before its stream) or a connection that ended before it
+// was written, as net/http's transport does.
+const h2MaxAttempts = 7
+
+// h2Client sends requests over HTTP/2 (Config.HTTP2) on connections of its own, speaking the
+// protocol with golang.org/x/net/http2's framer and HPACK coder: it sends fasthttp's request
+// and fills fasthttp's response directly, so that nothing above the exchange changes and a
+// request costs a few allocations, not the tens that net/http's transport and the conversions
+// to and from its types cost. The users of a host share one connection, multiplexed, and
+// another is opened when the server's stream limit fills it. Connections come from the run's
+// dialer, so they are counted, tunnelled through the proxy and verified as on the HTTP/1.1
+// path; net/http is not needed for any of it. Safe for concurrent use.
 type h2Client struct {
-	t         *http.Transport // HTTP/2 only, for http (h2c) and https targets alike
-	timeout   time.Duration   // Config.Timeout, for the whole request
-	userAgent string          // sent when the request has none, as fasthttp.Client.Name is
+	d         *dialer
+	tls       *tls.Config
+	stats     *connStats
+	timeout   time.Duration // Config.Timeout, for the whole request, body included
+	idle      time.Duration // how long an unused connection stays open
+	userAgent string        // sent when the request has none, as fasthttp.Client.Name is
+	// maxHeaderList bounds an answer's header list: h2MaxHeaderList, smaller in tests.
+	maxHeaderList uint32
+	streams       sync.Pool // *h2Stream
+
+	mu    sync.Mutex
+	hosts [2]map[string]*h2Host // http's and https's, by the target's host[:port]
+}
+
+// h2Host holds the connections to one host and scheme.
+type h2Host struct {
+	client  *h2Client
+	addr    string // host:port
+	https   bool
+	conns   []*h2Conn     // under client.mu
+	dialing chan struct{} // closed when the dial in flight ends; nil when none is
 }
 
 func newH2Client(cfg *Config, cs *connStats) (*h2Client, error) {
@@ -58,82 +74,236 @@ func newH2Client(cfg *Config, cs *connStats) (*h2Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &h2Client{timeout: cfg.Timeout, userAgent: cfg.UserAgent}
-	// HTTP/2 only: over TLS when ALPN agreed on it, and h2c with prior knowledge for http
-	// targets, since HTTP/1 is left out. One transport serves both, as it pools connections
-	// by scheme as well as address.
-	var protocols http.Protocols
-	protocols.SetHTTP2(true)
-	protocols.SetUnencryptedHTTP2(true)
-	c.t = &http.Transport{
-		Protocols: &protocols,
-		// http targets: a plain TCP connection (or tunnel) that speaks HTTP/2 at once. The
-		// transport's Proxy stays unset, as the run's dialer does the tunnelling.
-		DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
-			return d.dial(addr, c.dialTimeout(ctx), nil)
-		},
-		// https targets: the transport speaks HTTP/2 on a *tls.Conn whose handshake agreed
-		// on h2, which dialH2 makes sure of.
-		DialTLSContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
-			return d.dialH2(addr, c.dialTimeout(ctx), tc)
-		},
-		// webload sends its own Accept-Encoding and decodes the body itself (body.read): the
-		// transport must neither ask for gzip nor decode it on the way.
-		DisableCompression: true,
-		IdleConnTimeout:    cfg.idleConn(),
-		// One dial at a time per host: left unlimited, the transport dials once for each
-		// request that finds no connection yet, and a run's users, starting together, would
-		// open one connection each instead of sharing the first. It still dials another when
-		// the server's stream limit fills the connection: the full one then leaves the count,
-		// as a closed one does.
-		MaxConnsPerHost: 1,
+	c := &h2Client{d: d, tls: tc, stats: cs, timeout: cfg.Timeout, idle: cfg.idleConn(),
+		userAgent: cfg.UserAgent, maxHeaderList: h2MaxHeaderList, hosts: [2]map[string]*h2Host{{}, {}}}
+	c.streams.New = func() any {
+		s := &h2Stream{wake: make(chan struct{}, 1), timer: time.NewTimer(time.Hour)}
+		s.timer.Stop()
+		return s
 	}
 	return c, nil
 }
 
 // Do sends req over HTTP/2 and fills resp with the answer's head and, as its body stream, the
-// answer's body. The request's deadline keeps running until that stream is closed (body.read
+// answer's body. The request's clock keeps running until that stream is closed (body.read
 // closes it), so Config.Timeout bounds the body as on the HTTP/1.1 path.
 func (c *h2Client) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
-	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
-	tries := newH2Tries()
-	ctx = httptrace.WithClientTrace(ctx, &tries.trace)
-	hreq, err := c.request(ctx, req)
-	if err != nil {
-		cancel()
-		tries.release()
-		return err
+	deadline := time.Now().Add(c.timeout)
+	c.prepare(req)
+	uri := req.URI()
+	https := string(uri.Scheme()) == "https"
+	refused := false
+	for attempt := 0; attempt < h2MaxAttempts; attempt++ {
+		if attempt > 0 {
+			c.stats.h2Retries.Add(1)
+		}
+		if refused && attempt > 1 {
+			// At once the first time, then after 1 s, 2 s, 4 s...: a server that refuses
+			// streams is busy. The request fails as refused when its time cannot cover it.
+			wait := time.Second << (attempt - 2)
+			if time.Until(deadline) < wait {
+				return errStreamRefused
+			}
+			time.Sleep(wait)
+		}
+		s, err := c.attempt(req, uri.Host(), https, deadline)
+		if err == nil {
+			fillResponse(resp, s, &h2Body{client: c, s: s, status: s.status}, string(req.Header.Method()) == "HEAD")
+			return nil
+		}
+		switch {
+		case errors.Is(err, errH2RefusedRetry):
+			refused = true
+		case errors.Is(err, errH2GoAwayRetry), errors.Is(err, errH2Unusable):
+		case refused && errors.Is(err, errH2Timeout):
+			return errStreamRefused // the server's last word on it was a refusal
+		default:
+			return err
+		}
 	}
-	hresp, err := c.t.RoundTrip(hreq)
+	return errStreamRefused
+}
+
+// attempt sends req once and waits for its answer's head.
+func (c *h2Client) attempt(req *fasthttp.Request, host []byte, https bool, deadline time.Time) (*h2Stream, error) {
+	h, err := c.host(host, https)
 	if err != nil {
-		cancel()
-		return tries.failed(err)
+		return nil, err
 	}
-	tries.release()
-	fillResponse(resp, hresp, &h2Body{body: hresp.Body, cancel: cancel, head: hresp})
-	return nil
+	conn, err := h.conn(deadline)
+	if err != nil {
+		return nil, err
+	}
+	s := c.streams.Get().(*h2Stream)
+	s.c = conn
+	select {
+	case <-s.wake: // a signal left from the stream's last use
+	default:
+	}
+	s.timer.Reset(time.Until(deadline))
+	if err := conn.send(s, req); err != nil {
+		c.release(s)
+		return nil, err
+	}
+	if err := s.awaitHead(); err != nil {
+		c.release(s)
+		return nil, err
+	}
+	return s, nil
+}
+
+// release ends s: it resets the stream if its answer has not ended, gives its slot back to
+// the connection and s to the pool.
+func (c *h2Client) release(s *h2Stream) {
+	s.timer.Stop()
+	conn := s.c
+	conn.mu.Lock()
+	code, reset := rstCode(s)
+	registered := s.id != 0 && conn.streams[s.id] == s
+	conn.removeLocked(s)
+	conn.mu.Unlock()
+	if reset && registered {
+		id := s.id
+		_ = conn.write(func() error { return conn.fr.WriteRSTStream(id, code) })
+	}
+	conn.unreserve()
+	*s = h2Stream{wake: s.wake, timer: s.timer, fields: s.fields[:0], buf: s.buf[:0]}
+	if cap(s.buf) > 64<<10 {
+		s.buf = nil // a large body's buffer is not kept for small ones
+	}
+	c.streams.Put(s)
 }
 
 // CloseIdleConnections closes the connections no request is using.
 func (c *h2Client) CloseIdleConnections() {
-	c.t.CloseIdleConnections()
-}
-
-// dialTimeout is what is left of the request's time for dialing: the transport dials for
-// the request that first needs a connection, under that request's context.
-func (c *h2Client) dialTimeout(ctx context.Context) time.Duration {
-	if deadline, ok := ctx.Deadline(); ok {
-		return time.Until(deadline) // fasthttp's dialer fails at once when nothing is left
+	c.mu.Lock()
+	var idle []*h2Conn
+	for _, hosts := range c.hosts {
+		for _, h := range hosts {
+			idle = append(idle, h.conns...)
+		}
 	}
-	return c.timeout
+	c.mu.Unlock()
+	for _, conn := range idle {
+		conn.closeIdle()
+	}
 }
 
-// request converts req into the net/http request that the transport sends.
-func (c *h2Client) request(ctx context.Context, req *fasthttp.Request) (*http.Request, error) {
-	// First what fasthttp's Client and Request.Write do before sending, so that the path is
-	// sent as written (newClient's DisablePathNormalizing) and req reads afterwards as it was
-	// sent (siege's -g prints it): the Host and request target from the URI, the credentials
-	// of the URL unless the request has its own, and the client's User-Agent.
+// host returns the pool of connections to host (as the URL names it) over https or http.
+func (c *h2Client) host(host []byte, https bool) (*h2Host, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	hosts := c.hosts[0]
+	if https {
+		hosts = c.hosts[1]
+	}
+	if h := hosts[string(host)]; h != nil { // looked up without allocating
+		return h, nil
+	}
+	if len(host) == 0 {
+		return nil, errors.New("http2: the request has no host")
+	}
+	h := &h2Host{client: c, addr: fasthttp.AddMissingPort(string(host), https), https: https}
+	hosts[string(host)] = h
+	return h, nil
+}
+
+// conn returns a connection with a stream slot reserved for a request, dialing one when none
+// has a free slot: one dial at a time per host, so that users starting together share the
+// first connection instead of opening one each.
+func (h *h2Host) conn(deadline time.Time) (*h2Conn, error) {
+	c := h.client
+	for {
+		c.mu.Lock()
+		for _, conn := range h.conns {
+			if conn.reserve() {
+				c.mu.Unlock()
+				return conn, nil
+			}
+		}
+		if dialing := h.dialing; dialing != nil {
+			c.mu.Unlock()
+			if err := waitUntil(dialing, deadline); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		dialing := make(chan struct{})
+		h.dialing = dialing
+		c.mu.Unlock()
+		conn, err := h.dial(deadline)
+		c.mu.Lock()
+		h.dialing = nil
+		close(dialing)
+		if err != nil {
+			c.mu.Unlock()
+			return nil, err
+		}
+		h.conns = append(h.conns, conn)
+		c.mu.Unlock()
+		if conn.reserve() {
+			return conn, nil
+		}
+		if conn.takesNoStreams() {
+			// Looking again would only lead to another dial.
+			conn.closeIdle()
+			return nil, errH2NoStreams
+		}
+		// Others waiting for the dial took its slots: look again.
+	}
+}
+
+// waitUntil waits for ch to close, or fails at deadline.
+func waitUntil(ch <-chan struct{}, deadline time.Time) error {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case <-ch:
+		return nil
+	case <-t.C:
+		return errH2Timeout
+	}
+}
+
+// dial opens a connection to the host and starts HTTP/2 on it, within what is left of the
+// request's time: TLS agreeing on h2 for https targets, h2c with prior knowledge for http.
+func (h *h2Host) dial(deadline time.Time) (*h2Conn, error) {
+	c := h.client
+	left := time.Until(deadline)
+	if left <= 0 {
+		return nil, errH2Timeout
+	}
+	var conn net.Conn
+	var err error
+	if h.https {
+		conn, err = c.d.dialH2(h.addr, left, c.tls)
+	} else {
+		conn, err = c.d.dial(h.addr, left, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return newH2Conn(conn, h, deadline)
+}
+
+// remove takes conn, which ended, out of the pool.
+func (h *h2Host) remove(conn *h2Conn) {
+	c := h.client
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, cc := range h.conns {
+		if cc == conn {
+			h.conns = append(h.conns[:i], h.conns[i+1:]...)
+			return
+		}
+	}
+}
+
+// prepare does to req what fasthttp's Client and Request.Write do before sending, so that
+// the path is sent as written (newClient's DisablePathNormalizing) and req reads afterwards
+// as it was sent (siege's -g prints it): the Host and request target from the URI, the
+// credentials of the URL unless the request has its own, and the client's User-Agent.
+func (c *h2Client) prepare(req *fasthttp.Request) {
 	uri := req.URI()
 	uri.DisablePathNormalizing = true
 	h := &req.Header
@@ -149,90 +319,13 @@ func (c *h2Client) request(ctx context.Context, req *fasthttp.Request) (*http.Re
 		h.SetUserAgent(c.userAgent)
 	}
 	h.SetProtocol("HTTP/2.0")
-
-	var body io.Reader
-	if b := req.Body(); len(b) > 0 {
-		// No copy: the transport may still be writing the body after the answer came back,
-		// while the user already prepares its next request in req, but the body is a
-		// target's shared one (prepare), which nothing ever writes to.
-		body = bytes.NewReader(b)
-	}
-	// All the text net/http wants as strings, in one string sliced into its fields: the
-	// method, "//authority/path?query" and each header's name and value. One allocation, where
-	// a string per field cost one each, as did a slice per header's values.
-	host, target := h.Host(), h.RequestURI()
-	size, headers := len(h.Method())+2+len(host)+len(target), 0
-	for k, v := range h.All() {
-		if !connectionHeader(k) {
-			size, headers = size+len(k)+len(v), headers+1
-		}
-	}
-	var sb strings.Builder
-	sb.Grow(size)
-	sb.Write(h.Method())
-	sb.WriteString("//")
-	sb.Write(host)
-	sb.Write(target)
-	for k, v := range h.All() {
-		if !connectionHeader(k) {
-			sb.Write(k)
-			sb.Write(v)
-		}
-	}
-	text := sb.String()
-	method, text := text[:len(h.Method())], text[len(h.Method()):]
-	opaque, text := text[:2+len(host)+len(target)], text[2+len(host)+len(target):]
-	hreq, err := http.NewRequestWithContext(ctx, method, "", body)
-	if err != nil {
-		return nil, err
-	}
-	// The target is sent as written: an opaque "//authority/path" is the net/http way to
-	// keep a path from being re-escaped; the transport sends the path part as :path. The URL
-	// parsed from "" is filled in, not replaced.
-	authority := opaque[2 : 2+len(host)]
-	urlHost := authority
-	if !bytes.Equal(uri.Host(), host) {
-		urlHost = string(uri.Host()) // a Host header of the run's own
-	}
-	path, query, _ := strings.Cut(opaque, "?")
-	*hreq.URL = url.URL{Scheme: schemeName(uri.Scheme()), Host: urlHost, Opaque: path, RawQuery: query}
-	hreq.Host = authority
-	values := make([]string, headers)
-	i := 0
-	for k, v := range h.All() {
-		if connectionHeader(k) {
-			continue
-		}
-		key, value := text[:len(k)], text[len(k):len(k)+len(v)]
-		text = text[len(k)+len(v):]
-		if vv, ok := hreq.Header[key]; ok {
-			hreq.Header[key] = append(vv, value) // a repeated header: rare, so it may allocate
-			continue
-		}
-		values[i] = value
-		hreq.Header[key] = values[i : i+1 : i+1]
-		i++
-	}
-	if _, ok := hreq.Header["User-Agent"]; !ok {
-		hreq.Header["User-Agent"] = []string{""} // none, as fasthttp sends; not Go's own
-	}
-	return hreq, nil
-}
-
-// schemeName is a target's scheme as a string without allocating one: Config.Validate lets
-// only http and https through.
-func schemeName(scheme []byte) string {
-	if string(scheme) == "https" {
-		return "https"
-	}
-	return "http"
 }
 
 // connectionHeader tells whether a request header is HTTP/1.1's business only: HTTP/2 forbids
 // the connection-specific ones, carries Host as :authority and sets Content-Length itself.
 func connectionHeader(key []byte) bool {
 	for _, name := range [...]string{"Host", "Content-Length", "Connection", "Keep-Alive",
-		"Proxy-Connection", "Transfer-Encoding", "Upgrade"} {
+		"Proxy-Connection", "Transfer-Encoding", "Upgrade", "Te"} {
 		if strings.EqualFold(string(key), name) {
 			return true
 		}
@@ -240,110 +333,11 @@ func connectionHeader(key []byte) bool {
 	return false
 }
 
-// fillResponse puts the head of an HTTP/2 answer into resp, and body as its stream.
-func fillResponse(resp *fasthttp.Response, hr *http.Response, body io.Reader) {
-	resp.Reset()
-	resp.SetStatusCode(hr.StatusCode)
-	// Unlike the request's, the response's SetProtocol leaves IsHTTP11 true, so the result is
-	// not marked HTTP10. fasthttp renders this head with a reason phrase and its defaults
-	// (Date, Content-Type), which ProbeOnce does not show: see h2Body.wireHead.
-	resp.Header.SetProtocol([]byte("HTTP/2.0"))
-	for k, vv := range hr.Header {
-		for _, v := range vv {
-			resp.Header.Add(k, v) // Set-Cookie values land in resp.Header.Cookies()
-		}
-	}
-	resp.SetBodyStream(body, int(hr.ContentLength))
-	if hr.ContentLength < 0 {
-		// SetBodyStream calls an unknown length chunked; HTTP/2 has no such thing.
-		resp.Header.Del(fasthttp.HeaderTransferEncoding)
-	}
-}
-
-// h2Body is an HTTP/2 answer's body as a fasthttp body stream. Closing it ends the stream
-// (with RST_STREAM when it was not read to its end, leaving the connection to the others) and
-// only then releases the request's deadline. One goroutine reads and closes it.
-type h2Body struct {
-	body   io.ReadCloser
-	cancel context.CancelFunc
-	closed bool // fasthttp may close it again when the response is reset
-	// head is the answer's :status and headers as they came, which the fasthttp response
-	// does not keep: it reads a status of 0 as 200 and renders headers it defaults (Date,
-	// Content-Type). checkStatus and ProbeOnce read it.
-	head *http.Response
-}
-
-func (b *h2Body) Read(p []byte) (int, error) {
-	n, err := b.body.Read(p)
-	if err != nil {
-		err = h2Error(err) // io.EOF stays as it is
-	}
-	return n, err
-}
-
-func (b *h2Body) Close() error {
-	if b.closed {
-		return nil
-	}
-	b.closed = true
-	err := b.body.Close()
-	b.cancel()
-	return err
-}
-
-// wireHead returns the answer's head as it came: "HTTP/2.0", the :status as sent (HTTP/2 has
-// no reason phrase) and the headers, sorted by name, as the transport keeps them in a map.
-func (b *h2Body) wireHead() string {
-	status, _, _ := strings.Cut(b.head.Status, " ")
-	var sb strings.Builder
-	sb.WriteString("HTTP/2.0 " + status + "\r\n")
-	for _, k := range slices.Sorted(maps.Keys(b.head.Header)) {
-		for _, v := range b.head.Header[k] {
-			sb.WriteString(k + ": " + v + "\r\n")
-		}
-	}
-	sb.WriteString("\r\n")
-	return sb.String()
-}
-
-// h2Error maps what the transport returns to what classify knows.
-func h2Error(err error) error {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return errH2Timeout
-	}
-	if code, ok := goAwayCode(err); ok {
-		return goAwayError{code: code, err: err}
-	}
-	return err
-}
-
-// goAwayCode names the error code of the GOAWAY in err's chain, if there is one.
-func goAwayCode(err error) (string, bool) {
-	return h2ErrCode(err, "GoAwayError", "ErrCode")
-}
-
-// h2ErrCode names the HTTP/2 error code in field of the first error in err's chain whose
-// type's name ends in typ. net/http keeps its HTTP/2 error types unexported, so they are known
-// by their types' names and fields, which they share with golang.org/x/net/http2's exported
-// GoAwayError and StreamError.
-func h2ErrCode(err error, typ, field string) (string, bool) {
-	for ; err != nil; err = errors.Unwrap(err) {
-		v := reflect.ValueOf(err)
-		if v.Kind() != reflect.Struct || !strings.HasSuffix(v.Type().Name(), typ) {
-			continue
-		}
-		if f := v.FieldByName(field); f.IsValid() && f.CanInterface() {
-			return fmt.Sprint(f.Interface()), true
-		}
-	}
-	return "", false
-}
-
-// goAwayError is a GOAWAY without its debug data: free bytes from the server, which the
-// transport's message quotes and reports must not.
+// goAwayError is a GOAWAY without its debug data: free bytes from the server, which reports
+// must not quote.
 type goAwayError struct {
 	code string // as HTTP/2 names it, e.g. INTERNAL_ERROR
-	err  error  // the transport's, for errors.Is and errors.As
+	err  error  // what ended the connection, for errors.Is and errors.As
 }
 
 func (e goAwayError) Error() string {
@@ -369,8 +363,6 @@ func (d *dialer) dialH2(addr string, timeout time.Duration, base *tls.Config) (n
 		}
 		return nil, err
 	}
-	// net/http's transport speaks HTTP/2 only on a *tls.Conn that agreed on it; on any other
-	// connection it would fall back to HTTP/1.1.
 	if tlsConn, ok := conn.(*tls.Conn); !ok || tlsConn.ConnectionState().NegotiatedProtocol != nextProtoH2 {
 		conn.Close()
 		return nil, fmt.Errorf("server at %s %w", addr, errNoHTTP2)

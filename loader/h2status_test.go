@@ -10,7 +10,7 @@ import (
 )
 
 // An HTTP/2 :status that is no final HTTP status (000, 0, 099) is a bad response, as on
-// HTTP/1.1 (TestBadStatusCodes): the transport reads "000" as 0, which fasthttp would report
+// HTTP/1.1 (TestBadStatusCodes): the HTTP/2 client reads "000" as 0, which fasthttp would report
 // as a 200.
 func TestHTTP2BadStatusCodes(t *testing.T) {
 	t.Parallel()

@@ -68,6 +68,10 @@ type Outcome struct {
 	// WireBytesIn and WireBytesOut count every byte read from and written to the sockets,
 	// headers (and TLS records) included.
 	WireBytesIn, WireBytesOut int64
+	// H2GoAways and H2Resets count the GOAWAY and RST_STREAM frames HTTP/2 servers sent
+	// (Config.HTTP2), and H2Retries the requests sent again after a refusal or a GOAWAY:
+	// signs of a server shedding load, which the results alone do not show.
+	H2GoAways, H2Resets, H2Retries int64
 	// ErrorSamples holds the first error message seen for each failure kind, so a report can
 	// say what "other" or "bad-response" meant.
 	ErrorSamples map[ErrKind]string
@@ -399,6 +403,9 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 		Connections:    l.conns.opened.Load(),
 		WireBytesIn:    l.conns.bytesIn.Load(),
 		WireBytesOut:   l.conns.bytesOut.Load(),
+		H2GoAways:      l.conns.h2GoAways.Load(),
+		H2Resets:       l.conns.h2Resets.Load(),
+		H2Retries:      l.conns.h2Retries.Load(),
 		ErrorSamples:   maskSamples(l.masked, l.samples),
 		CheckSamples:   maskSamples(l.masked, l.checkSamples),
 		ExtractSamples: maskSamples(l.masked, l.extractSamples),

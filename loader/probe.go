@@ -46,7 +46,7 @@ func ProbeOnce(cfg Config, t urls.Target) (Probe, error) {
 	p.Request = redactHead(x.req.Header.String())
 	// fasthttp's own rendering of the head adds the headers it defaults (Date, Content-Type),
 	// so answers are shown as the server sent them: HTTP/1.1's from the wire, HTTP/2's from
-	// what the transport received.
+	// what the HTTP/2 client received.
 	if c := wireOf(x.resp.LocalAddr()); c != nil {
 		p.Response = redactHead(string(c.wireHead()))
 	} else if h2, ok := x.resp.BodyStream().(*h2Body); ok {

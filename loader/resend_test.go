@@ -187,7 +187,7 @@ func assertResent(t *testing.T, results []Result, n, least, most int) {
 	}
 }
 
-// Over HTTP/2 the transport leaves a connection the server closed while idle on its own
+// Over HTTP/2 the client leaves a connection the server closed while idle on its own
 // (GOAWAY, or the closed socket seen by its reader), so no request fails either.
 func TestHTTP2AfterIdleClose(t *testing.T) {
 	t.Parallel()

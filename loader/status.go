@@ -19,7 +19,7 @@ func checkStatus(x *exchange) error {
 	stream := x.resp.BodyStream()
 	h2, _ := stream.(*h2Body)
 	if h2 != nil {
-		code = h2.head.StatusCode // "000" is 0 here, and a 200 in x.resp
+		code = h2.status // "000" is 0 here, and a 200 in x.resp
 	}
 	c := wireOf(x.resp.LocalAddr())
 	switch {

@@ -1,0 +1,338 @@
+package loader
+
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+)
+
+// The connection's reader: what the server's frames do to the connection and its streams.
+
+// h2HeaderBlock is a header block being decoded, which may span CONTINUATION frames.
+type h2HeaderBlock struct {
+	stream    uint32
+	endStream bool
+	fields    []hpack.HeaderField
+	size      int  // as RFC 9113 counts a header list
+	tooLarge  bool // past the header list's bound: the rest of the block is decoded and dropped
+	keep      bool // the block's stream is one this client waits on
+}
+
+// h2HeadersTooLarge is an answer whose header list is longer than the client takes.
+type h2HeadersTooLarge struct{ limit uint32 }
+
+func (e h2HeadersTooLarge) Error() string {
+	if e.limit%(1<<20) == 0 {
+		return fmt.Sprintf("http2: response headers longer than %d MB", e.limit>>20)
+	}
+	return fmt.Sprintf("http2: response headers longer than %d bytes", e.limit)
+}
+
+// errH2GoAwayRetry is a request on a stream above the last one a server's GOAWAY says it
+// processed: it goes out again on another connection.
+var errH2GoAwayRetry = errors.New("http2: server sent GOAWAY before the request's stream")
+
+// errH2RefusedRetry is a stream the server reset with REFUSED_STREAM: the request goes out
+// again, after a back-off from the second time on.
+var errH2RefusedRetry = errors.New("http2: server refused the stream (REFUSED_STREAM)")
+
+// h2StreamReset is a stream the server reset with a code other than REFUSED_STREAM.
+type h2StreamReset struct{ code http2.ErrCode }
+
+func (e h2StreamReset) Error() string {
+	return fmt.Sprintf("http2: server reset the request's stream (%v)", e.code)
+}
+
+// settings applies the server's SETTINGS and acknowledges them.
+func (c *h2Conn) settings(sf *http2.SettingsFrame) error {
+	var table uint32
+	tableSet := false
+	c.mu.Lock()
+	err := sf.ForeachSetting(func(s http2.Setting) error {
+		switch s.ID {
+		case http2.SettingMaxConcurrentStreams:
+			c.maxStreams = min(s.Val, h2DefaultMaxStreams)
+		case http2.SettingMaxFrameSize:
+			c.maxFrame = s.Val
+		case http2.SettingInitialWindowSize:
+			// Open streams' windows move by the change (RFC 9113 6.9.2).
+			delta := int32(s.Val) - c.initWindow
+			c.initWindow = int32(s.Val)
+			for _, st := range c.streams {
+				st.sendWindow += delta
+			}
+			c.wakeSenders()
+		case http2.SettingHeaderTableSize:
+			table, tableSet = s.Val, true
+		}
+		return nil
+	})
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	// Under the write lock only: requests take it before mu, so the reader never takes it
+	// while holding mu.
+	return c.write(func() error {
+		if tableSet {
+			c.enc.SetMaxDynamicTableSizeLimit(table)
+		}
+		return c.fr.WriteSettingsAck()
+	})
+}
+
+// readLoop reads the server's frames until the connection ends, then fails the streams left.
+func (c *h2Conn) readLoop() {
+	for {
+		f, err := c.fr.ReadFrame()
+		if err == nil {
+			err = c.frame(f)
+		} else {
+			var se http2.StreamError
+			if errors.As(err, &se) {
+				// A frame the framer finds bad for one stream only: that stream fails.
+				c.resetStream(se.StreamID, se.Code, fmt.Errorf("http2: bad frame from the server: %w", se))
+				continue
+			}
+		}
+		if err != nil {
+			var ce http2.ConnectionError
+			if errors.As(err, &ce) {
+				_ = c.write(func() error { return c.fr.WriteGoAway(0, http2.ErrCode(ce), nil) })
+			}
+			c.fail(err)
+			return
+		}
+	}
+}
+
+// frame handles one frame from the server.
+func (c *h2Conn) frame(f http2.Frame) error {
+	// The framer fails a header block that other frames interrupt (RFC 9113 6.10).
+	switch f := f.(type) {
+	case *http2.DataFrame:
+		return c.data(f)
+	case *http2.HeadersFrame:
+		c.startBlock(f.StreamID, f.StreamEnded())
+		return c.headerFragment(f.HeaderBlockFragment(), f.HeadersEnded())
+	case *http2.ContinuationFrame:
+		return c.headerFragment(f.HeaderBlockFragment(), f.HeadersEnded())
+	case *http2.RSTStreamFrame:
+		c.stats.h2Resets.Add(1)
+		var err error = h2StreamReset{code: f.ErrCode}
+		if f.ErrCode == http2.ErrCodeRefusedStream {
+			err = errH2RefusedRetry
+		}
+		c.endStream(f.StreamID, err)
+	case *http2.SettingsFrame:
+		if !f.IsAck() {
+			return c.settings(f)
+		}
+	case *http2.PingFrame:
+		if !f.IsAck() {
+			data := f.Data
+			return c.write(func() error { return c.fr.WritePing(true, data) })
+		}
+	case *http2.GoAwayFrame:
+		c.goneAway(f.LastStreamID, f.ErrCode)
+	case *http2.WindowUpdateFrame:
+		c.windowUpdate(f.StreamID, f.Increment)
+	case *http2.PushPromiseFrame:
+		return http2.ConnectionError(http2.ErrCodeProtocol) // push was disabled in the settings
+	}
+	return nil
+}
+
+// data takes a DATA frame's payload into its stream's body.
+func (c *h2Conn) data(f *http2.DataFrame) error {
+	credit := uint32(0)
+	c.mu.Lock()
+	c.recvCredit += f.Length
+	if c.recvCredit >= h2ConnCredit {
+		credit, c.recvCredit = c.recvCredit, 0
+	}
+	st := c.streams[f.StreamID]
+	switch {
+	case st == nil: // a stream this client reset or finished: its data only counts for the connection
+	case !st.headers:
+		st.fail(errors.New("http2: the server sent body data before the answer's headers"))
+		c.resetLocked(st, http2.ErrCodeProtocol)
+	case len(st.buf)-st.off+int(f.Length) > h2StreamWindow+h2StreamCredit:
+		st.fail(errors.New("http2: the server sent more than the stream's flow-control window"))
+		c.resetLocked(st, http2.ErrCodeFlowControl)
+	default:
+		st.buf = append(st.buf, f.Data()...)
+		st.recvPadding += f.Length - uint32(len(f.Data()))
+		if f.StreamEnded() {
+			st.ended = true
+		}
+		st.signal()
+	}
+	c.mu.Unlock()
+	if credit > 0 {
+		return c.write(func() error { return c.fr.WriteWindowUpdate(0, credit) })
+	}
+	return nil
+}
+
+// startBlock begins a header block for stream.
+func (c *h2Conn) startBlock(stream uint32, endStream bool) {
+	c.hd.stream, c.hd.endStream = stream, endStream
+	c.hd.fields, c.hd.size, c.hd.tooLarge = c.hd.fields[:0], 0, false
+	c.mu.Lock()
+	c.hd.keep = c.streams[stream] != nil
+	c.mu.Unlock()
+	c.dec.SetEmitEnabled(c.hd.keep)
+}
+
+// headerFragment decodes a fragment of the current header block; at its end the block goes
+// to its stream. Blocks of streams nobody waits on are decoded all the same, as they change
+// the decoder's table.
+func (c *h2Conn) headerFragment(frag []byte, end bool) error {
+	if _, err := c.dec.Write(frag); err != nil {
+		return http2.ConnectionError(http2.ErrCodeCompression)
+	}
+	if !end {
+		return nil
+	}
+	if err := c.dec.Close(); err != nil {
+		return http2.ConnectionError(http2.ErrCodeCompression)
+	}
+	if c.hd.keep {
+		c.headerBlock()
+	}
+	return nil
+}
+
+// emit is the decoder's: it keeps the current block's fields up to the header list's bound.
+func (c *h2Conn) emit(f hpack.HeaderField) {
+	c.hd.size += len(f.Name) + len(f.Value) + 32
+	if c.hd.size > int(c.maxList) {
+		c.hd.tooLarge = true
+		c.dec.SetEmitEnabled(false)
+		return
+	}
+	c.hd.fields = append(c.hd.fields, f)
+}
+
+// headerBlock gives a whole header block to its stream: informational answers are counted
+// and dropped, the final answer's head wakes the request, and trailers are dropped.
+func (c *h2Conn) headerBlock() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.streams[c.hd.stream]
+	if st == nil {
+		return
+	}
+	if st.headers { // trailers: tolerated, and not kept
+		if c.hd.endStream {
+			st.ended = true
+			st.signal()
+		}
+		return
+	}
+	if c.hd.tooLarge {
+		st.fail(h2HeadersTooLarge{limit: c.maxList})
+		c.resetLocked(st, http2.ErrCodeCancel)
+		return
+	}
+	status, text, ok := h2Status(c.hd.fields)
+	switch {
+	case !ok:
+		st.fail(errH2BadStatus)
+		c.resetLocked(st, http2.ErrCodeProtocol)
+	case status >= 100 && status < 200 && !c.hd.endStream:
+		if st.interim++; st.interim > maxInterim {
+			st.fail(errTooManyInterim)
+			c.resetLocked(st, http2.ErrCodeCancel)
+		}
+	default:
+		st.headers, st.status, st.statusText = true, status, text
+		st.fields = append(st.fields[:0], c.hd.fields...)
+		st.ended = c.hd.endStream
+		st.signal()
+	}
+}
+
+// windowUpdate grows a send window: the connection's (stream 0) or a stream's.
+func (c *h2Conn) windowUpdate(stream, incr uint32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if stream == 0 {
+		c.sendWindow += int32(incr)
+	} else if st := c.streams[stream]; st != nil {
+		st.sendWindow += int32(incr)
+	}
+	c.wakeSenders()
+}
+
+// wakeSenders wakes the requests waiting for a send window to grow; c.mu is held.
+func (c *h2Conn) wakeSenders() {
+	if c.flowWait != nil {
+		close(c.flowWait)
+		c.flowWait = nil
+	}
+}
+
+// goneAway takes the server's GOAWAY: no new streams, and those above lastStream go out again
+// on another connection, as the server says it did not process them.
+func (c *h2Conn) goneAway(lastStream uint32, code http2.ErrCode) {
+	c.stats.h2GoAways.Add(1)
+	c.mu.Lock()
+	c.goAway, c.goAwayCode, c.lastStream = true, code, lastStream
+	for id, st := range c.streams {
+		if id > lastStream {
+			st.fail(errH2GoAwayRetry)
+			c.removeLocked(st)
+		}
+	}
+	idle := c.active == 0
+	c.mu.Unlock()
+	if idle {
+		c.conn.Close() // the reader then ends the connection
+	}
+}
+
+// endStream ends stream id with err (RST_STREAM from the server). A stream whose answer came
+// whole ends as it was: servers reset the streams of answers they gave before reading the
+// whole request body (RFC 9113 8.1).
+func (c *h2Conn) endStream(id uint32, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st := c.streams[id]; st != nil {
+		if !st.ended {
+			st.fail(err)
+		}
+		c.removeLocked(st)
+	}
+}
+
+// resetStream ends stream id with err and resets it with code.
+func (c *h2Conn) resetStream(id uint32, code http2.ErrCode, err error) {
+	c.mu.Lock()
+	st := c.streams[id]
+	if st != nil {
+		st.fail(err)
+		c.removeLocked(st)
+	}
+	c.mu.Unlock()
+	_ = c.write(func() error { return c.fr.WriteRSTStream(id, code) })
+}
+
+// resetLocked resets st, which failed, from the reader (c.mu held): the RST_STREAM is written
+// by a goroutine of its own, as the reader must not wait on the write lock while holding mu.
+func (c *h2Conn) resetLocked(st *h2Stream, code http2.ErrCode) {
+	id := st.id
+	c.removeLocked(st)
+	go func() { _ = c.write(func() error { return c.fr.WriteRSTStream(id, code) }) }()
+}
+
+// removeLocked takes st out of the connection's streams: frames for it are dropped from now
+// on. The stream still counts as active until its request releases it.
+func (c *h2Conn) removeLocked(st *h2Stream) {
+	if c.streams[st.id] == st {
+		delete(c.streams, st.id)
+	}
+}

@@ -1,0 +1,187 @@
+package loader
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/valyala/fasthttp"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+)
+
+// h2InternMax bounds the strings a connection keeps to hand hpack without allocating: the
+// names and values a run sends are few and repeat, and the table starts over when full.
+const (
+	h2InternMax      = 1024
+	h2InternMaxValue = 512 // longer values (cookies, tokens) are not kept
+)
+
+// send opens s on the connection for req: it writes the request's head and body, the body as
+// the server's flow-control windows allow and until the request's timer fires. The
+// connection's slot was reserved.
+func (c *h2Conn) send(s *h2Stream, req *fasthttp.Request) error {
+	body := req.Body()
+	c.lockWrite()
+	c.encodeHead(req, len(body))
+	c.mu.Lock()
+	if c.err != nil || c.goAway {
+		c.mu.Unlock()
+		_ = c.unlockWrite(nil) // flushes for the writers that waited
+		return errH2Unusable
+	}
+	// Stream IDs must go out in order, hence taken under the write lock.
+	s.id = c.nextID
+	c.nextID += 2
+	s.sendWindow = c.initWindow
+	maxFrame := int(c.maxFrame)
+	c.streams[s.id] = s
+	c.mu.Unlock()
+	err := c.unlockWrite(c.writeHead(s.id, maxFrame, len(body) == 0))
+	if err != nil {
+		c.conn.Close() // a frame may be cut: the connection is done for
+		return fmt.Errorf("http2: writing the request: %w", err)
+	}
+	for len(body) > 0 {
+		n, err := c.sendRoom(s, min(len(body), maxFrame))
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			// The whole answer came before the whole body went: the stream ends here, as the
+			// server wants no more of it (RFC 9113 8.1).
+			id := s.id
+			_ = c.write(func() error { return c.fr.WriteRSTStream(id, http2.ErrCodeNo) })
+			return nil
+		}
+		c.lockWrite()
+		err = c.armWrite()
+		if err == nil {
+			err = c.fr.WriteData(s.id, n == len(body), body[:n])
+		}
+		if err = c.unlockWrite(err); err != nil {
+			c.conn.Close()
+			return fmt.Errorf("http2: writing the request's body: %w", err)
+		}
+		body = body[n:]
+	}
+	return nil
+}
+
+// sendRoom waits until the stream and the connection have room for up to want bytes of body
+// and takes them from both windows. It returns 0 when the answer already ended (the server
+// answered without reading the whole body).
+func (c *h2Conn) sendRoom(s *h2Stream, want int) (int, error) {
+	c.mu.Lock()
+	for {
+		switch {
+		case c.err != nil:
+			err := c.err
+			c.mu.Unlock()
+			return 0, err
+		case s.err != nil:
+			err := s.err
+			c.mu.Unlock()
+			return 0, err
+		case s.headers && s.ended:
+			c.mu.Unlock()
+			return 0, nil
+		}
+		if n := min(want, int(c.sendWindow), int(s.sendWindow)); n > 0 {
+			c.sendWindow -= int32(n)
+			s.sendWindow -= int32(n)
+			c.mu.Unlock()
+			return n, nil
+		}
+		if c.flowWait == nil {
+			c.flowWait = make(chan struct{})
+		}
+		grown := c.flowWait
+		c.mu.Unlock()
+		if s.late {
+			return 0, errH2Timeout
+		}
+		select {
+		case <-grown:
+		case <-s.wake: // the answer, or a failure, came
+			s.signal() // kept for awaitHead
+		case <-s.timer.C:
+			s.late = true
+			return 0, errH2Timeout
+		}
+		c.mu.Lock()
+	}
+}
+
+// encodeHead encodes req's head into c.hbuf; c.wmu is held.
+func (c *h2Conn) encodeHead(req *fasthttp.Request, bodyLen int) {
+	h := &req.Header
+	c.hbuf.Reset()
+	c.field(":method", h.Method())
+	if string(req.URI().Scheme()) == "https" {
+		c.writeField(":scheme", "https")
+	} else {
+		c.writeField(":scheme", "http")
+	}
+	c.field(":authority", h.Host())
+	c.field(":path", h.RequestURI())
+	for k, v := range h.All() {
+		if connectionHeader(k) {
+			continue
+		}
+		c.lower = append(c.lower[:0], k...)
+		for i, b := range c.lower {
+			if 'A' <= b && b <= 'Z' {
+				c.lower[i] = b + 'a' - 'A'
+			}
+		}
+		c.writeField(c.str(c.lower), c.str(v))
+	}
+	method := string(h.Method()) // compared, not kept: no allocation
+	if bodyLen > 0 || method == "POST" || method == "PUT" || method == "PATCH" {
+		c.lower = strconv.AppendInt(c.lower[:0], int64(bodyLen), 10)
+		c.writeField("content-length", c.str(c.lower))
+	}
+}
+
+// field encodes one pseudo-field of the head.
+func (c *h2Conn) field(name string, value []byte) { c.writeField(name, c.str(value)) }
+
+func (c *h2Conn) writeField(name, value string) {
+	_ = c.enc.WriteField(hpack.HeaderField{Name: name, Value: value}) // writes to a bytes.Buffer
+}
+
+// str returns b as a string, the same one each time for the names and values a run repeats:
+// hpack keeps the strings it indexes, so they must be strings of their own, and allocating
+// one per field was most of a request's allocations.
+func (c *h2Conn) str(b []byte) string {
+	if s, ok := c.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(b) <= h2InternMaxValue {
+		if len(c.intern) >= h2InternMax {
+			clear(c.intern)
+		}
+		c.intern[s] = s
+	}
+	return s
+}
+
+// writeHead writes the encoded head as a HEADERS frame and as many CONTINUATION frames as
+// the server's frame size needs; c.wmu is held.
+func (c *h2Conn) writeHead(id uint32, maxFrame int, endStream bool) error {
+	if err := c.armWrite(); err != nil {
+		return err
+	}
+	block := c.hbuf.Bytes()
+	frag := block[:min(len(block), maxFrame)]
+	block = block[len(frag):]
+	err := c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: frag,
+		EndStream: endStream, EndHeaders: len(block) == 0})
+	for err == nil && len(block) > 0 {
+		frag = block[:min(len(block), maxFrame)]
+		block = block[len(frag):]
+		err = c.fr.WriteContinuation(id, len(block) == 0, frag)
+	}
+	return err
+}

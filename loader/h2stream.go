@@ -1,0 +1,255 @@
+package loader
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/textproto"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/valyala/fasthttp"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+)
+
+// errH2BadStatus is an answer whose :status is missing or not a number.
+var errH2BadStatus = errors.New("http2: cannot parse the answer's :status")
+
+// h2BodyLength is an answer whose body is not as long as its Content-Length says: a bad
+// response, as a short body is over HTTP/1.1.
+type h2BodyLength struct{ got, want int64 }
+
+func (e h2BodyLength) Error() string {
+	return fmt.Sprintf("http2: a body of %d bytes where Content-Length says %d", e.got, e.want)
+}
+func (e h2BodyLength) Unwrap() error { return io.ErrUnexpectedEOF }
+
+// h2Stream is one request's exchange on an h2Conn: what the reader received for it, and the
+// clock of its timeout. Streams are pooled with their buffers, channel and timer; a stream
+// is the reader's to fill only while it is in its connection's streams, under c.mu.
+type h2Stream struct {
+	c     *h2Conn
+	id    uint32
+	wake  chan struct{} // the reader's signal that something came (capacity 1)
+	timer *time.Timer   // fires at the request's deadline
+	late  bool          // the timer fired: every wait ends at once
+	// length is the body's length as the answer's Content-Length declares it, -1 when it
+	// declares none or the answer has no body (HEAD, 204, 304); got counts what was read.
+	length, got int64
+
+	// Under c.mu.
+	headers     bool // the final answer's head came
+	ended       bool // END_STREAM came: buf holds the rest of the body
+	err         error
+	status      int
+	statusText  string
+	fields      []hpack.HeaderField // the final head's fields, pseudo-fields included
+	interim     int
+	buf         []byte
+	off         int
+	sendWindow  int32
+	unacked     uint32 // body bytes read and not yet given back to the server's window
+	recvPadding uint32 // padding received, given back with the next window update
+}
+
+// signal wakes the request waiting on the stream; c.mu is held.
+func (s *h2Stream) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// fail ends the stream with err unless it already failed; c.mu is held.
+func (s *h2Stream) fail(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+	s.signal()
+}
+
+// wait blocks until the reader signals the stream or the request's time is up.
+func (s *h2Stream) wait() error {
+	if s.late {
+		return errH2Timeout
+	}
+	select {
+	case <-s.wake:
+		return nil
+	case <-s.timer.C:
+		s.late = true
+		return errH2Timeout
+	}
+}
+
+// awaitHead waits for the final answer's head.
+func (s *h2Stream) awaitHead() error {
+	c := s.c
+	for {
+		c.mu.Lock()
+		headers, err := s.headers, s.err
+		c.mu.Unlock()
+		switch {
+		case headers:
+			return nil
+		case err != nil:
+			return err
+		}
+		if err := s.wait(); err != nil {
+			return err
+		}
+	}
+}
+
+// read reads the body, giving the window back to the server as it goes.
+func (s *h2Stream) read(p []byte) (int, error) {
+	c := s.c
+	for {
+		c.mu.Lock()
+		if s.off < len(s.buf) {
+			n := copy(p, s.buf[s.off:])
+			s.off += n
+			s.got += int64(n)
+			if s.off == len(s.buf) {
+				s.buf, s.off = s.buf[:0], 0
+			}
+			var credit uint32
+			if !s.ended && s.err == nil {
+				s.unacked += uint32(n)
+				if s.unacked >= h2StreamCredit {
+					credit, s.unacked = s.unacked+s.recvPadding, 0
+					s.recvPadding = 0
+				}
+			}
+			c.mu.Unlock()
+			if credit > 0 {
+				id := s.id
+				if err := c.write(func() error { return c.fr.WriteWindowUpdate(id, credit) }); err != nil {
+					c.conn.Close() // the reader ends the connection and its streams
+				}
+			}
+			return n, nil
+		}
+		err, ended := s.err, s.ended
+		c.mu.Unlock()
+		switch {
+		case ended && s.length >= 0 && s.got != s.length:
+			return 0, h2BodyLength{got: s.got, want: s.length}
+		case ended:
+			return 0, io.EOF
+		case err != nil:
+			return 0, err
+		}
+		if err := s.wait(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// h2Status reads the :status of a header block: the number as sent, and whether there is one.
+func h2Status(fields []hpack.HeaderField) (int, string, bool) {
+	for _, f := range fields {
+		if f.Name == ":status" {
+			code, err := strconv.Atoi(f.Value)
+			return code, f.Value, err == nil && len(f.Value) == 3
+		}
+	}
+	return 0, "", false
+}
+
+// h2Body is an HTTP/2 answer's body as a fasthttp body stream. Closing it ends the stream
+// (with RST_STREAM when it was not read to its end, leaving the connection to the others) and
+// only then stops the request's clock. One goroutine reads and closes it; it is not pooled, as
+// fasthttp may close it again when the response is reset.
+type h2Body struct {
+	client *h2Client
+	s      *h2Stream // nil once closed
+	// status is the answer's :status as it came, which the fasthttp response does not keep:
+	// it reads a status of 0 as 200. checkStatus reads it.
+	status int
+}
+
+func (b *h2Body) Read(p []byte) (int, error) {
+	if b.s == nil {
+		return 0, errors.New("http2: read of a closed body")
+	}
+	return b.s.read(p)
+}
+
+func (b *h2Body) Close() error {
+	if b.s == nil {
+		return nil
+	}
+	s := b.s
+	b.s = nil
+	b.client.release(s)
+	return nil
+}
+
+// wireHead returns the answer's head as it came: "HTTP/2.0", the :status as sent (HTTP/2 has
+// no reason phrase) and the headers with their names in canonical form, sorted by name, as
+// ProbeOnce shows them. It is valid until the body is closed.
+func (b *h2Body) wireHead() string {
+	if b.s == nil {
+		return ""
+	}
+	type field struct{ name, value string }
+	var fields []field
+	for _, f := range b.s.fields {
+		if !strings.HasPrefix(f.Name, ":") {
+			fields = append(fields, field{textproto.CanonicalMIMEHeaderKey(f.Name), f.Value})
+		}
+	}
+	slices.SortStableFunc(fields, func(a, b field) int { return strings.Compare(a.name, b.name) })
+	var sb strings.Builder
+	sb.WriteString("HTTP/2.0 " + b.s.statusText + "\r\n")
+	for _, f := range fields {
+		sb.WriteString(f.name + ": " + f.value + "\r\n")
+	}
+	sb.WriteString("\r\n")
+	return sb.String()
+}
+
+// fillResponse puts the head of the stream's answer into resp, and body as its stream.
+func fillResponse(resp *fasthttp.Response, s *h2Stream, body *h2Body, head bool) {
+	resp.Reset()
+	resp.SetStatusCode(s.status)
+	// Unlike the request's, the response's SetProtocol leaves IsHTTP11 true, so the result is
+	// not marked HTTP10. fasthttp renders this head with a reason phrase and its defaults
+	// (Date, Content-Type), which ProbeOnce does not show: see h2Body.wireHead.
+	resp.Header.SetProtocol(strHTTP20)
+	size := -1
+	for _, f := range s.fields {
+		switch {
+		case strings.HasPrefix(f.Name, ":"):
+		case f.Name == "content-length":
+			if n, err := strconv.Atoi(f.Value); err == nil && n >= 0 {
+				size = n
+			}
+		default:
+			resp.Header.Add(f.Name, f.Value) // Set-Cookie values land in resp.Header.Cookies()
+		}
+	}
+	s.length = int64(size)
+	if head || s.status == 204 || s.status == 304 {
+		s.length = -1
+	}
+	resp.SetBodyStream(body, size)
+	if size < 0 {
+		// SetBodyStream calls an unknown length chunked; HTTP/2 has no such thing.
+		resp.Header.Del(fasthttp.HeaderTransferEncoding)
+	}
+}
+
+var strHTTP20 = []byte("HTTP/2.0")
+
+// rstCode is the reset a stream given up on gets: none when its answer ended.
+func rstCode(s *h2Stream) (http2.ErrCode, bool) {
+	if s.ended || s.err != nil {
+		return 0, false
+	}
+	return http2.ErrCodeCancel, true
+}
