@@ -95,6 +95,11 @@ func writeExtras(b *strings.Builder, rep *stats.Report) {
 		fmt.Fprintf(b, "Resent:%s%12d (on a new connection: the server had closed the kept-alive one, or sent on it unasked)\n",
 			tabsAfter("Resent:"), rep.Resent)
 	}
+	if rep.HTTP2GoAways+rep.HTTP2Resets+rep.HTTP2Retries > 0 {
+		// Only when a server sent them: an HTTP/2 server that sheds load says so in frames.
+		fmt.Fprintf(b, "HTTP/2 frames:%s%12d GOAWAY, %d RST_STREAM; %d requests sent again after a refusal or a GOAWAY\n",
+			tabsAfter("HTTP/2 frames:"), rep.HTTP2GoAways, rep.HTTP2Resets, rep.HTTP2Retries)
+	}
 	fmt.Fprintf(b, "Status codes:\t\t%s\n", counts(rep.StatusCodes, numericOrder))
 	fmt.Fprintf(b, "Failed requests:\t%s\n", failureCounts(rep))
 	writeCheckFailures(b, rep)

@@ -48,6 +48,9 @@ func (f *model) load(rep *Report, a *hdrcodec.HistAdder, place func(i int, p *Ti
 	f.wireIn += rep.WireBytesReceived
 	f.wireOut += rep.WireBytesSent
 	f.conns += rep.ConnectionsOpened
+	f.h2.goAways += rep.HTTP2GoAways
+	f.h2.resets += rep.HTTP2Resets
+	f.h2.retries += rep.HTTP2Retries
 	if err := loadPages(&f.pages, rep.Pages, a); err != nil {
 		return fmt.Errorf("page histogram: %w", err)
 	}

@@ -43,13 +43,17 @@ func TestMergeEqualsOneRecording(t *testing.T) {
 		all.Record(shifted)
 		firstUser += sh.users
 		info := RunInfo{Test: "same", Shard: &ShardInfo{Index: s, Count: len(shards)}}
-		reps = append(reps, rec.Report(loader.Outcome{Started: t0.Add(sh.late), Elapsed: 8 * time.Second, Users: sh.users}, info, "x"))
+		// Counts of the run's outcome add up: connections and what HTTP/2 servers sent.
+		o := loader.Outcome{Started: t0.Add(sh.late), Elapsed: 8 * time.Second, Users: sh.users,
+			Connections: int64(sh.users), H2GoAways: int64(s), H2Resets: int64(2 * s), H2Retries: int64(3 * s)}
+		reps = append(reps, rec.Report(o, info, "x"))
 	}
 	got, err := Merge(reps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := all.Report(loader.Outcome{Started: t0, Elapsed: 9 * time.Second, Users: firstUser}, RunInfo{}, "x")
+	want := all.Report(loader.Outcome{Started: t0, Elapsed: 9 * time.Second, Users: firstUser,
+		Connections: int64(firstUser), H2GoAways: 3, H2Resets: 6, H2Retries: 9}, RunInfo{}, "x")
 	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 	checks := []struct {
 		name      string
@@ -64,6 +68,10 @@ func TestMergeEqualsOneRecording(t *testing.T) {
 		{"per-user mean", got.Users.TransactionsMean, want.Users.TransactionsMean},
 		{"per-user stddev", got.Users.TransactionsStddev, want.Users.TransactionsStddev},
 		{"timeline length", float64(len(got.Timeline)), float64(len(want.Timeline))},
+		{"connections", float64(got.ConnectionsOpened), float64(want.ConnectionsOpened)},
+		{"HTTP/2 GOAWAY frames", float64(got.HTTP2GoAways), float64(want.HTTP2GoAways)},
+		{"HTTP/2 RST_STREAM frames", float64(got.HTTP2Resets), float64(want.HTTP2Resets)},
+		{"HTTP/2 requests sent again", float64(got.HTTP2Retries), float64(want.HTTP2Retries)},
 	}
 	for _, c := range checks {
 		if !near(c.got, c.want) {

@@ -40,6 +40,7 @@ type model struct {
 	wireIn     int64
 	wireOut    int64
 	conns      int64
+	h2         h2Frames
 	users      UserStats
 	errSamples map[string]string
 	extract    extractCounts
@@ -204,3 +205,8 @@ type scheduleFigures struct {
 
 // recordWait counts a request's wait for a free user: its lag, without a histogram.
 func (s *scheduleFigures) recordWait(lag time.Duration) { s.wait.time(lag) }
+
+// h2Frames counts what HTTP/2 servers said of their load in frames (loader.Outcome).
+type h2Frames struct {
+	goAways, resets, retries int64
+}

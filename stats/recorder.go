@@ -205,6 +205,7 @@ func (r *Recorder) Report(o loader.Outcome, run RunInfo, label string) Report {
 	f := r.f
 	f.elapsed = o.Elapsed.Seconds()
 	f.wireIn, f.wireOut, f.conns = o.WireBytesIn, o.WireBytesOut, o.Connections
+	f.h2 = h2Frames{goAways: o.H2GoAways, resets: o.H2Resets, retries: o.H2Retries}
 	f.checks = outcomeChecks(o)
 	f.users = userStats(r.perUser, o.Users)
 	f.label = label

@@ -69,6 +69,13 @@ type Report struct {
 	WireBytesReceived int64 `json:"wire_bytes_received"`
 	WireBytesSent     int64 `json:"wire_bytes_sent"`
 	ConnectionsOpened int64 `json:"connections_opened"`
+	// HTTP2GoAways and HTTP2Resets count the GOAWAY and RST_STREAM frames HTTP/2 servers sent,
+	// and HTTP2Retries the requests sent again after a refused stream or a GOAWAY (each is one
+	// request in every other figure): a server shedding load, which the answers alone do not
+	// show. Absent from HTTP/1.1 runs and from results saved before they were counted.
+	HTTP2GoAways int64 `json:"http2_goaways,omitempty"`
+	HTTP2Resets  int64 `json:"http2_resets,omitempty"`
+	HTTP2Retries int64 `json:"http2_retries,omitempty"`
 	// LatencyOverflow counts latencies beyond the histogram's one hour, recorded as one hour.
 	LatencyOverflow int64     `json:"latency_overflow"`
 	Users           UserStats `json:"users"`

@@ -48,7 +48,8 @@ func (s *sanity) report(at string, r *Report) error {
 		{"failed_transactions", r.FailedTransactions}, {"body_bytes", r.BodyBytes}, {"decoded_bytes", r.DecodedBytes},
 		{"in_flight_at_stop", r.InFlightAtStop}, {"resent", r.Resent}, {"latency_overflow", r.LatencyOverflow},
 		{"wire_bytes_received", r.WireBytesReceived}, {"wire_bytes_sent", r.WireBytesSent},
-		{"connections_opened", r.ConnectionsOpened},
+		{"connections_opened", r.ConnectionsOpened}, {"http2_goaways", r.HTTP2GoAways},
+		{"http2_resets", r.HTTP2Resets}, {"http2_retries", r.HTTP2Retries},
 	}
 	if err := nonNegative(at, counts); err != nil {
 		return err

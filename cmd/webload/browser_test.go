@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -192,6 +194,51 @@ func TestHTTP2(t *testing.T) {
 	_, stderr, code = webload(t, nil, "--http2", "--connection", "close", site.URL+"/")
 	if code != exitUsage || !strings.Contains(stderr, "--http2 cannot be combined with --connection close") {
 		t.Errorf("--http2 with --connection close: exit %d, %q", code, stderr)
+	}
+}
+
+// The RST_STREAM frames an HTTP/2 server sends are counted in the result and told in the report;
+// a run whose server sent none says nothing of them.
+func TestHTTP2ResetsAreCounted(t *testing.T) {
+	t.Parallel()
+	site := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/reset" {
+			panic(http.ErrAbortHandler) // the server resets the stream (INTERNAL_ERROR)
+		}
+		fmt.Fprint(w, "ok")
+	}))
+	site.EnableHTTP2 = true
+	site.Config.ErrorLog = log.New(io.Discard, "", 0)
+	site.StartTLS()
+	t.Cleanup(site.Close)
+	tests := []struct {
+		path       string
+		resets     int64
+		reportLine bool
+	}{
+		{"/reset", 3, true},
+		{"/ok", 0, false},
+	}
+	for _, tt := range tests {
+		stdout, stderr, code := webload(t, nil, "--http2", "--insecure", "-c", "1", "-r", "3", "-j", site.URL+tt.path)
+		if code != exitOK && code != exitGateFailed { // a run where every request failed exits 1
+			t.Fatalf("%s: exit %d: %s", tt.path, code, stderr)
+		}
+		var rep map[string]any
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("%s: %v", tt.path, err)
+		}
+		got, present := rep["http2_resets"]
+		if tt.resets == 0 && present {
+			t.Errorf("%s: http2_resets %v in a run whose server reset nothing", tt.path, got)
+		}
+		if tt.resets > 0 && got != float64(tt.resets) {
+			t.Errorf("%s: http2_resets %v, want %d", tt.path, got, tt.resets)
+		}
+		stdout, _, _ = webload(t, nil, "--http2", "--insecure", "-c", "1", "-r", "3", site.URL+tt.path)
+		if strings.Contains(stdout, "HTTP/2 frames:") != tt.reportLine {
+			t.Errorf("%s: report line of HTTP/2 frames shown %v, want %v:\n%s", tt.path, !tt.reportLine, tt.reportLine, stdout)
+		}
 	}
 }
 
