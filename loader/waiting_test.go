@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -138,5 +139,43 @@ func TestAnswerAfterWait(t *testing.T) {
 				t.Errorf("results %v on %d connections; want %v on %d", got, s.conns.Load(), tt.want, tt.conns)
 			}
 		})
+	}
+}
+
+// A user waiting for its first answer holds no batch of results: it takes one with its first
+// result.
+func TestWaitingUsersHoldNoBatch(t *testing.T) {
+	const users = 20
+	site, err := holdsite.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	tg, err := urls.ParseLine("http://"+site.Addrs()[0]+"/", urls.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := New(Config{Users: users, Reps: 1, Timeout: time.Minute}, []urls.Target{tg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var made atomic.Int64
+	newBatch := l.batches.New
+	l.batches.New = func() any { made.Add(1); return newBatch() }
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		l.Run(ctx, &collect{})
+	}()
+	for i := 0; i < 1000 && site.Held() < users; i++ { // at most 10 s
+		time.Sleep(10 * time.Millisecond)
+	}
+	held, batches := site.Held(), made.Load()
+	cancel()
+	site.Close()
+	await(t, done, "the run's end")
+	if held != users || batches != 0 {
+		t.Errorf("%d of %d users waiting hold %d batches; want none", held, users, batches)
 	}
 }
