@@ -102,7 +102,7 @@ type doer interface {
 
 // newDialer makes the run's dialer; it fails on a bad proxy URL.
 func newDialer(cfg *Config, cs *connStats) (*dialer, error) {
-	d := &dialer{stats: cs} // no dial concurrency cap: it would throttle "connection: close" runs
+	d := &dialer{stats: cs} // fasthttp's dial cap stays off: its waiting dials hold goroutines (see maxDialing)
 	var err error
 	if cfg.Proxy != "" {
 		if d.proxy, err = parseProxy(cfg.Proxy, cfg.name("Proxy")); err != nil {
@@ -112,7 +112,7 @@ func newDialer(cfg *Config, cs *connStats) (*dialer, error) {
 	if d.routes, err = parseRoutes(cfg); err != nil {
 		return nil, err
 	}
-	d.stockKits(cfg.concurrency())
+	d.stockKits(cfg.concurrency() * cfg.connsPerUser())
 	return d, nil
 }
 
