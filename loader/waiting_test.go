@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"runtime"
 	"slices"
 	"strings"
@@ -177,5 +178,24 @@ func TestWaitingUsersHoldNoBatch(t *testing.T) {
 	await(t, done, "the run's end")
 	if held != users || batches != 0 {
 		t.Errorf("%d of %d users waiting hold %d batches; want none", held, users, batches)
+	}
+}
+
+// A user's cookie jar holds nothing until an answer sets a cookie: answers that set none leave
+// it empty and send none, the first cookie makes it and is sent back.
+func TestCookieJarMadeWithFirstCookie(t *testing.T) {
+	t.Parallel()
+	c := newCookies()
+	u, err := url.Parse("http://127.0.0.1/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	setCookies(t, c, u)
+	if c.jar != nil || c.byID != nil || c.sites != nil || sentCookies(c, u) != "" {
+		t.Fatalf("after an answer without cookies: jar %v, books %v %v, sent %q; want none", c.jar, c.byID, c.sites, sentCookies(c, u))
+	}
+	setCookies(t, c, u, "s")
+	if got := sentCookies(c, u); c.jar == nil || got != "s=v-s" || c.count() != 1 {
+		t.Errorf("after an answer setting s: jar %v, sent %q, %d kept; want a jar, s=v-s, 1", c.jar, got, c.count())
 	}
 }
