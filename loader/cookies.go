@@ -28,7 +28,7 @@ const (
 // caps on top. A nil *cookies is a user without cookies. A user's resource fetchers share it,
 // so every method is safe for concurrent use.
 type cookies struct {
-	jar *cookiejar.Jar
+	jar *cookiejar.Jar // nil until the first cookie, like byID and sites
 	// any is set once a response set a cookie: until then requests skip the jar, whose lookup
 	// costs more than the rest of a small request's preparation.
 	any atomic.Bool
@@ -58,11 +58,10 @@ type keptCookie struct {
 	inSite     *list.Element
 }
 
-func newCookies() *cookies {
-	// cookiejar.New fails only for options it never rejects.
-	jar, _ := cookiejar.New(&cookiejar.Options{PublicSuffixList: publicsuffix.List})
-	return &cookies{jar: jar, byID: map[cookieID]*keptCookie{}, sites: map[string]*list.List{}}
-}
+// newCookies makes an empty jar. What holds cookies is made with the first cookie (see keep):
+// a user of a site that sets none, or one waiting for its first answer, holds about 300 bytes
+// less, 3 MB at 10 000 users.
+func newCookies() *cookies { return &cookies{} }
 
 // add puts the cookies the jar holds for u on req, in one Cookie header built in one pass;
 // they replace cookies of the same name the run's own headers (-H) put there.
@@ -114,8 +113,13 @@ func (c *cookies) keep(resp *fasthttp.Response, u *url.URL) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.jar == nil {
+		// cookiejar.New fails only for options it never rejects.
+		c.jar, _ = cookiejar.New(&cookiejar.Options{PublicSuffixList: publicsuffix.List})
+		c.byID, c.sites = map[cookieID]*keptCookie{}, map[string]*list.List{}
+	}
 	c.jar.SetCookies(u, set)
-	c.any.Store(true)
+	c.any.Store(true) // after the jar is made: add and values look at it only once this is set
 	now := time.Now()
 	for _, k := range set {
 		c.track(k, u, now)

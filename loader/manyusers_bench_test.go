@@ -2,7 +2,10 @@ package loader
 
 import (
 	"context"
+	"flag"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -11,10 +14,13 @@ import (
 )
 
 // BenchmarkManyUsersMemory is the memory each user holds while it waits for an answer, the
-// figure that decides how many users a machine can run: 1 000 users (the defaults of a run:
-// pages parsed, cookies, redirects; the 4 KiB header buffer 10 000 users get) against a server that never answers, the heap and stacks
-// in use once every user's request is in flight, less what was in use before. It measures one
-// such run whatever b.N is; bytes/user is the figure, not ns/op.
+// figure that decides how many users a machine can run: 1 000 users with the defaults of a
+// run (DefaultConfig: pages parsed, cookies, redirects; the 4 KiB header buffer 10 000 users
+// get) against a server that never answers, the heap and stacks in use once every user's
+// request is in flight, less what was in use before. It measures one such run whatever b.N is;
+// bytes/user is the figure (heap-bytes/user and stack-bytes/user its parts), not ns/op. With
+// -manyusers.heap FILE it writes the heap profile taken while the users wait; run it with
+// -memprofilerate 1 to see every allocation, which deepens the stacks it measures.
 func BenchmarkManyUsersMemory(b *testing.B) {
 	const users = 1000
 	site, err := holdsite.Start("127.0.0.1:0")
@@ -26,11 +32,14 @@ func BenchmarkManyUsersMemory(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	l, err := New(Config{Users: users, Timeout: time.Minute, UserAgent: "bench", HeaderBuffer: 4 << 10}, []urls.Target{tg})
+	cfg := DefaultConfig()
+	cfg.Users, cfg.MaxUsers, cfg.Timeout, cfg.UserAgent, cfg.HeaderBuffer = users, 0, time.Minute, "bench", 4<<10
+	l, err := New(cfg, []urls.Target{tg})
 	if err != nil {
 		b.Fatal(err)
 	}
-	before := inUse()
+	heap0, stack0 := inUse()
+
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -44,17 +53,37 @@ func BenchmarkManyUsersMemory(b *testing.B) {
 		b.Fatalf("%d of %d users' connections held after 30 s", got, users)
 	}
 	time.Sleep(100 * time.Millisecond) // the last requests written after their connections
-	after := inUse()
+	heap1, stack1 := inUse()
+	if *heapProfile != "" {
+		writeHeapProfile(b, *heapProfile)
+	}
 	cancel()
 	site.Close() // the held requests fail at once, and the run ends
 	<-done
-	b.ReportMetric(float64(after-before)/users, "bytes/user")
+	b.ReportMetric(float64(heap1+stack1-heap0-stack0)/users, "bytes/user")
+	b.ReportMetric(float64(heap1-heap0)/users, "heap-bytes/user")
+	b.ReportMetric(float64(stack1-stack0)/users, "stack-bytes/user")
 }
 
-// inUse is the heap and goroutine stacks in use after a collection.
-func inUse() int64 {
+// heapProfile names a file for the heap profile taken while the users wait, to see where
+// their bytes go: go tool pprof -sample_index=inuse_space FILE.
+var heapProfile = flag.String("manyusers.heap", "", "BenchmarkManyUsersMemory writes the heap profile taken while the users wait to this file")
+
+// inUse is the heap and the goroutine stacks in use after a collection.
+func inUse() (heap, stack int64) {
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return int64(m.HeapInuse + m.StackInuse)
+	return int64(m.HeapInuse), int64(m.StackInuse)
+}
+
+func writeHeapProfile(b *testing.B, name string) {
+	f, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
+	}
 }

@@ -16,3 +16,6 @@ func (c *wireConn) watchSocket(net.Conn) {}
 
 // usable takes every idle connection for usable (see idleCheck).
 func (c *wireConn) usable() bool { return true }
+
+// awaitAnswer does not wait: the answer is waited for in the read, read buffer held.
+func (c *wireConn) awaitAnswer() {}

@@ -37,11 +37,43 @@ func (c *wireConn) usable() bool {
 	return c.peekN < 0 && (errors.Is(c.peekErr, syscall.EAGAIN) || errors.Is(c.peekErr, syscall.EINTR))
 }
 
-// peek looks at the socket without reading from it or waiting.
+// peek looks at the socket without reading from it or waiting. Under awaitAnswer it asks to
+// wait while the socket is empty, and after the poller's wake-up it takes the socket for
+// readable without another look, a system call saved on every waiting request: a wake-up for
+// nothing only means the read that follows waits, as it would have without awaitAnswer.
 func (c *wireConn) peek(fd uintptr) bool {
+	switch c.peekN {
+	case peekWoken:
+		return true
+	case peekAwait:
+		_, _, err := syscall.Recvfrom(int(fd), c.peekBuf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		if err == syscall.EAGAIN {
+			c.peekN = peekWoken // set now, read after the wait
+			return false
+		}
+		return true // bytes, the server's close or an error: the read tells which
+	}
 	c.peekN, _, c.peekErr = syscall.Recvfrom(int(fd), c.peekBuf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
 	if c.peekErr != nil {
 		c.peekN = -1
 	}
 	return true // done, do not wait for the socket to become readable
+}
+
+// The states of peekN while awaitAnswer waits, beside usable's byte counts.
+const (
+	peekAwait = -2 // awaitAnswer began: look at the socket
+	peekWoken = -3 // the socket was empty, then the poller said it became readable
+)
+
+// awaitAnswer waits until the socket has something to read (the answer, the server's close, an
+// error) or the read deadline passes; the read that follows tells which. One look at the socket
+// comes first: Go's poller reports a socket that becomes readable, not one that is already.
+func (c *wireConn) awaitAnswer() {
+	if c.raw == nil {
+		return
+	}
+	c.peekN = peekAwait
+	_ = c.raw.Read(c.peekFn) // an error (deadline, closed) is the next read's too
+	c.peekN = -1
 }
