@@ -2,9 +2,9 @@ package loader
 
 import "time"
 
-// SetReadDeadline sets the connection's read deadline and, once a request has been written on a
-// plain TCP connection, waits there until its answer begins to arrive (or the deadline passes,
-// or the connection fails). fasthttp sets the read deadline right after writing a request and
+// SetReadDeadline sets the connection's read deadline (kept within its slack, see deadlines)
+// and, once a request has been written on a plain TCP connection, waits there until its answer
+// begins to arrive (or the deadline passes, or the connection fails). fasthttp sets the read deadline right after writing a request and
 // only then takes a read buffer from its pool (ReadBufferSize, 4 to 16 KiB) to read the answer
 // into: waiting before that, each user waiting for a slow server holds no read buffer, the
 // largest part of what it holds. Whatever ended the wait, the read that follows finds it again
@@ -15,7 +15,7 @@ import "time"
 // not waited on: those layers may hold bytes read from the socket already, which a look at the
 // socket does not see.
 func (c *wireConn) SetReadDeadline(t time.Time) error {
-	if err := c.Conn.SetReadDeadline(t); err != nil {
+	if err := c.setReadDeadline(t); err != nil {
 		return err
 	}
 	if c.writing && c.writeErr == nil && !c.lines.pending() {

@@ -42,8 +42,8 @@ func (d *deadlines) later(t time.Time) time.Time {
 	return t.Add(d.slack)
 }
 
-// SetReadDeadline sets the read deadline at t or up to the slack after it (see deadlines).
-func (c *wireConn) SetReadDeadline(t time.Time) error {
+// setReadDeadline sets the read deadline at t or up to the slack after it (see deadlines).
+func (c *wireConn) setReadDeadline(t time.Time) error {
 	if c.dl.keep(c.dl.read, t) || (t.IsZero() && c.dl.read.IsZero()) {
 		return nil
 	}
