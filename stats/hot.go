@@ -40,7 +40,16 @@ func (l *Latency) settle() {
 		return
 	}
 	sparse := l.h.(*hdr.PackedHistogram) // only sparse Latencies have a hot histogram
-	sparse.MergeFrom(l.hot)              // values below hotTop are all in the sparse range
+	// Values below hotTop are all in the sparse range. Into an empty histogram the hot one's
+	// buckets are appended in order; into one with values, they go through a new one and one
+	// pass over both, not an insertion (a shift) each.
+	if sparse.TotalCount() == 0 {
+		sparse.MergeFrom(l.hot)
+	} else {
+		fresh := hdrcodec.NewSparseHistogram()
+		fresh.MergeFrom(l.hot)
+		sparse.Merge(fresh)
+	}
 	l.hot.Reset()
 }
 
