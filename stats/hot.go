@@ -5,9 +5,9 @@ import (
 	"github.com/webload/webload/internal/hdrcodec"
 )
 
-// A sparse histogram costs a binary search over its buckets for every value, three times a
-// dense one's cost, which on the bare path (a request and its page to one URL, over and over)
-// made the per-URL and timeline histograms a tenth of the client's work. So a busy sparse
+// A sparse histogram costs a binary search over its buckets for every value, several times a
+// dense one's cost: on the bare path (a request and its page to one URL, over and over) the
+// per-URL and timeline histograms were half of what recording a visit cost. So a busy sparse
 // Latency records into a dense "hot" histogram beside it, and folds it into the sparse one
 // before anything reads it: every figure, merge and saved histogram is the sparse one's, with
 // the same counts as if each value had gone there. The hot histogram covers values below
