@@ -42,6 +42,10 @@ func (e *lineEnds) read(r io.Reader, p []byte) (int, error) {
 // Answers with CRLF line ends, nearly all, are only scanned.
 func (e *lineEnds) fix(p []byte, n int) int {
 	b := p[:n]
+	if e.lineLen == 0 && !e.lastCR && crlfHead(b) {
+		e.inHead = false
+		return n
+	}
 	end, bare := n, 0 // where the head ends in b, and its bare LFs
 	lastCR := e.lastCR
 	for start := 0; start < n; {
@@ -82,4 +86,20 @@ func (e *lineEnds) fix(p []byte, n int) int {
 	m := copy(p, fixed)
 	e.over = append(e.over, fixed[m:]...)
 	return m
+}
+
+// crlfHead tells whether b, read from the start of a line of a head, holds the rest of the head
+// with CRLF line ends only: what nearly every answer is, found by looking at each line end
+// alone. Anything else goes through fix's account of lines that reads may split.
+func crlfHead(b []byte) bool {
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 1 || b[i-1] != '\r' {
+			return false
+		}
+		if i == 1 {
+			return true // the blank line
+		}
+		b = b[i+1:]
+	}
 }

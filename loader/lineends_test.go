@@ -28,6 +28,11 @@ func TestLineEndsFix(t *testing.T) {
 		{"bare LF", "HTTP/1.1 200 OK\nA: b\n\nx\ny", "HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\ny"},
 		{"mixed", "HTTP/1.1 200 OK\r\nA: b\n\r\nx\n", "HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\n"},
 		{"blank line bare after CRLF", "HTTP/1.1 204 No\r\nA: b\r\n\nx\n", "HTTP/1.1 204 No\r\nA: b\r\n\r\nx\n"},
+		{"CR inside a line", "HTTP/1.1 200 OK\r\nA: b\rc\nD: e\r\n\r\nx\n", "HTTP/1.1 200 OK\r\nA: b\rc\r\nD: e\r\n\r\nx\n"},
+		{"bare LF on the last line", "HTTP/1.1 200 OK\r\nA: b\r\nC: d\n\r\nx", "HTTP/1.1 200 OK\r\nA: b\r\nC: d\r\n\r\nx"},
+		{"blank first line", "\r\nHTTP/1.1 200 OK\nA: b\n\n", "\r\nHTTP/1.1 200 OK\nA: b\n\n"},
+		{"bare blank first line", "\nHTTP/1.1 200 OK\nA: b\n\n", "\r\nHTTP/1.1 200 OK\nA: b\n\n"},
+		{"CRLF head, CRLF body", "HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\r\n\r\ny\n", "HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\r\n\r\ny\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

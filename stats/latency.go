@@ -19,7 +19,8 @@ type Latency struct {
 	n        int64
 	sum      total
 	min, max time.Duration
-	h        histogram // nil until the first value
+	h        histogram      // nil until the first value
+	hot      *hdr.Histogram // a busy sparse Latency's newest values (see hot.go), or nil
 }
 
 // histogram is what dense and sparse HdrHistograms share.
@@ -51,6 +52,9 @@ func (l *Latency) recordUnits(d time.Duration, v int64) {
 	if l.h == nil {
 		l.h = hdrcodec.NewSparseHistogram()
 	}
+	if l.hotRecord(v) {
+		return
+	}
 	// The histogram covers the clamped range, so recording cannot fail.
 	_ = l.h.RecordValue(v)
 }
@@ -65,13 +69,16 @@ func (l *Latency) time(d time.Duration) {
 	l.max = max(l.max, d)
 }
 
-// reset empties l, keeping its histogram's storage.
+// reset empties l, keeping its histograms' storage.
 func (l *Latency) reset() {
-	h := l.h
+	h, hot := l.h, l.hot
 	if h != nil {
 		h.Reset()
 	}
-	*l = Latency{h: h}
+	if hot != nil {
+		hot.Reset()
+	}
+	*l = Latency{h: h, hot: hot}
 }
 
 // addSaved adds a part read from a saved result: n values of the given mean and maximum (seconds)
@@ -86,6 +93,7 @@ func (l *Latency) addSaved(n int64, mean, longest float64, encoded string, a *hd
 	if l.h == nil {
 		l.h = hdrcodec.NewSparseHistogram()
 	}
+	l.settle()
 	sparse, ok := l.h.(*hdr.PackedHistogram)
 	if !ok {
 		return errors.New("add histogram: saved parts go into sparse histograms") // a bug
@@ -119,6 +127,7 @@ func (l *Latency) histMax() float64 {
 	if l.h == nil {
 		return 0
 	}
+	l.settle()
 	return hdrcodec.FromUnits(l.h.Max()).Seconds()
 }
 
@@ -128,6 +137,7 @@ func (l *Latency) Quantile(q, top float64) float64 {
 	if l.h == nil {
 		return 0
 	}
+	l.settle()
 	return min(hdrcodec.Quantile(l.h, q), top)
 }
 
@@ -142,6 +152,7 @@ func (l *Latency) percentiles(top float64) Percentiles {
 // many small histograms of a long URL list, or through the library when enc is nil. No
 // histogram is "".
 func (l *Latency) encode(enc *hdrcodec.HistEncoder) string {
+	l.settle()
 	switch {
 	case l.h == nil:
 		return ""
@@ -157,6 +168,7 @@ func (l *Latency) encodeAll() string {
 	if l.h == nil {
 		return hdrcodec.Encode(hdrcodec.NewSparseHistogram())
 	}
+	l.settle()
 	return hdrcodec.Encode(l.h)
 }
 

@@ -31,6 +31,7 @@ type Recorder struct {
 	// keeps such runs' results from looking them up.
 	rules  []int
 	logins loginSteps
+	hot    hotHistograms
 }
 
 var _ loader.Sink = (*Recorder)(nil)
@@ -40,7 +41,7 @@ func NewRecorder(targets []urls.Target, opt Options) *Recorder {
 	if opt.Interval <= 0 {
 		opt.Interval = time.Second
 	}
-	r := &Recorder{targets: targets, opt: opt}
+	r := &Recorder{targets: targets, opt: opt, hot: hotHistograms{most: hotMost}}
 	for i := range targets {
 		if n := len(targets[i].Extracts); n > 0 {
 			if r.rules == nil {
@@ -71,7 +72,9 @@ func (r *Recorder) add(res *loader.Result) {
 	if res.Kind == loader.KindPage {
 		v := r.units(res.ResponseTime())
 		r.f.pages.addPage(res, v, true)
-		r.url(res.Target).pageFor().addPage(res, v, false)
+		page := r.url(res.Target).pageFor()
+		page.addPage(res, v, false)
+		r.hot.warm(&page.latency)
 		return
 	}
 	r.f.pages.addRequest(res)
@@ -140,9 +143,12 @@ func (r *Recorder) add(res *loader.Result) {
 	r.f.latency.recordUnits(rt, v)
 	r.f.service.recordUnits(res.Latency, r.units(res.Latency))
 	u.latency.recordUnits(rt, v)
+	r.hot.warm(&u.latency)
 	b.latency.recordUnits(rt, v)
+	r.hot.warm(&b.latency)
 	if st != nil {
 		st.latency.recordUnits(rt, v)
+		r.hot.warm(&st.latency)
 	}
 }
 
@@ -192,6 +198,9 @@ func (r *Recorder) units(d time.Duration) int64 {
 // bucketFor returns the timeline bucket of a moment of the run, growing the timeline as needed.
 func (r *Recorder) bucketFor(at time.Duration) *bucket {
 	i := int(max(at, 0) / r.opt.Interval)
+	if n := len(r.f.timeline); i >= n && n > 0 {
+		r.hot.giveBack(&r.f.timeline[n-1].latency) // the run has moved on from it
+	}
 	for i >= len(r.f.timeline) {
 		r.f.timeline = append(r.f.timeline, bucket{start: (time.Duration(len(r.f.timeline)) * r.opt.Interval).Seconds()})
 	}
