@@ -16,13 +16,7 @@ import (
 // are the test's, so that no step depends on how fast the machine runs it.
 func TestDeadlineKeptWithinSlack(t *testing.T) {
 	t.Parallel()
-	srv := newRawServer(t, func(conn net.Conn, _ *http.Request, _ int) bool { return writeOK(conn) })
-	conn, err := net.Dial("tcp", srv.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	c := newWireConn(conn)
+	c := newWireConn(okServerConn(t))
 	const timeout = 5 * time.Second
 	c.dl.slack = deadlineSlack(timeout)
 	if c.dl.slack != 50*time.Millisecond {

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webload/webload/internal/holdsite"
 	"github.com/webload/webload/urls"
 )
 
@@ -23,15 +22,7 @@ import (
 // -memprofilerate 1 to see every allocation, which deepens the stacks it measures.
 func BenchmarkManyUsersMemory(b *testing.B) {
 	const users = 1000
-	site, err := holdsite.Start("127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer site.Close()
-	tg, err := urls.ParseLine("http://"+site.Addrs()[0]+"/", urls.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	site, tg := holdSite(b)
 	cfg := DefaultConfig()
 	cfg.Users, cfg.MaxUsers, cfg.Timeout, cfg.UserAgent, cfg.HeaderBuffer = users, 0, time.Minute, "bench", 4<<10
 	l, err := New(cfg, []urls.Target{tg})

@@ -104,3 +104,31 @@ func serveLoopback(t *testing.T, handle func(net.Conn)) string {
 	}()
 	return ln.Addr().String()
 }
+
+// okServerConn is a connection to a raw server that answers every request 200, closed when the
+// test ends.
+func okServerConn(t *testing.T) net.Conn {
+	srv := newRawServer(t, func(conn net.Conn, _ *http.Request, _ int) bool { return writeOK(conn) })
+	conn, err := net.Dial("tcp", srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// idleLoopbackConn is a connection to a loopback listener that never reads or answers, for
+// benchmarks of what a socket's own settings cost; both are closed when the benchmark ends.
+func idleLoopbackConn(tb testing.TB) net.Conn {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ln.Close() })
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { conn.Close() })
+	return conn
+}

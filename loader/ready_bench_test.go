@@ -41,17 +41,8 @@ func BenchmarkRequestReady(b *testing.B) {
 // deadline set on the socket, as fasthttp does a request, against kept while they serve (see
 // deadlines).
 func BenchmarkRequestDeadlines(b *testing.B) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ln.Close()
-	conn, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer conn.Close()
 	const timeout = 30 * time.Second
+	conn := idleLoopbackConn(b)
 	c := newWireConn(conn)
 	c.dl.slack = deadlineSlack(timeout)
 	for _, tc := range []struct {

@@ -24,15 +24,7 @@ func TestWaitingUsersHoldNoReadBuffer(t *testing.T) {
 		t.Skip("the wait needs a look at the socket, which this system does not offer")
 	}
 	const users = 20
-	site, err := holdsite.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
-	tg, err := urls.ParseLine("http://"+site.Addrs()[0]+"/", urls.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	site, tg := holdSite(t)
 	cfg := DefaultConfig()
 	cfg.Users, cfg.MaxUsers, cfg.Reps, cfg.Timeout = users, 0, 1, time.Minute
 	l, err := New(cfg, []urls.Target{tg})
@@ -147,15 +139,7 @@ func TestAnswerAfterWait(t *testing.T) {
 // result.
 func TestWaitingUsersHoldNoBatch(t *testing.T) {
 	const users = 20
-	site, err := holdsite.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
-	tg, err := urls.ParseLine("http://"+site.Addrs()[0]+"/", urls.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	site, tg := holdSite(t)
 	l, err := New(Config{Users: users, Reps: 1, Timeout: time.Minute}, []urls.Target{tg})
 	if err != nil {
 		t.Fatal(err)
@@ -198,4 +182,19 @@ func TestCookieJarMadeWithFirstCookie(t *testing.T) {
 	if got := sentCookies(c, u); c.jar == nil || got != "s=v-s" || c.count() != 1 {
 		t.Errorf("after an answer setting s: jar %v, sent %q, %d kept; want a jar, s=v-s, 1", c.jar, got, c.count())
 	}
+}
+
+// holdSite starts a loopback site that accepts every connection and never answers, closed when
+// the test ends (or before, by the test), and the target of its root.
+func holdSite(tb testing.TB) (*holdsite.Site, urls.Target) {
+	site, err := holdsite.Start("127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(site.Close)
+	tg, err := urls.ParseLine("http://"+site.Addrs()[0]+"/", urls.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return site, tg
 }

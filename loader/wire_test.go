@@ -113,17 +113,7 @@ func TestBareLFResponses(t *testing.T) {
 // BenchmarkIdleCheck is what the look at an idle kept-alive connection costs every request
 // after a connection's first.
 func BenchmarkIdleCheck(b *testing.B) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ln.Close()
-	conn, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer conn.Close()
-	c := newWireConn(conn)
+	c := newWireConn(idleLoopbackConn(b))
 	b.ReportAllocs()
 	for b.Loop() {
 		if !c.usable() {
@@ -175,13 +165,7 @@ func TestIdleCheckCountsFromTheAnswer(t *testing.T) {
 	if !idleCheck {
 		t.Skip("this system cannot look at an idle socket")
 	}
-	srv := newRawServer(t, func(conn net.Conn, _ *http.Request, _ int) bool { return writeOK(conn) })
-	conn, err := net.Dial("tcp", srv.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	c := newWireConn(conn)
+	c := newWireConn(okServerConn(t))
 	var now time.Duration // since the connection was made
 	c.since = func(time.Time) time.Duration { return now }
 	steps := []struct {

@@ -137,56 +137,51 @@ func TestScheduleSendsWhatWasPlanned(t *testing.T) {
 	}
 }
 
-// A log replaced between the passes (rotated under the same name) may hold a URL the plan never
-// listed: its requests are not sent, and the result says how many and why.
-func TestScheduleCountsRequestsTheLogChanged(t *testing.T) {
+// A log changed between the plan's pass and the run's leaves planned requests unsent: replaced
+// (rotated under the same name) it may hold a URL the plan never listed; cut shorter (truncated,
+// or rotated for a shorter one) it ends before them. The result counts them, with why.
+func TestScheduleCountsRequestsALogNoLongerHolds(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 10, 10, 13, 55, 0, 0, time.UTC)
-	log := writeLog(t, t.TempDir(), "a.log", false, at(start, "/a"), at(start, "/b"))
-	p, err := NewPlan(opts(log))
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name          string
+		planned, sent []string
+		reason        string
+		want          int64
+	}{
+		{"a URL the plan never listed", []string{"/a", "/b"}, []string{"/a", "/other"}, skipChanged, 1},
+		{"the log cut shorter", []string{"/a", "/b", "/a"}, []string{"/a"}, skipGone, 2},
 	}
-	writeLog(t, filepath.Dir(log), "a.log", false, at(start, "/a"), at(start, "/other"))
-	s, err := p.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, ok := s.Next(); !ok {
-			break
+	lines := func(paths []string) []any {
+		var l []any
+		for _, p := range paths {
+			l = append(l, at(start, p))
 		}
+		return l
 	}
-	rep := &stats.Report{}
-	p.AddTo(rep, loader.Outcome{})
-	if n := rep.Replay.Skipped[skipChanged]; n != 1 {
-		t.Errorf("left out %v, want 1 %q", rep.Replay.Skipped, skipChanged)
-	}
-}
-
-// A log cut shorter between the passes (truncated, or rotated for a shorter one) leaves planned
-// requests unsent to the log's end: the result counts them, with why.
-func TestScheduleCountsRequestsGoneFromTheLog(t *testing.T) {
-	t.Parallel()
-	start := time.Date(2026, 10, 10, 13, 55, 0, 0, time.UTC)
-	log := writeLog(t, t.TempDir(), "a.log", false, at(start, "/a"), at(start, "/b"), at(start, "/a"))
-	p, err := NewPlan(opts(log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeLog(t, filepath.Dir(log), "a.log", false, at(start, "/a"))
-	s, err := p.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, ok := s.Next(); !ok {
-			break
-		}
-	}
-	rep := &stats.Report{}
-	p.AddTo(rep, loader.Outcome{})
-	if n := rep.Replay.Skipped[skipGone]; n != 2 {
-		t.Errorf("left out %v, want 2 %q", rep.Replay.Skipped, skipGone)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			log := writeLog(t, t.TempDir(), "a.log", false, lines(tt.planned)...)
+			p, err := NewPlan(opts(log))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeLog(t, filepath.Dir(log), "a.log", false, lines(tt.sent)...)
+			s, err := p.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for {
+				if _, ok := s.Next(); !ok {
+					break
+				}
+			}
+			rep := &stats.Report{}
+			p.AddTo(rep, loader.Outcome{})
+			if n := rep.Replay.Skipped[tt.reason]; n != tt.want {
+				t.Errorf("left out %v, want %d %q", rep.Replay.Skipped, tt.want, tt.reason)
+			}
+		})
 	}
 }

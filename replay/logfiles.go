@@ -2,8 +2,9 @@ package replay
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
+
+	"github.com/webload/webload/internal/inputfile"
 )
 
 // checkReadTwice refuses a log that cannot be read twice, as a replay does (once to plan, once
@@ -18,20 +19,7 @@ func checkReadTwice(logs []string) error {
 		if fi.IsDir() {
 			return fmt.Errorf("%s: a folder, not a log", name)
 		}
-		return fmt.Errorf("%s: not a regular file (%s): a replay reads its logs twice, to plan and to send; save it to a file first", name, fileKind(fi.Mode()))
+		return fmt.Errorf("%s: not a regular file (%s): a replay reads its logs twice, to plan and to send; save it to a file first", name, inputfile.Kind(fi.Mode()))
 	}
 	return nil
-}
-
-// fileKind names what a file that is not a regular one is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a file"
 }

@@ -38,7 +38,7 @@ func TestPlanRefusesALogThatReadsOnce(t *testing.T) {
 	if err == nil {
 		t.Fatalf("planned %d requests of a pipe, want an error", p.Counts.Planned)
 	}
-	if msg := err.Error(); !strings.HasPrefix(msg, fifo+": ") || !strings.Contains(msg, "a pipe") || !strings.Contains(msg, "twice") {
+	if msg := err.Error(); !strings.HasPrefix(msg, fifo+": ") || !strings.Contains(msg, "a FIFO") || !strings.Contains(msg, "twice") {
 		t.Errorf("error %q, want it to name the log and say it is read twice", msg)
 	}
 }

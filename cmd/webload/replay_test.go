@@ -434,14 +434,7 @@ func TestReplayShardsMerge(t *testing.T) {
 		planned += rep.Replay.Planned
 		files = append(files, out)
 	}
-	merged := filepath.Join(dir, "merged.json")
-	if _, stderr, code := webload(t, nil, append([]string{"merge", "-o", merged}, files...)...); code != 0 {
-		t.Fatalf("merge: exit %d: %s", code, stderr)
-	}
-	rep, err := stats.ReadJSON(merged)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mergeShards(t, dir, files)
 	if r := rep.Replay; planned != n || r == nil || r.Planned != n || r.Sent != n || r.Dispatched != n || rep.Requests != n {
 		t.Errorf("shards planned %d; merged replay %+v, %d requests; want %d", planned, rep.Replay, rep.Requests, n)
 	}

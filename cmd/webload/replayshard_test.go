@@ -45,6 +45,15 @@ func TestReplayEmptyShardMerges(t *testing.T) {
 	if empty != 2 {
 		t.Errorf("%d empty shards, want 2 (one visitor)", empty)
 	}
+	rep := mergeShards(t, dir, files)
+	if r := rep.Replay; r == nil || r.Planned != n || r.Sent != n || rep.Requests != n || len(site.arrivals()) != n {
+		t.Errorf("merged replay %+v, %d requests, %d arrived; want %d", rep.Replay, rep.Requests, len(site.arrivals()), n)
+	}
+}
+
+// mergeShards merges the shards' results with webload merge, into dir, and reads the result.
+func mergeShards(t *testing.T, dir string, files []string) stats.Report {
+	t.Helper()
 	merged := filepath.Join(dir, "merged.json")
 	if _, stderr, code := webload(t, nil, append([]string{"merge", "-o", merged}, files...)...); code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, stderr)
@@ -53,7 +62,5 @@ func TestReplayEmptyShardMerges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := rep.Replay; r == nil || r.Planned != n || r.Sent != n || rep.Requests != n || len(site.arrivals()) != n {
-		t.Errorf("merged replay %+v, %d requests, %d arrived; want %d", rep.Replay, rep.Requests, len(site.arrivals()), n)
-	}
+	return rep
 }

@@ -77,7 +77,7 @@ func Check(f *os.File, path string, c Cap) (*File, error) {
 
 func check(info fs.FileInfo, c Cap) error {
 	if !info.Mode().IsRegular() {
-		return fmt.Errorf("%w (%s)", ErrNotRegular, kind(info.Mode()))
+		return fmt.Errorf("%w (%s)", ErrNotRegular, Kind(info.Mode()))
 	}
 	if info.Size() > c.Bytes {
 		return tooLarge(c)
@@ -89,8 +89,8 @@ func tooLarge(c Cap) error {
 	return fmt.Errorf("%w: over the %s that %s may have", ErrTooLarge, size(c.Bytes), c.What)
 }
 
-// kind names a file type the way a user would.
-func kind(m fs.FileMode) string {
+// Kind names a file type the way a user would: "a directory", "a FIFO"...
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
