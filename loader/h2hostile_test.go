@@ -1,0 +1,331 @@
+package loader
+
+import (
+	"bytes"
+	"crypto/tls"
+	"io"
+	"net"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+
+	"github.com/webload/webload/internal/testtier"
+	"github.com/webload/webload/urls"
+)
+
+// Servers that break HTTP/2 on purpose: the client must give each request a true verdict
+// (never a success for an answer that was not whole, a failure of the kind that says what
+// went wrong), within its timeout, without spinning, and leave no goroutine of its own behind.
+
+// hostileServer serves connections with serve on loopback, over h2c or, when overTLS, over TLS
+// that agrees on h2; it returns the URL to request.
+func hostileServer(t *testing.T, overTLS bool, serve func(c net.Conn)) string {
+	t.Helper()
+	if !overTLS {
+		return "http://" + serveLoopback(t, serve) + "/"
+	}
+	cert, _, _ := newTestCA(t).issue(t, "127.0.0.1", "localhost")
+	tc := &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"h2"}}
+	return "https://" + serveLoopback(t, func(c net.Conn) {
+		tlsConn := tls.Server(c, tc)
+		defer tlsConn.Close()
+		_ = tlsConn.SetDeadline(time.Now().Add(10 * time.Second))
+		if tlsConn.Handshake() != nil {
+			return
+		}
+		serve(tlsConn)
+	}) + "/"
+}
+
+// hostilePeer reads the client's preface and sends settings as the server's first frame,
+// within 10 s for the whole connection; nil when the client went away.
+func hostilePeer(c net.Conn, settings ...http2.Setting) *h2Peer {
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.ReadFull(c, make([]byte, len(http2.ClientPreface))); err != nil {
+		return nil
+	}
+	fr := http2.NewFramer(c, c)
+	fr.AllowIllegalWrites = true
+	if err := fr.WriteSettings(settings...); err != nil {
+		return nil
+	}
+	p := &h2Peer{fr: fr}
+	p.enc = hpack.NewEncoder(&p.head)
+	return p
+}
+
+// answerEach serves every request of the connection with answer, after settings.
+func answerEach(answer func(p *h2Peer, id uint32) error, settings ...http2.Setting) func(c net.Conn) {
+	return func(c net.Conn) {
+		defer c.Close()
+		p := hostilePeer(c, settings...)
+		if p == nil {
+			return
+		}
+		for id := p.request(); id != 0; id = p.request() {
+			if answer(p, id) != nil {
+				return
+			}
+		}
+	}
+}
+
+// drain reads what the client sends until it closes the connection.
+func drain(c net.Conn) { _, _ = io.Copy(io.Discard, c) }
+
+// headWith writes a head of raw fields (name, value...), encoded as they are.
+func headWith(p *h2Peer, id uint32, endStream bool, fields ...string) error {
+	return p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, EndHeaders: true, EndStream: endStream,
+		BlockFragment: p.block(fields...)})
+}
+
+// h2Goroutines counts the goroutines running the HTTP/2 client's code.
+func h2Goroutines() int {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	return len(h2GoroutineRE.FindAll(buf, -1))
+}
+
+var h2GoroutineRE = regexp.MustCompile(`(?m)^goroutine \d+ \[[^\]]*\]:\n(?:.*\n\t.*\n)*?loader\.\(\*h2(?:Conn|Client|Stream|Host)\)`)
+
+// checkNoH2Goroutines fails t when goroutines of the client outlive its run by a hang guard's
+// 5 s: the run closed its idle connections.
+func checkNoH2Goroutines(t *testing.T, before int) {
+	t.Helper()
+	for range 500 {
+		if h2Goroutines() <= before {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	buf := make([]byte, 1<<20)
+	t.Errorf("%d goroutines of the HTTP/2 client left after the run, %d before:\n%s", h2Goroutines(), before, buf[:runtime.Stack(buf, true)])
+}
+
+type h2HostileCase struct {
+	name    string
+	overTLS bool
+	serve   func(c net.Conn)
+	post    int // the request's body, in bytes; 0 sends a GET
+	reps    int // requests in a row (1 when 0)
+	timeout time.Duration
+	want    ErrKind
+	sample  string // what the kind's sample says, in part
+	body    int64  // the body bytes each result has, when want is ErrNone
+}
+
+func runH2Hostile(t *testing.T, tests []h2HostileCase) {
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := h2Goroutines()
+			url := hostileServer(t, tc.overTLS, tc.serve)
+			tg := urls.Target{Method: "GET", URL: url, Source: "test"}
+			if tc.post > 0 {
+				tg.Method, tg.Body = "POST", bytes.Repeat([]byte("u"), tc.post)
+			}
+			reps := max(tc.reps, 1)
+			results, out := run(t, Config{Users: 1, Reps: reps, HTTP2: true, Insecure: true, Timeout: tc.timeout}, []urls.Target{tg})
+			checkResults(t, results, reps, tc.want)
+			if tc.want == ErrNone {
+				for _, r := range results {
+					if r.BodyBytes != tc.body {
+						t.Errorf("result %+v, want a body of %d bytes", r, tc.body)
+					}
+				}
+			} else if s := out.ErrorSamples[tc.want]; !strings.Contains(s, tc.sample) {
+				t.Errorf("sample %q, want it to say %q", s, tc.sample)
+			}
+			checkNoH2Goroutines(t, before)
+		})
+	}
+}
+
+
+// set is a setting, shorter.
+func set(id http2.SettingID, v uint32) http2.Setting { return http2.Setting{ID: id, Val: v} }
+
+// answersOK answers every request with a 200 of "ok", after settings.
+func answersOK(settings ...http2.Setting) func(c net.Conn) {
+	return answerEach(func(p *h2Peer, id uint32) error { return p.answer(id, "ok") }, settings...)
+}
+
+// answerAfter answers every request with a 200 of "ok" after the frames before writes.
+func answerAfter(before func(p *h2Peer, id uint32) error) func(c net.Conn) {
+	return answerEach(func(p *h2Peer, id uint32) error {
+		if err := before(p, id); err != nil {
+			return err
+		}
+		return p.answer(id, "ok")
+	})
+}
+
+// silent reads the client's preface and whatever follows, and sends nothing.
+func silent(c net.Conn) {
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	drain(c)
+}
+
+// readsBody answers a request only once its body came whole, after settings.
+func readsBody(settings ...http2.Setting) func(c net.Conn) {
+	return func(c net.Conn) {
+		defer c.Close()
+		p := hostilePeer(c, settings...)
+		if p == nil {
+			return
+		}
+		for f := p.next(); f != nil; f = p.next() {
+			if d, ok := f.(*http2.DataFrame); ok && d.StreamEnded() && p.answer(d.StreamID, "ok") != nil {
+				return
+			}
+		}
+	}
+}
+
+// h2Flood writes 10000 frames with flood before each answer while it reads what the client
+// writes back, as a server must.
+func h2Flood(flood func(fr *http2.Framer, i int) error) func(c net.Conn) {
+	return func(c net.Conn) {
+		defer c.Close()
+		p := hostilePeer(c)
+		if p == nil {
+			return
+		}
+		ids := make(chan uint32)
+		go func() {
+			defer close(ids)
+			for id := p.request(); id != 0; id = p.request() {
+				ids <- id
+			}
+		}()
+		for id := range ids {
+			for i := range 10000 {
+				if flood(p.fr, i) != nil {
+					return
+				}
+			}
+			if p.answer(id, "ok") != nil {
+				return
+			}
+		}
+	}
+}
+
+// What hostile servers do that the client already takes as it should.
+func TestHTTP2HostileHandled(t *testing.T) {
+	testtier.Slow(t)
+	const long, short = 10 * time.Second, 500 * time.Millisecond
+	// tableSize answers each request after decoding its head with a table of size bytes: a
+	// head that uses more table than the server allowed answers 500, which fails the check.
+	tableSize := func(size uint32) func(c net.Conn) {
+		return func(c net.Conn) {
+			defer c.Close()
+			p := hostilePeer(c, set(http2.SettingHeaderTableSize, size))
+			if p == nil {
+				return
+			}
+			dec := hpack.NewDecoder(min(size, 4096), nil)
+			for f := p.next(); f != nil; f = p.next() {
+				h, ok := f.(*http2.HeadersFrame)
+				if !ok {
+					continue
+				}
+				if _, err := dec.DecodeFull(h.HeaderBlockFragment()); err != nil {
+					_ = headWith(p, h.StreamID, true, ":status", "500")
+					continue
+				}
+				if p.answer(h.StreamID, "ok") != nil {
+					return
+				}
+			}
+		}
+	}
+	goAwayEvery := func(c net.Conn) {
+		defer c.Close()
+		p := hostilePeer(c)
+		if p != nil && p.request() != 0 {
+			_ = p.fr.WriteGoAway(0, http2.ErrCodeNo, nil)
+			drain(c) // and keep the connection open
+		}
+	}
+	var goAwayID uint32
+	bomb := answerEach(func(p *h2Peer, id uint32) error {
+		// One field of 4 KB in the table, then a million references to it: 4 GB of fields.
+		block := p.block(":status", "200", "x-bomb", strings.Repeat("b", 4000))
+		err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block})
+		refs := bytes.Repeat([]byte{0x80 | 62}, 16<<10)
+		for i := 0; err == nil && i < 64; i++ {
+			err = p.fr.WriteContinuation(id, i == 63, refs)
+		}
+		return err
+	})
+	runH2Hostile(t, []h2HostileCase{
+		{name: "no settings", serve: silent, timeout: short, want: ErrTimeout, sample: "timeout"},
+		{name: "no settings over TLS", overTLS: true, serve: silent, timeout: short, want: ErrTimeout, sample: "timeout"},
+		{name: "HEADER_TABLE_SIZE 0", serve: tableSize(0), reps: 3, timeout: long, want: ErrNone, body: 2},
+		{name: "HEADER_TABLE_SIZE 2^32-1", serve: tableSize(1<<32 - 1), reps: 3, timeout: long, want: ErrNone, body: 2},
+		{name: "MAX_CONCURRENT_STREAMS 0", serve: answersOK(set(http2.SettingMaxConcurrentStreams, 0)), timeout: long, want: ErrOther, sample: "SETTINGS_MAX_CONCURRENT_STREAMS 0"},
+		{name: "upload window never opens", serve: readsBody(set(http2.SettingInitialWindowSize, 0)), post: 100, timeout: short, want: ErrTimeout, sample: "timeout"},
+		{name: "frames on streams never opened", reps: 2, timeout: long, want: ErrNone, body: 2, serve: answerAfter(func(p *h2Peer, id uint32) error {
+			err := p.fr.WriteData(id+100, true, []byte("stray"))
+			if err == nil {
+				err = p.fr.WriteData(2, false, []byte("even"))
+			}
+			if err == nil {
+				err = headWith(p, id+200, false, ":status", "200")
+			}
+			return err
+		})},
+		{name: "unknown frame types", reps: 2, timeout: long, want: ErrNone, body: 2, serve: answerAfter(func(p *h2Peer, id uint32) error {
+			err := p.fr.WriteRawFrame(0xfa, 0, 0, []byte("whatever"))
+			if err == nil {
+				err = p.fr.WriteRawFrame(0xfb, 0xff, id, nil)
+			}
+			return err
+		})},
+		{name: "padding only", reps: 2, timeout: long, want: ErrNone, body: 2, serve: answerEach(func(p *h2Peer, id uint32) error {
+			err := headWith(p, id, false, ":status", "200", "content-length", "2")
+			for range 300 {
+				if err == nil {
+					err = p.fr.WriteDataPadded(id, false, nil, make([]byte, 255))
+				}
+			}
+			if err == nil {
+				err = p.fr.WriteDataPadded(id, true, []byte("ok"), make([]byte, 255))
+			}
+			return err
+		})},
+		{name: "PING flood", reps: 2, timeout: long, want: ErrNone, body: 2, serve: h2Flood(func(fr *http2.Framer, i int) error {
+			return fr.WritePing(false, [8]byte{byte(i)})
+		})},
+		{name: "SETTINGS flood", reps: 2, timeout: long, want: ErrNone, body: 2, serve: h2Flood(func(fr *http2.Framer, i int) error {
+			return fr.WriteSettings(set(http2.SettingInitialWindowSize, 65535+uint32(i%2)))
+		})},
+		{name: "RST_STREAM flood", reps: 2, timeout: long, want: ErrNone, body: 2, serve: h2Flood(func(fr *http2.Framer, i int) error {
+			return fr.WriteRSTStream(uint32(1001+2*i), http2.ErrCodeCancel)
+		})},
+		{name: "GOAWAY before every stream, connection kept open", timeout: long, want: ErrRefused, sample: "GOAWAY", serve: goAwayEvery},
+		{name: "GOAWAY again with growing IDs", reps: 3, timeout: long, want: ErrNone, body: 2, serve: answerAfter(func(p *h2Peer, id uint32) error {
+			goAwayID += 2
+			return p.fr.WriteGoAway(goAwayID+id, http2.ErrCodeNo, nil)
+		})},
+		{name: "body never ends", timeout: short, want: ErrTimeout, sample: "timeout", serve: answerEach(func(p *h2Peer, id uint32) error {
+			err := headWith(p, id, false, ":status", "200")
+			for range 100 {
+				if err == nil {
+					err = p.fr.WriteData(id, false, make([]byte, 16<<10))
+				}
+			}
+			return err
+		})},
+		{name: "no :status", serve: answerEach(func(p *h2Peer, id uint32) error {
+			return headWith(p, id, true, "content-length", "0")
+		}), reps: 2, timeout: long, want: ErrBadResponse, sample: "cannot parse response"},
+		{name: "HPACK bomb", serve: bomb, timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
+	})
+}
