@@ -145,7 +145,6 @@ func runH2Hostile(t *testing.T, tests []h2HostileCase) {
 	}
 }
 
-
 // set is a setting, shorter.
 func set(id http2.SettingID, v uint32) http2.Setting { return http2.Setting{ID: id, Val: v} }
 
