@@ -328,3 +328,47 @@ func TestHTTP2HostileHandled(t *testing.T) {
 		{name: "HPACK bomb", serve: bomb, timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
 	})
 }
+
+// A server that breaks the protocol so that the connection cannot go on fails its requests
+// at once, naming what it did, whatever the timeout: no request waits it out, no head is
+// written in empty frames for ever.
+func TestHTTP2HostileProtocol(t *testing.T) {
+	testtier.Slow(t)
+	const long = 10 * time.Second
+	afterPreface := func(write func(c net.Conn)) func(c net.Conn) {
+		return func(c net.Conn) {
+			defer c.Close()
+			_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+			if _, err := io.ReadFull(c, make([]byte, len(http2.ClientPreface))); err == nil {
+				write(c)
+				drain(c)
+			}
+		}
+	}
+	http11 := afterPreface(func(c net.Conn) {
+		_, _ = io.WriteString(c, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+	})
+	pingFirst := afterPreface(func(c net.Conn) { _ = http2.NewFramer(c, c).WritePing(false, [8]byte{}) })
+	runH2Hostile(t, []h2HostileCase{
+		{name: "HTTP/1.1 answer to the preface", serve: http11, timeout: long, want: ErrOther, sample: "its first bytes are not an HTTP/2 frame"},
+		{name: "HTTP/1.1 answer over TLS", overTLS: true, serve: http11, timeout: long, want: ErrOther, sample: "its first bytes are not an HTTP/2 frame"},
+		{name: "PING before settings", serve: pingFirst, timeout: long, want: ErrOther, sample: "its first frame is PING, not SETTINGS"},
+		{name: "MAX_FRAME_SIZE 0", serve: answersOK(set(http2.SettingMaxFrameSize, 0)), post: 100, timeout: long, want: ErrOther, sample: "SETTINGS_MAX_FRAME_SIZE of 0 is out of range"},
+		{name: "MAX_FRAME_SIZE 2^24", serve: answersOK(set(http2.SettingMaxFrameSize, 1<<24)), post: 100, timeout: long, want: ErrOther, sample: "SETTINGS_MAX_FRAME_SIZE of 16777216 is out of range"},
+		{name: "MAX_FRAME_SIZE 0 later", serve: answerAfter(func(p *h2Peer, _ uint32) error {
+			return p.fr.WriteSettings(set(http2.SettingMaxFrameSize, 0))
+		}), reps: 2, timeout: long, want: ErrOther, sample: "SETTINGS_MAX_FRAME_SIZE of 0 is out of range"},
+		{name: "INITIAL_WINDOW_SIZE 2^31", serve: answersOK(set(http2.SettingInitialWindowSize, 1<<31)), timeout: long, want: ErrOther, sample: "the server broke the protocol (FLOW_CONTROL_ERROR)"},
+		{name: "frame larger than the client takes", serve: answerEach(func(p *h2Peer, id uint32) error {
+			err := headWith(p, id, false, ":status", "200")
+			if err == nil {
+				err = p.fr.WriteData(id, true, make([]byte, 20<<10))
+			}
+			return err
+		}), timeout: long, want: ErrOther, sample: "(FRAME_SIZE_ERROR): a frame larger than the 16384 bytes the client takes"},
+		{name: "PUSH_PROMISE", serve: answerAfter(func(p *h2Peer, id uint32) error {
+			return p.fr.WritePushPromise(http2.PushPromiseParam{StreamID: id, PromiseID: 2, EndHeaders: true,
+				BlockFragment: p.block(":method", "GET", ":scheme", "http", ":authority", "x", ":path", "/pushed")})
+		}), timeout: long, want: ErrOther, sample: "PUSH_PROMISE, though the client's settings disabled push"},
+	})
+}

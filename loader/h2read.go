@@ -51,6 +51,13 @@ func (c *h2Conn) settings(sf *http2.SettingsFrame) error {
 	tableSet := false
 	c.mu.Lock()
 	err := sf.ForeachSetting(func(s http2.Setting) error {
+		if err := s.Valid(); err != nil {
+			// A MAX_FRAME_SIZE of 0 would have the request's head written in empty frames
+			// for ever.
+			var ce http2.ConnectionError
+			errors.As(err, &ce)
+			return h2ProtocolError{code: http2.ErrCode(ce), what: fmt.Sprintf("SETTINGS_%v of %d is out of range", s.ID, s.Val)}
+		}
 		switch s.ID {
 		case http2.SettingMaxConcurrentStreams:
 			c.maxStreams = min(s.Val, h2DefaultMaxStreams)
@@ -98,9 +105,10 @@ func (c *h2Conn) readLoop() {
 			}
 		}
 		if err != nil {
-			var ce http2.ConnectionError
-			if errors.As(err, &ce) {
-				_ = c.write(func() error { return c.fr.WriteGoAway(0, http2.ErrCode(ce), nil) })
+			err = c.protocolError(err)
+			var pe h2ProtocolError
+			if errors.As(err, &pe) {
+				_ = c.write(func() error { return c.fr.WriteGoAway(0, pe.code, nil) })
 			}
 			c.fail(err)
 			return
@@ -140,7 +148,7 @@ func (c *h2Conn) frame(f http2.Frame) error {
 	case *http2.WindowUpdateFrame:
 		c.windowUpdate(f.StreamID, f.Increment)
 	case *http2.PushPromiseFrame:
-		return http2.ConnectionError(http2.ErrCodeProtocol) // push was disabled in the settings
+		return h2ProtocolError{code: http2.ErrCodeProtocol, what: "PUSH_PROMISE, though the client's settings disabled push"}
 	}
 	return nil
 }
@@ -192,13 +200,13 @@ func (c *h2Conn) startBlock(stream uint32, endStream bool) {
 // the decoder's table.
 func (c *h2Conn) headerFragment(frag []byte, end bool) error {
 	if _, err := c.dec.Write(frag); err != nil {
-		return http2.ConnectionError(http2.ErrCodeCompression)
+		return h2ProtocolError{code: http2.ErrCodeCompression, what: "a header block that does not decode (HPACK)"}
 	}
 	if !end {
 		return nil
 	}
 	if err := c.dec.Close(); err != nil {
-		return http2.ConnectionError(http2.ErrCodeCompression)
+		return h2ProtocolError{code: http2.ErrCodeCompression, what: "a header block that does not decode (HPACK)"}
 	}
 	if c.hd.keep {
 		c.headerBlock()
