@@ -37,6 +37,8 @@ const (
 	// SETTINGS_MAX_FRAME_SIZE at HTTP/2's initial value. A larger one ends the connection at
 	// once, as the first bytes of a server that answers in HTTP/1.1 read as one.
 	h2MaxReadFrame = 16 << 10
+	// h2MaxWindow is the largest a flow-control window may grow (RFC 9113 6.9.1).
+	h2MaxWindow = 1<<31 - 1
 	// h2MaxStreamID is the highest stream ID a client may open.
 	h2MaxStreamID = 1<<31 - 1
 )

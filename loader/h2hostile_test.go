@@ -372,3 +372,45 @@ func TestHTTP2HostileProtocol(t *testing.T) {
 		}), timeout: long, want: ErrOther, sample: "PUSH_PROMISE, though the client's settings disabled push"},
 	})
 }
+
+// twice calls write twice, unless the first fails.
+func twice(write func() error) error {
+	if err := write(); err != nil {
+		return err
+	}
+	return write()
+}
+
+// A server that grows a send window past 2^31-1 fails the connection (or the stream), at once:
+// the window must not wrap round to a negative one that stalls the body until the timeout.
+func TestHTTP2HostileWindowOverflow(t *testing.T) {
+	testtier.Slow(t)
+	const long = 10 * time.Second
+	// overflow reads the request's head, then writes frames.
+	overflow := func(frames func(p *h2Peer, id uint32) error) func(c net.Conn) {
+		return func(c net.Conn) {
+			defer c.Close()
+			p := hostilePeer(c)
+			if p == nil {
+				return
+			}
+			if id := p.request(); id != 0 && frames(p, id) == nil {
+				drain(c)
+			}
+		}
+	}
+	runH2Hostile(t, []h2HostileCase{
+		{name: "connection's window", post: 200 << 10, timeout: long, want: ErrOther, sample: "WINDOW_UPDATE takes the connection's send window past 2^31-1",
+			serve: overflow(func(p *h2Peer, _ uint32) error { return twice(func() error { return p.fr.WriteWindowUpdate(0, 1<<31-1) }) })},
+		{name: "stream's window", post: 200 << 10, timeout: long, want: ErrOther, sample: "WINDOW_UPDATE takes the stream's send window past 2^31-1",
+			serve: overflow(func(p *h2Peer, id uint32) error { return twice(func() error { return p.fr.WriteWindowUpdate(id, 1<<31-1) }) })},
+		{name: "stream's window by new settings", post: 200 << 10, timeout: long, want: ErrOther, sample: "SETTINGS_INITIAL_WINDOW_SIZE takes a stream's send window past 2^31-1",
+			serve: overflow(func(p *h2Peer, id uint32) error {
+				err := p.fr.WriteWindowUpdate(id, 1<<31-1-65535) // the window is 2^31-1, less what came
+				if err == nil {
+					err = p.fr.WriteSettings(set(http2.SettingInitialWindowSize, 1<<31-1))
+				}
+				return err
+			})},
+	})
+}

@@ -65,10 +65,13 @@ func (c *h2Conn) settings(sf *http2.SettingsFrame) error {
 			c.maxFrame = s.Val
 		case http2.SettingInitialWindowSize:
 			// Open streams' windows move by the change (RFC 9113 6.9.2).
-			delta := int32(s.Val) - c.initWindow
+			delta := int64(s.Val) - int64(c.initWindow)
 			c.initWindow = int32(s.Val)
 			for _, st := range c.streams {
-				st.sendWindow += delta
+				if int64(st.sendWindow)+delta > h2MaxWindow {
+					return h2ProtocolError{code: http2.ErrCodeFlowControl, what: "SETTINGS_INITIAL_WINDOW_SIZE takes a stream's send window past 2^31-1"}
+				}
+				st.sendWindow += int32(delta)
 			}
 			c.wakeSenders()
 		case http2.SettingHeaderTableSize:
@@ -146,7 +149,7 @@ func (c *h2Conn) frame(f http2.Frame) error {
 	case *http2.GoAwayFrame:
 		c.goneAway(f.LastStreamID, f.ErrCode)
 	case *http2.WindowUpdateFrame:
-		c.windowUpdate(f.StreamID, f.Increment)
+		return c.windowUpdate(f.StreamID, f.Increment)
 	case *http2.PushPromiseFrame:
 		return h2ProtocolError{code: http2.ErrCodeProtocol, what: "PUSH_PROMISE, though the client's settings disabled push"}
 	}
@@ -264,17 +267,31 @@ func (c *h2Conn) headerBlock() {
 	}
 }
 
-// windowUpdate grows a send window: the connection's (stream 0) or a stream's.
-func (c *h2Conn) windowUpdate(stream, incr uint32) {
+// windowUpdate grows a send window: the connection's (stream 0) or a stream's. A window
+// grown past 2^31-1 fails the connection or the stream (RFC 9113 6.9.1): taken as it is, it
+// would wrap round to a negative window and stall the request body until the timeout.
+func (c *h2Conn) windowUpdate(stream, incr uint32) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if stream == 0 {
+		if int64(c.sendWindow)+int64(incr) > h2MaxWindow {
+			return h2ProtocolError{code: http2.ErrCodeFlowControl, what: "WINDOW_UPDATE takes the connection's send window past 2^31-1"}
+		}
 		c.sendWindow += int32(incr)
 	} else if st := c.streams[stream]; st != nil {
+		if int64(st.sendWindow)+int64(incr) > h2MaxWindow {
+			st.fail(errH2StreamWindow)
+			c.resetLocked(st, http2.ErrCodeFlowControl)
+			return nil
+		}
 		st.sendWindow += int32(incr)
 	}
 	c.wakeSenders()
+	return nil
 }
+
+// errH2StreamWindow is a stream whose send window the server grew past 2^31-1.
+var errH2StreamWindow = errors.New("http2: the server's WINDOW_UPDATE takes the stream's send window past 2^31-1")
 
 // wakeSenders wakes the requests waiting for a send window to grow; c.mu is held.
 func (c *h2Conn) wakeSenders() {
