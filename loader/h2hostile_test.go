@@ -3,6 +3,7 @@ package loader
 import (
 	"bytes"
 	"crypto/tls"
+	"errors"
 	"io"
 	"net"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/valyala/fasthttp"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 
@@ -413,4 +415,65 @@ func TestHTTP2HostileWindowOverflow(t *testing.T) {
 				return err
 			})},
 	})
+}
+
+// A request whose body waits for a send window that never opens, while its answer's head
+// has come, waits parked: it must not wake itself over and over until the timeout.
+func TestHTTP2HostileUploadWaitsParked(t *testing.T) {
+	testtier.Slow(t)
+	addr := serveLoopback(t, func(c net.Conn) {
+		defer c.Close()
+		p := hostilePeer(c, set(http2.SettingInitialWindowSize, 0))
+		if id := p.request(); id != 0 && headWith(p, id, false, ":status", "200") == nil {
+			drain(c)
+		}
+	})
+	c, err := newH2Client(&Config{Timeout: 2 * time.Second}, &connStats{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	done := make(chan error, 1)
+	go func() {
+		req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+		defer fasthttp.ReleaseRequest(req)
+		defer fasthttp.ReleaseResponse(resp)
+		req.SetRequestURI("http://" + addr + "/")
+		req.Header.SetMethod("POST")
+		req.SetBody([]byte("the body"))
+		done <- c.Do(req, resp)
+	}()
+	// The sender is seen waiting in sendRoom, parked, at 20 looks in a row.
+	parked := 0
+	for looks := 0; parked < 20 && looks < 150; looks++ {
+		time.Sleep(10 * time.Millisecond)
+		switch sendRoomState() {
+		case "select":
+			parked++
+		case "": // not there yet
+		default:
+			parked = 0
+		}
+	}
+	if parked < 20 {
+		t.Errorf("the request waiting for a send window was parked at only %d looks in a row", parked)
+	}
+	if err := <-done; !errors.Is(err, errH2Timeout) {
+		t.Errorf("error %v, want a timeout", err)
+	}
+}
+
+// sendRoomState is the state ("select", "runnable"...) of the goroutine in h2Conn.sendRoom;
+// "" when none is.
+func sendRoomState() string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "(*h2Conn).sendRoom") {
+			state, _, _ := strings.Cut(g[strings.Index(g, "[")+1:], "]")
+			state, _, _ = strings.Cut(state, ",") // "select, 2 minutes"
+			return state
+		}
+	}
+	return ""
 }
