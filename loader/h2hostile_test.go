@@ -477,3 +477,51 @@ func sendRoomState() string {
 	}
 	return ""
 }
+
+// An answer whose head HTTP/2 calls malformed is a bad response, however it goes on, and the
+// connection serves the next request: the fault is the stream's.
+func TestHTTP2HostileHeads(t *testing.T) {
+	testtier.Slow(t)
+	const long = 10 * time.Second
+	head := func(fields ...string) func(c net.Conn) {
+		return answerEach(func(p *h2Peer, id uint32) error {
+			err := headWith(p, id, false, fields...)
+			if err == nil {
+				err = p.fr.WriteData(id, true, []byte("ok"))
+			}
+			return err
+		})
+	}
+	trailers := func(end bool, fields ...string) func(c net.Conn) {
+		return answerEach(func(p *h2Peer, id uint32) error {
+			err := headWith(p, id, false, ":status", "200")
+			if err == nil {
+				err = p.fr.WriteData(id, false, []byte("ok"))
+			}
+			if err == nil {
+				err = headWith(p, id, end, fields...)
+			}
+			if err == nil && !end {
+				err = p.fr.WriteData(id, true, nil)
+			}
+			return err
+		})
+	}
+	const bad = "cannot parse response"
+	runH2Hostile(t, []h2HostileCase{
+		{name: "two :status", serve: head(":status", "200", ":status", "500"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "pseudo-field after a field", serve: head("x-a", "1", ":status", "200"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "request pseudo-field", serve: head(":status", "200", ":path", "/"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "uppercase name", serve: head(":status", "200", "X-Upper", "1"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "uppercase name over TLS", overTLS: true, serve: head(":status", "200", "X-Upper", "1"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "space in a name", serve: head(":status", "200", "x a", "1"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "line break in a value", serve: head(":status", "200", "x-a", "1\r\nx-b: 2"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "connection field", serve: head(":status", "200", "connection", "close"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "transfer-encoding field", serve: head(":status", "200", "transfer-encoding", "chunked"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "two Content-Lengths", serve: head(":status", "200", "content-length", "2", "content-length", "3"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "Content-Length not a number", serve: head(":status", "200", "content-length", "-2"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "pseudo-field in the trailers", serve: trailers(true, ":status", "200"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "trailers that do not end the stream", serve: trailers(false, "x-t", "1"), reps: 2, timeout: long, want: ErrBadResponse, sample: bad},
+		{name: "same Content-Length twice", serve: head(":status", "200", "content-length", "2", "content-length", "2"), reps: 2, timeout: long, want: ErrNone, body: 2},
+	})
+}

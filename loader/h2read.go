@@ -237,16 +237,23 @@ func (c *h2Conn) headerBlock() {
 	if st == nil {
 		return
 	}
-	if st.headers { // trailers: tolerated, and not kept
-		if c.hd.endStream {
-			st.ended = true
-			st.signal()
-		}
-		return
-	}
 	if c.hd.tooLarge {
 		st.fail(h2HeadersTooLarge{limit: c.maxList})
 		c.resetLocked(st, http2.ErrCodeCancel)
+		return
+	}
+	err := checkHead(c.hd.fields, st.headers)
+	if err == nil && st.headers && !c.hd.endStream {
+		err = h2BadHead{"trailers that do not end the stream"}
+	}
+	if err != nil {
+		st.fail(err)
+		c.resetLocked(st, http2.ErrCodeProtocol)
+		return
+	}
+	if st.headers { // trailers: checked, and not kept
+		st.ended = true
+		st.signal()
 		return
 	}
 	status, text, ok := h2Status(c.hd.fields)
