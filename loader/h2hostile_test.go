@@ -525,3 +525,31 @@ func TestHTTP2HostileHeads(t *testing.T) {
 		{name: "same Content-Length twice", serve: head(":status", "200", "content-length", "2", "content-length", "2"), reps: 2, timeout: long, want: ErrNone, body: 2},
 	})
 }
+
+// A connection closed inside an answer's body is a bad response, the body cut short, never a
+// success nor a connection closed before the answer.
+func TestHTTP2HostileBodyCut(t *testing.T) {
+	testtier.Slow(t)
+	const long = 10 * time.Second
+	cut := func(length string) func(c net.Conn) {
+		return answerEach(func(p *h2Peer, id uint32) error {
+			fields := []string{":status", "200"}
+			if length != "" {
+				fields = append(fields, "content-length", length)
+			}
+			err := headWith(p, id, false, fields...)
+			if err == nil {
+				err = p.fr.WriteData(id, false, []byte("abc"))
+			}
+			if err == nil {
+				err = io.EOF // closes the connection
+			}
+			return err
+		})
+	}
+	runH2Hostile(t, []h2HostileCase{
+		{name: "Content-Length", serve: cut("10"), timeout: long, want: ErrBadResponse, sample: "its length is not its Content-Length"},
+		{name: "Content-Length over TLS", overTLS: true, serve: cut("10"), timeout: long, want: ErrBadResponse, sample: "its length is not its Content-Length"},
+		{name: "no Content-Length", serve: cut(""), timeout: long, want: ErrBadResponse, sample: "connection closed before its end"},
+	})
+}

@@ -18,6 +18,15 @@ import (
 // errH2BadStatus is an answer whose :status is missing or not a number.
 var errH2BadStatus = errors.New("http2: cannot parse the answer's :status")
 
+// errH2BodyCut is an answer without Content-Length whose connection closed inside its body: a
+// bad response, as HTTP/2 ends a body with END_STREAM, never by closing.
+var errH2BodyCut error = h2BodyCut{}
+
+type h2BodyCut struct{}
+
+func (h2BodyCut) Error() string { return "http2: the connection closed inside the answer's body" }
+func (h2BodyCut) Unwrap() error { return io.ErrUnexpectedEOF }
+
 // h2BodyLength is an answer whose body is not as long as its Content-Length says: a bad
 // response, as a short body is over HTTP/1.1.
 type h2BodyLength struct{ got, want int64 }
@@ -140,6 +149,12 @@ func (s *h2Stream) read(p []byte) (int, error) {
 			return 0, h2BodyLength{got: s.got, want: s.length}
 		case ended:
 			return 0, io.EOF
+		case errors.Is(err, fasthttp.ErrConnectionClosed) && s.length >= 0:
+			// The server closed the connection inside the body: a bad response, as a body
+			// cut short is over HTTP/1.1, not a connection closed before the answer.
+			return 0, h2BodyLength{got: s.got, want: s.length}
+		case errors.Is(err, fasthttp.ErrConnectionClosed):
+			return 0, errH2BodyCut
 		case err != nil:
 			return 0, err
 		}
