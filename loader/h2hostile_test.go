@@ -553,3 +553,54 @@ func TestHTTP2HostileBodyCut(t *testing.T) {
 		{name: "no Content-Length", serve: cut(""), timeout: long, want: ErrBadResponse, sample: "connection closed before its end"},
 	})
 }
+
+// Frames for a stream after its END_STREAM are not the answer's: its body is what came
+// before, however late it is read.
+func TestHTTP2HostileFramesAfterEnd(t *testing.T) {
+	t.Parallel()
+	sent := make(chan struct{})
+	addr := serveLoopback(t, func(c net.Conn) {
+		defer c.Close()
+		p := hostilePeer(c)
+		id := p.request()
+		if id == 0 {
+			return
+		}
+		err := headWith(p, id, false, ":status", "200")
+		if err == nil {
+			err = p.fr.WriteData(id, true, []byte("ok"))
+		}
+		if err == nil {
+			err = p.fr.WriteData(id, true, []byte("more"))
+		}
+		if err == nil {
+			err = headWith(p, id, true, "x-t", "1")
+		}
+		if err == nil {
+			err = p.fr.WritePing(false, [8]byte{1})
+		}
+		// The client answers the PING after it took the frames before it.
+		if f := p.next(); err == nil && f != nil {
+			close(sent)
+			drain(c)
+		}
+	})
+	c, err := newH2Client(&Config{Timeout: 10 * time.Second}, &connStats{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	req.SetRequestURI("http://" + addr + "/")
+	if err := c.Do(req, resp); err != nil {
+		t.Fatal(err)
+	}
+	await(t, sent, "the server's frames")
+	body, err := io.ReadAll(resp.BodyStream())
+	if err != nil || string(body) != "ok" {
+		t.Errorf("body %q, error %v; want \"ok\"", body, err)
+	}
+	_ = resp.CloseBodyStream()
+}

@@ -167,6 +167,7 @@ func (c *h2Conn) data(f *http2.DataFrame) error {
 	st := c.streams[f.StreamID]
 	switch {
 	case st == nil: // a stream this client reset or finished: its data only counts for the connection
+	case st.ended: // after END_STREAM: not the answer's, however late its body is read
 	case !st.headers:
 		st.fail(errors.New("http2: the server sent body data before the answer's headers"))
 		c.resetLocked(st, http2.ErrCodeProtocol)
@@ -234,7 +235,7 @@ func (c *h2Conn) headerBlock() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := c.streams[c.hd.stream]
-	if st == nil {
+	if st == nil || st.ended { // an answer that ended takes no more heads
 		return
 	}
 	if c.hd.tooLarge {
