@@ -604,3 +604,25 @@ func TestHTTP2HostileFramesAfterEnd(t *testing.T) {
 	}
 	_ = resp.CloseBodyStream()
 }
+
+// A header block that never ends (CONTINUATION frames without END_HEADERS) fails its request
+// once it is twice as long as the header list's bound, whatever it decodes to, and ends the
+// connection: it is not read for as long as the server goes on.
+func TestHTTP2HostileContinuationFlood(t *testing.T) {
+	testtier.Slow(t)
+	const long = 10 * time.Second
+	flood := func(fill byte) func(c net.Conn) {
+		return answerEach(func(p *h2Peer, id uint32) error {
+			err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: p.block(":status", "200")})
+			frag := bytes.Repeat([]byte{fill}, 16<<10)
+			for i := 0; err == nil && i < 10000; i++ { // 160 MB, never ending the block
+				err = p.fr.WriteContinuation(id, false, frag)
+			}
+			return err
+		})
+	}
+	runH2Hostile(t, []h2HostileCase{
+		{name: "fields", serve: flood(0x80 | 2), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
+		{name: "table size updates, which decode to nothing", serve: flood(0x20), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
+	})
+}

@@ -16,6 +16,7 @@ type h2HeaderBlock struct {
 	endStream bool
 	fields    []hpack.HeaderField
 	size      int  // as RFC 9113 counts a header list
+	encoded   int  // the block's bytes so far, as they came
 	tooLarge  bool // past the header list's bound: the rest of the block is decoded and dropped
 	keep      bool // the block's stream is one this client waits on
 }
@@ -192,7 +193,7 @@ func (c *h2Conn) data(f *http2.DataFrame) error {
 // startBlock begins a header block for stream.
 func (c *h2Conn) startBlock(stream uint32, endStream bool) {
 	c.hd.stream, c.hd.endStream = stream, endStream
-	c.hd.fields, c.hd.size, c.hd.tooLarge = c.hd.fields[:0], 0, false
+	c.hd.fields, c.hd.size, c.hd.encoded, c.hd.tooLarge = c.hd.fields[:0], 0, 0, false
 	c.mu.Lock()
 	c.hd.keep = c.streams[stream] != nil
 	c.mu.Unlock()
@@ -203,6 +204,18 @@ func (c *h2Conn) startBlock(stream uint32, endStream bool) {
 // to its stream. Blocks of streams nobody waits on are decoded all the same, as they change
 // the decoder's table.
 func (c *h2Conn) headerFragment(frag []byte, end bool) error {
+	// A block twice as long as the header list's bound is a flood (CONTINUATION frames
+	// without end, or fields that decode to nothing, such as table size updates): the
+	// connection ends, as decoding it to the end would take as long as the server goes on.
+	c.hd.encoded += len(frag)
+	if c.hd.encoded > 2*int(c.maxList) {
+		c.mu.Lock()
+		if st := c.streams[c.hd.stream]; st != nil {
+			st.fail(h2HeadersTooLarge{limit: c.maxList})
+		}
+		c.mu.Unlock()
+		return h2ProtocolError{code: http2.ErrCodeProtocol, what: fmt.Sprintf("a header block longer than %d bytes", 2*int(c.maxList))}
+	}
 	if _, err := c.dec.Write(frag); err != nil {
 		return h2ProtocolError{code: http2.ErrCodeCompression, what: "a header block that does not decode (HPACK)"}
 	}
