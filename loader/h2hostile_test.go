@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"regexp"
@@ -625,4 +626,70 @@ func TestHTTP2HostileContinuationFlood(t *testing.T) {
 		{name: "fields", serve: flood(0x80 | 2), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
 		{name: "table size updates, which decode to nothing", serve: flood(0x20), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
 	})
+}
+
+// A server that sends a stream more than the window the client gave it fails the request: it
+// broke flow control, even while the client holds less than it could.
+func TestHTTP2HostileDataBeyondWindow(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		over int // bytes past the window
+		want error
+	}{{"within", 0, nil}, {"beyond", 1, errors.New("http2: the server sent more than the stream's flow-control window")}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sent := make(chan struct{})
+			addr := serveLoopback(t, func(c net.Conn) {
+				defer c.Close()
+				p := hostilePeer(c)
+				id := p.request()
+				if id == 0 {
+					return
+				}
+				err := headWith(p, id, false, ":status", "200")
+				for left := h2StreamWindow + tc.over; err == nil && left > 0; {
+					n := min(left, 16<<10)
+					if n > 10 {
+						err = p.fr.WriteDataPadded(id, false, make([]byte, n-10), make([]byte, 9)) // padding counts
+					} else {
+						err = p.fr.WriteData(id, false, make([]byte, n))
+					}
+					left -= n
+				}
+				if err == nil {
+					err = p.fr.WriteData(id, true, nil)
+				}
+				if err == nil {
+					err = p.fr.WritePing(false, [8]byte{1})
+				}
+				// The client answers the PING after it took the frames before it.
+				for f := p.next(); err == nil && f != nil; f = p.next() {
+					if _, ok := f.(*http2.PingFrame); ok {
+						close(sent)
+						drain(c)
+						return
+					}
+				}
+			})
+			c, err := newH2Client(&Config{Timeout: 10 * time.Second}, &connStats{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.CloseIdleConnections()
+			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+			defer fasthttp.ReleaseRequest(req)
+			defer fasthttp.ReleaseResponse(resp)
+			req.SetRequestURI("http://" + addr + "/")
+			if err := c.Do(req, resp); err != nil {
+				t.Fatal(err)
+			}
+			await(t, sent, "the server's frames") // none read yet, so no window given back
+			_, err = io.Copy(io.Discard, resp.BodyStream())
+			if fmt.Sprint(err) != fmt.Sprint(tc.want) {
+				t.Errorf("error %v, want %v", err, tc.want)
+			}
+			_ = resp.CloseBodyStream()
+		})
+	}
 }

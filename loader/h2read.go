@@ -172,10 +172,11 @@ func (c *h2Conn) data(f *http2.DataFrame) error {
 	case !st.headers:
 		st.fail(errors.New("http2: the server sent body data before the answer's headers"))
 		c.resetLocked(st, http2.ErrCodeProtocol)
-	case len(st.buf)-st.off+int(f.Length) > h2StreamWindow+h2StreamCredit:
+	case st.unreturned+int64(f.Length) > h2StreamWindow:
 		st.fail(errors.New("http2: the server sent more than the stream's flow-control window"))
 		c.resetLocked(st, http2.ErrCodeFlowControl)
 	default:
+		st.unreturned += int64(f.Length)
 		st.buf = append(st.buf, f.Data()...)
 		st.recvPadding += f.Length - uint32(len(f.Data()))
 		if f.StreamEnded() {

@@ -62,6 +62,9 @@ type h2Stream struct {
 	sendWindow  int32
 	unacked     uint32 // body bytes read and not yet given back to the server's window
 	recvPadding uint32 // padding received, given back with the next window update
+	// unreturned is what the server sent of the stream's window and was not given back:
+	// more than h2StreamWindow breaks flow control.
+	unreturned int64
 }
 
 // signal wakes the request waiting on the stream; c.mu is held.
@@ -131,6 +134,7 @@ func (s *h2Stream) read(p []byte) (int, error) {
 				if s.unacked >= h2StreamCredit {
 					credit, s.unacked = s.unacked+s.recvPadding, 0
 					s.recvPadding = 0
+					s.unreturned -= int64(credit)
 				}
 			}
 			c.mu.Unlock()
