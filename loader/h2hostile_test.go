@@ -693,3 +693,31 @@ func TestHTTP2HostileDataBeyondWindow(t *testing.T) {
 		})
 	}
 }
+
+// The counts of GOAWAY and RST_STREAM say what happened to the run's connections and streams:
+// a flood of resets for streams that are not the client's counts none, and a connection the
+// server sends GOAWAY on many times counts once.
+func TestHTTP2HostileCounts(t *testing.T) {
+	t.Parallel()
+	resets := hostileServer(t, false, h2Flood(func(fr *http2.Framer, i int) error {
+		return fr.WriteRSTStream(uint32(1001+2*i), http2.ErrCodeCancel)
+	}))
+	results, out := run(t, Config{Users: 1, Reps: 2, HTTP2: true}, oneTarget(t, resets))
+	checkResults(t, results, 2, ErrNone)
+	if out.H2Resets != 0 {
+		t.Errorf("%d RST_STREAM counted, want none of the client's streams", out.H2Resets)
+	}
+	goAways := hostileServer(t, false, answerAfter(func(p *h2Peer, id uint32) error {
+		for _, last := range []uint32{1<<31 - 1, id, id} {
+			if err := p.fr.WriteGoAway(last, http2.ErrCodeNo, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	results, out = run(t, Config{Users: 1, Reps: 2, HTTP2: true}, oneTarget(t, goAways))
+	checkResults(t, results, 2, ErrNone)
+	if out.H2GoAways != 2 || out.Connections != 2 {
+		t.Errorf("%d GOAWAY counted on %d connections, want 2 on 2", out.H2GoAways, out.Connections)
+	}
+}

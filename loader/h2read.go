@@ -132,12 +132,15 @@ func (c *h2Conn) frame(f http2.Frame) error {
 	case *http2.ContinuationFrame:
 		return c.headerFragment(f.HeaderBlockFragment(), f.HeadersEnded())
 	case *http2.RSTStreamFrame:
-		c.stats.h2Resets.Add(1)
 		var err error = h2StreamReset{code: f.ErrCode}
 		if f.ErrCode == http2.ErrCodeRefusedStream {
 			err = errH2RefusedRetry
 		}
-		c.endStream(f.StreamID, err)
+		if c.endStream(f.StreamID, err) {
+			// Only resets of the client's streams count: a flood of them for others is no
+			// sign of a server shedding load.
+			c.stats.h2Resets.Add(1)
+		}
 	case *http2.SettingsFrame:
 		if !f.IsAck() {
 			return c.settings(f)
@@ -326,8 +329,12 @@ func (c *h2Conn) wakeSenders() {
 // goneAway takes the server's GOAWAY: no new streams, and those above lastStream go out again
 // on another connection, as the server says it did not process them.
 func (c *h2Conn) goneAway(lastStream uint32, code http2.ErrCode) {
-	c.stats.h2GoAways.Add(1)
 	c.mu.Lock()
+	if !c.goAway {
+		// One per connection: servers that shut down gracefully send two (RFC 9113 6.8),
+		// and a hostile one may send any number.
+		c.stats.h2GoAways.Add(1)
+	}
 	c.goAway, c.goAwayCode, c.lastStream = true, code, lastStream
 	for id, st := range c.streams {
 		if id > lastStream {
@@ -342,18 +349,21 @@ func (c *h2Conn) goneAway(lastStream uint32, code http2.ErrCode) {
 	}
 }
 
-// endStream ends stream id with err (RST_STREAM from the server). A stream whose answer came
+// endStream ends stream id with err (RST_STREAM from the server), and tells whether it was
+// one of the client's open streams. A stream whose answer came
 // whole ends as it was: servers reset the streams of answers they gave before reading the
 // whole request body (RFC 9113 8.1).
-func (c *h2Conn) endStream(id uint32, err error) {
+func (c *h2Conn) endStream(id uint32, err error) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if st := c.streams[id]; st != nil {
+	st := c.streams[id]
+	if st != nil {
 		if !st.ended {
 			st.fail(err)
 		}
 		c.removeLocked(st)
 	}
+	return st != nil
 }
 
 // resetStream ends stream id with err and resets it with code.
