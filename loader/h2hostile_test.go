@@ -410,9 +410,13 @@ func TestHTTP2HostileWindowOverflow(t *testing.T) {
 	}
 	runH2Hostile(t, []h2HostileCase{
 		{name: "connection's window", post: 200 << 10, timeout: long, want: ErrOther, sample: "WINDOW_UPDATE takes the connection's send window past 2^31-1",
-			serve: overflow(func(p *h2Peer, _ uint32) error { return twice(func() error { return p.fr.WriteWindowUpdate(0, 1<<31-1) }) })},
+			serve: overflow(func(p *h2Peer, _ uint32) error {
+				return twice(func() error { return p.fr.WriteWindowUpdate(0, 1<<31-1) })
+			})},
 		{name: "stream's window", post: 200 << 10, timeout: long, want: ErrOther, sample: "WINDOW_UPDATE takes the stream's send window past 2^31-1",
-			serve: overflow(func(p *h2Peer, id uint32) error { return twice(func() error { return p.fr.WriteWindowUpdate(id, 1<<31-1) }) })},
+			serve: overflow(func(p *h2Peer, id uint32) error {
+				return twice(func() error { return p.fr.WriteWindowUpdate(id, 1<<31-1) })
+			})},
 		{name: "stream's window by new settings", post: 200 << 10, timeout: long, want: ErrOther, sample: "SETTINGS_INITIAL_WINDOW_SIZE takes a stream's send window past 2^31-1",
 			serve: overflow(func(p *h2Peer, id uint32) error {
 				err := p.fr.WriteWindowUpdate(id, 1<<31-1-65535) // the window is 2^31-1, less what came
