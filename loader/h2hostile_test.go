@@ -731,3 +731,28 @@ func TestHTTP2HostileCounts(t *testing.T) {
 		t.Errorf("%d GOAWAY counted on %d connections, want 2 on 2", out.H2GoAways, out.Connections)
 	}
 }
+
+// Answers that cannot be final or cannot end well are bad responses at once: an informational
+// status that ends the stream, a 101 (no final answer follows it), a body past its Content-Length that never ends.
+func TestHTTP2HostileAnswerEnds(t *testing.T) {
+	testtier.Slow(t)
+	const long = 10 * time.Second
+	const bad = "cannot parse response"
+	runH2Hostile(t, []h2HostileCase{
+		{name: "103 that ends the stream", reps: 2, timeout: long, want: ErrBadResponse, sample: bad, serve: answerEach(func(p *h2Peer, id uint32) error {
+			return headWith(p, id, true, ":status", "103")
+		})},
+		{name: "101", reps: 2, timeout: long, want: ErrBadResponse, sample: bad, serve: answerEach(func(p *h2Peer, id uint32) error {
+			return headWith(p, id, false, ":status", "101")
+		})},
+		{name: "body past its Content-Length, never ending", timeout: long, want: ErrBadResponse, sample: "its length is not its Content-Length", serve: answerEach(func(p *h2Peer, id uint32) error {
+			err := headWith(p, id, false, ":status", "200", "content-length", "2")
+			for range 100 {
+				if err == nil {
+					err = p.fr.WriteData(id, false, make([]byte, 16<<10))
+				}
+			}
+			return err
+		})},
+	})
+}

@@ -279,7 +279,13 @@ func (c *h2Conn) headerBlock() {
 	case !ok:
 		st.fail(errH2BadStatus)
 		c.resetLocked(st, http2.ErrCodeProtocol)
-	case status >= 100 && status < 200 && !c.hd.endStream:
+	case status == 101: // HTTP/2 switches no protocol (RFC 9113 8.6): no final answer follows
+		st.fail(h2BadHead{"a 101, which HTTP/2 forbids"})
+		c.resetLocked(st, http2.ErrCodeProtocol)
+	case status >= 100 && status < 200 && c.hd.endStream:
+		st.fail(h2BadHead{"an informational answer that ends the stream"})
+		c.resetLocked(st, http2.ErrCodeProtocol)
+	case status >= 100 && status < 200:
 		if st.interim++; st.interim > maxInterim {
 			st.fail(errTooManyInterim)
 			c.resetLocked(st, http2.ErrCodeCancel)

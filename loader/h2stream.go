@@ -120,6 +120,11 @@ func (s *h2Stream) awaitHead() error {
 func (s *h2Stream) read(p []byte) (int, error) {
 	c := s.c
 	for {
+		if s.length >= 0 && s.got > s.length {
+			// Longer than its Content-Length already: a bad response, whether or not the
+			// server ever ends it.
+			return 0, h2BodyLength{got: s.got, want: s.length}
+		}
 		c.mu.Lock()
 		if s.off < len(s.buf) {
 			n := copy(p, s.buf[s.off:])
