@@ -356,9 +356,8 @@ func (c *h2Conn) goneAway(lastStream uint32, code http2.ErrCode) {
 }
 
 // endStream ends stream id with err (RST_STREAM from the server), and tells whether it was
-// one of the client's open streams. A stream whose answer came
-// whole ends as it was: servers reset the streams of answers they gave before reading the
-// whole request body (RFC 9113 8.1).
+// one of the client's open streams. A stream whose answer came whole ends as it was: servers
+// reset the streams of answers they gave before reading the whole request body (RFC 9113 8.1).
 func (c *h2Conn) endStream(id uint32, err error) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
