@@ -33,6 +33,12 @@ const (
 	h2MaxHeaderList = 10 << 20
 	// h2DefaultMaxStreams is how many streams a connection takes when the server sets no limit.
 	h2DefaultMaxStreams = 1000
+	// h2MaxReadFrame is the largest frame the server may send: the client leaves
+	// SETTINGS_MAX_FRAME_SIZE at HTTP/2's initial value. A larger one ends the connection at
+	// once, as the first bytes of a server that answers in HTTP/1.1 read as one.
+	h2MaxReadFrame = 16 << 10
+	// h2MaxWindow is the largest a flow-control window may grow (RFC 9113 6.9.1).
+	h2MaxWindow = 1<<31 - 1
 	// h2MaxStreamID is the highest stream ID a client may open.
 	h2MaxStreamID = 1<<31 - 1
 )
@@ -103,6 +109,7 @@ func newH2Conn(conn net.Conn, host *h2Host, deadline time.Time) (*h2Conn, error)
 	}
 	c.fr = http2.NewFramer(c.bw, bufio.NewReaderSize(conn, 32<<10))
 	c.fr.SetReuseFrames()
+	c.fr.SetMaxReadFrameSize(h2MaxReadFrame)
 	c.enc = hpack.NewEncoder(&c.hbuf)
 	c.dec = hpack.NewDecoder(4096, c.emit)
 	c.dec.SetMaxStringLength(int(c.maxList))
@@ -139,12 +146,15 @@ func (c *h2Conn) start(deadline time.Time) error {
 		return err
 	}
 	f, err := c.fr.ReadFrame()
+	if errors.Is(err, http2.ErrFrameTooLarge) {
+		return h2ProtocolError{code: http2.ErrCodeProtocol, what: "its first bytes are not an HTTP/2 frame (does it speak HTTP/1.1 only?)"}
+	}
 	if err != nil {
-		return fmt.Errorf("reading the server's settings: %w", err)
+		return fmt.Errorf("reading the server's settings: %w", c.protocolError(err))
 	}
 	sf, ok := f.(*http2.SettingsFrame)
 	if !ok || sf.IsAck() {
-		return fmt.Errorf("the server's first frame is %v, not SETTINGS", f.Header().Type)
+		return h2ProtocolError{code: http2.ErrCodeProtocol, what: fmt.Sprintf("its first frame is %v, not SETTINGS", f.Header().Type)}
 	}
 	if err := c.settings(sf); err != nil {
 		return err
@@ -202,6 +212,8 @@ func (c *h2Conn) fail(err error) {
 		switch {
 		case c.goAway:
 			c.err = goAwayError{code: c.goAwayCode.String(), err: err}
+		case errors.As(err, new(h2ProtocolError)):
+			c.err = err
 		case errors.Is(err, io.EOF):
 			c.err = fmt.Errorf("http2: %w", fasthttp.ErrConnectionClosed)
 		default:

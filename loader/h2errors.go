@@ -1,6 +1,11 @@
 package loader
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/net/http2"
+)
 
 // maxInterim is how many informational (1xx) answers a request takes before its final one:
 // fasthttp's own limit on HTTP/1.1, kept on HTTP/2.
@@ -16,3 +21,34 @@ var errTooManyInterim = errors.New("more than 100 informational (1xx) answers be
 // timeout or the last retry. It is a failure of kind ErrRefused, as a refused connection is:
 // the server would not take the request, which a timeout would hide.
 var errStreamRefused = errors.New("http2: the server refused the request's stream (REFUSED_STREAM, or GOAWAY before it) and answered none of its retries")
+
+// h2ProtocolError is a server that broke HTTP/2 so that its connection cannot go on (a
+// connection error, RFC 9113 5.4.1): the client ends the connection with GOAWAY and code, and
+// the connection's requests fail, naming what the server did.
+type h2ProtocolError struct {
+	code http2.ErrCode
+	what string
+}
+
+func (e h2ProtocolError) Error() string {
+	return fmt.Sprintf("http2: the server broke the protocol (%v): %s", e.code, e.what)
+}
+
+// protocolError names the fault of an error from reading the server's frames, when it is the
+// server's: a frame the framer rejects, or a larger frame than the client takes.
+func (c *h2Conn) protocolError(err error) error {
+	var ce http2.ConnectionError
+	switch {
+	case errors.As(err, new(h2ProtocolError)):
+		return err
+	case errors.Is(err, http2.ErrFrameTooLarge):
+		return h2ProtocolError{code: http2.ErrCodeFrameSize, what: fmt.Sprintf("a frame larger than the %d bytes the client takes", h2MaxReadFrame)}
+	case errors.As(err, &ce):
+		what := "a frame HTTP/2 forbids there"
+		if detail := c.fr.ErrorDetail(); detail != nil {
+			what = detail.Error()
+		}
+		return h2ProtocolError{code: http2.ErrCode(ce), what: what}
+	}
+	return err
+}

@@ -16,6 +16,7 @@ type h2HeaderBlock struct {
 	endStream bool
 	fields    []hpack.HeaderField
 	size      int  // as RFC 9113 counts a header list
+	encoded   int  // the block's bytes so far, as they came
 	tooLarge  bool // past the header list's bound: the rest of the block is decoded and dropped
 	keep      bool // the block's stream is one this client waits on
 }
@@ -51,6 +52,13 @@ func (c *h2Conn) settings(sf *http2.SettingsFrame) error {
 	tableSet := false
 	c.mu.Lock()
 	err := sf.ForeachSetting(func(s http2.Setting) error {
+		if err := s.Valid(); err != nil {
+			// A MAX_FRAME_SIZE of 0 would have the request's head written in empty frames
+			// for ever.
+			var ce http2.ConnectionError
+			errors.As(err, &ce)
+			return h2ProtocolError{code: http2.ErrCode(ce), what: fmt.Sprintf("SETTINGS_%v of %d is out of range", s.ID, s.Val)}
+		}
 		switch s.ID {
 		case http2.SettingMaxConcurrentStreams:
 			c.maxStreams = min(s.Val, h2DefaultMaxStreams)
@@ -58,10 +66,13 @@ func (c *h2Conn) settings(sf *http2.SettingsFrame) error {
 			c.maxFrame = s.Val
 		case http2.SettingInitialWindowSize:
 			// Open streams' windows move by the change (RFC 9113 6.9.2).
-			delta := int32(s.Val) - c.initWindow
+			delta := int64(s.Val) - int64(c.initWindow)
 			c.initWindow = int32(s.Val)
 			for _, st := range c.streams {
-				st.sendWindow += delta
+				if int64(st.sendWindow)+delta > h2MaxWindow {
+					return h2ProtocolError{code: http2.ErrCodeFlowControl, what: "SETTINGS_INITIAL_WINDOW_SIZE takes a stream's send window past 2^31-1"}
+				}
+				st.sendWindow += int32(delta)
 			}
 			c.wakeSenders()
 		case http2.SettingHeaderTableSize:
@@ -98,9 +109,10 @@ func (c *h2Conn) readLoop() {
 			}
 		}
 		if err != nil {
-			var ce http2.ConnectionError
-			if errors.As(err, &ce) {
-				_ = c.write(func() error { return c.fr.WriteGoAway(0, http2.ErrCode(ce), nil) })
+			err = c.protocolError(err)
+			var pe h2ProtocolError
+			if errors.As(err, &pe) {
+				_ = c.write(func() error { return c.fr.WriteGoAway(0, pe.code, nil) })
 			}
 			c.fail(err)
 			return
@@ -120,12 +132,15 @@ func (c *h2Conn) frame(f http2.Frame) error {
 	case *http2.ContinuationFrame:
 		return c.headerFragment(f.HeaderBlockFragment(), f.HeadersEnded())
 	case *http2.RSTStreamFrame:
-		c.stats.h2Resets.Add(1)
 		var err error = h2StreamReset{code: f.ErrCode}
 		if f.ErrCode == http2.ErrCodeRefusedStream {
 			err = errH2RefusedRetry
 		}
-		c.endStream(f.StreamID, err)
+		if c.endStream(f.StreamID, err) {
+			// Only resets of the client's streams count: a flood of them for others is no
+			// sign of a server shedding load.
+			c.stats.h2Resets.Add(1)
+		}
 	case *http2.SettingsFrame:
 		if !f.IsAck() {
 			return c.settings(f)
@@ -138,9 +153,9 @@ func (c *h2Conn) frame(f http2.Frame) error {
 	case *http2.GoAwayFrame:
 		c.goneAway(f.LastStreamID, f.ErrCode)
 	case *http2.WindowUpdateFrame:
-		c.windowUpdate(f.StreamID, f.Increment)
+		return c.windowUpdate(f.StreamID, f.Increment)
 	case *http2.PushPromiseFrame:
-		return http2.ConnectionError(http2.ErrCodeProtocol) // push was disabled in the settings
+		return h2ProtocolError{code: http2.ErrCodeProtocol, what: "PUSH_PROMISE, though the client's settings disabled push"}
 	}
 	return nil
 }
@@ -156,13 +171,15 @@ func (c *h2Conn) data(f *http2.DataFrame) error {
 	st := c.streams[f.StreamID]
 	switch {
 	case st == nil: // a stream this client reset or finished: its data only counts for the connection
+	case st.ended: // after END_STREAM: not the answer's, however late its body is read
 	case !st.headers:
 		st.fail(errors.New("http2: the server sent body data before the answer's headers"))
 		c.resetLocked(st, http2.ErrCodeProtocol)
-	case len(st.buf)-st.off+int(f.Length) > h2StreamWindow+h2StreamCredit:
+	case st.unreturned+int64(f.Length) > h2StreamWindow:
 		st.fail(errors.New("http2: the server sent more than the stream's flow-control window"))
 		c.resetLocked(st, http2.ErrCodeFlowControl)
 	default:
+		st.unreturned += int64(f.Length)
 		st.buf = append(st.buf, f.Data()...)
 		st.recvPadding += f.Length - uint32(len(f.Data()))
 		if f.StreamEnded() {
@@ -180,7 +197,7 @@ func (c *h2Conn) data(f *http2.DataFrame) error {
 // startBlock begins a header block for stream.
 func (c *h2Conn) startBlock(stream uint32, endStream bool) {
 	c.hd.stream, c.hd.endStream = stream, endStream
-	c.hd.fields, c.hd.size, c.hd.tooLarge = c.hd.fields[:0], 0, false
+	c.hd.fields, c.hd.size, c.hd.encoded, c.hd.tooLarge = c.hd.fields[:0], 0, 0, false
 	c.mu.Lock()
 	c.hd.keep = c.streams[stream] != nil
 	c.mu.Unlock()
@@ -191,14 +208,26 @@ func (c *h2Conn) startBlock(stream uint32, endStream bool) {
 // to its stream. Blocks of streams nobody waits on are decoded all the same, as they change
 // the decoder's table.
 func (c *h2Conn) headerFragment(frag []byte, end bool) error {
+	// A block twice as long as the header list's bound is a flood (CONTINUATION frames
+	// without end, or fields that decode to nothing, such as table size updates): the
+	// connection ends, as decoding it to the end would take as long as the server goes on.
+	c.hd.encoded += len(frag)
+	if c.hd.encoded > 2*int(c.maxList) {
+		c.mu.Lock()
+		if st := c.streams[c.hd.stream]; st != nil {
+			st.fail(h2HeadersTooLarge{limit: c.maxList})
+		}
+		c.mu.Unlock()
+		return h2ProtocolError{code: http2.ErrCodeProtocol, what: fmt.Sprintf("a header block longer than %d bytes", 2*int(c.maxList))}
+	}
 	if _, err := c.dec.Write(frag); err != nil {
-		return http2.ConnectionError(http2.ErrCodeCompression)
+		return h2ProtocolError{code: http2.ErrCodeCompression, what: "a header block that does not decode (HPACK)"}
 	}
 	if !end {
 		return nil
 	}
 	if err := c.dec.Close(); err != nil {
-		return http2.ConnectionError(http2.ErrCodeCompression)
+		return h2ProtocolError{code: http2.ErrCodeCompression, what: "a header block that does not decode (HPACK)"}
 	}
 	if c.hd.keep {
 		c.headerBlock()
@@ -223,14 +252,7 @@ func (c *h2Conn) headerBlock() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := c.streams[c.hd.stream]
-	if st == nil {
-		return
-	}
-	if st.headers { // trailers: tolerated, and not kept
-		if c.hd.endStream {
-			st.ended = true
-			st.signal()
-		}
+	if st == nil || st.ended { // an answer that ended takes no more heads
 		return
 	}
 	if c.hd.tooLarge {
@@ -238,12 +260,32 @@ func (c *h2Conn) headerBlock() {
 		c.resetLocked(st, http2.ErrCodeCancel)
 		return
 	}
+	err := checkHead(c.hd.fields, st.headers)
+	if err == nil && st.headers && !c.hd.endStream {
+		err = h2BadHead{"trailers that do not end the stream"}
+	}
+	if err != nil {
+		st.fail(err)
+		c.resetLocked(st, http2.ErrCodeProtocol)
+		return
+	}
+	if st.headers { // trailers: checked, and not kept
+		st.ended = true
+		st.signal()
+		return
+	}
 	status, text, ok := h2Status(c.hd.fields)
 	switch {
 	case !ok:
 		st.fail(errH2BadStatus)
 		c.resetLocked(st, http2.ErrCodeProtocol)
-	case status >= 100 && status < 200 && !c.hd.endStream:
+	case status == 101: // HTTP/2 switches no protocol (RFC 9113 8.6): no final answer follows
+		st.fail(h2BadHead{"a 101, which HTTP/2 forbids"})
+		c.resetLocked(st, http2.ErrCodeProtocol)
+	case status >= 100 && status < 200 && c.hd.endStream:
+		st.fail(h2BadHead{"an informational answer that ends the stream"})
+		c.resetLocked(st, http2.ErrCodeProtocol)
+	case status >= 100 && status < 200:
 		if st.interim++; st.interim > maxInterim {
 			st.fail(errTooManyInterim)
 			c.resetLocked(st, http2.ErrCodeCancel)
@@ -256,17 +298,31 @@ func (c *h2Conn) headerBlock() {
 	}
 }
 
-// windowUpdate grows a send window: the connection's (stream 0) or a stream's.
-func (c *h2Conn) windowUpdate(stream, incr uint32) {
+// windowUpdate grows a send window: the connection's (stream 0) or a stream's. A window
+// grown past 2^31-1 fails the connection or the stream (RFC 9113 6.9.1): taken as it is, it
+// would wrap round to a negative window and stall the request body until the timeout.
+func (c *h2Conn) windowUpdate(stream, incr uint32) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if stream == 0 {
+		if int64(c.sendWindow)+int64(incr) > h2MaxWindow {
+			return h2ProtocolError{code: http2.ErrCodeFlowControl, what: "WINDOW_UPDATE takes the connection's send window past 2^31-1"}
+		}
 		c.sendWindow += int32(incr)
 	} else if st := c.streams[stream]; st != nil {
+		if int64(st.sendWindow)+int64(incr) > h2MaxWindow {
+			st.fail(errH2StreamWindow)
+			c.resetLocked(st, http2.ErrCodeFlowControl)
+			return nil
+		}
 		st.sendWindow += int32(incr)
 	}
 	c.wakeSenders()
+	return nil
 }
+
+// errH2StreamWindow is a stream whose send window the server grew past 2^31-1.
+var errH2StreamWindow = errors.New("http2: the server's WINDOW_UPDATE takes the stream's send window past 2^31-1")
 
 // wakeSenders wakes the requests waiting for a send window to grow; c.mu is held.
 func (c *h2Conn) wakeSenders() {
@@ -279,8 +335,12 @@ func (c *h2Conn) wakeSenders() {
 // goneAway takes the server's GOAWAY: no new streams, and those above lastStream go out again
 // on another connection, as the server says it did not process them.
 func (c *h2Conn) goneAway(lastStream uint32, code http2.ErrCode) {
-	c.stats.h2GoAways.Add(1)
 	c.mu.Lock()
+	if !c.goAway {
+		// One per connection: servers that shut down gracefully send two (RFC 9113 6.8),
+		// and a hostile one may send any number.
+		c.stats.h2GoAways.Add(1)
+	}
 	c.goAway, c.goAwayCode, c.lastStream = true, code, lastStream
 	for id, st := range c.streams {
 		if id > lastStream {
@@ -295,18 +355,20 @@ func (c *h2Conn) goneAway(lastStream uint32, code http2.ErrCode) {
 	}
 }
 
-// endStream ends stream id with err (RST_STREAM from the server). A stream whose answer came
-// whole ends as it was: servers reset the streams of answers they gave before reading the
-// whole request body (RFC 9113 8.1).
-func (c *h2Conn) endStream(id uint32, err error) {
+// endStream ends stream id with err (RST_STREAM from the server), and tells whether it was
+// one of the client's open streams. A stream whose answer came whole ends as it was: servers
+// reset the streams of answers they gave before reading the whole request body (RFC 9113 8.1).
+func (c *h2Conn) endStream(id uint32, err error) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if st := c.streams[id]; st != nil {
+	st := c.streams[id]
+	if st != nil {
 		if !st.ended {
 			st.fail(err)
 		}
 		c.removeLocked(st)
 	}
+	return st != nil
 }
 
 // resetStream ends stream id with err and resets it with code.

@@ -102,8 +102,10 @@ func (c *h2Conn) sendRoom(s *h2Stream, want int) (int, error) {
 		}
 		select {
 		case <-grown:
-		case <-s.wake: // the answer, or a failure, came
-			s.signal() // kept for awaitHead
+		case <-s.wake:
+			// The answer, or a failure, came: looked at above. awaitHead and read look at
+			// the stream before they wait, so the signal is not given again, which would
+			// wake this loop at once, for ever, while the window stays shut.
 		case <-s.timer.C:
 			s.late = true
 			return 0, errH2Timeout

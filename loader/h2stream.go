@@ -18,6 +18,15 @@ import (
 // errH2BadStatus is an answer whose :status is missing or not a number.
 var errH2BadStatus = errors.New("http2: cannot parse the answer's :status")
 
+// errH2BodyCut is an answer without Content-Length whose connection closed inside its body: a
+// bad response, as HTTP/2 ends a body with END_STREAM, never by closing.
+var errH2BodyCut error = h2BodyCut{}
+
+type h2BodyCut struct{}
+
+func (h2BodyCut) Error() string { return "http2: the connection closed inside the answer's body" }
+func (h2BodyCut) Unwrap() error { return io.ErrUnexpectedEOF }
+
 // h2BodyLength is an answer whose body is not as long as its Content-Length says: a bad
 // response, as a short body is over HTTP/1.1.
 type h2BodyLength struct{ got, want int64 }
@@ -53,6 +62,9 @@ type h2Stream struct {
 	sendWindow  int32
 	unacked     uint32 // body bytes read and not yet given back to the server's window
 	recvPadding uint32 // padding received, given back with the next window update
+	// unreturned is what the server sent of the stream's window and was not given back:
+	// more than h2StreamWindow breaks flow control.
+	unreturned int64
 }
 
 // signal wakes the request waiting on the stream; c.mu is held.
@@ -108,6 +120,11 @@ func (s *h2Stream) awaitHead() error {
 func (s *h2Stream) read(p []byte) (int, error) {
 	c := s.c
 	for {
+		if s.length >= 0 && s.got > s.length {
+			// Longer than its Content-Length already: a bad response, whether or not the
+			// server ever ends it.
+			return 0, h2BodyLength{got: s.got, want: s.length}
+		}
 		c.mu.Lock()
 		if s.off < len(s.buf) {
 			n := copy(p, s.buf[s.off:])
@@ -122,6 +139,7 @@ func (s *h2Stream) read(p []byte) (int, error) {
 				if s.unacked >= h2StreamCredit {
 					credit, s.unacked = s.unacked+s.recvPadding, 0
 					s.recvPadding = 0
+					s.unreturned -= int64(credit)
 				}
 			}
 			c.mu.Unlock()
@@ -140,6 +158,12 @@ func (s *h2Stream) read(p []byte) (int, error) {
 			return 0, h2BodyLength{got: s.got, want: s.length}
 		case ended:
 			return 0, io.EOF
+		case errors.Is(err, fasthttp.ErrConnectionClosed) && s.length >= 0:
+			// The server closed the connection inside the body: a bad response, as a body
+			// cut short is over HTTP/1.1, not a connection closed before the answer.
+			return 0, h2BodyLength{got: s.got, want: s.length}
+		case errors.Is(err, fasthttp.ErrConnectionClosed):
+			return 0, errH2BodyCut
 		case err != nil:
 			return 0, err
 		}
