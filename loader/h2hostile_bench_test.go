@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/valyala/fasthttp"
 	"golang.org/x/net/http2"
 )
 
@@ -55,15 +54,8 @@ func BenchmarkHTTP2HostileHeaders(b *testing.B) {
 				}
 			}()
 			addr := ln.Addr().String()
-			c, err := newH2Client(&Config{Timeout: 10 * time.Second}, &connStats{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer c.CloseIdleConnections()
-			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-			defer fasthttp.ReleaseRequest(req)
-			defer fasthttp.ReleaseResponse(resp)
-			req.SetRequestURI("http://" + addr + "/")
+			c := testH2Client(b, Config{Timeout: 10 * time.Second}, &connStats{})
+			req, resp := h2Request(b, "http://"+addr+"/")
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := c.Do(req, resp); err == nil || errors.Is(err, errH2Timeout) {

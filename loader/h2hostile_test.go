@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/valyala/fasthttp"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 
@@ -66,14 +65,8 @@ func hostilePeer(c net.Conn, settings ...http2.Setting) *h2Peer {
 func answerEach(answer func(p *h2Peer, id uint32) error, settings ...http2.Setting) func(c net.Conn) {
 	return func(c net.Conn) {
 		defer c.Close()
-		p := hostilePeer(c, settings...)
-		if p == nil {
-			return
-		}
-		for id := p.request(); id != 0; id = p.request() {
-			if answer(p, id) != nil {
-				return
-			}
+		if p := hostilePeer(c, settings...); p != nil {
+			p.each(answer)
 		}
 	}
 }
@@ -159,7 +152,7 @@ func set(id http2.SettingID, v uint32) http2.Setting { return http2.Setting{ID: 
 
 // answersOK answers every request with a 200 of "ok", after settings.
 func answersOK(settings ...http2.Setting) func(c net.Conn) {
-	return answerEach(func(p *h2Peer, id uint32) error { return p.answer(id, "ok") }, settings...)
+	return answerEach(answerOK, settings...)
 }
 
 // answerAfter answers every request with a 200 of "ok" after the frames before writes.
@@ -439,21 +432,12 @@ func TestHTTP2HostileUploadWaitsParked(t *testing.T) {
 			drain(c)
 		}
 	})
-	c, err := newH2Client(&Config{Timeout: 2 * time.Second}, &connStats{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseIdleConnections()
+	c := testH2Client(t, Config{Timeout: 2 * time.Second}, &connStats{})
+	req, resp := h2Request(t, "http://"+addr+"/")
+	req.Header.SetMethod("POST")
+	req.SetBody([]byte("the body"))
 	done := make(chan error, 1)
-	go func() {
-		req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-		defer fasthttp.ReleaseRequest(req)
-		defer fasthttp.ReleaseResponse(resp)
-		req.SetRequestURI("http://" + addr + "/")
-		req.Header.SetMethod("POST")
-		req.SetBody([]byte("the body"))
-		done <- c.Do(req, resp)
-	}()
+	go func() { done <- c.Do(req, resp) }()
 	// The sender is seen waiting in sendRoom, parked, at 20 looks in a row.
 	parked := 0
 	for looks := 0; parked < 20 && looks < 150; looks++ {
@@ -596,16 +580,8 @@ func TestHTTP2HostileFramesAfterEnd(t *testing.T) {
 			drain(c)
 		}
 	})
-	c, err := newH2Client(&Config{Timeout: 10 * time.Second}, &connStats{})
+	resp, err := h2Get(t, testH2Client(t, Config{Timeout: 10 * time.Second}, &connStats{}), "http://"+addr+"/")
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseIdleConnections()
-	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseRequest(req)
-	defer fasthttp.ReleaseResponse(resp)
-	req.SetRequestURI("http://" + addr + "/")
-	if err := c.Do(req, resp); err != nil {
 		t.Fatal(err)
 	}
 	await(t, sent, "the server's frames")
@@ -682,16 +658,8 @@ func TestHTTP2HostileDataBeyondWindow(t *testing.T) {
 					}
 				}
 			})
-			c, err := newH2Client(&Config{Timeout: 10 * time.Second}, &connStats{})
+			resp, err := h2Get(t, testH2Client(t, Config{Timeout: 10 * time.Second}, &connStats{}), "http://"+addr+"/")
 			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.CloseIdleConnections()
-			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-			defer fasthttp.ReleaseRequest(req)
-			defer fasthttp.ReleaseResponse(resp)
-			req.SetRequestURI("http://" + addr + "/")
-			if err := c.Do(req, resp); err != nil {
 				t.Fatal(err)
 			}
 			await(t, sent, "the server's frames") // none read yet, so no window given back
