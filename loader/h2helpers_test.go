@@ -1,7 +1,9 @@
 package loader
 
 import (
+	"bytes"
 	"net"
+	"strings"
 	"testing"
 
 	"github.com/valyala/fasthttp"
@@ -95,4 +97,58 @@ func h2Request(tb testing.TB, url string) (*fasthttp.Request, *fasthttp.Response
 func h2Get(tb testing.TB, c *h2Client, url string) (*fasthttp.Response, error) {
 	req, resp := h2Request(tb, url)
 	return resp, c.Do(req, resp)
+}
+
+// serveThenPing serves the first request of each connection (see hostilePeer) with frames,
+// then a PING; once the client answers it, having taken the frames before it, it closes sent
+// and reads until the client closes the connection. It returns the address.
+func serveThenPing(t *testing.T, frames func(p *h2Peer, id uint32) error, sent chan<- struct{}) string {
+	t.Helper()
+	return serveLoopback(t, func(c net.Conn) {
+		defer c.Close()
+		p := hostilePeer(c)
+		if p == nil {
+			return
+		}
+		id := p.request()
+		if id == 0 {
+			return
+		}
+		err := frames(p, id)
+		if err == nil {
+			err = p.fr.WritePing(false, [8]byte{1})
+		}
+		for f := p.next(); err == nil && f != nil; f = p.next() {
+			if _, ok := f.(*http2.PingFrame); ok {
+				close(sent)
+				drain(c)
+				return
+			}
+		}
+	})
+}
+
+// hpackBomb answers with one field of 4 KB in the table, then a million references to it:
+// 4 GB of fields in 1 MB.
+func hpackBomb(p *h2Peer, id uint32) error {
+	block := p.block(":status", "200", "x-bomb", strings.Repeat("b", 4000))
+	err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block})
+	refs := bytes.Repeat([]byte{0x80 | 62}, 16<<10)
+	for i := 0; err == nil && i < 64; i++ {
+		err = p.fr.WriteContinuation(id, i == 63, refs)
+	}
+	return err
+}
+
+// continuationFlood answers with a head that never ends: 10000 CONTINUATION frames of 16 KB
+// of fill (160 MB), none with END_HEADERS.
+func continuationFlood(fill byte) func(p *h2Peer, id uint32) error {
+	return func(p *h2Peer, id uint32) error {
+		err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: p.block(":status", "200")})
+		frag := bytes.Repeat([]byte{fill}, 16<<10)
+		for i := 0; err == nil && i < 10000; i++ {
+			err = p.fr.WriteContinuation(id, false, frag)
+		}
+		return err
+	}
 }

@@ -255,16 +255,6 @@ func TestHTTP2HostileHandled(t *testing.T) {
 		}
 	}
 	var goAwayID uint32
-	bomb := answerEach(func(p *h2Peer, id uint32) error {
-		// One field of 4 KB in the table, then a million references to it: 4 GB of fields.
-		block := p.block(":status", "200", "x-bomb", strings.Repeat("b", 4000))
-		err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block})
-		refs := bytes.Repeat([]byte{0x80 | 62}, 16<<10)
-		for i := 0; err == nil && i < 64; i++ {
-			err = p.fr.WriteContinuation(id, i == 63, refs)
-		}
-		return err
-	})
 	runH2Hostile(t, []h2HostileCase{
 		{name: "no settings", serve: silent, timeout: short, want: ErrTimeout, sample: "timeout"},
 		{name: "no settings over TLS", overTLS: true, serve: silent, timeout: short, want: ErrTimeout, sample: "timeout"},
@@ -327,7 +317,7 @@ func TestHTTP2HostileHandled(t *testing.T) {
 		{name: "no :status", serve: answerEach(func(p *h2Peer, id uint32) error {
 			return headWith(p, id, true, "content-length", "0")
 		}), reps: 2, timeout: long, want: ErrBadResponse, sample: "cannot parse response"},
-		{name: "HPACK bomb", serve: bomb, timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
+		{name: "HPACK bomb", serve: answerEach(hpackBomb), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
 	})
 }
 
@@ -554,13 +544,7 @@ func TestHTTP2HostileBodyCut(t *testing.T) {
 func TestHTTP2HostileFramesAfterEnd(t *testing.T) {
 	t.Parallel()
 	sent := make(chan struct{})
-	addr := serveLoopback(t, func(c net.Conn) {
-		defer c.Close()
-		p := hostilePeer(c)
-		id := p.request()
-		if id == 0 {
-			return
-		}
+	addr := serveThenPing(t, func(p *h2Peer, id uint32) error {
 		err := headWith(p, id, false, ":status", "200")
 		if err == nil {
 			err = p.fr.WriteData(id, true, []byte("ok"))
@@ -571,15 +555,8 @@ func TestHTTP2HostileFramesAfterEnd(t *testing.T) {
 		if err == nil {
 			err = headWith(p, id, true, "x-t", "1")
 		}
-		if err == nil {
-			err = p.fr.WritePing(false, [8]byte{1})
-		}
-		// The client answers the PING after it took the frames before it.
-		if f := p.next(); err == nil && f != nil {
-			close(sent)
-			drain(c)
-		}
-	})
+		return err
+	}, sent)
 	resp, err := h2Get(t, testH2Client(t, Config{Timeout: 10 * time.Second}, &connStats{}), "http://"+addr+"/")
 	if err != nil {
 		t.Fatal(err)
@@ -598,19 +575,9 @@ func TestHTTP2HostileFramesAfterEnd(t *testing.T) {
 func TestHTTP2HostileContinuationFlood(t *testing.T) {
 	testtier.Slow(t)
 	const long = 10 * time.Second
-	flood := func(fill byte) func(c net.Conn) {
-		return answerEach(func(p *h2Peer, id uint32) error {
-			err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: p.block(":status", "200")})
-			frag := bytes.Repeat([]byte{fill}, 16<<10)
-			for i := 0; err == nil && i < 10000; i++ { // 160 MB, never ending the block
-				err = p.fr.WriteContinuation(id, false, frag)
-			}
-			return err
-		})
-	}
 	runH2Hostile(t, []h2HostileCase{
-		{name: "fields", serve: flood(0x80 | 2), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
-		{name: "table size updates, which decode to nothing", serve: flood(0x20), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
+		{name: "fields", serve: answerEach(continuationFlood(0x80 | 2)), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
+		{name: "table size updates, which decode to nothing", serve: answerEach(continuationFlood(0x20)), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
 	})
 }
 
@@ -626,13 +593,7 @@ func TestHTTP2HostileDataBeyondWindow(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			sent := make(chan struct{})
-			addr := serveLoopback(t, func(c net.Conn) {
-				defer c.Close()
-				p := hostilePeer(c)
-				id := p.request()
-				if id == 0 {
-					return
-				}
+			addr := serveThenPing(t, func(p *h2Peer, id uint32) error {
 				err := headWith(p, id, false, ":status", "200")
 				for left := h2StreamWindow + tc.over; err == nil && left > 0; {
 					n := min(left, 16<<10)
@@ -646,18 +607,8 @@ func TestHTTP2HostileDataBeyondWindow(t *testing.T) {
 				if err == nil {
 					err = p.fr.WriteData(id, true, nil)
 				}
-				if err == nil {
-					err = p.fr.WritePing(false, [8]byte{1})
-				}
-				// The client answers the PING after it took the frames before it.
-				for f := p.next(); err == nil && f != nil; f = p.next() {
-					if _, ok := f.(*http2.PingFrame); ok {
-						close(sent)
-						drain(c)
-						return
-					}
-				}
-			})
+				return err
+			}, sent)
 			resp, err := h2Get(t, testH2Client(t, Config{Timeout: 10 * time.Second}, &connStats{}), "http://"+addr+"/")
 			if err != nil {
 				t.Fatal(err)
