@@ -103,18 +103,7 @@ func TestHTTP2GoAwayQuotesNoDebugData(t *testing.T) {
 // GOAWAY holding a secret in its debug data, then closes the connection.
 func goAway(c net.Conn) {
 	defer c.Close()
-	fr := h2cFramer(c)
-	if fr == nil {
-		return
-	}
-	for {
-		f, err := fr.ReadFrame()
-		if err != nil {
-			return
-		}
-		if h, ok := f.(*http2.HeadersFrame); ok {
-			_ = fr.WriteGoAway(h.StreamID, http2.ErrCodeInternal, []byte("SECRET-debug"))
-			return
-		}
+	if fr, id := h2cFirstRequest(c); id != 0 {
+		_ = fr.WriteGoAway(id, http2.ErrCodeInternal, []byte("SECRET-debug"))
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/valyala/fasthttp"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 
@@ -96,18 +95,9 @@ func (p *h2Peer) answer(id uint32, body string) error {
 func TestHTTP2GoAwayRetriesLaterStreams(t *testing.T) {
 	t.Parallel()
 	var conns atomic.Int64
-	addr := serveLoopback(t, func(c net.Conn) {
-		defer c.Close()
-		p := newH2Peer(c)
-		if p == nil {
-			return
-		}
+	addr := serveH2cPeer(t, func(p *h2Peer) {
 		if conns.Add(1) > 1 {
-			for id := p.request(); id != 0; id = p.request() {
-				if p.answer(id, "second") != nil {
-					return
-				}
-			}
+			p.each(func(p *h2Peer, id uint32) error { return p.answer(id, "second") })
 			return
 		}
 		// Both users' requests come on the first connection, in either order.
@@ -131,18 +121,9 @@ func TestHTTP2GoAwayRetriesLaterStreams(t *testing.T) {
 // naming the code, and is counted; the connection serves the next request.
 func TestHTTP2StreamResetFails(t *testing.T) {
 	t.Parallel()
-	addr := serveLoopback(t, func(c net.Conn) {
-		defer c.Close()
-		p := newH2Peer(c)
-		if p == nil {
-			return
-		}
-		for id := p.request(); id != 0; id = p.request() {
-			if p.fr.WriteRSTStream(id, http2.ErrCodeInternal) != nil {
-				return
-			}
-		}
-	})
+	addr := serveH2c(t, func(p *h2Peer, id uint32) error {
+		return p.fr.WriteRSTStream(id, http2.ErrCodeInternal)
+	}, nil)
 	results, out := run(t, Config{Users: 1, Reps: 2, HTTP2: true, Timeout: 10 * time.Second}, oneTarget(t, "http://"+addr+"/"))
 	checkResults(t, results, 2, ErrOther)
 	if got, want := out.ErrorSamples[ErrOther], "http2: server reset the request's stream (INTERNAL_ERROR)"; got != want {
@@ -282,18 +263,7 @@ func TestHTTP2HeaderBlocks(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			addr := serveLoopback(t, func(c net.Conn) {
-				defer c.Close()
-				p := newH2Peer(c)
-				if p == nil {
-					return
-				}
-				for id := p.request(); id != 0; id = p.request() {
-					if tc.answer(p, id) != nil {
-						return
-					}
-				}
-			})
+			addr := serveH2c(t, tc.answer, nil)
 			results, out := run(t, Config{Users: 1, Reps: 2, HTTP2: true, Timeout: 10 * time.Second}, oneTarget(t, "http://"+addr+"/"))
 			checkResults(t, results, 2, ErrNone)
 			for _, r := range results {
@@ -317,23 +287,14 @@ func TestHTTP2BodyLengthDiffers(t *testing.T) {
 	}{{"shorter", "10"}, {"longer", "1"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			addr := serveLoopback(t, func(c net.Conn) {
-				defer c.Close()
-				p := newH2Peer(c)
-				if p == nil {
-					return
+			addr := serveH2c(t, func(p *h2Peer, id uint32) error {
+				err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, EndHeaders: true,
+					BlockFragment: p.block(":status", "200", "content-length", tc.length)})
+				if err == nil {
+					err = p.fr.WriteData(id, true, []byte("ok"))
 				}
-				for id := p.request(); id != 0; id = p.request() {
-					err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, EndHeaders: true,
-						BlockFragment: p.block(":status", "200", "content-length", tc.length)})
-					if err == nil {
-						err = p.fr.WriteData(id, true, []byte("ok"))
-					}
-					if err != nil {
-						return
-					}
-				}
-			})
+				return err
+			}, nil)
 			results, out := run(t, Config{Users: 1, Reps: 2, HTTP2: true, Timeout: 10 * time.Second}, oneTarget(t, "http://"+addr+"/"))
 			checkResults(t, results, 2, ErrBadResponse)
 			if got, want := out.ErrorSamples[ErrBadResponse], "cannot read response body: its length is not its Content-Length"; got != want {
@@ -365,20 +326,8 @@ func TestHTTP2LongRequestHead(t *testing.T) {
 // The end of a run closes its HTTP/2 connections, which no request uses any more.
 func TestHTTP2ClosesIdleConnections(t *testing.T) {
 	t.Parallel()
-	closed := make(chan struct{}, 1)
-	addr := serveLoopback(t, func(c net.Conn) {
-		defer c.Close()
-		p := newH2Peer(c)
-		if p == nil {
-			return
-		}
-		for id := p.request(); id != 0; id = p.request() {
-			if p.answer(id, "ok") != nil {
-				return
-			}
-		}
-		closed <- struct{}{} // the client closed the connection (h2cFramer's deadline is 10 s)
-	})
+	closed := make(chan struct{}, 1) // the client closed the connection (h2cFramer's deadline is 10 s)
+	addr := serveH2c(t, answerOK, closed)
 	start := time.Now()
 	results, _ := run(t, Config{Users: 1, Reps: 2, HTTP2: true}, oneTarget(t, "http://"+addr+"/"))
 	checkResults(t, results, 2, ErrNone)
@@ -393,42 +342,25 @@ func TestHTTP2ClosesIdleConnections(t *testing.T) {
 // the connection goes on serving the next request: the block was decoded all the same.
 func TestHTTP2HeaderListBound(t *testing.T) {
 	t.Parallel()
-	addr := serveLoopback(t, func(c net.Conn) {
-		defer c.Close()
-		p := newH2Peer(c)
-		if p == nil {
-			return
+	addr := serveH2c(t, func(p *h2Peer, id uint32) error {
+		fields := []string{":status", "200"}
+		for i := range 40 { // 40 KiB in fields of 1 KiB, split in frames of 16 KiB
+			fields = append(fields, "x-big-"+strconv.Itoa(i), strings.Repeat("b", 1<<10))
 		}
-		for id := p.request(); id != 0; id = p.request() {
-			fields := []string{":status", "200"}
-			for i := range 40 { // 40 KiB in fields of 1 KiB, split in frames of 16 KiB
-				fields = append(fields, "x-big-"+strconv.Itoa(i), strings.Repeat("b", 1<<10))
-			}
-			block := p.block(fields...)
-			err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block[:16<<10]})
-			for rest := block[16<<10:]; err == nil && len(rest) > 0; {
-				n := min(len(rest), 16<<10)
-				err = p.fr.WriteContinuation(id, n == len(rest), rest[:n])
-				rest = rest[n:]
-			}
-			if err != nil {
-				return
-			}
+		block := p.block(fields...)
+		err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block[:16<<10]})
+		for rest := block[16<<10:]; err == nil && len(rest) > 0; {
+			n := min(len(rest), 16<<10)
+			err = p.fr.WriteContinuation(id, n == len(rest), rest[:n])
+			rest = rest[n:]
 		}
-	})
+		return err
+	}, nil)
 	var stats connStats
-	c, err := newH2Client(&Config{Timeout: 10 * time.Second}, &stats)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseIdleConnections()
+	c := testH2Client(t, Config{Timeout: 10 * time.Second}, &stats)
 	c.maxHeaderList = 32 << 10
 	for range 2 {
-		req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-		req.SetRequestURI("http://" + addr + "/")
-		err := c.Do(req, resp)
-		fasthttp.ReleaseRequest(req)
-		fasthttp.ReleaseResponse(resp)
+		_, err := h2Get(t, c, "http://"+addr+"/")
 		if got, want := fmt.Sprint(err), "http2: response headers longer than 32768 bytes"; got != want {
 			t.Errorf("error %q, want %q", got, want)
 		}
@@ -442,30 +374,12 @@ func TestHTTP2HeaderListBound(t *testing.T) {
 func TestHTTP2IdleConnectionClosed(t *testing.T) {
 	t.Parallel()
 	closed := make(chan struct{}, 1)
-	addr := serveLoopback(t, func(c net.Conn) {
-		defer c.Close()
-		p := newH2Peer(c)
-		if p == nil {
-			return
-		}
-		for id := p.request(); id != 0; id = p.request() {
-			if p.answer(id, "ok") != nil {
-				return
-			}
-		}
-		closed <- struct{}{}
-	})
+	addr := serveH2c(t, answerOK, closed)
 	var stats connStats
-	c, err := newH2Client(&Config{Timeout: 5 * time.Second}, &stats)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testH2Client(t, Config{Timeout: 5 * time.Second}, &stats)
 	c.idle = 50 * time.Millisecond
-	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseRequest(req)
-	defer fasthttp.ReleaseResponse(resp)
-	req.SetRequestURI("http://" + addr + "/")
-	if err := c.Do(req, resp); err != nil {
+	resp, err := h2Get(t, c, "http://"+addr+"/")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := resp.CloseBodyStream(); err != nil {

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/valyala/fasthttp"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 )
@@ -55,40 +54,20 @@ func FuzzH2Answer(f *testing.F) {
 }
 
 func fuzzH2Answer(t *testing.T, answer []byte) {
-	{
-		addr := serveLoopback(t, func(c net.Conn) {
-			defer c.Close()
-			fr := h2cFramer(c)
-			if fr == nil {
-				return
-			}
-			for {
-				f, err := fr.ReadFrame()
-				if err != nil {
-					return
-				}
-				if _, ok := f.(*http2.HeadersFrame); ok {
-					break
-				}
-			}
-			if _, err := c.Write(answer); err != nil {
-				return
-			}
-			_, _ = io.Copy(io.Discard, c) // until the client closes the connection
-		})
-		c, err := newH2Client(&Config{Timeout: 200 * time.Millisecond}, &connStats{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.CloseIdleConnections()
-		req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-		defer fasthttp.ReleaseRequest(req)
-		defer fasthttp.ReleaseResponse(resp)
-		req.SetRequestURI("http://" + addr + "/")
-		if err := c.Do(req, resp); err != nil {
+	addr := serveLoopback(t, func(c net.Conn) {
+		defer c.Close()
+		if _, id := h2cFirstRequest(c); id == 0 {
 			return
 		}
-		_, _ = io.Copy(io.Discard, resp.BodyStream())
-		_ = resp.CloseBodyStream()
+		if _, err := c.Write(answer); err != nil {
+			return
+		}
+		_, _ = io.Copy(io.Discard, c) // until the client closes the connection
+	})
+	resp, err := h2Get(t, testH2Client(t, Config{Timeout: 200 * time.Millisecond}, &connStats{}), "http://"+addr+"/")
+	if err != nil {
+		return
 	}
+	_, _ = io.Copy(io.Discard, resp.BodyStream())
+	_ = resp.CloseBodyStream()
 }

@@ -1,15 +1,10 @@
 package loader
 
 import (
-	"bytes"
 	"errors"
 	"net"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/valyala/fasthttp"
-	"golang.org/x/net/http2"
 )
 
 // What a request costs the client in memory when the server answers with a header block
@@ -21,23 +16,8 @@ func BenchmarkHTTP2HostileHeaders(b *testing.B) {
 		name  string
 		serve func(c net.Conn)
 	}{
-		{"HPACK bomb", answerEach(func(p *h2Peer, id uint32) error {
-			block := p.block(":status", "200", "x-bomb", strings.Repeat("b", 4000))
-			err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block})
-			refs := bytes.Repeat([]byte{0x80 | 62}, 16<<10)
-			for i := 0; err == nil && i < 64; i++ {
-				err = p.fr.WriteContinuation(id, i == 63, refs)
-			}
-			return err
-		})},
-		{"CONTINUATION flood", answerEach(func(p *h2Peer, id uint32) error {
-			err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: p.block(":status", "200")})
-			frag := bytes.Repeat([]byte{0x80 | 2}, 16<<10)
-			for i := 0; err == nil && i < 10000; i++ {
-				err = p.fr.WriteContinuation(id, false, frag)
-			}
-			return err
-		})},
+		{"HPACK bomb", answerEach(hpackBomb)},
+		{"CONTINUATION flood", answerEach(continuationFlood(0x80 | 2))},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -55,15 +35,8 @@ func BenchmarkHTTP2HostileHeaders(b *testing.B) {
 				}
 			}()
 			addr := ln.Addr().String()
-			c, err := newH2Client(&Config{Timeout: 10 * time.Second}, &connStats{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer c.CloseIdleConnections()
-			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-			defer fasthttp.ReleaseRequest(req)
-			defer fasthttp.ReleaseResponse(resp)
-			req.SetRequestURI("http://" + addr + "/")
+			c := testH2Client(b, Config{Timeout: 10 * time.Second}, &connStats{})
+			req, resp := h2Request(b, "http://"+addr+"/")
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := c.Do(req, resp); err == nil || errors.Is(err, errH2Timeout) {

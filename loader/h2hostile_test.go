@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/valyala/fasthttp"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 
@@ -66,14 +65,8 @@ func hostilePeer(c net.Conn, settings ...http2.Setting) *h2Peer {
 func answerEach(answer func(p *h2Peer, id uint32) error, settings ...http2.Setting) func(c net.Conn) {
 	return func(c net.Conn) {
 		defer c.Close()
-		p := hostilePeer(c, settings...)
-		if p == nil {
-			return
-		}
-		for id := p.request(); id != 0; id = p.request() {
-			if answer(p, id) != nil {
-				return
-			}
+		if p := hostilePeer(c, settings...); p != nil {
+			p.each(answer)
 		}
 	}
 }
@@ -159,7 +152,7 @@ func set(id http2.SettingID, v uint32) http2.Setting { return http2.Setting{ID: 
 
 // answersOK answers every request with a 200 of "ok", after settings.
 func answersOK(settings ...http2.Setting) func(c net.Conn) {
-	return answerEach(func(p *h2Peer, id uint32) error { return p.answer(id, "ok") }, settings...)
+	return answerEach(answerOK, settings...)
 }
 
 // answerAfter answers every request with a 200 of "ok" after the frames before writes.
@@ -262,16 +255,6 @@ func TestHTTP2HostileHandled(t *testing.T) {
 		}
 	}
 	var goAwayID uint32
-	bomb := answerEach(func(p *h2Peer, id uint32) error {
-		// One field of 4 KB in the table, then a million references to it: 4 GB of fields.
-		block := p.block(":status", "200", "x-bomb", strings.Repeat("b", 4000))
-		err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block})
-		refs := bytes.Repeat([]byte{0x80 | 62}, 16<<10)
-		for i := 0; err == nil && i < 64; i++ {
-			err = p.fr.WriteContinuation(id, i == 63, refs)
-		}
-		return err
-	})
 	runH2Hostile(t, []h2HostileCase{
 		{name: "no settings", serve: silent, timeout: short, want: ErrTimeout, sample: "timeout"},
 		{name: "no settings over TLS", overTLS: true, serve: silent, timeout: short, want: ErrTimeout, sample: "timeout"},
@@ -334,7 +317,7 @@ func TestHTTP2HostileHandled(t *testing.T) {
 		{name: "no :status", serve: answerEach(func(p *h2Peer, id uint32) error {
 			return headWith(p, id, true, "content-length", "0")
 		}), reps: 2, timeout: long, want: ErrBadResponse, sample: "cannot parse response"},
-		{name: "HPACK bomb", serve: bomb, timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
+		{name: "HPACK bomb", serve: answerEach(hpackBomb), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
 	})
 }
 
@@ -439,21 +422,12 @@ func TestHTTP2HostileUploadWaitsParked(t *testing.T) {
 			drain(c)
 		}
 	})
-	c, err := newH2Client(&Config{Timeout: 2 * time.Second}, &connStats{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseIdleConnections()
+	c := testH2Client(t, Config{Timeout: 2 * time.Second}, &connStats{})
+	req, resp := h2Request(t, "http://"+addr+"/")
+	req.Header.SetMethod("POST")
+	req.SetBody([]byte("the body"))
 	done := make(chan error, 1)
-	go func() {
-		req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-		defer fasthttp.ReleaseRequest(req)
-		defer fasthttp.ReleaseResponse(resp)
-		req.SetRequestURI("http://" + addr + "/")
-		req.Header.SetMethod("POST")
-		req.SetBody([]byte("the body"))
-		done <- c.Do(req, resp)
-	}()
+	go func() { done <- c.Do(req, resp) }()
 	// The sender is seen waiting in sendRoom, parked, at 20 looks in a row.
 	parked := 0
 	for looks := 0; parked < 20 && looks < 150; looks++ {
@@ -570,13 +544,7 @@ func TestHTTP2HostileBodyCut(t *testing.T) {
 func TestHTTP2HostileFramesAfterEnd(t *testing.T) {
 	t.Parallel()
 	sent := make(chan struct{})
-	addr := serveLoopback(t, func(c net.Conn) {
-		defer c.Close()
-		p := hostilePeer(c)
-		id := p.request()
-		if id == 0 {
-			return
-		}
+	addr := serveThenPing(t, func(p *h2Peer, id uint32) error {
 		err := headWith(p, id, false, ":status", "200")
 		if err == nil {
 			err = p.fr.WriteData(id, true, []byte("ok"))
@@ -587,25 +555,10 @@ func TestHTTP2HostileFramesAfterEnd(t *testing.T) {
 		if err == nil {
 			err = headWith(p, id, true, "x-t", "1")
 		}
-		if err == nil {
-			err = p.fr.WritePing(false, [8]byte{1})
-		}
-		// The client answers the PING after it took the frames before it.
-		if f := p.next(); err == nil && f != nil {
-			close(sent)
-			drain(c)
-		}
-	})
-	c, err := newH2Client(&Config{Timeout: 10 * time.Second}, &connStats{})
+		return err
+	}, sent)
+	resp, err := h2Get(t, testH2Client(t, Config{Timeout: 10 * time.Second}, &connStats{}), "http://"+addr+"/")
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseIdleConnections()
-	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseRequest(req)
-	defer fasthttp.ReleaseResponse(resp)
-	req.SetRequestURI("http://" + addr + "/")
-	if err := c.Do(req, resp); err != nil {
 		t.Fatal(err)
 	}
 	await(t, sent, "the server's frames")
@@ -622,19 +575,9 @@ func TestHTTP2HostileFramesAfterEnd(t *testing.T) {
 func TestHTTP2HostileContinuationFlood(t *testing.T) {
 	testtier.Slow(t)
 	const long = 10 * time.Second
-	flood := func(fill byte) func(c net.Conn) {
-		return answerEach(func(p *h2Peer, id uint32) error {
-			err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: p.block(":status", "200")})
-			frag := bytes.Repeat([]byte{fill}, 16<<10)
-			for i := 0; err == nil && i < 10000; i++ { // 160 MB, never ending the block
-				err = p.fr.WriteContinuation(id, false, frag)
-			}
-			return err
-		})
-	}
 	runH2Hostile(t, []h2HostileCase{
-		{name: "fields", serve: flood(0x80 | 2), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
-		{name: "table size updates, which decode to nothing", serve: flood(0x20), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
+		{name: "fields", serve: answerEach(continuationFlood(0x80 | 2)), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
+		{name: "table size updates, which decode to nothing", serve: answerEach(continuationFlood(0x20)), timeout: long, want: ErrOther, sample: "response headers longer than 10 MB"},
 	})
 }
 
@@ -650,13 +593,7 @@ func TestHTTP2HostileDataBeyondWindow(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			sent := make(chan struct{})
-			addr := serveLoopback(t, func(c net.Conn) {
-				defer c.Close()
-				p := hostilePeer(c)
-				id := p.request()
-				if id == 0 {
-					return
-				}
+			addr := serveThenPing(t, func(p *h2Peer, id uint32) error {
 				err := headWith(p, id, false, ":status", "200")
 				for left := h2StreamWindow + tc.over; err == nil && left > 0; {
 					n := min(left, 16<<10)
@@ -670,28 +607,10 @@ func TestHTTP2HostileDataBeyondWindow(t *testing.T) {
 				if err == nil {
 					err = p.fr.WriteData(id, true, nil)
 				}
-				if err == nil {
-					err = p.fr.WritePing(false, [8]byte{1})
-				}
-				// The client answers the PING after it took the frames before it.
-				for f := p.next(); err == nil && f != nil; f = p.next() {
-					if _, ok := f.(*http2.PingFrame); ok {
-						close(sent)
-						drain(c)
-						return
-					}
-				}
-			})
-			c, err := newH2Client(&Config{Timeout: 10 * time.Second}, &connStats{})
+				return err
+			}, sent)
+			resp, err := h2Get(t, testH2Client(t, Config{Timeout: 10 * time.Second}, &connStats{}), "http://"+addr+"/")
 			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.CloseIdleConnections()
-			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-			defer fasthttp.ReleaseRequest(req)
-			defer fasthttp.ReleaseResponse(resp)
-			req.SetRequestURI("http://" + addr + "/")
-			if err := c.Do(req, resp); err != nil {
 				t.Fatal(err)
 			}
 			await(t, sent, "the server's frames") // none read yet, so no window given back
