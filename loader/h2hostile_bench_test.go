@@ -20,21 +20,7 @@ func BenchmarkHTTP2HostileHeaders(b *testing.B) {
 		{"CONTINUATION flood", answerEach(continuationFlood(0x80 | 2))},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ln.Close()
-			go func() {
-				for {
-					conn, err := ln.Accept()
-					if err != nil {
-						return
-					}
-					go bc.serve(conn)
-				}
-			}()
-			addr := ln.Addr().String()
+			addr := serveLoopback(b, bc.serve)
 			c := testH2Client(b, Config{Timeout: 10 * time.Second}, &connStats{})
 			req, resp := h2Request(b, "http://"+addr+"/")
 			b.ReportAllocs()

@@ -86,13 +86,13 @@ func writeOK(conn net.Conn) bool {
 
 // serveLoopback hands every connection made to a new loopback listener to handle, on a
 // goroutine of its own, until the test ends; it returns the listener's address.
-func serveLoopback(t *testing.T, handle func(net.Conn)) string {
-	t.Helper()
+func serveLoopback(tb testing.TB, handle func(net.Conn)) string {
+	tb.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { _ = ln.Close() })
+	tb.Cleanup(func() { _ = ln.Close() })
 	go func() {
 		for {
 			c, err := ln.Accept()
