@@ -18,7 +18,28 @@ import (
 // between tokens. What it
 // cannot make alike (functions of one dialect, schema-qualified names on one side) stays
 // apart: such statements show on one side only.
+//
+// The form is a fixed point: normalising it again changes nothing. One pass's rewrites can
+// make a form that another rewrite applies to ("OFFSET ? ROW ::x" loses its ROW only after the
+// cast before it was kept), so passes repeat until the text stays as it is.
 func NormalizeStatement(text string) string {
+	n := normalizeOnce(text)
+	for range maxNormalizePasses {
+		again := normalizeOnce(n)
+		if again == n {
+			break
+		}
+		n = again
+	}
+	return n
+}
+
+// maxNormalizePasses bounds the passes after the first: each pass only takes words away or
+// rewrites them into forms no rule rewrites again, so a few passes settle any text.
+const maxNormalizePasses = 4
+
+// normalizeOnce is one pass of NormalizeStatement's rewrites over text.
+func normalizeOnce(text string) string {
 	toks := tokenizeSQL(text, false)
 	words := make([]string, 0, len(toks))
 	for i := 0; i < len(toks); i++ {
@@ -203,10 +224,14 @@ func MaskLiterals(text string, mysql bool) (string, bool) {
 	var b strings.Builder
 	last, masked := 0, false
 	for _, t := range toks {
+		// Only what lies between two tokens is space and comments: a "--" inside a quoted
+		// name is no comment.
+		masked = maskComments(&b, text[last:t.start], mysql) || masked
 		if t.kind != sqlString && t.kind != sqlNumber {
+			b.WriteString(text[t.start:t.end])
+			last = t.end
 			continue
 		}
-		masked = maskComments(&b, text[last:t.start], mysql) || masked
 		b.WriteString("?")
 		last, masked = t.end, true
 		if t.kind == sqlString && backslashDecidesEnd(text, t) {

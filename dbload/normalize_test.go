@@ -92,6 +92,7 @@ func TestMaskLiterals(t *testing.T) {
 		{"a comment's values", "SELECT v FROM t WHERE id = $1 /* user='bob', token='hunter2' */", false, "SELECT v FROM t WHERE id = $1 /* user=?, token=? */", true},
 		{"a line comment's values", "SELECT v FROM t -- key='hunter2'\nWHERE id = $1", false, "SELECT v FROM t -- key=?\nWHERE id = $1", true},
 		{"a comment without values", "SELECT v FROM t /* list */ WHERE id = $1", false, "SELECT v FROM t /* list */ WHERE id = $1", false},
+		{"a name holding --, then a value", `SELECT "a--'" FROM t WHERE x = 'hunter2' AND "b`, false, `SELECT "a--'" FROM t WHERE x = ? AND "b`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, masked := MaskLiterals(tc.in, tc.mysql)
