@@ -45,14 +45,14 @@ var ErrBadURL = errors.New("not an http:// or https:// URL with a host")
 func NewClient(endpoint string) (*Client, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%s: %w", urls.Redacted(endpoint), ErrBadURL)
+		return nil, fmt.Errorf("%s: %w", shown(endpoint), ErrBadURL)
 	}
 	if !goodPort(u.Port()) {
-		return nil, fmt.Errorf("%s: %w: port %s is not 1 to 65535", urls.Redacted(endpoint), ErrBadURL, u.Port())
+		return nil, fmt.Errorf("%s: %w: port %s is not 1 to 65535", shown(endpoint), ErrBadURL, u.Port())
 	}
 	c := &Client{
 		url:      endpoint,
-		redacted: urls.Redacted(endpoint),
+		redacted: shown(endpoint),
 		http: &http.Client{
 			Timeout: RequestTimeout,
 			CheckRedirect: func(*http.Request, []*http.Request) error {
@@ -65,7 +65,36 @@ func NewClient(endpoint string) (*Client, error) {
 	if pass, ok := u.User.Password(); ok {
 		c.secrets.AddBasic(u.User.Username(), pass)
 	}
+	for _, vs := range u.Query() {
+		for _, v := range vs {
+			c.secrets.Add(v) // an endpoint that echoes its URL in an answer
+		}
+	}
 	return c, nil
+}
+
+// shown is the endpoint as messages show it: without its password, and with its query's values
+// as xxxxx, since an endpoint may take its token there (?api_key=…).
+func shown(endpoint string) string {
+	s := urls.Redacted(endpoint)
+	base, query, ok := strings.Cut(s, "?")
+	if !ok {
+		return s
+	}
+	query, frag, hasFrag := strings.Cut(query, "#")
+	parts := strings.Split(query, "&")
+	for i, p := range parts {
+		if k, _, ok := strings.Cut(p, "="); ok {
+			parts[i] = k + "=xxxxx"
+		} else if p != "" {
+			parts[i] = "xxxxx"
+		}
+	}
+	s = base + "?" + strings.Join(parts, "&")
+	if hasFrag {
+		s += "#" + frag
+	}
+	return s
 }
 
 // goodPort tells whether a URL's port (none, or 1 to 65535) can be dialled.

@@ -152,25 +152,32 @@ func TestSendBoundsEachRequest(t *testing.T) {
 // A password in the endpoint is sent as basic auth and never appears in an error.
 func TestSendKeepsCredentialsOutOfMessages(t *testing.T) {
 	t.Parallel()
-	rc := newReceiver(t, 400)
+	rc, tokenRC := newReceiver(t, 400), newReceiver(t, 400)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	closed := "http://" + l.Addr().String()
 	l.Close()
-	cases := []struct{ name, url string }{
-		{"refused", strings.Replace(closed, "//", "//ops:s3cret-pw@", 1) + "/api/v1/write"},
-		{"answered 400", strings.Replace(rc.URL, "//", "//ops:s3cret-pw@", 1) + "/api/v1/write"},
+	cases := []struct{ name, url, shown string }{
+		{"refused", strings.Replace(closed, "//", "//ops:s3cret-pw@", 1) + "/api/v1/write", "ops:xxxxx@"},
+		{"answered 400", strings.Replace(rc.URL, "//", "//ops:s3cret-pw@", 1) + "/api/v1/write", "ops:xxxxx@"},
+		// A token in the query (?api_key=…), which the endpoint may echo in its answer too.
+		{"a token in the query, refused", closed + "/api/v1/write?tenant=a&api_key=s3cret-token", "?tenant=xxxxx&api_key=xxxxx"},
+		{"a token in the query, answered 400", tokenRC.URL + "/api/v1/write?api_key=s3cret-token", "?api_key=xxxxx"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := testClient(t, tc.url).Send(context.Background(), someSeries())
+			c := testClient(t, tc.url)
+			err := c.Send(context.Background(), someSeries())
 			if err == nil {
 				t.Fatal("Send succeeded")
 			}
-			if strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "ops:xxxxx@") {
-				t.Errorf("message %q shows the password or not the redacted endpoint", err)
+			if strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), tc.shown) {
+				t.Errorf("message %q shows the secret or not the redacted endpoint (%s)", err, tc.shown)
+			}
+			if strings.Contains(c.URL(), "s3cret") {
+				t.Errorf("URL() = %q shows the secret", c.URL())
 			}
 		})
 	}
@@ -185,7 +192,8 @@ func TestNewClientRejectsBadURLs(t *testing.T) {
 	t.Parallel()
 	for _, u := range []string{"", "127.0.0.1:9090/api/v1/write", "ftp://h/x", "http:///api/v1/write", "https://ops:s3cret@",
 		// A port no address has fails every send: said at the start, not once the run is over.
-		"http://127.0.0.1:99999/api/v1/write", "http://127.0.0.1:0/api/v1/write", "http://ops:s3cret@127.0.0.1:x/"} {
+		"http://127.0.0.1:99999/api/v1/write", "http://127.0.0.1:0/api/v1/write", "http://ops:s3cret@127.0.0.1:x/",
+		"http://127.0.0.1:99999/api/v1/write?api_key=s3cret", "ftp://h/x?token=s3cret#f"} {
 		_, err := NewClient(u)
 		if !errors.Is(err, ErrBadURL) || strings.Contains(err.Error(), "s3cret") {
 			t.Errorf("NewClient(%q) = %v, want ErrBadURL without the password", u, err)
