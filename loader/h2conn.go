@@ -167,13 +167,17 @@ func (c *h2Conn) start(deadline time.Time) error {
 	return c.conn.SetDeadline(time.Time{})
 }
 
-// write writes frames of the connection's own (acknowledgements, window updates, resets)
-// within Config.Timeout.
+// write writes frames of the connection's own (acknowledgements, window updates, resets,
+// GOAWAY) within Config.Timeout, and flushes them at once with whatever requests wait in bw:
+// they are few, and a GOAWAY must be out before the connection closes.
 func (c *h2Conn) write(frames func() error) error {
 	c.lockWrite()
 	err := c.armWrite()
 	if err == nil {
 		err = frames()
+	}
+	if err == nil {
+		err = c.bw.Flush()
 	}
 	return c.unlockWrite(err)
 }

@@ -26,7 +26,7 @@ func (c *h2Conn) send(s *h2Stream, req *fasthttp.Request) error {
 	c.mu.Lock()
 	if c.err != nil || c.goAway {
 		c.mu.Unlock()
-		_ = c.unlockWrite(nil) // flushes for the writers that waited
+		_ = c.unlockWrite(nil) // what other writers left goes to the flusher
 		return errH2Unusable
 	}
 	// Stream IDs must go out in order, hence taken under the write lock.
