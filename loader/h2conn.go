@@ -53,7 +53,7 @@ type h2Conn struct {
 	maxList uint32        // the bound on an answer's header list (h2MaxHeaderList)
 
 	fr  *http2.Framer // reads on readLoop only; writes under wmu
-	dec *hpack.Decoder
+	dec *hpackReader
 	hd  h2HeaderBlock // the header block being read; readLoop only
 
 	wmu      sync.Mutex // the write side: fr's writes, bw, enc, hbuf, intern, lower, flushing
@@ -115,7 +115,7 @@ func newH2Conn(conn net.Conn, host *h2Host, deadline time.Time) (*h2Conn, error)
 	c.fr.SetReuseFrames()
 	c.fr.SetMaxReadFrameSize(h2MaxReadFrame)
 	c.enc = hpack.NewEncoder(&c.hbuf)
-	c.dec = hpack.NewDecoder(4096, c.emit)
+	c.dec = newHPACKReader(4096, c.emit)
 	c.dec.SetMaxStringLength(int(c.maxList))
 	if err := c.start(deadline); err != nil {
 		conn.Close()

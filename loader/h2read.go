@@ -220,7 +220,7 @@ func (c *h2Conn) headerFragment(frag []byte, end bool) error {
 		c.mu.Unlock()
 		return h2ProtocolError{code: http2.ErrCodeProtocol, what: fmt.Sprintf("a header block longer than %d bytes", 2*int(c.maxList))}
 	}
-	if _, err := c.dec.Write(frag); err != nil {
+	if err := c.dec.Write(frag); err != nil {
 		return h2ProtocolError{code: http2.ErrCodeCompression, what: "a header block that does not decode (HPACK)"}
 	}
 	if !end {
