@@ -66,6 +66,10 @@ type h2Conn struct {
 	hbuf     bytes.Buffer
 	intern   map[string]string // header names and values sent, to give hpack strings without allocating
 	lower    []byte
+	// The last head encoded (see encodeHead): its fields as a key, its block, and whether
+	// the block refers to the table only. headKey is the buffer the next key is built in.
+	lastHead, headKey, headBlock []byte
+	headIndexed                  bool
 
 	mu         sync.Mutex
 	streams    map[uint32]*h2Stream

@@ -186,3 +186,25 @@ func FuzzHPACKReader(f *testing.F) {
 		}
 	})
 }
+
+// hpackIndexedOnly tells a block of table references from one that changes the table.
+func TestHPACKIndexedOnly(t *testing.T) {
+	tests := []struct {
+		name  string
+		block []byte
+		want  bool
+	}{
+		{"empty", nil, true},
+		{"static entries", []byte{0x82, 0x86, 0x84}, true},
+		{"an index past 127", []byte{0xff, 0x80, 0x01, 0x82}, true},
+		{"a literal added to the table", []byte{0x82, 0x41, 0x01, 'a'}, false},
+		{"a literal not added", []byte{0x82, 0x04, 0x01, 'a'}, false},
+		{"a size update", []byte{0x20, 0x82}, false},
+		{"a truncated index", []byte{0x82, 0xff}, false},
+	}
+	for _, tt := range tests {
+		if got := hpackIndexedOnly(tt.block); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -89,6 +89,7 @@ func (c *h2Conn) settings(sf *http2.SettingsFrame) error {
 	return c.write(func() error {
 		if tableSet {
 			c.enc.SetMaxDynamicTableSizeLimit(table)
+			c.headIndexed = false // the next block starts with the table's new size
 		}
 		return c.fr.WriteSettingsAck()
 	})
