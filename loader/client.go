@@ -45,6 +45,7 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	awaits := cfg.awaitsAnswers()
 	c := &fasthttp.Client{
 		Name: cfg.UserAgent,
 		// Every user holds at most one connection per host at a time, or one per parallel
@@ -80,7 +81,7 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 				}
 				hc.DialTimeout = func(addr string, timeout time.Duration) (net.Conn, error) {
 					conn, err := d.dial(addr, timeout, htc)
-					return wire(conn, err, cfg.Timeout, cfg.probe)
+					return wire(conn, err, cfg.Timeout, cfg.probe, awaits)
 				}
 			}
 			return nil
@@ -89,7 +90,7 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 		NoDefaultUserAgentHeader: cfg.UserAgent == "",
 		DialTimeout: func(addr string, timeout time.Duration) (net.Conn, error) {
 			conn, err := d.dial(addr, timeout, nil)
-			return wire(conn, err, cfg.Timeout, cfg.probe)
+			return wire(conn, err, cfg.Timeout, cfg.probe, awaits)
 		},
 	}
 	return c, nil

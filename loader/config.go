@@ -209,6 +209,9 @@ type Config struct {
 
 	// probe keeps the head of each answer as it came on the wire, for ProbeOnce.
 	probe bool
+	// awaitFrom is how many connections a run may hold before its users wait for their
+	// answers before taking read buffers (awaitsAnswers); 0 is awaitFromDefault.
+	awaitFrom int
 }
 
 // Header is one request header, kept in the order given.
@@ -373,6 +376,21 @@ func (c *Config) parallelResources() int {
 }
 
 // connsPerUser is the most connections to one host a user may hold at once.
+// awaitFromDefault is where the read buffers waiting users would hold (ReadBufferSize, 4 to
+// 16 KiB each) reach megabytes: from there the look at the socket that spares them is worth
+// its system call.
+const awaitFromDefault = 1024
+
+// awaitsAnswers tells whether users wait for their answers before taking read buffers (see
+// wireConn.SetReadDeadline): when the run may hold awaitFrom connections or more.
+func (c *Config) awaitsAnswers() bool {
+	from := c.awaitFrom
+	if from <= 0 {
+		from = awaitFromDefault
+	}
+	return c.concurrency()*c.connsPerUser() >= from
+}
+
 func (c *Config) connsPerUser() int {
 	if c.Parser {
 		return c.parallelResources()

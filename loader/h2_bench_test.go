@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -121,5 +122,26 @@ func benchSendClient(b *testing.B, http2 bool) {
 	}
 	// The process's CPU, user and system, per request: what a request costs the client on a
 	// machine that also runs the server, which wall time per request does not tell.
+	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkSendHTTP2ClientUsers is BenchmarkSendHTTP2Client with 20 users at once on the one
+// connection, as a browser's or h2load's streams share it: where the flusher's batching of
+// the requests that go out together shows, in the client's CPU per request.
+func BenchmarkSendHTTP2ClientUsers(b *testing.B) {
+	const users = 20
+	l := benchLoaderFor(b, h2cChildServer(b), true)
+	b.ReportAllocs()
+	b.SetParallelism(max(1, users/runtime.GOMAXPROCS(0)))
+	cpu := cpuTime(b)
+	b.RunParallel(func(pb *testing.PB) {
+		x := l.newExchange()
+		for pb.Next() {
+			if res, _ := l.send(x, 0, 0); res.Status != 200 || res.Err != ErrNone {
+				b.Errorf("result %+v", res)
+				return
+			}
+		}
+	})
 	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op")
 }

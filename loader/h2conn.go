@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -53,17 +53,23 @@ type h2Conn struct {
 	maxList uint32        // the bound on an answer's header list (h2MaxHeaderList)
 
 	fr  *http2.Framer // reads on readLoop only; writes under wmu
-	dec *hpack.Decoder
+	dec *hpackReader
 	hd  h2HeaderBlock // the header block being read; readLoop only
 
-	wmu     sync.Mutex   // the write side: fr's writes, bw, enc, hbuf, intern, lower
-	writers atomic.Int32 // writers holding or waiting for wmu (lockWrite)
-	writeBy time.Time    // the socket's write deadline (armWrite)
-	bw      *bufio.Writer
-	enc     *hpack.Encoder
-	hbuf    bytes.Buffer
-	intern  map[string]string // header names and values sent, to give hpack strings without allocating
-	lower   []byte
+	wmu      sync.Mutex // the write side: fr's writes, bw, enc, hbuf, intern, lower, flushing
+	flushing bool       // the flusher was asked to write what bw holds
+	flushReq chan struct{}
+	done     chan struct{} // closed when the connection ends: the flusher stops
+	writeBy  time.Time     // the socket's write deadline (armWrite)
+	bw       *bufio.Writer
+	enc      *hpack.Encoder
+	hbuf     bytes.Buffer
+	intern   map[string]string // header names and values sent, to give hpack strings without allocating
+	lower    []byte
+	// The last head encoded (see encodeHead): its fields as a key, its block, and whether
+	// the block refers to the table only. headKey is the buffer the next key is built in.
+	lastHead, headKey, headBlock []byte
+	headIndexed                  bool
 
 	mu         sync.Mutex
 	streams    map[uint32]*h2Stream
@@ -97,6 +103,8 @@ func newH2Conn(conn net.Conn, host *h2Host, deadline time.Time) (*h2Conn, error)
 	c := &h2Conn{
 		conn: conn, host: host, stats: client.stats, timeout: client.timeout, maxList: client.maxHeaderList,
 		bw:         bufio.NewWriterSize(conn, 32<<10),
+		flushReq:   make(chan struct{}, 1),
+		done:       make(chan struct{}),
 		intern:     make(map[string]string),
 		streams:    make(map[uint32]*h2Stream),
 		maxStreams: h2DefaultMaxStreams,
@@ -111,7 +119,7 @@ func newH2Conn(conn net.Conn, host *h2Host, deadline time.Time) (*h2Conn, error)
 	c.fr.SetReuseFrames()
 	c.fr.SetMaxReadFrameSize(h2MaxReadFrame)
 	c.enc = hpack.NewEncoder(&c.hbuf)
-	c.dec = hpack.NewDecoder(4096, c.emit)
+	c.dec = newHPACKReader(4096, c.emit)
 	c.dec.SetMaxStringLength(int(c.maxList))
 	if err := c.start(deadline); err != nil {
 		conn.Close()
@@ -119,6 +127,7 @@ func newH2Conn(conn net.Conn, host *h2Host, deadline time.Time) (*h2Conn, error)
 	}
 	c.idle = time.AfterFunc(c.idleAfter, c.closeIfIdle)
 	go c.readLoop()
+	go c.flushLoop()
 	return c, nil
 }
 
@@ -162,13 +171,17 @@ func (c *h2Conn) start(deadline time.Time) error {
 	return c.conn.SetDeadline(time.Time{})
 }
 
-// write writes frames of the connection's own (acknowledgements, window updates, resets)
-// within Config.Timeout.
+// write writes frames of the connection's own (acknowledgements, window updates, resets,
+// GOAWAY) within Config.Timeout, and flushes them at once with whatever requests wait in bw:
+// they are few, and a GOAWAY must be out before the connection closes.
 func (c *h2Conn) write(frames func() error) error {
 	c.lockWrite()
 	err := c.armWrite()
 	if err == nil {
 		err = frames()
+	}
+	if err == nil {
+		err = c.bw.Flush()
 	}
 	return c.unlockWrite(err)
 }
@@ -187,23 +200,52 @@ func (c *h2Conn) armWrite() error {
 	return c.conn.SetWriteDeadline(c.writeBy)
 }
 
-// lockWrite takes the write lock. Writers flush what they wrote when they release it, unless
-// another writer waits for it: that one flushes both, so that requests sent together go out
-// in one write to the socket, as h2load's do.
-func (c *h2Conn) lockWrite() {
-	c.writers.Add(1)
-	c.wmu.Lock()
-}
+// lockWrite takes the write lock.
+func (c *h2Conn) lockWrite() { c.wmu.Lock() }
 
-// unlockWrite flushes unless another writer waits, and releases the write lock. After an error
-// nothing is flushed: the connection is closed.
+// unlockWrite releases the write lock and leaves what was written to the flusher. After an
+// error nothing is flushed: the connection is closed.
 func (c *h2Conn) unlockWrite(err error) error {
-	if c.writers.Add(-1) == 0 && err == nil {
-		err = c.bw.Flush()
+	if err == nil && !c.flushing && c.bw.Buffered() > 0 {
+		c.flushing = true
+		c.flushReq <- struct{}{} // never blocks: one request at a time, under wmu
 	}
 	c.wmu.Unlock()
 	return err
 }
+
+// flushLoop writes to the socket what the connection's writers left in bw. Asked, it first
+// lets the goroutines ready to run take their turn: the users an answer woke write their next
+// requests, and one write to the socket carries them all, as h2load's does. On a busy
+// connection that is a write for many requests instead of one each, and fewer, larger reads
+// for the server; a lone request waits the time of one scheduler turn.
+func (c *h2Conn) flushLoop() {
+	for {
+		select {
+		case <-c.flushReq:
+		case <-c.done:
+			return
+		}
+		runtime.Gosched()
+		c.wmu.Lock()
+		c.flushing = false
+		err := c.armWrite()
+		if err == nil {
+			err = c.bw.Flush()
+		}
+		c.wmu.Unlock()
+		if err != nil {
+			c.fail(h2WriteError{err})
+			return
+		}
+	}
+}
+
+// h2WriteError is a failed write to the connection: every stream on it fails with it.
+type h2WriteError struct{ err error }
+
+func (e h2WriteError) Error() string { return "http2: writing to the connection: " + e.err.Error() }
+func (e h2WriteError) Unwrap() error { return e.err }
 
 // fail ends the connection with err: its streams fail, and it leaves the pool.
 func (c *h2Conn) fail(err error) {
@@ -212,13 +254,14 @@ func (c *h2Conn) fail(err error) {
 		switch {
 		case c.goAway:
 			c.err = goAwayError{code: c.goAwayCode.String(), err: err}
-		case errors.As(err, new(h2ProtocolError)):
+		case errors.As(err, new(h2ProtocolError)), errors.As(err, new(h2WriteError)):
 			c.err = err
 		case errors.Is(err, io.EOF):
 			c.err = fmt.Errorf("http2: %w", fasthttp.ErrConnectionClosed)
 		default:
 			c.err = fmt.Errorf("http2: reading from the connection: %w", err)
 		}
+		close(c.done)
 	}
 	for _, st := range c.streams {
 		st.fail(c.err)

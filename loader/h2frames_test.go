@@ -391,3 +391,58 @@ func TestHTTP2IdleConnectionClosed(t *testing.T) {
 		t.Error("the idle connection was still open")
 	}
 }
+
+// The same head sent again goes out as the block it was, but not once the server has shrunk
+// the table that block refers to: the first block after the client acknowledged the new size
+// begins with a table size update (RFC 7541 4.2), and every block decodes to the request.
+func TestHTTP2HeadFollowsTheTableSize(t *testing.T) {
+	t.Parallel()
+	type seen struct {
+		path       string
+		sizeUpdate bool
+		err        error
+	}
+	got := make(chan seen, 16)
+	addr := serveH2cPeer(t, func(p *h2Peer) {
+		dec := hpack.NewDecoder(4096, nil)
+		for n := 1; ; n++ {
+			id := uint32(0)
+			var block []byte
+			for id == 0 {
+				f := p.next()
+				if f == nil {
+					return
+				}
+				if h, ok := f.(*http2.HeadersFrame); ok {
+					id, block = h.StreamID, bytes.Clone(h.HeaderBlockFragment())
+				}
+			}
+			fields, err := dec.DecodeFull(block)
+			s := seen{sizeUpdate: len(block) > 0 && block[0]&0xe0 == 0x20, err: err}
+			for _, f := range fields {
+				if f.Name == ":path" {
+					s.path = f.Value
+				}
+			}
+			got <- s
+			if n == 3 && p.fr.WriteSettings(http2.Setting{ID: http2.SettingHeaderTableSize, Val: 0}) != nil {
+				return
+			}
+			if p.answer(id, "ok") != nil {
+				return
+			}
+		}
+	})
+	const reps = 6
+	results, _ := run(t, Config{Users: 1, Reps: reps, HTTP2: true, Timeout: 10 * time.Second}, oneTarget(t, "http://"+addr+"/same"))
+	checkResults(t, results, reps, ErrNone)
+	for i := 1; i <= reps; i++ {
+		s := <-got
+		if s.err != nil || s.path != "/same" {
+			t.Errorf("request %d decodes to path %q (error %v), want /same", i, s.path, s.err)
+		}
+		if want := i == 4; s.sizeUpdate != want {
+			t.Errorf("request %d begins with a table size update: %v, want %v", i, s.sizeUpdate, want)
+		}
+	}
+}

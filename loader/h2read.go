@@ -89,6 +89,7 @@ func (c *h2Conn) settings(sf *http2.SettingsFrame) error {
 	return c.write(func() error {
 		if tableSet {
 			c.enc.SetMaxDynamicTableSizeLimit(table)
+			c.headIndexed = false // the next block starts with the table's new size
 		}
 		return c.fr.WriteSettingsAck()
 	})
@@ -220,7 +221,7 @@ func (c *h2Conn) headerFragment(frag []byte, end bool) error {
 		c.mu.Unlock()
 		return h2ProtocolError{code: http2.ErrCodeProtocol, what: fmt.Sprintf("a header block longer than %d bytes", 2*int(c.maxList))}
 	}
-	if _, err := c.dec.Write(frag); err != nil {
+	if err := c.dec.Write(frag); err != nil {
 		return h2ProtocolError{code: http2.ErrCodeCompression, what: "a header block that does not decode (HPACK)"}
 	}
 	if !end {

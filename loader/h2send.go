@@ -26,7 +26,7 @@ func (c *h2Conn) send(s *h2Stream, req *fasthttp.Request) error {
 	c.mu.Lock()
 	if c.err != nil || c.goAway {
 		c.mu.Unlock()
-		_ = c.unlockWrite(nil) // flushes for the writers that waited
+		_ = c.unlockWrite(nil) // what other writers left goes to the flusher
 		return errH2Unusable
 	}
 	// Stream IDs must go out in order, hence taken under the write lock.
@@ -114,12 +114,38 @@ func (c *h2Conn) sendRoom(s *h2Stream, want int) (int, error) {
 	}
 }
 
-// encodeHead encodes req's head into c.hbuf; c.wmu is held.
+// encodeHead encodes req's head into c.hbuf; c.wmu is held. A head the same as the last one,
+// whose block referred to the encoder's table only, is that block again: such a block leaves
+// the table as it was, so encoding the same head anew would give the same bytes. Users that
+// send the same URL over one connection send the same head, and encoding it was the largest
+// part of sending a request.
 func (c *h2Conn) encodeHead(req *fasthttp.Request, bodyLen int) {
 	h := &req.Header
+	https := string(req.URI().Scheme()) == "https"
+	method := string(h.Method()) // compared, not kept: no allocation
+	withLength := bodyLen > 0 || method == "POST" || method == "PUT" || method == "PATCH"
+	key := c.headKey[:0]
+	key = append(append(key, h.Method()...), 0)
+	key = append(append(key, h.Host()...), 0)
+	key = append(append(key, h.RequestURI()...), 0)
+	if https {
+		key = append(key, 's')
+	}
+	if withLength {
+		key = strconv.AppendInt(key, int64(bodyLen), 10)
+	}
+	for k, v := range h.All() {
+		key = append(append(append(append(key, 0), k...), 0), v...)
+	}
+	if c.headIndexed && string(key) == string(c.lastHead) {
+		c.headKey = key
+		c.hbuf.Reset()
+		c.hbuf.Write(c.headBlock)
+		return
+	}
 	c.hbuf.Reset()
 	c.field(":method", h.Method())
-	if string(req.URI().Scheme()) == "https" {
+	if https {
 		c.writeField(":scheme", "https")
 	} else {
 		c.writeField(":scheme", "http")
@@ -138,11 +164,29 @@ func (c *h2Conn) encodeHead(req *fasthttp.Request, bodyLen int) {
 		}
 		c.writeField(c.str(c.lower), c.str(v))
 	}
-	method := string(h.Method()) // compared, not kept: no allocation
-	if bodyLen > 0 || method == "POST" || method == "PUT" || method == "PATCH" {
+	if withLength {
 		c.lower = strconv.AppendInt(c.lower[:0], int64(bodyLen), 10)
 		c.writeField("content-length", c.str(c.lower))
 	}
+	c.headKey, c.lastHead = c.lastHead, key // the buffers change places
+	c.headBlock = append(c.headBlock[:0], c.hbuf.Bytes()...)
+	c.headIndexed = hpackIndexedOnly(c.headBlock)
+}
+
+// hpackIndexedOnly tells whether a header block holds indexed fields only (RFC 7541 6.1):
+// no literal that the decoder's table takes, and no change of the table's size.
+func hpackIndexedOnly(block []byte) bool {
+	for len(block) > 0 {
+		if block[0]&0x80 == 0 {
+			return false
+		}
+		_, rest, err := hpackInt(7, block)
+		if err != nil {
+			return false
+		}
+		block = rest
+	}
+	return true
 }
 
 // field encodes one pseudo-field of the head.

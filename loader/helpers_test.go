@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -47,6 +48,7 @@ func (s *hitServer) handler(handle func(w http.ResponseWriter, r *http.Request))
 		s.headers[r.URL.Path] = r.Header.Clone()
 		s.mu.Unlock()
 		if handle != nil {
+			r.Body = io.NopCloser(bytes.NewReader(body)) // read again by handle
 			handle(w, r)
 			return
 		}

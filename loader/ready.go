@@ -19,9 +19,10 @@ func (x *exchange) prepared(ti int) bool {
 // keepPrepared marks x.req as holding target ti's request as prepare made it, after a request
 // that went out that way (unchanged by cookies, credentials or a user's values) and was
 // answered. A failed request leaves x.req to be prepared again, whatever the failure did to it.
-// HTTP/2 requests are left out: their client is free to change a request it converts.
+// Over HTTP/2 the client's own preparation (h2Client.prepare) finds such a request as it left
+// it and changes nothing (TestRepeatedRequestsOverHTTP2).
 func (l *Loader) keepPrepared(x *exchange, ti int, res *Result) {
-	if res.Err == ErrNone && x.sess == nil && !l.cfg.HTTP2 {
+	if res.Err == ErrNone && x.sess == nil {
 		x.ready = ti + 1
 	}
 }

@@ -5,9 +5,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -163,5 +166,97 @@ func TestRepeatedRequestsAlternatingURLs(t *testing.T) {
 		if switched == 0 {
 			t.Errorf("browser %v: the user never switched URL in 40 requests", browser)
 		}
+	}
+}
+
+// TestRepeatedRequestsOverHTTP2 is TestRepeatedRequestsOnTheWire over HTTP/2: the request a
+// user sends again is the one prepared for HTTP/2 the first time, and it reaches the server
+// as the first did, with the run's headers, its body, the URL's credentials and, once the
+// server set one, the cookie.
+func TestRepeatedRequestsOverHTTP2(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		browser bool
+		line    string
+	}{
+		{"plain GET", false, "/a"},
+		{"browser GET", true, "/a"},
+		{"plain POST", false, "/post POST name=x&v=1"},
+		{"browser POST", true, "/post POST name=x&v=1"},
+		{"credentials", false, "/private"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var reqs []string
+			srv := newH2Server(t, true, func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				var b strings.Builder
+				fmt.Fprintf(&b, "%s %s %s host=%s\n", r.Method, r.URL.RequestURI(), r.Proto, r.Host)
+				for _, k := range slices.Sorted(maps.Keys(r.Header)) {
+					fmt.Fprintf(&b, "%s: %s\n", k, strings.Join(r.Header[k], ", "))
+				}
+				b.Write(body)
+				mu.Lock()
+				n := len(reqs)
+				reqs = append(reqs, b.String())
+				mu.Unlock()
+				if n == 1 {
+					w.Header().Set("Set-Cookie", "seen=yes; Path=/")
+				}
+				io.WriteString(w, "ok")
+			})
+			base := srv.URL
+			if tc.line == "/private" {
+				base = strings.Replace(base, "http://", "http://ann:s3cret@", 1)
+			}
+			tg, err := urls.ParseLine(base+tc.line, urls.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := Config{Users: 1, Reps: 5, HTTP2: true, UserAgent: "ua-test", Headers: []Header{{Name: "X-Run", Value: "r1"}}}
+			if tc.browser {
+				cfg.Cookies, cfg.Parser, cfg.FollowRedirects = true, true, true
+			}
+			results, out := run(t, cfg, []urls.Target{tg})
+			for _, r := range results {
+				if r.Err != ErrNone || r.Status != 200 {
+					t.Errorf("result %+v", r)
+				}
+			}
+			if out.Stop != Completed {
+				t.Fatalf("stop %v", out.Stop)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(reqs) != 5 {
+				t.Fatalf("%d requests, want 5", len(reqs))
+			}
+			for i, r := range reqs {
+				if !strings.Contains(r, "\nX-Run: r1\n") || !strings.Contains(r, "\nUser-Agent: ua-test\n") || !strings.Contains(r, " HTTP/2.0 ") {
+					t.Errorf("request %d lacks the run's headers:\n%s", i, r)
+				}
+				if strings.HasPrefix(tc.line, "/post") && !strings.HasSuffix(r, "\nname=x&v=1") {
+					t.Errorf("request %d lacks its body:\n%s", i, r)
+				}
+				if tc.line == "/private" && !strings.Contains(r, "\nAuthorization: Basic YW5uOnMzY3JldA==\n") {
+					t.Errorf("request %d lacks the URL's credentials:\n%s", i, r)
+				}
+			}
+			first, cookied := 1, 2 // the requests that must equal requests 0 and 2
+			if !tc.browser {
+				cookied = 0
+			}
+			if reqs[first] != reqs[0] {
+				t.Errorf("request 1 differs from request 0:\n%s\n---\n%s", reqs[1], reqs[0])
+			}
+			for i := 3; i < 5; i++ {
+				if reqs[i] != reqs[cookied] {
+					t.Errorf("request %d differs from request %d:\n%s\n---\n%s", i, cookied, reqs[i], reqs[cookied])
+				}
+			}
+			if hasCookie := strings.Contains(reqs[2], "\nCookie: seen=yes\n"); hasCookie != tc.browser {
+				t.Errorf("request 2 carries the cookie: %v, want %v:\n%s", hasCookie, tc.browser, reqs[2])
+			}
+		})
 	}
 }

@@ -17,41 +17,58 @@ import (
 	"github.com/webload/webload/urls"
 )
 
-// A user waiting for its answer on a plain connection waits before fasthttp takes a read buffer
-// for it: every waiting user's goroutine is in SetReadDeadline, none in a buffered read.
+// A user waiting for its answer on a plain connection, in a run that may hold awaitFrom
+// connections or more, waits before fasthttp takes a read buffer for it: every waiting user's
+// goroutine is in SetReadDeadline, none in a buffered read. In a smaller run the user waits
+// in the read, as the look at the socket would cost more than the buffers it spares.
 func TestWaitingUsersHoldNoReadBuffer(t *testing.T) {
 	if !idleCheck {
 		t.Skip("the wait needs a look at the socket, which this system does not offer")
 	}
 	const users = 20
-	site, tg := holdSite(t)
 	cfg := DefaultConfig()
 	cfg.Users, cfg.MaxUsers, cfg.Reps, cfg.Timeout = users, 0, 1, time.Minute
-	l, err := New(cfg, []urls.Target{tg})
-	if err != nil {
-		t.Fatal(err)
+	conns := users * cfg.connsPerUser() // the most the run may hold
+	tests := []struct {
+		name                   string
+		awaitFrom              int
+		wantWaiting, wantReads int
+	}{
+		{"as many connections as awaitFrom", conns, users, 0},
+		{"fewer", conns + 1, 0, users},
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		l.Run(ctx, &collect{})
-	}()
-	defer func() {
-		cancel()
-		site.Close() // the held requests fail at once, and the run ends
-		await(t, done, "the run's end")
-	}()
-	var waiting, reading int
-	for range 1000 { // at most 10 s: every request is written within milliseconds
-		waiting, reading = goroutinesIn("(*wireConn).SetReadDeadline"), goroutinesIn("bufio.(*Reader).fill")
-		if waiting == users {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if waiting != users || reading != 0 {
-		t.Errorf("%d users waiting before taking a read buffer, %d in a buffered read; want %d and 0", waiting, reading, users)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			site, tg := holdSite(t)
+			cfg := cfg
+			cfg.awaitFrom = tt.awaitFrom
+			l, err := New(cfg, []urls.Target{tg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				l.Run(ctx, &collect{})
+			}()
+			defer func() {
+				cancel()
+				site.Close() // the held requests fail at once, and the run ends
+				await(t, done, "the run's end")
+			}()
+			var waiting, reading int
+			for range 1000 { // at most 10 s: every request is written within milliseconds
+				waiting, reading = goroutinesIn("(*wireConn).awaitAnswer"), goroutinesIn("bufio.(*Reader).fill")
+				if waiting+reading == users {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if waiting != tt.wantWaiting || reading != tt.wantReads {
+				t.Errorf("%d users waiting before taking a read buffer, %d in a buffered read; want %d and %d", waiting, reading, tt.wantWaiting, tt.wantReads)
+			}
+		})
 	}
 }
 
@@ -123,7 +140,7 @@ func TestAnswerAfterWait(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			results, _ := run(t, Config{Users: 1, Reps: tt.reps, Timeout: tt.timeout}, []urls.Target{tg})
+			results, _ := run(t, Config{Users: 1, Reps: tt.reps, Timeout: tt.timeout, awaitFrom: 1}, []urls.Target{tg})
 			var got []ErrKind
 			for _, r := range results {
 				got = append(got, r.Err)

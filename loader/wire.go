@@ -70,6 +70,10 @@ type wireConn struct {
 	// keepHead keeps the head of each answer in rawHead as it came, line ends fixed.
 	keepHead bool
 	rawHead  []byte
+	// awaits makes a user wait for its answer before fasthttp takes a read buffer for it
+	// (see SetReadDeadline): set when the run may hold enough connections for the buffers
+	// to matter.
+	awaits bool
 
 	peekBuf [1]byte
 	peekN   int
@@ -87,14 +91,16 @@ type wireAddr struct {
 }
 
 // wire wraps a connection the dialer opened for fasthttp, for requests with timeout; with
-// keepHead it keeps each answer's head as it came (see Probe).
-func wire(conn net.Conn, err error, timeout time.Duration, keepHead bool) (net.Conn, error) {
+// keepHead it keeps each answer's head as it came (see Probe), with awaits it waits for each
+// answer before reading it (see SetReadDeadline).
+func wire(conn net.Conn, err error, timeout time.Duration, keepHead, awaits bool) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
 	c := newWireConn(conn)
 	c.dl.slack = deadlineSlack(timeout)
 	c.keepHead = keepHead
+	c.awaits = awaits
 	return c, nil
 }
 

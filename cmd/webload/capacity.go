@@ -166,6 +166,7 @@ func capacityCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, en
 		}
 		defer stop()
 	}
+	defer limitCPUs(spec.cpus)()
 	runStarts(c.Context)
 	found, err := run.SearchCapacity(c.Context, spec.Spec, search, run.Streams{Stdout: stdout, Stderr: stderr})
 	if len(found.Searches) == 0 {

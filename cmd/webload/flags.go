@@ -76,6 +76,7 @@ func optionFlags(o *runOptions) []cli.Flag {
 		&cli.StringFlag{Name: "prometheus-listen", Destination: &o.promListen, Category: catOutput, Usage: "serve the run's Prometheus metrics (/metrics) on loopback `ADDRESS` while it lasts, e.g. 127.0.0.1:9464"},
 		&cli.StringFlag{Name: "remote-write", Destination: &o.remoteWrite, Category: catOutput, Usage: "send the run's figures to a Prometheus remote-write `URL` (e.g. http://127.0.0.1:9090/api/v1/write): counts and latency histograms (native) every --interval, then the report's figures; labelled run=--label and by URL; a failed send is told on stderr and never fails the run; credentials in the URL are sent as basic auth, and they and the query's values (a token: ?api_key=...) are never shown"},
 		&cli.StringFlag{Name: "pprof", Destination: &o.pprof, Category: catDiagnostics, Usage: "serve Go's profiler (/debug/pprof/) on loopback `ADDRESS` while the run lasts, e.g. 127.0.0.1:6060"},
+		&cli.IntFlag{Name: "cpus", Destination: &o.cpus, Category: catLoad, DefaultText: "all", Usage: "run webload's own work on at most `N` CPUs, as vegeta's and hey's -cpus and wrk's and h2load's -t: on a machine the server shares, fewer threads hand requests to each other less, at less CPU per request"},
 		&cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Destination: &o.version, Category: catDiagnostics, Usage: "print the version"},
 	}, append(append(append(browserFlags(o, &def), sessionFlags(o)...), shardFlags(o)...), abortFlags(&o.abort)...)...)
 }

@@ -19,7 +19,7 @@ import (
 // settings reach the fields the same way, through the flags. Fields are named after the flags.
 type runOptions struct {
 	// Load
-	maxUsers, repeat                        int
+	maxUsers, repeat, cpus                  int
 	concurrent                              typed[[]int]
 	reps                                    typed[reps]
 	time, ramp, delay, timeout, repeatPause typed[time.Duration]

@@ -60,6 +60,7 @@ func runCommand(c *cli.Context, o *runOptions, stdout, stderr io.Writer, env loo
 // executeAndJudge makes the run spec describes and judges its result: the gates, then whether
 // any request succeeded; the error decides the exit code.
 func executeAndJudge(ctx context.Context, spec *runSpec, stdout, stderr io.Writer) error {
+	defer limitCPUs(spec.cpus)()
 	runStarts(ctx)
 	rep, err := run.Execute(ctx, spec.Spec, run.Streams{Stdout: stdout, Stderr: stderr})
 	if err != nil {

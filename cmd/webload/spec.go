@@ -21,6 +21,7 @@ type runSpec struct {
 	run.Spec
 	gates []gate.Gate
 	junit string
+	cpus  int // --cpus: the most CPUs webload's own work runs on; 0 for all
 }
 
 // specFromFlags checks every setting and reads the URLs. Each problem names its flag, or the
@@ -35,6 +36,10 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 	}
 	usersFromFlags(o, &s, &p)
 	loadFromFlags(c, o, &s.Config, &p)
+	s.cpus = o.cpus
+	if o.cpus < 0 {
+		p.addf("cpus", "--cpus: must be at least 1, or 0 for all (got %d)", o.cpus)
+	}
 	sess := sessionsFromFlags(c, o, &s, env, &p)
 	requestsFromFlags(c, o, &s.Config, &p)
 	browserFromFlags(o, &s.Config, sess.env(env), sess, &p)
