@@ -56,20 +56,25 @@ func newWireRecorder(t *testing.T, setCookieAt int) (*wireRecorder, string) {
 	return w, addr
 }
 
+// repeatedCase is a URL a user sends again and again, with the browser's options or without.
+type repeatedCase struct {
+	name    string
+	browser bool
+	line    string
+}
+
+var repeatedCases = []repeatedCase{
+	{"plain GET", false, "/a"},
+	{"browser GET", true, "/a"},
+	{"plain POST", false, "/post POST name=x&v=1"},
+	{"browser POST", true, "/post POST name=x&v=1"},
+}
+
 // TestRepeatedRequestsOnTheWire: a user sending the same URL again sends it byte for byte as
 // the first time (its request is reused, not prepared again; see keepPrepared), and a cookie
 // the server sets, a request body, headers and a change of URL all still go out as they should.
 func TestRepeatedRequestsOnTheWire(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		browser bool
-		line    string
-	}{
-		{"plain GET", false, "/a"},
-		{"browser GET", true, "/a"},
-		{"plain POST", false, "/post POST name=x&v=1"},
-		{"browser POST", true, "/post POST name=x&v=1"},
-	} {
+	for _, tc := range repeatedCases {
 		t.Run(tc.name, func(t *testing.T) {
 			// The first answer sets a cookie in the browser runs; the first two requests go
 			// out before the jar holds it, the others with it.
@@ -174,17 +179,7 @@ func TestRepeatedRequestsAlternatingURLs(t *testing.T) {
 // as the first did, with the run's headers, its body, the URL's credentials and, once the
 // server set one, the cookie.
 func TestRepeatedRequestsOverHTTP2(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		browser bool
-		line    string
-	}{
-		{"plain GET", false, "/a"},
-		{"browser GET", true, "/a"},
-		{"plain POST", false, "/post POST name=x&v=1"},
-		{"browser POST", true, "/post POST name=x&v=1"},
-		{"credentials", false, "/private"},
-	} {
+	for _, tc := range append(repeatedCases, repeatedCase{"credentials", false, "/private"}) {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var reqs []string
