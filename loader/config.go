@@ -375,7 +375,6 @@ func (c *Config) parallelResources() int {
 	return c.ParallelResources
 }
 
-// connsPerUser is the most connections to one host a user may hold at once.
 // awaitFromDefault is where the read buffers waiting users would hold (ReadBufferSize, 4 to
 // 16 KiB each) reach megabytes: from there the look at the socket that spares them is worth
 // its system call.
@@ -391,6 +390,7 @@ func (c *Config) awaitsAnswers() bool {
 	return c.concurrency()*c.connsPerUser() >= from
 }
 
+// connsPerUser is the most connections to one host a user may hold at once.
 func (c *Config) connsPerUser() int {
 	if c.Parser {
 		return c.parallelResources()

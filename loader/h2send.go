@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 
@@ -124,18 +125,29 @@ func (c *h2Conn) encodeHead(req *fasthttp.Request, bodyLen int) {
 	https := string(req.URI().Scheme()) == "https"
 	method := string(h.Method()) // compared, not kept: no allocation
 	withLength := bodyLen > 0 || method == "POST" || method == "PUT" || method == "PATCH"
-	key := c.headKey[:0]
-	key = append(append(key, h.Method()...), 0)
-	key = append(append(key, h.Host()...), 0)
-	key = append(append(key, h.RequestURI()...), 0)
-	if https {
-		key = append(key, 's')
-	}
-	if withLength {
-		key = strconv.AppendInt(key, int64(bodyLen), 10)
+	// The key holds every part the block is made of, each after its length, so that no two
+	// heads share a key whatever bytes their values hold.
+	key := binary.AppendUvarint(c.headKey[:0], uint64(len(h.Method())))
+	key = append(key, h.Method()...)
+	key = binary.AppendUvarint(key, uint64(len(h.Host())))
+	key = append(key, h.Host()...)
+	key = binary.AppendUvarint(key, uint64(len(h.RequestURI())))
+	key = append(key, h.RequestURI()...)
+	switch {
+	case https && withLength:
+		key = binary.AppendUvarint(append(key, 3), uint64(bodyLen))
+	case https:
+		key = append(key, 2)
+	case withLength:
+		key = binary.AppendUvarint(append(key, 1), uint64(bodyLen))
+	default:
+		key = append(key, 0)
 	}
 	for k, v := range h.All() {
-		key = append(append(append(append(key, 0), k...), 0), v...)
+		key = binary.AppendUvarint(key, uint64(len(k)))
+		key = append(key, k...)
+		key = binary.AppendUvarint(key, uint64(len(v)))
+		key = append(key, v...)
 	}
 	if c.headIndexed && string(key) == string(c.lastHead) {
 		c.headKey = key
