@@ -131,15 +131,6 @@ type dialer struct {
 	kits   chan *dialKit // free kits, see dialKit
 }
 
-// dial opens a connection to addr (host:port) within timeout, shaking hands with tc unless it
-// is nil.
-func (d *dialer) dial(addr string, timeout time.Duration, tc *tls.Config) (net.Conn, error) {
-	// Dialing runs on a goroutine of its own: its call chain is the deepest a user ever
-	// makes, and on the user's goroutine it would double that stack for the whole run
-	// (8 KiB instead of 4 KiB per user, 40 MB at 10 000 users).
-	return d.dialOff(addr, timeout, tc)
-}
-
 func (d *dialer) open(addr string, timeout time.Duration, tc *tls.Config) (net.Conn, error) {
 	var deadline time.Time
 	if (d.proxy != nil || tc != nil) && timeout > 0 {

@@ -50,10 +50,13 @@ func (d *dialer) stockKits(n int) {
 	}
 }
 
-// dialOff dials addr on a goroutine of its own and waits for it. It allocates nothing, also
-// when it has to wait for a kit: a timer would allocate, under the deepest call chain (see
-// dialKit).
-func (d *dialer) dialOff(addr string, timeout time.Duration, tc *tls.Config) (net.Conn, error) {
+// dial opens a connection to addr (host:port) within timeout, shaking hands with tc unless it
+// is nil. Dialing runs on a goroutine of its own, which dial waits for: its call chain is the
+// deepest a user ever makes, and on the user's goroutine it would double that stack for the
+// whole run (8 KiB instead of 4 KiB per user, 40 MB at 10 000 users). It allocates nothing,
+// also when it has to wait for a kit: a timer would allocate, under the deepest call chain
+// (see dialKit).
+func (d *dialer) dial(addr string, timeout time.Duration, tc *tls.Config) (net.Conn, error) {
 	var k *dialKit
 	select {
 	case k = <-d.kits:

@@ -136,7 +136,7 @@ func TestDialWaitsForKitWithinItsTime(t *testing.T) {
 			}
 			done <- err
 		}()
-		for i := 0; i < 1000 && goroutinesIn("(*dialer).dialOff") == 0; i++ { // at most 10 s
+		for i := 0; i < 1000 && goroutinesIn("(*dialer).dial") == 0; i++ { // at most 10 s
 			time.Sleep(10 * time.Millisecond)
 		}
 		time.Sleep(tt.back) // the dial waits at least this long
