@@ -64,7 +64,7 @@ type h2Conn struct {
 	bw       *bufio.Writer
 	enc      *hpack.Encoder
 	hbuf     bytes.Buffer
-	intern   map[string]string // header names and values sent, to give hpack strings without allocating
+	intern   keptStrings // header names and values sent, to give hpack strings without allocating
 	lower    []byte
 	// The last head encoded (see encodeHead): its fields as a key, its block, and whether
 	// the block refers to the table only. headKey is the buffer the next key is built in.
@@ -105,7 +105,7 @@ func newH2Conn(conn net.Conn, host *h2Host, deadline time.Time) (*h2Conn, error)
 		bw:         bufio.NewWriterSize(conn, 32<<10),
 		flushReq:   make(chan struct{}, 1),
 		done:       make(chan struct{}),
-		intern:     make(map[string]string),
+		intern:     newKeptStrings(h2InternMax, h2InternMaxValue),
 		streams:    make(map[uint32]*h2Stream),
 		maxStreams: h2DefaultMaxStreams,
 		maxFrame:   16 << 10,

@@ -26,12 +26,13 @@ type hpackReader struct {
 	first bool   // the next field is the block's first
 	saved []byte // the start of a field the next fragment ends
 
-	// Strings decoded before, by their encoded bytes: Huffman-coded and raw apart.
-	huffman, raw map[string]string
+	// Strings decoded before, by their encoded bytes: Huffman-coded and raw apart, each half
+	// of hpackKeptMax.
+	huffman, raw keptStrings
 }
 
 // hpackKeptMax bounds the strings a reader keeps, and hpackKeptMaxLen their length: the
-// values a server repeats are few and short; the table starts over when full.
+// values a server repeats are few and short.
 const (
 	hpackKeptMax    = 1024
 	hpackKeptMaxLen = 512
@@ -51,7 +52,8 @@ func newHPACKReader(tableSize uint32, emit func(hpack.HeaderField)) *hpackReader
 	return &hpackReader{
 		emit: emit, emitEnabled: true, first: true,
 		maxSize: tableSize, allowed: tableSize,
-		huffman: make(map[string]string), raw: make(map[string]string),
+		huffman: newKeptStrings(hpackKeptMax/2, hpackKeptMaxLen),
+		raw:     newKeptStrings(hpackKeptMax/2, hpackKeptMaxLen),
 	}
 }
 
@@ -214,27 +216,17 @@ func (d *hpackReader) stringAt(p []byte) (s []byte, huffman bool, rest []byte, e
 
 // decode returns the string b encodes, the one kept for it when it came before.
 func (d *hpackReader) decode(b []byte, huffman bool) (string, error) {
-	kept := d.raw
-	if huffman {
-		kept = d.huffman
+	if !huffman {
+		return d.raw.str(b), nil
 	}
-	if s, ok := kept[string(b)]; ok {
+	if s, ok := d.huffman.lookup(b); ok {
 		return s, nil
 	}
-	s := string(b)
-	if huffman {
-		var err error
-		if s, err = hpack.HuffmanDecodeToString(b); err != nil {
-			return "", err
-		}
+	s, err := hpack.HuffmanDecodeToString(b)
+	if err != nil {
+		return "", err
 	}
-	if len(b) <= hpackKeptMaxLen {
-		if len(d.huffman)+len(d.raw) >= hpackKeptMax {
-			clear(d.huffman)
-			clear(d.raw)
-		}
-		kept[string(b)] = s
-	}
+	d.huffman.keep(b, s)
 	return s, nil
 }
 

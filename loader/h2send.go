@@ -10,11 +10,11 @@ import (
 	"golang.org/x/net/http2/hpack"
 )
 
-// h2InternMax bounds the strings a connection keeps to hand hpack without allocating: the
-// names and values a run sends are few and repeat, and the table starts over when full.
+// h2InternMax and h2InternMaxValue bound the strings a connection keeps to hand hpack without
+// allocating (see keptStrings).
 const (
 	h2InternMax      = 1024
-	h2InternMaxValue = 512 // longer values (cookies, tokens) are not kept
+	h2InternMaxValue = 512
 )
 
 // send opens s on the connection for req: it writes the request's head and body, the body as
@@ -174,11 +174,11 @@ func (c *h2Conn) encodeHead(req *fasthttp.Request, bodyLen int) {
 				c.lower[i] = b + 'a' - 'A'
 			}
 		}
-		c.writeField(c.str(c.lower), c.str(v))
+		c.writeField(c.intern.str(c.lower), c.intern.str(v))
 	}
 	if withLength {
 		c.lower = strconv.AppendInt(c.lower[:0], int64(bodyLen), 10)
-		c.writeField("content-length", c.str(c.lower))
+		c.writeField("content-length", c.intern.str(c.lower))
 	}
 	c.headKey, c.lastHead = c.lastHead, key // the buffers change places
 	c.headBlock = append(c.headBlock[:0], c.hbuf.Bytes()...)
@@ -202,27 +202,10 @@ func hpackIndexedOnly(block []byte) bool {
 }
 
 // field encodes one pseudo-field of the head.
-func (c *h2Conn) field(name string, value []byte) { c.writeField(name, c.str(value)) }
+func (c *h2Conn) field(name string, value []byte) { c.writeField(name, c.intern.str(value)) }
 
 func (c *h2Conn) writeField(name, value string) {
 	_ = c.enc.WriteField(hpack.HeaderField{Name: name, Value: value}) // writes to a bytes.Buffer
-}
-
-// str returns b as a string, the same one each time for the names and values a run repeats:
-// hpack keeps the strings it indexes, so they must be strings of their own, and allocating
-// one per field was most of a request's allocations.
-func (c *h2Conn) str(b []byte) string {
-	if s, ok := c.intern[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if len(b) <= h2InternMaxValue {
-		if len(c.intern) >= h2InternMax {
-			clear(c.intern)
-		}
-		c.intern[s] = s
-	}
-	return s
 }
 
 // writeHead writes the encoded head as a HEADERS frame and as many CONTINUATION frames as
