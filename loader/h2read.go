@@ -35,6 +35,10 @@ func (e h2HeadersTooLarge) Error() string {
 // processed: it goes out again on another connection.
 var errH2GoAwayRetry = errors.New("http2: server sent GOAWAY before the request's stream")
 
+// errH2HPACK is a header block that does not decode: the decoder's table may now differ from
+// the server's, so the connection cannot go on.
+var errH2HPACK = h2ProtocolError{code: http2.ErrCodeCompression, what: "a header block that does not decode (HPACK)"}
+
 // errH2RefusedRetry is a stream the server reset with REFUSED_STREAM: the request goes out
 // again, after a back-off from the second time on.
 var errH2RefusedRetry = errors.New("http2: server refused the stream (REFUSED_STREAM)")
@@ -222,13 +226,13 @@ func (c *h2Conn) headerFragment(frag []byte, end bool) error {
 		return h2ProtocolError{code: http2.ErrCodeProtocol, what: fmt.Sprintf("a header block longer than %d bytes", 2*int(c.maxList))}
 	}
 	if err := c.dec.Write(frag); err != nil {
-		return h2ProtocolError{code: http2.ErrCodeCompression, what: "a header block that does not decode (HPACK)"}
+		return errH2HPACK
 	}
 	if !end {
 		return nil
 	}
 	if err := c.dec.Close(); err != nil {
-		return h2ProtocolError{code: http2.ErrCodeCompression, what: "a header block that does not decode (HPACK)"}
+		return errH2HPACK
 	}
 	if c.hd.keep {
 		c.headerBlock()
