@@ -200,29 +200,26 @@ func h1AnswerStricter(err error, r h1Read, in []byte) bool {
 // oddTransferEncoding tells whether in has several Transfer-Encoding fields, or one that is
 // neither chunked nor identity.
 func oddTransferEncoding(in []byte) bool {
-	fields := 0
-	for line := range bytes.Lines(in) {
-		name, value, ok := bytes.Cut(line, []byte(":"))
-		if ok && h1EqualFold(name, "transfer-encoding") {
-			fields++
-			v := bytes.Trim(value, " \t\r\n")
-			if !h1EqualFold(v, "chunked") && !h1EqualFold(v, "identity") {
-				return true
-			}
-		}
-	}
-	return fields > 1
+	return oddFields(in, "transfer-encoding", func(value []byte) bool {
+		v := bytes.Trim(value, " \t\r\n")
+		return !h1EqualFold(v, "chunked") && !h1EqualFold(v, "identity")
+	})
 }
 
 // repeatedContentLength tells whether in has more than one Content-Length field, or a list in
 // one.
 func repeatedContentLength(in []byte) bool {
+	return oddFields(in, "content-length", func(value []byte) bool { return bytes.IndexByte(value, ',') >= 0 })
+}
+
+// oddFields tells whether in has more than one field of name (lower case), or one whose value
+// is odd.
+func oddFields(in []byte, name string, odd func(value []byte) bool) bool {
 	fields := 0
 	for line := range bytes.Lines(in) {
-		name, value, ok := bytes.Cut(line, []byte(":"))
-		if ok && h1EqualFold(name, "content-length") {
-			fields++
-			if bytes.IndexByte(value, ',') >= 0 {
+		n, value, ok := bytes.Cut(line, []byte(":"))
+		if ok && h1EqualFold(n, name) {
+			if fields++; odd(value) {
 				return true
 			}
 		}
