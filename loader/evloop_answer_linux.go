@@ -37,9 +37,14 @@ func (lp *loop) complete(u *loopUser) {
 }
 
 // loopMaxCoded is the most bytes of a body in a content coding the loop keeps to decode it
-// once it is whole. The loop asks for none, so only a server that applies one unasked sends
-// them; a longer body is counted as received, not decoded.
-const loopMaxCoded = 64 << 20
+// once it is whole, and loopKeepBudget the most all of a loop's answers keep at once, samples
+// for the content fingerprints included. The loop asks for no coding, so only a server that
+// applies one unasked sends them; a body past either bound is counted as received, not
+// decoded, and a sample past the budget is not taken.
+const (
+	loopMaxCoded   = 64 << 20
+	loopKeepBudget = 256 << 20
+)
 
 // keepFor is called when the final head of u's answer is whole: it books the answer with the
 // content fingerprints (status and type) and says how many bytes of the body to keep, 0 for
@@ -64,7 +69,7 @@ func (lp *loop) keepFor(u *loopUser) int {
 // or the failure of a body that does not decode.
 func (lp *loop) finishBody(u *loopUser, res *Result) {
 	a := &u.ans
-	if !u.sample && !u.coded {
+	if !u.sample && !u.coded || a.starved {
 		return
 	}
 	page := a.kept

@@ -98,6 +98,8 @@ type loop struct {
 	// then answers.
 	upgrades bool
 	body     body // decodes the bodies a server coded unasked
+	// keepBudget is what the users' answers may still keep (see loopKeepBudget).
+	keepBudget int
 }
 
 // loopUser is a user of an event loop: its plan, its connection and the request in flight.
@@ -137,10 +139,12 @@ func (lp *loop) run() {
 	lp.b = l.newBatcher(lp.out)
 	defer lp.b.close()
 	lp.body = body{maxBody: l.cfg.MaxBody, pages: &l.pages}
+	lp.keepBudget = loopKeepBudget
 	lp.left = len(lp.users)
 	for i, u := range lp.users {
 		u.ix = int32(i)
 		u.ans.keepFor = func() int { return lp.keepFor(u) }
+		u.ans.budget = &lp.keepBudget
 		l.active.Add(1)
 		lp.begin(u, time.Since(l.start))
 	}

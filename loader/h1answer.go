@@ -47,6 +47,10 @@ type h1Answer struct {
 	kept        []byte // the body's first keepMax bytes, de-chunked
 	keepMax     int
 	keptAll     bool // kept holds the whole body
+	// budget, when set, is the bytes all of a loop's answers may keep at once, shared: kept
+	// bytes take from it until reset gives them back. starved tells that it ran out.
+	budget  *int
+	starved bool
 }
 
 // h1State is what the next byte of an answer belongs to.
@@ -110,8 +114,12 @@ var (
 // byte past it fails the answer with errTooLarge, with body set to maxBody. The buffer for
 // split lines is kept.
 func (a *h1Answer) reset(head bool, maxHead int, maxBody int64) {
+	if a.budget != nil {
+		*a.budget += len(a.kept)
+	}
 	*a = h1Answer{line: a.line[:0], head: head, maxHead: maxHead, maxBody: maxBody, length: -1,
-		ctype: a.ctype[:0], cenc: a.cenc[:0], keepFor: a.keepFor, kept: a.kept[:0], keptAll: true}
+		ctype: a.ctype[:0], cenc: a.cenc[:0], keepFor: a.keepFor, kept: a.kept[:0], keptAll: true,
+		budget: a.budget}
 }
 
 // started tells whether any byte of the answer came: a request whose answer has not started
@@ -535,10 +543,16 @@ func h1Unhex(c byte) int {
 // status.
 func (a *h1Answer) headDone() bool { return a.headed }
 
-// keepBody keeps body bytes up to keepMax.
+// keepBody keeps body bytes up to keepMax, and as far as the budget goes.
 func (a *h1Answer) keepBody(p []byte) {
 	if room := a.keepMax - len(a.kept); len(p) > room {
 		p, a.keptAll = p[:room], false
+	}
+	if a.budget != nil && len(p) > *a.budget {
+		p, a.keptAll, a.starved = p[:max(*a.budget, 0)], false, true
+	}
+	if a.budget != nil {
+		*a.budget -= len(p)
 	}
 	a.kept = append(a.kept, p...)
 }

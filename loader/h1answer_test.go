@@ -360,3 +360,33 @@ func BenchmarkH1AnswerFeed(b *testing.B) {
 		}
 	}
 }
+
+// TestH1AnswerKeepsWithinItsBudget: answers keep body bytes from one shared budget, give them
+// back at reset, and tell when it ran out.
+func TestH1AnswerKeepsWithinItsBudget(t *testing.T) {
+	t.Parallel()
+	budget := 8
+	answer := func() *h1Answer {
+		a := &h1Answer{budget: &budget, keepFor: func() int { return 100 }}
+		a.reset(false, 1024, 0)
+		return a
+	}
+	in := []byte("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")
+	a, b := answer(), answer()
+	for _, x := range []*h1Answer{a, b} {
+		if _, done, err := x.feed(in); !done || err != nil {
+			t.Fatalf("done %v, err %v", done, err)
+		}
+	}
+	if string(a.kept) != "hello" || !a.keptAll || a.starved {
+		t.Errorf("first answer kept %q (all %v, starved %v), want all of it", a.kept, a.keptAll, a.starved)
+	}
+	if string(b.kept) != "hel" || b.keptAll || !b.starved || budget != 0 {
+		t.Errorf("second answer kept %q (all %v, starved %v), budget left %d; want the 3 bytes left", b.kept, b.keptAll, b.starved, budget)
+	}
+	a.reset(false, 1024, 0)
+	b.reset(false, 1024, 0)
+	if budget != 8 {
+		t.Errorf("budget %d after both reset, want 8", budget)
+	}
+}
