@@ -209,6 +209,9 @@ type Config struct {
 
 	// probe keeps the head of each answer as it came on the wire, for ProbeOnce.
 	probe bool
+	// noLoop keeps the run off the event loop (see loopable), for tests that compare the
+	// engines.
+	noLoop bool
 	// awaitFrom is how many connections a run may hold before its users wait for their
 	// answers before taking read buffers (awaitsAnswers); 0 is awaitFromDefault.
 	awaitFrom int

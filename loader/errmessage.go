@@ -16,7 +16,7 @@ import (
 // results must never carry them.
 func (l *Loader) sampleMessage(kind ErrKind, err error) string {
 	var small *fasthttp.ErrSmallBuffer
-	if errors.As(err, &small) {
+	if errors.As(err, &small) || errors.Is(err, errH1HeadTooLarge) {
 		// fasthttp's own message ("increase ReadBufferSize") names a knob users do not have;
 		// this one names the setting in the words of Config.SettingName.
 		setting := l.cfg.name("HeaderBuffer")
@@ -40,6 +40,10 @@ func (l *Loader) sampleMessage(kind ErrKind, err error) string {
 func badResponseMessage(err error) string {
 	var chunk fasthttp.ErrBrokenChunk
 	var enc errBadEncoding
+	var h1 h1Malformed
+	if errors.As(err, &h1) {
+		return h1.sample // the event loop's parser says which class
+	}
 	msg := err.Error()
 	inHeaders := strings.Contains(msg, "error when reading response headers") ||
 		strings.Contains(msg, "error when reading response trailer")

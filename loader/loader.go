@@ -419,6 +419,9 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 
 // runClosed starts the closed model's users and waits for all of them.
 func (l *Loader) runClosed(results chan<- *[]Result) {
+	if l.runLoops(results) {
+		return
+	}
 	var users sync.WaitGroup
 	lo, hi := l.cfg.shardUsers()
 	for id := lo; id < hi; id++ {

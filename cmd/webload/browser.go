@@ -30,6 +30,7 @@ func browserFlags(o *runOptions, def *loader.Config) []cli.Flag {
 		&cli.BoolFlag{Name: "no-follow", Destination: &o.noFollow, Value: !def.FollowRedirects, DisableDefaultText: true, Category: catBrowser, Usage: "do not follow redirects (by default up to 10 hops, each a transaction; a URL still redirected after them is a too-many-redirects failure)"},
 		&cli.BoolFlag{Name: "follow-any-host", Destination: &o.followAnyHost, Category: catBrowser, Usage: "follow redirects to hosts that are not in the URL list"},
 		&cli.BoolFlag{Name: "auth-any-host", Destination: &o.authAnyHost, DisableDefaultText: true, Category: catBrowser, Usage: "send -u and the secret -H headers (Authorization, Cookie, X-Api-Key...) to every host; by default a redirect or resource on another host or port gets none, as with curl"},
+		&cli.BoolFlag{Name: "bare", Destination: &o.bare, DisableDefaultText: true, Category: catBrowser, Usage: "send the URLs alone, as wrk does: no page resources, cookies, redirects or compression (--no-parser --no-cookies --no-follow --accept-encoding \"\"). On Linux a run of plain http URLs on one host, without pauses, checks or per-user values, then goes through an event loop at about half the client CPU a request"},
 		&cli.StringFlag{Name: "accept-encoding", Destination: &o.acceptEncoding, Value: def.AcceptEncoding, Category: catBrowser, Usage: "Accept-Encoding `VALUE` sent with every request; \"\" sends none"},
 		typedFlag(&cli.GenericFlag{Name: "user", Aliases: []string{"u"}, Category: catRequests, Usage: "basic authentication `USER:PASSWORD` for every request to the URLs' own hosts (see --auth-any-host)"}, &o.user, "", optional(parseUser)),
 		&cli.StringFlag{Name: "get", Aliases: []string{"g"}, Destination: &o.get, Category: catDiagnostics, Usage: "make one GET of `URL` and print the request and response headers (secrets hidden), as siege -g"},
@@ -87,6 +88,20 @@ func browserFromFlags(o *runOptions, cfg *loader.Config, env lookupEnv, sess *se
 		cfg.Headers = append(cfg.Headers, loader.Header{Name: "Authorization",
 			Value: "Basic " + base64.StdEncoding.EncodeToString([]byte(up))})
 	}
+}
+
+// bareFromFlags applies --bare after the browser flags: it turns off what they turn on, and
+// refuses the ones given with it that would need a browser-like visit.
+func bareFromFlags(c *cli.Context, o *runOptions, cfg *loader.Config, p *problems) {
+	if !o.bare {
+		return
+	}
+	for _, name := range []string{"parser", "accept-encoding", "login", "login-file"} {
+		if c.IsSet(name) {
+			p.addf(name, "--bare sends the URLs alone: it takes no --%s", name)
+		}
+	}
+	cfg.Parser, cfg.Cookies, cfg.FollowRedirects, cfg.AcceptEncoding = false, false, false, ""
 }
 
 // parseHeader reads "Name: value", both trimmed; false when there is no colon or no name.

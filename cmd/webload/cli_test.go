@@ -303,6 +303,7 @@ func TestBadInput(t *testing.T) {
 		{"rate with delay", []string{"--rate", "10", "-d", "1", "http://127.0.0.1:1/"}, "webload: -d pauses closed-model users"},
 		{"two URLs", []string{"http://127.0.0.1:1/a", "http://127.0.0.1:1/b"}, "webload: expected one URL, got 2 arguments"},
 		{"negative cpus", []string{"--cpus", "-1", "http://127.0.0.1:1/"}, "webload: --cpus: must be at least 1, or 0 for all (got -1)"},
+		{"bare with parser", []string{"--bare", "--parser", "http://127.0.0.1:1/"}, "webload: --bare sends the URLs alone: it takes no --parser"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -40,10 +40,10 @@ type runOptions struct {
 	allowAbsoluteBodies, insecure, http2        bool
 
 	// Browser-like visits
-	parser, noParser, noCache, noCookies, noFollow, followAnyHost, authAnyHost bool
-	lazyImages                                                                 bool
-	login                                                                      cli.StringSlice
-	acceptEncoding                                                             string
+	parser, noParser, noCache, noCookies, noFollow, followAnyHost, authAnyHost, bare bool
+	lazyImages                                                                       bool
+	login                                                                            cli.StringSlice
+	acceptEncoding                                                                   string
 
 	// Logged-in users
 	data, loginFile string

@@ -43,6 +43,7 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 	sess := sessionsFromFlags(c, o, &s, env, &p)
 	requestsFromFlags(c, o, &s.Config, &p)
 	browserFromFlags(o, &s.Config, sess.env(env), sess, &p)
+	bareFromFlags(c, o, &s.Config, &p)
 	s.Outputs = outputsFromFlags(o, &p)
 	checksFromFlags(c, o, &s, env, &p)
 	if s.Outputs.Verbose {

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package loader
+
+// runLoops returns false: the event loop waits on its connections with Linux's epoll, so
+// elsewhere every run takes the goroutine engine.
+func (l *Loader) runLoops(chan<- *[]Result) bool { return false }

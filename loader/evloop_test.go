@@ -1,0 +1,362 @@
+//go:build linux
+
+package loader
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/webload/webload/urls"
+)
+
+// loopSummary is what a run's results say, apart from their times, sorted: what the two
+// engines must agree on.
+func loopSummary(results []Result) []string {
+	out := make([]string, 0, len(results))
+	for _, r := range results {
+		out = append(out, fmt.Sprintf("t%d u%d %d %s body=%d/%d resent=%v http10=%v", r.Target, r.User, r.Status,
+			r.Err, r.BodyBytes, r.Decoded, r.Resent, r.HTTP10))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// runBothEngines runs cfg on targets with the event loop, then with the goroutine engine, and
+// fails unless the first took the loop.
+func runBothEngines(t *testing.T, cfg Config, targets []urls.Target) (loopRes, goRes []Result, loopOut, goOut Outcome) {
+	t.Helper()
+	l, loopRes, loopOut := runLoader(t, cfg, targets)
+	if !l.loopable() {
+		t.Fatal("the run did not take the event loop")
+	}
+	cfg.noLoop = true
+	_, goRes, goOut = runLoader(t, cfg, targets)
+	return loopRes, goRes, loopOut, goOut
+}
+
+// TestLoopAnswersAsTheGoroutineEngine runs the same plans through both engines against servers
+// that answer in every way HTTP/1.1 allows, and some it does not: the results must be the same,
+// request for request.
+func TestLoopAnswersAsTheGoroutineEngine(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		answer answerFunc
+		method string
+		cfg    func(*Config)
+		// racy marks a server the goroutine engine's results depend on timing with; the loop's
+		// must then be loop.
+		racy bool
+		loop []string
+	}{
+		{name: "content length", answer: func(c net.Conn, _ *http.Request, _ int) bool { return writeOK(c) }},
+		{name: "chunked", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n3\r\nabc\r\n0\r\nT: 1\r\n\r\n")
+			return err == nil
+		}},
+		{name: "head", method: "HEAD", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n")
+			return err == nil
+		}},
+		{name: "no content and not modified", answer: func(c net.Conn, r *http.Request, _ int) bool {
+			code := map[string]string{"/a": "204 No Content", "/b": "304 Not Modified"}[r.URL.Path]
+			_, err := io.WriteString(c, "HTTP/1.1 "+code+"\r\nContent-Length: 5\r\n\r\n")
+			return err == nil
+		}},
+		{name: "interim answers first", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "connection close", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 3\r\n\r\nbye")
+			return false
+		}},
+		{name: "body to the close", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\n\r\nuntil the end")
+			return false
+		}},
+		{name: "http 1.0", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, _ = io.WriteString(c, "HTTP/1.0 200 OK\r\nContent-Length: 4\r\n\r\nold!")
+			return false
+		}},
+		{name: "http 1.0 kept alive", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 4\r\n\r\nold!")
+			return err == nil
+		}},
+		{name: "bare line feeds", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 404 Not Found\nContent-Length: 3\n\nno!")
+			return err == nil
+		}},
+		{name: "closed after each answer", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			writeOK(c)
+			return false // without a word: the next request on the connection is resent
+		}, racy: true, loop: racyCloses()},
+		{name: "closed before answering", answer: func(net.Conn, *http.Request, int) bool { return false }},
+		{name: "cut short in the body", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort")
+			return false
+		}},
+		{name: "cut short in the head", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Le")
+			return false
+		}},
+		{name: "bad status line", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n")
+			return err == nil
+		}},
+		{name: "switching protocols unasked", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\n\r\n")
+			return err == nil
+		}},
+		{name: "bytes nobody asked for", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA")
+			return err == nil
+		}},
+		{name: "head too large", cfg: func(c *Config) { c.HeaderBuffer = 4096 }, answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-Big: "+strings.Repeat("a", 5000)+"\r\nContent-Length: 0\r\n\r\n")
+			return err == nil
+		}},
+		{name: "body too large", cfg: func(c *Config) { c.MaxBody = 10 }, answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n"+strings.Repeat("b", 20))
+			return err == nil
+		}},
+		{name: "broken chunk", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n")
+			return err == nil
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newRawServer(t, tc.answer)
+			var targets []urls.Target
+			for _, p := range []string{"/a", "/b"} {
+				tg, err := urls.ParseLine(strings.TrimSpace(srv.url(p)+" "+tc.method), urls.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				targets = append(targets, tg)
+			}
+			cfg := Config{Users: 3, Reps: 4, Timeout: 10 * time.Second}
+			if tc.cfg != nil {
+				tc.cfg(&cfg)
+			}
+			loopRes, goRes, loopOut, goOut := runBothEngines(t, cfg, targets)
+			if tc.racy {
+				// Which connection the goroutine engine's pool hands out decides its results:
+				// the loop's must be what a browser gets.
+				if got := untargeted(loopSummary(loopRes)); !slices.Equal(got, tc.loop) {
+					t.Errorf("the loop's results: %q, want %q", got, tc.loop)
+				}
+				return
+			}
+			if got, want := loopSummary(loopRes), loopSummary(goRes); !slices.Equal(got, want) {
+				t.Errorf("the loop's results differ:\n loop: %q\n goroutines: %q", got, want)
+			}
+			if loopOut.WireBytesOut != goOut.WireBytesOut {
+				t.Errorf("bytes written: loop %d, goroutines %d", loopOut.WireBytesOut, goOut.WireBytesOut)
+			}
+			if !slices.Equal(sortedKeys(loopOut.ErrorSamples), sortedKeys(goOut.ErrorSamples)) {
+				t.Errorf("error samples: loop %v, goroutines %v", loopOut.ErrorSamples, goOut.ErrorSamples)
+			}
+		})
+	}
+}
+
+// racyCloses is the loop's results for "closed after each answer" without their targets:
+// each user's first request on a new connection, every later one resent on another after
+// finding its kept-alive one closed.
+func racyCloses() []string {
+	var out []string
+	for u := range 3 {
+		for i := range 4 {
+			out = append(out, fmt.Sprintf("u%d 200 none body=2/2 resent=%v http10=false", u, i > 0))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// untargeted is a summary without the targets.
+func untargeted(summary []string) []string {
+	out := make([]string, len(summary))
+	for i, s := range summary {
+		_, out[i], _ = strings.Cut(s, " ")
+	}
+	slices.Sort(out)
+	return out
+}
+
+func sortedKeys(m map[ErrKind]string) []ErrKind {
+	var out []ErrKind
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestLoopWritesWhatTheGoroutineEngineWrites compares the bytes each engine writes for the
+// same targets: methods, bodies, the run's headers and User-Agent.
+func TestLoopWritesWhatTheGoroutineEngineWrites(t *testing.T) {
+	t.Parallel()
+	capture := func(noLoop bool) []string {
+		var mu sync.Mutex
+		var got []string
+		addr := serveLoopback(t, func(c net.Conn) {
+			defer c.Close()
+			buf := make([]byte, 4096)
+			var seen []byte
+			for {
+				n, err := c.Read(buf)
+				seen = append(seen, buf[:n]...)
+				if err != nil {
+					return
+				}
+				// Each request here ends with its body, whose last byte is '!', or a blank line.
+				if strings.HasSuffix(string(seen), "\r\n\r\n") || strings.HasSuffix(string(seen), "!") {
+					mu.Lock()
+					got = append(got, string(seen))
+					mu.Unlock()
+					seen = seen[:0]
+					if _, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"); err != nil {
+						return
+					}
+				}
+			}
+		})
+		var targets []urls.Target
+		for _, line := range []string{
+			"http://" + addr + "/get?q=1",
+			"http://" + addr + "/head HEAD",
+			"http://" + addr + "/post POST a=1&b=2!",
+			"http://" + addr + "/put PUT <" + writeTemp(t, "put body!"),
+		} {
+			tg, err := urls.ParseLine(line, urls.Options{AllowAbsoluteBodies: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			targets = append(targets, tg)
+		}
+		cfg := Config{Users: 1, Reps: len(targets), UserAgent: "webload-test", ContentType: "text/x-test",
+			Headers: []Header{{Name: "X-Run", Value: "1"}}, noLoop: noLoop}
+		run(t, cfg, targets)
+		mu.Lock()
+		defer mu.Unlock()
+		var out []string
+		for _, s := range got {
+			out = append(out, strings.ReplaceAll(s, addr, "ADDR"))
+		}
+		slices.Sort(out)
+		return out
+	}
+	loop, goroutines := capture(false), capture(true)
+	if len(loop) != 4 || !slices.Equal(loop, goroutines) {
+		t.Errorf("requests differ:\n loop: %q\n goroutines: %q", loop, goroutines)
+	}
+}
+
+// TestLoopRefusedAndTimedOut: a port nothing listens on, and a server that never answers, fail
+// the same way on both engines.
+func TestLoopRefusedAndTimedOut(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	silent := serveLoopback(t, func(c net.Conn) {
+		_, _ = io.Copy(io.Discard, c) // reads, never answers
+		c.Close()
+	})
+	for _, tc := range []struct {
+		name, addr string
+		kind       ErrKind
+	}{
+		{"refused", closed, ErrRefused},
+		{"never answered", silent, ErrTimeout},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tg, err := urls.ParseLine("http://"+tc.addr+"/", urls.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := Config{Users: 2, Reps: 2, Timeout: 200 * time.Millisecond}
+			loopRes, goRes, _, _ := runBothEngines(t, cfg, []urls.Target{tg})
+			if got, want := loopSummary(loopRes), loopSummary(goRes); !slices.Equal(got, want) {
+				t.Errorf("the loop's results differ:\n loop: %q\n goroutines: %q", got, want)
+			}
+			for _, r := range loopRes {
+				if r.Err != tc.kind {
+					t.Errorf("a request failed as %s, want %s", r.Err, tc.kind)
+				}
+			}
+		})
+	}
+}
+
+// TestLoopable lists which runs take the event loop.
+func TestLoopable(t *testing.T) {
+	t.Parallel()
+	plain := func(c *Config) {}
+	cases := []struct {
+		name  string
+		url   string
+		cfg   func(*Config)
+		wants bool
+	}{
+		{"plain", "http://127.0.0.1:1/", plain, true},
+		{"https", "https://127.0.0.1:1/", plain, false},
+		{"http2", "http://127.0.0.1:1/", func(c *Config) { c.HTTP2 = true }, false},
+		{"cookies", "http://127.0.0.1:1/", func(c *Config) { c.Cookies = true }, false},
+		{"redirects", "http://127.0.0.1:1/", func(c *Config) { c.FollowRedirects = true }, false},
+		{"parser", "http://127.0.0.1:1/", func(c *Config) { c.Parser = true }, false},
+		{"compression", "http://127.0.0.1:1/", func(c *Config) { c.AcceptEncoding = "gzip" }, false},
+		{"compression header", "http://127.0.0.1:1/", func(c *Config) {
+			c.Headers = []Header{{Name: "accept-encoding", Value: "br"}}
+		}, false},
+		{"delay", "http://127.0.0.1:1/", func(c *Config) { c.Delay = time.Second }, false},
+		{"ramp", "http://127.0.0.1:1/", func(c *Config) { c.Ramp = time.Second }, false},
+		{"open model", "http://127.0.0.1:1/", func(c *Config) { c.Rate = 10; c.MaxUsers = 2 }, false},
+		{"proxy", "http://127.0.0.1:1/", func(c *Config) { c.Proxy = "http://127.0.0.1:2" }, false},
+		{"resolve", "http://example.test:1/", func(c *Config) { c.Resolve = []string{"example.test:1:127.0.0.1"} }, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tg, err := urls.ParseLine(tc.url, urls.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := Config{Users: 1, Reps: 1, Timeout: time.Second}
+			tc.cfg(&cfg)
+			l, err := New(cfg, []urls.Target{tg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := l.loopable(); got != tc.wants {
+				t.Errorf("loopable = %v, want %v", got, tc.wants)
+			}
+		})
+	}
+}
+
+// writeTemp writes s to a file of the test's and returns its path.
+func writeTemp(t *testing.T, s string) string {
+	t.Helper()
+	p := t.TempDir() + "/body"
+	if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

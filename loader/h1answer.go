@@ -1,0 +1,558 @@
+package loader
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/valyala/fasthttp"
+)
+
+// h1Answer follows one HTTP/1.1 answer as its bytes arrive, for an event loop that reads
+// non-blocking sockets and only needs the answer's figures: it reads the head, counts the body
+// and never keeps it. Only a head or trailer line that a read splits is copied, into a buffer
+// that the next answers reuse, so a steady stream of answers allocates nothing. The zero value
+// is unusable: call reset.
+type h1Answer struct {
+	// The results, valid once the answer is done.
+	status  int   // the final answer's status code; informational ones (1xx but 101) are skipped
+	http10  bool  // the final answer's status line said HTTP/1.0
+	body    int64 // body bytes received, de-chunked: chunk lines, their CRLFs and trailers not counted
+	close   bool  // the connection must not carry another request
+	interim int   // informational answers skipped before the final one
+
+	head    bool  // the request was HEAD: no body follows, whatever the head says
+	maxHead int   // the most bytes of a head, and of the trailers
+	maxBody int64 // the most body bytes taken; 0 for no limit
+
+	state   h1State
+	err     error  // why the answer failed, once state is h1Failed
+	fed     bool   // some byte of the answer came
+	line    []byte // the start of a head or trailer line that the last feed ended inside
+	used    int    // bytes of the current head, trailers or chunk line, against their bound
+	left    int64  // bytes left of a Content-Length body or of a chunk; a chunk's size as it is read
+	digits  int    // hex digits of the chunk size read so far
+	length  int64  // the head's Content-Length; -1 without one
+	te      bool   // the head has a Transfer-Encoding field
+	chunked bool   // and the last coding it names is chunked
+	closing bool   // the head's Connection field says close
+	keep    bool   // the head's Connection field says keep-alive
+	headed  bool   // the final head is whole
+
+	// What the loop asks of a final head beyond its framing: its Content-Type and
+	// Content-Encoding (copied, valid until the next reset), and the body bytes to keep,
+	// which keepFor says when the head is whole (see loop.keepFor).
+	ctype, cenc []byte
+	keepFor     func() int
+	kept        []byte // the body's first keepMax bytes, de-chunked
+	keepMax     int
+	keptAll     bool // kept holds the whole body
+	// budget, when set, is the bytes all of a loop's answers may keep at once, shared: kept
+	// bytes take from it until reset gives them back. starved tells that it ran out.
+	budget  *int
+	starved bool
+}
+
+// h1State is what the next byte of an answer belongs to.
+type h1State uint8
+
+const (
+	h1Status   h1State = iota // the status line
+	h1Fields                  // the header lines after it
+	h1Length                  // a body of Content-Length bytes
+	h1ToClose                 // a body that ends when the server closes the connection
+	h1Size                    // the hex digits of a chunk's size
+	h1SizeEnd                 // after them: whitespace, then extensions or the line end
+	h1Ext                     // a chunk extension, skipped to the line end
+	h1SizeLF                  // the LF after the chunk line's CR
+	h1Chunk                   // a chunk's data
+	h1ChunkCR                 // the CR after a chunk's data
+	h1ChunkLF                 // the LF after it
+	h1Trailers                // the trailer lines after the last chunk
+	h1Done
+	h1Failed
+)
+
+// h1MaxChunkLine bounds a chunk-size line, extensions included. They are skipped, but a line
+// without end would hold the answer until its deadline.
+const h1MaxChunkLine = 8 << 10
+
+// h1MaxLength is the largest Content-Length taken: far beyond any body, and small enough that
+// counting bytes against it cannot overflow.
+const h1MaxLength = 1 << 62
+
+// h1Malformed is an answer that breaks HTTP/1.1's syntax (RFC 9112). It is a bad response;
+// the message names the fault in fixed words, never the bytes, which may be a cookie's. sample
+// is what reports say of it: the words they give the same fault on the goroutine engine (see
+// badResponseMessage).
+type h1Malformed struct{ why, sample string }
+
+func (e h1Malformed) Error() string { return "http/1.1: cannot parse the answer: " + e.why }
+
+// The faults of an answer. Each is its own value so that tests can tell them apart; they are
+// interfaces already, so returning one allocates nothing.
+var (
+	errH1Version      error = h1Malformed{"a status line without HTTP/1.1 or HTTP/1.0", "cannot parse response headers: malformed status line"}
+	errH1StatusLine   error = h1Malformed{"a status line without a 3-digit status code", "cannot parse response headers: malformed status line"}
+	errH1BareCR       error = h1Malformed{"a CR inside a line", "cannot parse response headers: malformed header line"}
+	errH1FieldLine    error = h1Malformed{"a header line that is not a name, a colon and a value", "cannot parse response headers: malformed header line"}
+	errH1Fold         error = h1Malformed{"a folded header line", "cannot parse response headers: malformed header line"}
+	errH1Length       error = h1Malformed{"a Content-Length that is not a number", "cannot parse response headers: bad Content-Length"}
+	errH1Lengths      error = h1Malformed{"Content-Length fields that differ", "cannot parse response headers: bad Content-Length"}
+	errH1ChunkSize    error = h1Malformed{"a chunk size that is not a hex number of up to 15 digits", "cannot read response body: broken chunked encoding"}
+	errH1ChunkEnd     error = h1Malformed{"chunk data not followed by CRLF", "cannot read response body: broken chunked encoding"}
+	errH1TE           error = h1Malformed{"a Transfer-Encoding other than chunked or identity, or two of them", "cannot parse response headers: bad Transfer-Encoding"}
+	errH1HeadCut      error = h1Malformed{"the connection closed inside the head", "cannot parse response headers: connection closed inside the headers"}
+	errH1HeadTooLarge error = h1Malformed{"a head or trailers longer than the limit", "cannot parse response headers"}
+	errH1StatusBelow  error = fmt.Errorf("http/1.1: a status code below 100: %w", errBadStatus)
+	errH1NoAnswer     error = fmt.Errorf("http/1.1: %w", fasthttp.ErrConnectionClosed)
+)
+
+// reset prepares for the answer to a new request. head tells that the request was HEAD.
+// maxHead (positive) bounds a head (status line, header lines, blank line) and the trailers,
+// each; a longer one fails with errH1HeadTooLarge. maxBody bounds the body, 0 for no limit: a
+// byte past it fails the answer with errTooLarge, with body set to maxBody. The buffer for
+// split lines is kept.
+func (a *h1Answer) reset(head bool, maxHead int, maxBody int64) {
+	if a.budget != nil {
+		*a.budget += len(a.kept)
+	}
+	*a = h1Answer{line: a.line[:0], head: head, maxHead: maxHead, maxBody: maxBody, length: -1,
+		ctype: a.ctype[:0], cenc: a.cenc[:0], keepFor: a.keepFor, kept: a.kept[:0], keptAll: true,
+		budget: a.budget}
+}
+
+// started tells whether any byte of the answer came: a request whose answer has not started
+// may be sent again on a new connection when a kept-alive one turns out closed.
+func (a *h1Answer) started() bool { return a.fed }
+
+// feed takes the next bytes read from the connection. n is how many of them are this answer's:
+// when done, the bytes after n are not (the caller drops the connection); until then, all are.
+// err tells that the bytes cannot be an answer (n then says little). After done or err, feed
+// is not called again before reset.
+func (a *h1Answer) feed(p []byte) (n int, done bool, err error) {
+	if len(p) > 0 {
+		a.fed = true
+	}
+	i := 0
+	for i < len(p) && a.state < h1Done {
+		switch a.state {
+		case h1Status, h1Fields, h1Trailers:
+			line, next, err := a.nextLine(p, i)
+			if err != nil {
+				return i, false, a.fail(err)
+			}
+			if next < 0 {
+				return len(p), false, nil // the line goes on in the next read
+			}
+			i = next
+			if err := a.headLine(line); err != nil {
+				return i, false, a.fail(err)
+			}
+		case h1Length, h1Chunk, h1ToClose:
+			take := int64(len(p) - i)
+			if a.state != h1ToClose && take > a.left {
+				take = a.left
+			}
+			if a.maxBody > 0 && a.body+take > a.maxBody {
+				i += int(a.maxBody - a.body)
+				a.body = a.maxBody
+				return i, false, a.fail(errTooLarge)
+			}
+			if a.keepMax > 0 {
+				a.keepBody(p[i : i+int(take)])
+			}
+			a.body += take
+			a.left -= take
+			i += int(take)
+			switch {
+			case a.state == h1ToClose || a.left > 0:
+			case a.state == h1Length:
+				a.state = h1Done
+			default:
+				a.state = h1ChunkCR
+			}
+		default:
+			if err := a.chunkByte(p[i]); err != nil {
+				return i, false, a.fail(err)
+			}
+			i++
+		}
+	}
+	return i, a.state == h1Done, nil
+}
+
+// closed tells the answer that the server closed the connection. That ends a body delimited
+// by the close (done); any other answer is cut short, and one with no byte is no answer.
+func (a *h1Answer) closed() (done bool, err error) {
+	switch a.state {
+	case h1ToClose, h1Done:
+		a.state = h1Done
+		return true, nil
+	case h1Failed:
+		return false, a.err
+	}
+	switch {
+	case !a.fed:
+		return false, a.fail(errH1NoAnswer)
+	case a.state == h1Status || a.state == h1Fields:
+		return false, a.fail(errH1HeadCut)
+	}
+	return false, a.fail(io.ErrUnexpectedEOF)
+}
+
+// fail ends the answer with err.
+func (a *h1Answer) fail(err error) error {
+	a.state, a.err = h1Failed, err
+	return err
+}
+
+// nextLine returns the line of a head or trailers that starts at p[i], without its line end,
+// and the index past it; next is -1 when p ends inside the line, which is kept for the next
+// feed. A bare LF ends a line as CRLF does (RFC 9112 2.2); a CR elsewhere is a fault, found
+// by the line's reader.
+func (a *h1Answer) nextLine(p []byte, i int) (line []byte, next int, err error) {
+	rest := p[i:]
+	end := bytes.IndexByte(rest, '\n')
+	if end < 0 {
+		if a.used+len(a.line)+len(rest) > a.maxHead {
+			return nil, 0, errH1HeadTooLarge
+		}
+		a.line = append(a.line, rest...)
+		return nil, -1, nil
+	}
+	if a.used += len(a.line) + end + 1; a.used > a.maxHead {
+		return nil, 0, errH1HeadTooLarge
+	}
+	line = rest[:end]
+	if len(a.line) > 0 {
+		// line is read before a.line grows again, so they can share an array.
+		line = append(a.line, line...)
+		a.line = a.line[:0]
+	}
+	if len(line) > 0 && line[len(line)-1] == '\r' {
+		line = line[:len(line)-1]
+	}
+	return line, i + end + 1, nil
+}
+
+// headLine takes a whole line of a head or of trailers.
+func (a *h1Answer) headLine(line []byte) error {
+	switch {
+	case a.state == h1Status:
+		return a.statusLine(line)
+	case len(line) == 0 && a.state == h1Trailers:
+		a.state = h1Done
+		return nil
+	case len(line) == 0:
+		return a.endHead()
+	}
+	name, value, err := h1FieldLine(line)
+	if err != nil || a.state == h1Trailers {
+		return err // trailers are checked, not read
+	}
+	// Only three fields frame an answer; the length tells most names apart at once.
+	switch {
+	case len(name) == len("connection") && h1EqualFold(name, "connection"):
+		for list := value; len(list) > 0; {
+			var elem []byte
+			elem, list = h1NextElem(list)
+			a.closing = a.closing || h1EqualFold(elem, "close")
+			a.keep = a.keep || h1EqualFold(elem, "keep-alive")
+		}
+	case len(name) == len("content-length") && h1EqualFold(name, "content-length"):
+		return a.contentLength(value)
+	case len(name) == len("content-type") && h1EqualFold(name, "content-type"):
+		a.ctype = append(a.ctype[:0], value...)
+	case len(name) == len("content-encoding") && h1EqualFold(name, "content-encoding"):
+		a.cenc = append(a.cenc[:0], value...)
+	case len(name) == len("transfer-encoding") && h1EqualFold(name, "transfer-encoding"):
+		// As the goroutine engine (fasthttp) reads it, stricter than RFC 9112: one field,
+		// chunked or identity, and none in HTTP/1.0, whose framing it would make faulty.
+		switch {
+		case a.te || a.http10:
+			return errH1TE
+		case h1EqualFold(value, "chunked"):
+			a.te, a.chunked = true, true
+		case !h1EqualFold(value, "identity"):
+			return errH1TE
+		}
+	}
+	return nil
+}
+
+// statusLine reads "HTTP/1.x NNN reason"; the reason may be empty, and is not read.
+func (a *h1Answer) statusLine(line []byte) error {
+	if bytes.IndexByte(line, '\r') >= 0 {
+		return errH1BareCR
+	}
+	if len(line) < len("HTTP/1.x") || string(line[:7]) != "HTTP/1." || (line[7] != '0' && line[7] != '1') ||
+		(len(line) > 8 && line[8] != ' ') {
+		return errH1Version
+	}
+	if len(line) < len("HTTP/1.x NNN") || (len(line) > 12 && line[12] != ' ') {
+		return errH1StatusLine
+	}
+	code := 0
+	for _, c := range line[9:12] {
+		if c < '0' || c > '9' {
+			return errH1StatusLine
+		}
+		code = code*10 + int(c-'0')
+	}
+	if code < 100 {
+		return errH1StatusBelow
+	}
+	a.status, a.http10, a.state = code, line[7] == '0', h1Fields
+	return nil
+}
+
+// endHead takes the blank line that ends a head, and sets how the body is delimited (RFC 9112
+// 6.3). An informational answer has no body: the next head follows at once.
+func (a *h1Answer) endHead() error {
+	if a.status < 200 && a.status != 101 {
+		if a.interim++; a.interim > maxInterim {
+			return errTooManyInterim
+		}
+		a.state, a.used, a.length = h1Status, 0, -1
+		a.te, a.chunked, a.closing, a.keep = false, false, false, false
+		a.ctype, a.cenc = a.ctype[:0], a.cenc[:0]
+		return nil
+	}
+	if err := a.frame(); err != nil {
+		return err
+	}
+	if a.headed = true; a.keepFor != nil {
+		a.keepMax = a.keepFor()
+	}
+	return nil
+}
+
+// frame reads how the body of a final head ends.
+func (a *h1Answer) frame() error {
+	a.close = a.closing || a.http10 && !a.keep
+	switch {
+	case a.status == 101:
+		a.close = true // the connection now speaks another protocol
+		a.state = h1Done
+	case a.head || a.status == 204 || a.status == 304:
+		a.state = h1Done
+	case a.te && a.chunked:
+		a.startChunk()
+	case a.te || a.length < 0:
+		a.close, a.state = true, h1ToClose
+	case a.length == 0:
+		a.state = h1Done
+	default:
+		a.state, a.left = h1Length, a.length
+	}
+	return nil
+}
+
+// contentLength reads a Content-Length value. A list of one length repeated, or several fields
+// of one length, are that length (RFC 9110 8.6); lengths that differ are a fault.
+func (a *h1Answer) contentLength(value []byte) error {
+	for {
+		elem, more := h1NextElem(value)
+		if len(elem) == 0 {
+			return errH1Length
+		}
+		var n int64
+		for _, c := range elem {
+			d := int64(c - '0')
+			if c < '0' || c > '9' || n > (h1MaxLength-d)/10 {
+				return errH1Length
+			}
+			n = n*10 + d
+		}
+		if a.length >= 0 && n != a.length {
+			return errH1Lengths
+		}
+		a.length = n
+		if more == nil {
+			return nil
+		}
+		value = more
+	}
+}
+
+// chunkByte takes a byte of a chunk line or of the CRLF after a chunk's data: chunk-size
+// [BWS ";" extensions] CRLF, where a bare LF is taken as the line end too.
+func (a *h1Answer) chunkByte(c byte) error {
+	if a.used++; a.used > h1MaxChunkLine {
+		return errH1ChunkSize
+	}
+	switch a.state {
+	case h1Size:
+		if v := h1Unhex(c); v >= 0 {
+			if a.digits == 15 {
+				return errH1ChunkSize
+			}
+			a.left, a.digits = a.left<<4|int64(v), a.digits+1
+			return nil
+		}
+		if a.digits == 0 {
+			return errH1ChunkSize
+		}
+		a.state = h1SizeEnd
+		fallthrough // c is the first byte after the size
+	case h1SizeEnd:
+		switch c {
+		case ' ', '\t':
+		case ';':
+			a.state = h1Ext
+		case '\r':
+			a.state = h1SizeLF
+		case '\n':
+			a.endChunkLine()
+		default:
+			return errH1ChunkSize
+		}
+	case h1Ext:
+		switch c {
+		case '\r':
+			a.state = h1SizeLF
+		case '\n':
+			a.endChunkLine()
+		}
+	case h1SizeLF:
+		if c != '\n' {
+			return errH1ChunkSize
+		}
+		a.endChunkLine()
+	case h1ChunkCR:
+		if c != '\r' {
+			return errH1ChunkEnd
+		}
+		a.state = h1ChunkLF
+	case h1ChunkLF:
+		if c != '\n' {
+			return errH1ChunkEnd
+		}
+		a.startChunk()
+	}
+	return nil
+}
+
+// startChunk starts reading a chunk line.
+func (a *h1Answer) startChunk() {
+	a.state, a.used, a.left, a.digits = h1Size, 0, 0, 0
+}
+
+// endChunkLine starts a chunk's data, or the trailers after the last chunk.
+func (a *h1Answer) endChunkLine() {
+	a.used = 0
+	if a.left == 0 {
+		a.state = h1Trailers
+		return
+	}
+	a.state = h1Chunk
+}
+
+// h1FieldLine splits a header or trailer line into its name, a token, and its value without
+// the whitespace around it. A line that starts with whitespace continues the one before
+// (obs-fold), which RFC 9112 5.2 lets a recipient reject.
+func h1FieldLine(line []byte) (name, value []byte, err error) {
+	if line[0] == ' ' || line[0] == '\t' {
+		return nil, nil, errH1Fold
+	}
+	colon := 0
+	for ; colon < len(line) && line[colon] != ':'; colon++ {
+		if !h1TokenByte(line[colon]) {
+			return nil, nil, errH1FieldLine // whitespace before the colon too (RFC 9112 5.1)
+		}
+	}
+	if colon == 0 || colon == len(line) {
+		return nil, nil, errH1FieldLine
+	}
+	value = line[colon+1:]
+	for _, c := range value {
+		switch {
+		case c == '\r':
+			return nil, nil, errH1BareCR
+		case c < ' ' && c != '\t':
+			return nil, nil, errH1FieldLine // a NUL or another control byte, refused by fasthttp too
+		}
+	}
+	return line[:colon], h1TrimOWS(value), nil
+}
+
+// h1NextElem splits the first element off a comma-separated list, without the whitespace
+// around it; it may be empty.
+func h1NextElem(list []byte) (elem, rest []byte) {
+	if i := bytes.IndexByte(list, ','); i >= 0 {
+		return h1TrimOWS(list[:i]), list[i+1:]
+	}
+	return h1TrimOWS(list), nil
+}
+
+// h1TrimOWS drops the spaces and tabs around b.
+func h1TrimOWS(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// h1EqualFold tells whether b is lower, ignoring the case of ASCII letters; lower is lowercase.
+func h1EqualFold(b []byte, lower string) bool {
+	if len(b) != len(lower) {
+		return false
+	}
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// h1TokenByte tells whether c may be in a token, as field names are (RFC 9110 5.6.2).
+func h1TokenByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-':
+		return true
+	}
+	switch c {
+	case '!', '#', '$', '%', '&', '\'', '*', '+', '.', '^', '_', '`', '|', '~':
+		return true
+	}
+	return false
+}
+
+// h1Unhex is the value of the hex digit c, or -1.
+func h1Unhex(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// headDone tells whether the final head was whole: an answer that failed after it keeps its
+// status.
+func (a *h1Answer) headDone() bool { return a.headed }
+
+// keepBody keeps body bytes up to keepMax, and as far as the budget goes.
+func (a *h1Answer) keepBody(p []byte) {
+	if room := a.keepMax - len(a.kept); len(p) > room {
+		p, a.keptAll = p[:room], false
+	}
+	if a.budget != nil && len(p) > *a.budget {
+		p, a.keptAll, a.starved = p[:max(*a.budget, 0)], false, true
+	}
+	if a.budget != nil {
+		*a.budget -= len(p)
+	}
+	a.kept = append(a.kept, p...)
+}

@@ -1,0 +1,280 @@
+package loader
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// fuzzMaxHead is the head limit of the fuzz target: small, so that the fuzzer reaches it.
+const fuzzMaxHead = 1024
+
+// Whatever bytes come, h1Answer ends (never panics nor loops), follows them the same however
+// reads split them, with or without a body limit, and reads what net/http's ReadResponse reads
+// the same way: same status, body length, version, interim answers, connection close (but
+// after a 101, which h1Answer always closes and net/http leaves to its caller) and end of the
+// answer. Where the two disagree on whether the bytes are an answer at all, the disagreement is
+// one of the deliberate ones listed in netHTTPStricter and h1AnswerStricter.
+func FuzzH1Answer(f *testing.F) {
+	for i, tc := range h1Cases() {
+		f.Add([]byte(tc.in), tc.head, uint16(i*7))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, head bool, split uint16) {
+		var a h1Answer
+		at := int(split) % (len(in) + 1)
+		for _, maxBody := range []int64{0, int64(split % 61)} {
+			one := followH1(&a, in, head, fuzzMaxHead, maxBody)
+			for how, parts := range map[string][]int{"split": {at}, "a byte a read": bytewise(len(in))} {
+				if again := followH1(&a, in, head, fuzzMaxHead, maxBody, parts...); !sameH1Result(again, one) {
+					t.Fatalf("max body %d, %s: %+v, in one read: %+v", maxBody, how, again, one)
+				}
+			}
+			if maxBody > 0 && (one.body > maxBody || errors.Is(one.err, errTooLarge) && one.body != maxBody) {
+				t.Fatalf("max body %d: %+v", maxBody, one)
+			}
+		}
+		got := followH1(&a, in, head, fuzzMaxHead, 0)
+		want := readH1WithNetHTTP(in, head)
+		switch {
+		case got.err == nil && want.err == nil:
+			if got.status != want.status || got.body != want.body || got.http10 != want.http10 ||
+				got.interim != want.interim || len(in)-got.rest != want.used ||
+				(got.close != want.close && got.status != 101) {
+				t.Fatalf("h1Answer %+v, net/http %+v", got, want)
+			}
+		case got.err == nil:
+			if !netHTTPStricter(want.err, in) {
+				t.Fatalf("net/http fails with %v, h1Answer reads %+v", want.err, got)
+			}
+		case want.err == nil:
+			if !h1AnswerStricter(got.err, want, in) {
+				t.Fatalf("h1Answer fails with %v, net/http reads %+v", got.err, want)
+			}
+		}
+	})
+}
+
+// h1Read is what net/http read of an answer.
+type h1Read struct {
+	status, interim int
+	http10, close   bool
+	body            int64
+	used            int  // bytes of the input read, interim answers included
+	oddVersion      bool // a status line said an HTTP version other than 1.0 and 1.1
+	err             error
+}
+
+// readH1WithNetHTTP reads an answer as net/http's client does: ReadResponse again while it
+// returns an informational answer, up to the same limit as h1Answer's, then the whole body.
+func readH1WithNetHTTP(in []byte, head bool) (r h1Read) {
+	req := &http.Request{Method: http.MethodGet}
+	if head {
+		req.Method = http.MethodHead
+	}
+	src := bytes.NewReader(in)
+	br := bufio.NewReader(src)
+	for {
+		resp, err := http.ReadResponse(br, req)
+		if err != nil {
+			r.err = err
+			return r
+		}
+		r.oddVersion = r.oddVersion || resp.ProtoMajor != 1 || resp.ProtoMinor > 1
+		if resp.StatusCode/100 == 1 && resp.StatusCode != 101 {
+			if r.interim++; r.interim > maxInterim {
+				r.err = errTooManyInterim
+				return r
+			}
+			continue
+		}
+		r.status, r.http10, r.close = resp.StatusCode, resp.ProtoMinor == 0, resp.Close
+		r.body, r.err = io.Copy(io.Discard, resp.Body)
+		r.used = len(in) - src.Len() - br.Buffered()
+		return r
+	}
+}
+
+// netHTTPStricter tells whether net/http failing with err on bytes that h1Answer reads as an
+// answer is one of the deliberate differences, each taken from the RFC's leeway:
+func netHTTPStricter(err error, in []byte) bool {
+	// net/http's messages quote the bytes they refuse: only their start names the fault.
+	msg := err.Error()
+	is := func(prefixes ...string) bool {
+		for _, p := range prefixes {
+			if strings.HasPrefix(msg, p) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case is("unsupported transfer encoding", "too many transfer encodings"):
+		// net/http takes one Transfer-Encoding field that says chunked alone. h1Answer takes
+		// a list of codings: chunked last frames the body, anything else reads it to the
+		// close (RFC 9112 6.3).
+		return true
+	case is("bad Content-Length", "http: message cannot contain multiple Content-Length headers"):
+		// net/http compares repeated Content-Length fields as they are spelled, and takes no
+		// list; h1Answer takes a length repeated, in fields or a list, as that length (RFC
+		// 9110 8.6).
+		return repeatedContentLength(in)
+	case is("chunked line ends with bare LF"):
+		// h1Answer takes a bare LF as the end of a chunk line, as of a head's line.
+		return true
+	case is("invalid byte in chunk length"):
+		// net/http takes no whitespace between a chunk size and its extensions; RFC 9112
+		// 7.1.1 allows it (BWS).
+		return bytes.Contains(in, []byte(" ;")) || bytes.Contains(in, []byte("\t;"))
+	case is("header line too long", "chunked encoding contains too much non-data"):
+		// net/http bounds a chunk line at 4 KiB and extensions against the data; h1Answer
+		// bounds the line at 8 KiB and skips extensions however many.
+		return true
+	case is("http: unexpected EOF reading trailer", "http: suspiciously long trailer"):
+		// net/http ends trailers only at a CRLF CRLF within its 4 KiB buffer; h1Answer takes
+		// bare LFs there as in a head, and trailers up to its head limit.
+		return hasBareLF(in) || len(in) > 4096
+	case is("bad trailer key"):
+		// net/http refuses some names in a Trailer field, which h1Answer does not read.
+		return true
+	case is("malformed MIME header line"):
+		// net/http refuses control characters in field values; h1Answer refuses only a CR,
+		// as RFC 9110 5.5 lets a recipient keep the others.
+		return bytes.ContainsFunc(in, func(r rune) bool { return r < ' ' && r != '\t' && r != '\r' && r != '\n' || r == 0x7f })
+	}
+	return false
+}
+
+// h1AnswerStricter tells whether h1Answer failing with err on bytes that net/http reads as r
+// is one of the deliberate differences, each a fault of the server that net/http forgives:
+func h1AnswerStricter(err error, r h1Read, in []byte) bool {
+	if r.status < 100 && (errors.Is(err, errBadStatus) || err == errH1StatusLine) {
+		// A status code below 100 is none (RFC 9110 15), and "+12" no number.
+		return true
+	}
+	switch {
+	case err == errH1Version:
+		// net/http takes any HTTP/d.d.
+		return r.oddVersion
+	case err == errH1StatusLine:
+		// net/http skips spaces before the status code.
+		return anyLine(in, func(line []byte) bool {
+			return len(line) > 9 && bytes.HasPrefix(line, []byte("HTTP/")) && line[8] == ' ' && line[9] == ' '
+		})
+	case err == errH1BareCR:
+		// net/http takes a CR inside a status line.
+		return hasBareCR(in)
+	case err == errH1FieldLine:
+		// net/http takes spaces inside field names, and control bytes in values, which
+		// h1Answer refuses as fasthttp does.
+		return anyLine(in, func(line []byte) bool {
+			name, value, ok := bytes.Cut(line, []byte(":"))
+			return ok && len(name) > 0 && name[0] != ' ' && bytes.IndexByte(name, ' ') > 0 ||
+				ok && bytes.ContainsFunc(bytes.TrimRight(value, "\r\n"), func(r rune) bool { return r < ' ' && r != '\t' })
+		})
+	case err == errH1Fold:
+		// net/http joins folded lines (obs-fold), which RFC 9112 5.2 lets a recipient reject.
+		return bytes.Contains(in, []byte("\n ")) || bytes.Contains(in, []byte("\n\t"))
+	case err == errH1Length:
+		// net/http takes a Content-Length up to 1<<63-1, h1Answer up to 1<<62; the difference
+		// shows only on answers without a body.
+		return digitRun(in) >= 19
+	case err == errH1TE:
+		// h1Answer reads Transfer-Encoding as the goroutine engine (fasthttp) does: one field,
+		// chunked or identity, none in HTTP/1.0. net/http takes lists, several fields, and
+		// ignores the field in HTTP/1.0.
+		return r.http10 || oddTransferEncoding(in)
+	case err == errH1ChunkSize:
+		// net/http takes a chunk size of 16 hex digits, h1Answer of 15.
+		return hexRun(in) >= 16
+	case err == errH1HeadTooLarge:
+		// ReadResponse does not bound a head.
+		return len(in) > fuzzMaxHead
+	}
+	return false
+}
+
+// oddTransferEncoding tells whether in has several Transfer-Encoding fields, or one that is
+// neither chunked nor identity.
+func oddTransferEncoding(in []byte) bool {
+	return oddFields(in, "transfer-encoding", func(value []byte) bool {
+		v := bytes.Trim(value, " \t\r\n")
+		return !h1EqualFold(v, "chunked") && !h1EqualFold(v, "identity")
+	})
+}
+
+// repeatedContentLength tells whether in has more than one Content-Length field, or a list in
+// one.
+func repeatedContentLength(in []byte) bool {
+	return oddFields(in, "content-length", func(value []byte) bool { return bytes.IndexByte(value, ',') >= 0 })
+}
+
+// oddFields tells whether in has more than one field of name (lower case), or one whose value
+// is odd.
+func oddFields(in []byte, name string, odd func(value []byte) bool) bool {
+	fields := 0
+	for line := range bytes.Lines(in) {
+		n, value, ok := bytes.Cut(line, []byte(":"))
+		if ok && h1EqualFold(n, name) {
+			if fields++; odd(value) {
+				return true
+			}
+		}
+	}
+	return fields > 1
+}
+
+// anyLine tells whether any line of in is one that is.
+func anyLine(in []byte, is func(line []byte) bool) bool {
+	for line := range bytes.Lines(in) {
+		if is(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBareLF tells whether in has an LF that no CR precedes.
+func hasBareLF(in []byte) bool {
+	for i, c := range in {
+		if c == '\n' && (i == 0 || in[i-1] != '\r') {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBareCR tells whether in has a CR that no LF follows.
+func hasBareCR(in []byte) bool {
+	for i, c := range in {
+		if c == '\r' && (i+1 == len(in) || in[i+1] != '\n') {
+			return true
+		}
+	}
+	return false
+}
+
+// digitRun is the length of the longest run of decimal digits in in.
+func digitRun(in []byte) int {
+	return longestRun(in, func(c byte) bool { return '0' <= c && c <= '9' })
+}
+
+// hexRun is the length of the longest run of hex digits in in.
+func hexRun(in []byte) int {
+	return longestRun(in, func(c byte) bool { return h1Unhex(c) >= 0 })
+}
+
+// longestRun is the length of the longest run of bytes in in that are in1.
+func longestRun(in []byte, in1 func(byte) bool) int {
+	longest, run := 0, 0
+	for _, c := range in {
+		if run++; !in1(c) {
+			run = 0
+		}
+		longest = max(longest, run)
+	}
+	return longest
+}
