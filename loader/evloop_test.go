@@ -314,12 +314,16 @@ func TestLoopRefusedAndTimedOut(t *testing.T) {
 		_, _ = io.Copy(io.Discard, c) // reads, never answers
 		c.Close()
 	})
+	answers := newRawServer(t, func(c net.Conn, _ *http.Request, _ int) bool { return writeOK(c) }).addr
 	for _, tc := range []struct {
 		name, addr string
 		kind       ErrKind
+		timeout    time.Duration
 	}{
-		{"refused", closed, ErrRefused},
-		{"never answered", silent, ErrTimeout},
+		{"refused", closed, ErrRefused, 200 * time.Millisecond},
+		{"never answered", silent, ErrTimeout, 200 * time.Millisecond},
+		// Every request's time is up before it is sent: each is booked once, as a timeout.
+		{"a timeout shorter than any answer", answers, ErrTimeout, time.Nanosecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -327,7 +331,7 @@ func TestLoopRefusedAndTimedOut(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := Config{Users: 2, Reps: 2, Timeout: 200 * time.Millisecond}
+			cfg := Config{Users: 2, Reps: 2, Timeout: tc.timeout}
 			loopRes, goRes, _, _ := runBothEngines(t, cfg, []urls.Target{tg})
 			if got, want := loopSummary(loopRes), loopSummary(goRes); !slices.Equal(got, want) {
 				t.Errorf("the loop's results differ:\n loop: %q\n goroutines: %q", got, want)
