@@ -129,8 +129,11 @@ type loopUser struct {
 	sample, coded bool
 	prev          *loopUser
 	next          *loopUser
-	queued        bool
-	finished      bool
+	queued        bool // in the loop's due list
+	// ready is set while the user is in the loop's ready list: a request that times out before
+	// it was sent begins the next one there, without a second place in the list.
+	ready    bool
+	finished bool
 }
 
 func (lp *loop) run() {
@@ -174,7 +177,10 @@ func (lp *loop) run() {
 func (lp *loop) sendReady() {
 	n := len(lp.ready)
 	for i := 0; i < n; i++ {
-		lp.send(lp.ready[i])
+		u := lp.ready[i]
+		if u.ready = false; !u.finished {
+			lp.send(u)
+		}
 	}
 	lp.ready = lp.ready[:copy(lp.ready, lp.ready[n:])]
 }
@@ -214,7 +220,10 @@ func (lp *loop) begin(u *loopUser, now time.Duration) {
 		u.deadline = now + l.cfg.Timeout
 		lp.due.push(u)
 	}
-	lp.ready = append(lp.ready, u)
+	if !u.ready {
+		u.ready = true
+		lp.ready = append(lp.ready, u)
+	}
 }
 
 // send writes the request, on a new connection when the user has none.

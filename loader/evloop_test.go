@@ -3,6 +3,7 @@
 package loader
 
 import (
+	"compress/gzip"
 	"fmt"
 	"io"
 	"net"
@@ -128,6 +129,32 @@ func TestLoopAnswersAsTheGoroutineEngine(t *testing.T) {
 			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n"+strings.Repeat("b", 20))
 			return err == nil
 		}},
+		{name: "cut short in a chunk", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel")
+			return false
+		}},
+		{name: "reset before answering", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			if tc, ok := c.(*net.TCPConn); ok {
+				_ = tc.SetLinger(0) // the close sends a reset
+			}
+			return false
+		}},
+		{name: "a large body in small writes", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			if _, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 300000\r\n\r\n"); err != nil {
+				return false
+			}
+			for range 300 {
+				if _, err := c.Write(make([]byte, 1000)); err != nil {
+					return false
+				}
+			}
+			return true
+		}},
+		{name: "gzip unasked", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: "+
+				fmt.Sprint(len(gzipHello))+"\r\n\r\n"+gzipHello)
+			return err == nil
+		}},
 		{name: "broken chunk", answer: func(c net.Conn, _ *http.Request, _ int) bool {
 			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n")
 			return err == nil
@@ -194,6 +221,15 @@ func untargeted(summary []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// gzipHello is "hello, hello, hello" gzip-compressed.
+var gzipHello = func() string {
+	var b strings.Builder
+	w := gzip.NewWriter(&b)
+	_, _ = io.WriteString(w, "hello, hello, hello")
+	_ = w.Close()
+	return b.String()
+}()
 
 func sortedKeys(m map[ErrKind]string) []ErrKind {
 	var out []ErrKind
@@ -278,12 +314,16 @@ func TestLoopRefusedAndTimedOut(t *testing.T) {
 		_, _ = io.Copy(io.Discard, c) // reads, never answers
 		c.Close()
 	})
+	answers := newRawServer(t, func(c net.Conn, _ *http.Request, _ int) bool { return writeOK(c) }).addr
 	for _, tc := range []struct {
 		name, addr string
 		kind       ErrKind
+		timeout    time.Duration
 	}{
-		{"refused", closed, ErrRefused},
-		{"never answered", silent, ErrTimeout},
+		{"refused", closed, ErrRefused, 200 * time.Millisecond},
+		{"never answered", silent, ErrTimeout, 200 * time.Millisecond},
+		// Every request's time is up before it is sent: each is booked once, as a timeout.
+		{"a timeout shorter than any answer", answers, ErrTimeout, time.Nanosecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -291,7 +331,7 @@ func TestLoopRefusedAndTimedOut(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := Config{Users: 2, Reps: 2, Timeout: 200 * time.Millisecond}
+			cfg := Config{Users: 2, Reps: 2, Timeout: tc.timeout}
 			loopRes, goRes, _, _ := runBothEngines(t, cfg, []urls.Target{tg})
 			if got, want := loopSummary(loopRes), loopSummary(goRes); !slices.Equal(got, want) {
 				t.Errorf("the loop's results differ:\n loop: %q\n goroutines: %q", got, want)
