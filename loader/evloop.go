@@ -11,13 +11,14 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// The event loop is a second engine for the bare path: a closed-model run of plain HTTP/1.1
-// requests whose answers need nothing but their figures. Its users are not goroutines but
-// states of one loop per CPU, which waits on all of its connections at once (epoll) and answers
-// each as its bytes arrive: no goroutine is parked or woken, and no request passes through the
-// connection pool. On loopback that takes about half the client CPU of the goroutine engine
-// per request, below wrk's (see docs/speed.md). Runs that need anything more take the usual
-// engine, which is why loopable is a list of what the loop does not do.
+// The event loop is a second engine for the bare path, on Linux: a closed-model run of plain
+// HTTP/1.1 requests whose answers need nothing but their figures. Its users are not goroutines
+// but states of a few loops (see loopsFor), each of which waits on all of its connections at
+// once (epoll) and answers each as its bytes arrive: no goroutine is parked or woken, and no
+// request passes through the connection pool. On loopback that takes about two thirds of the
+// goroutine engine's client CPU a request, below wrk's (see docs/speed.md). Runs that need
+// anything more take the goroutine engine, which is why loopable is a list of what the loop
+// does not do.
 
 // loopable tells whether the run can go through the event loop: what it asks of an answer is
 // its status, size, time and (for the content fingerprints) the body of a sample, nothing the
