@@ -87,7 +87,8 @@ func (l *Loader) newLoopWire(resolve func(host string) (netip.Addr, bool)) (*loo
 		w.kept = make([]wireRequest, len(l.targets))
 		for i := range l.targets {
 			r := lay.layout(l, i)
-			w.kept[i] = wireRequest{head: bytes.Clone(r.head), body: r.body}
+			r.head = bytes.Clone(r.head)
+			w.kept[i] = r
 		}
 	}
 	return w, true
@@ -128,8 +129,13 @@ func loopAddr(hostport string, resolve func(host string) (netip.Addr, bool)) (ne
 }
 
 // wireRequest is a request's bytes: its head, then its body, which is the target's own (shared
-// by every request to it, never copied).
-type wireRequest struct{ head, body []byte }
+// by every request to it, never copied); and what its answer is read by, from the request the
+// goroutine engine would send: a HEAD takes no body, an idempotent request may be resent, and
+// one that asks for a protocol switch takes a 101 as its answer (see checkStatus).
+type wireRequest struct {
+	head, body                  []byte
+	isHead, idempotent, upgrade bool
+}
 
 // wire is target ti's request: the kept one, or else laid out by lay.
 func (w *loopWire) wire(ti int, lay *wireLayout) wireRequest {
@@ -162,22 +168,13 @@ func (lay *wireLayout) layout(l *Loader, ti int) wireRequest {
 	body := l.targetBody(ti)
 	lay.buf.Reset()
 	lay.buf.Grow(len(body) + 4<<10) // at once: a large body is not copied while it grows
-	lay.buf.Reset()
-	_ = lay.req.Write(lay.bw) // to memory: it cannot fail
+	_ = lay.req.Write(lay.bw)       // to memory: it cannot fail
 	_ = lay.bw.Flush()
-	out := lay.buf.Bytes()
-	if n := len(body); n > 0 && len(out) >= n && bytes.Equal(out[len(out)-n:], body) {
-		return wireRequest{head: out[:len(out)-n], body: body}
+	h := &lay.req.Header
+	r := wireRequest{head: lay.buf.Bytes(), isHead: h.IsHead(), idempotent: idempotent(h),
+		upgrade: len(h.Peek(fasthttp.HeaderUpgrade)) > 0}
+	if n := len(body); n > 0 && len(r.head) >= n && bytes.Equal(r.head[len(r.head)-n:], body) {
+		r.head, r.body = r.head[:len(r.head)-n], body
 	}
-	return wireRequest{head: out}
-}
-
-// asksUpgrade tells whether the run's headers ask for a protocol switch, which a 101 answers.
-func (l *Loader) asksUpgrade() bool {
-	for _, h := range l.cfg.Headers {
-		if strings.EqualFold(h.Name, fasthttp.HeaderUpgrade) {
-			return true
-		}
-	}
-	return false
+	return r
 }

@@ -16,10 +16,9 @@ func (lp *loop) complete(u *loopUser) {
 	end := time.Since(l.start)
 	lp.due.remove(u)
 	a := &u.ans
-	res := Result{Start: u.start, Intended: u.start, Latency: end - u.start, Target: int32(u.ti), User: u.me,
-		Resent: u.resent, Status: uint16(a.status), HTTP10: a.http10, BodyBytes: a.body, Decoded: a.body,
-		AfterStop: l.stopped.Load()}
-	if a.status == 101 && !lp.upgrades {
+	res := lp.result(u, end)
+	res.Status, res.HTTP10, res.BodyBytes, res.Decoded = uint16(a.status), a.http10, a.body, a.body
+	if a.status == 101 && !u.req.upgrade {
 		// No answer to a request that asked for no protocol switch, as checkStatus says on the
 		// goroutine engine; the parser failed codes below 100 already.
 		res.Status, res.BodyBytes, res.Decoded = 0, 0, 0
@@ -52,7 +51,7 @@ const (
 func (lp *loop) keepFor(u *loopUser) int {
 	l, a := lp.l, &u.ans
 	u.sample, u.coded = false, codingOf(a.cenc).compressed()
-	if u.ti < len(l.content.of) && (a.status != 101 || lp.upgrades) {
+	if u.ti < len(l.content.of) && (a.status != 101 || u.req.upgrade) {
 		u.sample = l.content.learner(u.ti).Sample(a.status, a.ctype)
 	}
 	switch {
@@ -114,7 +113,7 @@ func (lp *loop) fail(u *loopUser, err error) {
 	wasUsed := u.used
 	lp.closeConn(u)
 	if (kind == ErrClosed || kind == ErrReset) && wasUsed && !u.ans.started() && !u.resent &&
-		idempotentMethod(l.targets[u.ti].Method) && (l.cfg.Timeout <= 0 || u.deadline > time.Since(l.start)) {
+		u.req.idempotent && (l.cfg.Timeout <= 0 || u.deadline > time.Since(l.start)) {
 		u.resent = true
 		lp.send(u)
 		return
@@ -128,8 +127,8 @@ func (lp *loop) book(u *loopUser, kind ErrKind, err error) {
 	lp.closeConn(u)
 	end := time.Since(l.start)
 	lp.due.remove(u)
-	res := Result{Start: u.start, Intended: u.start, Latency: end - u.start, Target: int32(u.ti), User: u.me,
-		Resent: u.resent, Err: kind, AfterStop: l.stopped.Load()}
+	res := lp.result(u, end)
+	res.Err = kind
 	if a := &u.ans; a.headDone() && a.status >= 100 {
 		// A response whose body failed keeps its status; what arrived of the body counts nowhere.
 		res.Status, res.HTTP10, res.BodyBytes, res.Decoded = uint16(a.status), a.http10, a.body, a.body
@@ -137,6 +136,13 @@ func (lp *loop) book(u *loopUser, kind ErrKind, err error) {
 	l.failed(kind, err)
 	lp.b.add(res, end)
 	lp.begin(u, end)
+}
+
+// result describes u's request, ended at end, as far as every request is described: what the
+// answer says is the caller's.
+func (lp *loop) result(u *loopUser, end time.Duration) Result {
+	return Result{Start: u.start, Intended: u.start, Latency: end - u.start, Target: int32(u.ti), User: u.me,
+		Resent: u.resent, AfterStop: lp.l.stopped.Load()}
 }
 
 // expire fails the requests whose time is up; they are not sent again.
@@ -155,7 +161,8 @@ func (lp *loop) expire() {
 	}
 }
 
-// abandon ends every user when the loop itself failed, booking each request in flight.
+// abandon ends every user when the loop itself failed (its epoll wait did), and stops the run:
+// the requests in flight are closed unbooked, and the failure's sample says why.
 func (lp *loop) abandon(err error) {
 	for _, u := range lp.users {
 		lp.closeConn(u)

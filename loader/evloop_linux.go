@@ -47,7 +47,7 @@ func (l *Loader) runLoops(results chan<- *[]Result) bool {
 			return false
 		}
 		loops[i] = &loop{l: l, w: w, ep: ep, out: results, buf: make([]byte, loopReadBuffer),
-			events: make([]unix.EpollEvent, 256), maxHead: l.cfg.headerBuffer(), upgrades: l.asksUpgrade()}
+			events: make([]unix.EpollEvent, 256), maxHead: l.cfg.headerBuffer()}
 	}
 	for id := lo; id < hi; id++ {
 		rng := rand.New(rand.NewPCG(l.cfg.Seed, uint64(id)))
@@ -94,10 +94,7 @@ type loop struct {
 	ready   []*loopUser // users whose next request is to be sent
 	left    int         // users not finished
 	maxHead int
-	// upgrades is set when the run's headers ask for a protocol switch (Upgrade), which a 101
-	// then answers.
-	upgrades bool
-	body     body // decodes the bodies a server coded unasked
+	body    body // decodes the bodies a server coded unasked
 	// keepBudget is what the users' answers may still keep (see loopKeepBudget).
 	keepBudget int
 }
@@ -229,7 +226,7 @@ func (lp *loop) begin(u *loopUser, now time.Duration) {
 // send writes the request, on a new connection when the user has none.
 func (lp *loop) send(u *loopUser) {
 	u.wrote, u.writing, u.writeErr = 0, true, nil
-	u.ans.reset(lp.l.targets[u.ti].Method == fasthttp.MethodHead, lp.maxHead, lp.l.cfg.MaxBody)
+	u.ans.reset(u.req.isHead, lp.maxHead, lp.l.cfg.MaxBody)
 	if u.fd < 0 {
 		if err := lp.dial(u); err != nil {
 			lp.fail(u, err)
@@ -290,7 +287,6 @@ func (lp *loop) handle(u *loopUser, events uint32) {
 			if err == nil {
 				err = unix.Errno(code)
 			}
-			lp.closeConn(u)
 			lp.fail(u, dialError(lp.w.addrs[u.ti], os.NewSyscallError("connect", err)))
 			return
 		}
@@ -410,15 +406,4 @@ func (lp *loop) closeConn(u *loopUser) {
 		unix.Close(u.fd)
 		u.fd, u.used, u.connecting = -1, false, false
 	}
-}
-
-// idempotentMethod tells whether sending a request of this method twice has the effect of
-// sending it once (RFC 9110 9.2.2).
-func idempotentMethod(m string) bool {
-	switch m {
-	case fasthttp.MethodGet, fasthttp.MethodHead, fasthttp.MethodPut, fasthttp.MethodDelete,
-		fasthttp.MethodOptions, fasthttp.MethodTrace:
-		return true
-	}
-	return false
 }

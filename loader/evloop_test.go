@@ -117,6 +117,12 @@ func TestLoopAnswersAsTheGoroutineEngine(t *testing.T) {
 			_, err := io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\n\r\n")
 			return err == nil
 		}},
+		{name: "switching protocols asked for", cfg: func(c *Config) {
+			c.Headers = []Header{{Name: "Upgrade", Value: "websocket"}, {Name: "Connection", Value: "Upgrade"}}
+		}, answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+			return err == nil
+		}},
 		{name: "bytes nobody asked for", answer: func(c net.Conn, _ *http.Request, _ int) bool {
 			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA")
 			return err == nil
