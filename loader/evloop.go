@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/webload/webload/urls"
 )
 
 // The event loop is a second engine for the bare path, on Linux: a closed-model run of plain
@@ -64,14 +66,8 @@ type loopWire struct {
 func (l *Loader) newLoopWire(resolve func(host string) (netip.Addr, bool)) (*loopWire, bool) {
 	w := &loopWire{l: l, addrs: make([]netip.AddrPort, len(l.targets))}
 	hosts := map[string]netip.AddrPort{}
-	uri := fasthttp.AcquireURI()
-	defer fasthttp.ReleaseURI(uri)
 	for i := range l.targets {
-		uri.DisablePathNormalizing = true
-		if err := uri.Parse(nil, []byte(l.targets[i].URL)); err != nil {
-			return nil, false
-		}
-		hp := string(uri.Host())
+		hp := urls.DialHostPort(l.urlFor(i)) // New parsed every URL
 		a, seen := hosts[hp]
 		if !seen {
 			var ok bool
@@ -106,14 +102,13 @@ func (w *loopWire) oneAddr() bool {
 	return true
 }
 
-// loopAddr is where connections to hostport (the URL's host, port optional) go: the address
-// itself, or the first IPv4 address of its name, as the goroutine engine's dialer takes.
+// loopAddr is where connections to hostport (urls.DialHostPort's) go: the address itself, or
+// the first IPv4 address of its name, as the goroutine engine's dialer takes.
 func loopAddr(hostport string, resolve func(host string) (netip.Addr, bool)) (netip.AddrPort, bool) {
 	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {
-		host, port = hostport, "80"
+		return netip.AddrPort{}, false
 	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 	p, err := strconv.ParseUint(port, 10, 16)
 	if err != nil || p == 0 {
 		return netip.AddrPort{}, false

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -405,4 +407,40 @@ func writeTemp(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestLoopAddr: where the loop connects for a URL's host and port, as urls.DialHostPort gives
+// them; names resolve through the given function, to IPv4 as the goroutine engine's dialer.
+func TestLoopAddr(t *testing.T) {
+	t.Parallel()
+	resolve := func(host string) (netip.Addr, bool) {
+		if host == "shop.test" {
+			return netip.MustParseAddr("10.0.0.7"), true
+		}
+		return netip.Addr{}, false
+	}
+	for _, tc := range []struct {
+		url, want string
+	}{
+		{"http://127.0.0.1/", "127.0.0.1:80"},
+		{"http://127.0.0.1:8080/a", "127.0.0.1:8080"},
+		{"http://[::1]:8081/", "[::1]:8081"},
+		{"http://[::ffff:127.0.0.1]/", "127.0.0.1:80"},
+		{"http://shop.test:81/", "10.0.0.7:81"},
+		{"http://nowhere.test/", ""},
+		{"http://127.0.0.1:0/", ""},
+	} {
+		u, err := url.Parse(tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, ok := loopAddr(urls.DialHostPort(u), resolve)
+		got := ""
+		if ok {
+			got = a.String()
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.url, got, tc.want)
+		}
+	}
 }
