@@ -34,7 +34,7 @@ type h1Answer struct {
 	digits  int    // hex digits of the chunk size read so far
 	length  int64  // the head's Content-Length; -1 without one
 	te      bool   // the head has a Transfer-Encoding field
-	chunked bool   // and the last coding it names is chunked
+	chunked bool   // and it says chunked (identity, the only other taken, frames nothing)
 	closing bool   // the head's Connection field says close
 	keep    bool   // the head's Connection field says keep-alive
 	headed  bool   // the final head is whole
@@ -273,10 +273,11 @@ func (a *h1Answer) headLine(line []byte) error {
 		case a.te || a.http10:
 			return errH1TE
 		case h1EqualFold(value, "chunked"):
-			a.te, a.chunked = true, true
+			a.chunked = true
 		case !h1EqualFold(value, "identity"):
 			return errH1TE
 		}
+		a.te = true
 	}
 	return nil
 }
@@ -337,9 +338,9 @@ func (a *h1Answer) frame() error {
 		a.state = h1Done
 	case a.head || a.status == 204 || a.status == 304:
 		a.state = h1Done
-	case a.te && a.chunked:
+	case a.chunked:
 		a.startChunk()
-	case a.te || a.length < 0:
+	case a.length < 0:
 		a.close, a.state = true, h1ToClose
 	case a.length == 0:
 		a.state = h1Done

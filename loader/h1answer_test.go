@@ -215,6 +215,7 @@ func h1Cases() []h1Case {
 		{name: "closed in the head", in: "HTTP/1.1 200 OK\r\nContent-Len", want: h1Result{status: 200, err: errH1HeadCut}},
 		{name: "closed after an interim answer", in: "HTTP/1.1 100 Continue\r\n\r\n", want: h1Result{status: 100, interim: 1, err: errH1HeadCut}},
 		{name: "NUL in a value", in: "HTTP/1.1 200 OK\r\nX-A: a\x00b\r\nContent-Length: 0\r\n\r\n", want: h1Result{status: 200, err: errH1FieldLine}},
+		{name: "identity, then chunked", in: "HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", want: h1Result{status: 200, err: errH1TE}},
 		{name: "two transfer-encodings", in: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", want: h1Result{status: 200, err: errH1TE}},
 		{name: "closed in the body", in: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhel", want: h1Result{status: 200, body: 3, err: io.ErrUnexpectedEOF}},
 		{name: "closed in a chunk", in: chunkedHead + "5\r\nhel", want: h1Result{status: 200, body: 3, err: io.ErrUnexpectedEOF}},
