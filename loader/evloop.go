@@ -29,7 +29,8 @@ func (l *Loader) loopable() bool {
 	c := &l.cfg
 	switch {
 	case c.noLoop, c.HTTP2, c.Proxy != "", len(c.Resolve) > 0, len(c.ConnectTo) > 0,
-		c.open(), l.schedule != nil, c.Ramp > 0, c.Delay > 0,
+		// The open model's ramp is its pacer's; the closed model's starts users over time.
+		l.schedule != nil, c.Ramp > 0 && !c.open(), c.Delay > 0,
 		// Browser-like visits: cookies, redirects, resources, logins.
 		c.browser(),
 		// Answers the client would decode: the loop counts bodies as they come.
