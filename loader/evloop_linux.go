@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/valyala/fasthttp"
 	"golang.org/x/sys/unix"
@@ -71,13 +72,10 @@ func (l *Loader) newLoops(w *loopWire, n int, results chan<- *[]Result) ([]*loop
 	return loops, true
 }
 
-// closeLoops closes the epoll sets (and the arrival timers) of loops that will not run.
+// closeLoops closes the epoll sets of loops that will not run.
 func closeLoops(loops []*loop) {
 	for _, lp := range loops {
 		unix.Close(lp.ep)
-		if lp.arr != nil {
-			closeArrivals(lp.arr)
-		}
 	}
 }
 
@@ -118,6 +116,8 @@ type loop struct {
 	// arr is the loop's share of the open model's schedule; nil in the closed model, whose
 	// users each follow a plan.
 	arr *arrivals
+	// noPwait2 is set when the kernel lacks epoll_pwait2 (before Linux 5.11).
+	noPwait2 bool
 }
 
 // loopUser is a user of an event loop: its plan, its connection and the request in flight.
@@ -180,22 +180,13 @@ func (lp *loop) run() {
 			}
 		}
 		lp.sendReady()
-		wait := lp.waitMillis()
-		if lp.arr != nil {
-			wait = min(wait, lp.arr.arm(time.Since(l.start)))
-		}
-		if len(lp.ready) > 0 {
-			wait = 0
-		}
-		n, err := unix.EpollWait(lp.ep, lp.events, wait)
+		n, err := lp.wait()
 		if err != nil && !errors.Is(err, unix.EINTR) {
 			lp.abandon(fmt.Errorf("waiting for the connections: %w", err))
 			return
 		}
 		for _, ev := range lp.events[:max(n, 0)] {
-			if ev.Fd == arrivalTimer {
-				lp.arr.rang()
-			} else if u := lp.users[ev.Fd]; u.gen == ev.Pad {
+			if u := lp.users[ev.Fd]; u.gen == ev.Pad {
 				lp.handle(u, ev.Events)
 			}
 		}
@@ -236,17 +227,42 @@ func (lp *loop) sendReady() {
 	lp.ready = lp.ready[:copy(lp.ready, lp.ready[n:])]
 }
 
-// waitMillis is how long the loop may wait for an event: until the first deadline, at most a
-// second.
-func (lp *loop) waitMillis() int {
-	if lp.due.head == nil {
-		return 1000
+// wait waits for events until the first deadline or the next arrival, at most a second, and
+// not at all when requests are ready to send.
+func (lp *loop) wait() (int, error) {
+	wait := time.Second
+	now := time.Since(lp.l.start)
+	if lp.due.head != nil {
+		wait = min(wait, lp.due.head.deadline-now)
 	}
-	wait := lp.due.head.deadline - time.Since(lp.l.start)
-	if wait <= 0 {
-		return 0
+	if a := lp.arr; a != nil && !a.done && !a.stalled {
+		wait = min(wait, a.next-now)
 	}
-	return int(min((wait+time.Millisecond-1)/time.Millisecond, 1000))
+	if len(lp.ready) > 0 || wait < 0 {
+		wait = 0
+	}
+	if !lp.noPwait2 {
+		n, err := epollPwait2(lp.ep, lp.events, wait)
+		if !errors.Is(err, unix.ENOSYS) {
+			return n, err
+		}
+		lp.noPwait2 = true
+	}
+	// Before Linux 5.11 the wait is in milliseconds: an arrival may go up to one late, which
+	// counts in its response time.
+	return unix.EpollWait(lp.ep, lp.events, int((wait+time.Millisecond-1)/time.Millisecond))
+}
+
+// epollPwait2 is epoll_pwait2(2), an epoll wait whose timeout is in nanoseconds: an arrival
+// of the open model goes when it is due, not at the next millisecond.
+func epollPwait2(ep int, events []unix.EpollEvent, timeout time.Duration) (int, error) {
+	ts := unix.NsecToTimespec(int64(timeout))
+	n, _, errno := unix.Syscall6(unix.SYS_EPOLL_PWAIT2, uintptr(ep), uintptr(unsafe.Pointer(&events[0])),
+		uintptr(len(events)), uintptr(unsafe.Pointer(&ts)), 0, 0)
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(n), nil
 }
 
 // begin starts the user's next request at now, or ends the user when its plan is done or the

@@ -3,16 +3,12 @@
 package loader
 
 import (
+	"net/netip"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
-
-// arrivalTimer is the epoll event's user index that names a loop's arrival timer.
-const arrivalTimer = -1
 
 // runOpenLoops runs the open model on event loops, as runOpen does with goroutines: each
 // arrival of the schedule goes to an idle user when it is due, to a new user while there may
@@ -24,7 +20,7 @@ func (l *Loader) runOpenLoops(results chan<- *[]Result) (users int, unsent int64
 		return 0, 0, false
 	}
 	w, ok := l.newLoopWire(lookupIPv4)
-	if !ok || !w.oneAddr() {
+	if !ok {
 		return 0, 0, false
 	}
 	loops, ok := l.newLoops(w, min(loopsFor(runtime.GOMAXPROCS(0)), l.cfg.MaxUsers), results)
@@ -33,26 +29,11 @@ func (l *Loader) runOpenLoops(results chan<- *[]Result) (users int, unsent int64
 	}
 	var ids atomic.Int32 // users are numbered in the order they start, across the loops
 	for k, lp := range loops {
-		a, err := newArrivals(l, k, len(loops), &ids)
-		if err == nil {
-			// Level-triggered: the timer's count is read when it rings.
-			ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: arrivalTimer}
-			if err = unix.EpollCtl(lp.ep, unix.EPOLL_CTL_ADD, a.timer, &ev); err != nil {
-				unix.Close(a.timer)
-			}
-		}
-		if err != nil {
-			closeLoops(loops)
-			return 0, 0, false
-		}
-		lp.arr = a
+		lp.arr = newArrivals(l, w, k, len(loops), &ids)
 	}
 	var wg sync.WaitGroup
 	for _, lp := range loops {
-		wg.Go(func() {
-			defer closeArrivals(lp.arr)
-			lp.run()
-		})
+		wg.Go(lp.run)
 	}
 	wg.Wait()
 	for _, lp := range loops {
@@ -74,44 +55,49 @@ type arrivals struct {
 	k, n     int64
 	maxUsers int
 	ids      *atomic.Int32 // the next user's number
-	idle     []*loopUser
-	busy     int
+	// idle holds the idle users by the address of their connections (addrOf a target's), as
+	// the goroutine engine's pool keeps connections per host; idlers counts them.
+	idle   [][]*loopUser
+	idlers int
+	addrOf []int
+	busy   int
 	// pending is the arrival taken from the schedule while every user was busy (stalled): the
 	// first user to free serves it, and later arrivals wait behind it. pendingO is its place
 	// among the shard's arrivals.
 	pending  job
 	pendingO int64
 	stalled  bool
-	done     bool  // no more arrivals: the schedule ended or the run stopped
-	unsent   int64 // arrivals due before the run stopped that no user took
-	timer    int   // a timerfd that rings when the next arrival is due
-	// next is when the next arrival is due (when not stalled or done); armed is what the timer
-	// was last set to ring at.
-	next, armed time.Duration
+	done     bool          // no more arrivals: the schedule ended or the run stopped
+	unsent   int64         // arrivals due before the run stopped that no user took
+	next     time.Duration // when the next arrival is due, while not stalled or done
 }
 
-func newArrivals(l *Loader, k, n int, ids *atomic.Int32) (*arrivals, error) {
-	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
-	if err != nil {
-		return nil, err
-	}
+func newArrivals(l *Loader, w *loopWire, k, n int, ids *atomic.Int32) *arrivals {
 	a := &arrivals{cfg: &l.cfg, pacer: Rate{PerSecond: l.cfg.Rate, Ramp: l.cfg.Ramp},
 		picker: openPicker(&l.cfg, len(l.targets), l.mix), total: -1, k: int64(k), n: int64(n),
-		maxUsers: l.cfg.MaxUsers / n, ids: ids, timer: fd, armed: -1}
+		maxUsers: l.cfg.MaxUsers / n, ids: ids}
 	if k < l.cfg.MaxUsers%n {
 		a.maxUsers++
 	}
+	seen := map[netip.AddrPort]int{}
+	a.addrOf = make([]int, len(w.addrs))
+	for ti, addr := range w.addrs {
+		ai, ok := seen[addr]
+		if !ok {
+			ai = len(seen)
+			seen[addr] = ai
+		}
+		a.addrOf[ti] = ai
+	}
+	a.idle = make([][]*loopUser, len(seen))
 	switch {
 	case l.cfg.Once:
 		a.total = int64(len(l.targets))
 	case l.cfg.Reps > 0:
 		a.total = int64(l.cfg.Reps)
 	}
-	return a, nil
+	return a
 }
-
-// closeArrivals closes a's timer.
-func closeArrivals(a *arrivals) { unix.Close(a.timer) }
 
 // seek moves to the loop's next arrival in the schedule, moving the picker past the others';
 // false when the schedule has no more.
@@ -159,33 +145,6 @@ func (a *arrivals) stop(l *Loader) {
 	a.done, a.stalled = true, false
 }
 
-// arm sets the timer to ring when the next arrival is due, and returns how long in
-// milliseconds the loop may wait for events: unbounded (a second) when the timer rings in
-// time, else until the arrival is due.
-func (a *arrivals) arm(now time.Duration) int {
-	if a.done || a.stalled || a.next == a.armed {
-		return 1000
-	}
-	wait := a.next - now
-	if wait <= 0 {
-		return 0
-	}
-	spec := unix.NsecToTimespec(int64(wait))
-	if err := unix.TimerfdSettime(a.timer, 0, &unix.ItimerSpec{Value: spec}, nil); err != nil {
-		// Wait in milliseconds, late by up to one: the lateness counts in response times.
-		return int((wait + time.Millisecond - 1) / time.Millisecond)
-	}
-	a.armed = a.next
-	return 1000
-}
-
-// rang reads the timer's count, so that it rings again only when set again.
-func (a *arrivals) rang() {
-	var buf [8]byte
-	_, _ = unix.Read(a.timer, buf[:])
-	a.armed = -1
-}
-
 // dispatch hands each arrival that is due to a user: an idle one, else a new one while the
 // loop may start more. An arrival due while every user is busy is pending (queued): the first
 // user to free serves it, and the schedule waits behind it, as runOpen's dispatcher does.
@@ -214,7 +173,7 @@ func (lp *loop) dispatch() {
 			a.i++
 			a.o++
 		}
-		u := lp.freeUser()
+		u := lp.freeUser(a.pending.target)
 		if u == nil {
 			a.stalled, a.pending.queued = true, true
 			return
@@ -227,16 +186,25 @@ func (lp *loop) dispatch() {
 	}
 }
 
-// freeUser is an idle user, the one freed last (its connection the likeliest still open), or a
-// new one while the loop may start more; nil when every user is busy.
-func (lp *loop) freeUser() *loopUser {
+// freeUser is a user for a request to target ti: an idle one with a connection to its address,
+// the one freed last (its connection the likeliest still open), or a new one while the loop
+// may start more, or else an idle one whose connection goes elsewhere and is closed; nil when
+// every user is busy.
+func (lp *loop) freeUser(ti int) *loopUser {
 	a := lp.arr
-	if n := len(a.idle); n > 0 {
-		u := a.idle[n-1]
-		a.idle = a.idle[:n-1]
+	if u := a.popIdle(a.addrOf[ti]); u != nil {
 		return u
 	}
 	if len(lp.users) >= a.maxUsers {
+		if a.idlers == 0 {
+			return nil
+		}
+		for ai := range a.idle {
+			if u := a.popIdle(ai); u != nil {
+				lp.closeConn(u)
+				return u
+			}
+		}
 		return nil
 	}
 	u := &loopUser{me: a.ids.Add(1) - 1, fd: -1}
@@ -245,12 +213,26 @@ func (lp *loop) freeUser() *loopUser {
 	return u
 }
 
+// popIdle takes the idle user freed last among those with a connection to address ai.
+func (a *arrivals) popIdle(ai int) *loopUser {
+	n := len(a.idle[ai])
+	if n == 0 {
+		return nil
+	}
+	u := a.idle[ai][n-1]
+	a.idle[ai] = a.idle[ai][:n-1]
+	a.idlers--
+	return u
+}
+
 // free makes u idle when its arrival's request has ended; its connection stays open for the
-// next arrival it serves.
+// next arrival to the same address.
 func (lp *loop) free(u *loopUser) {
 	a := lp.arr
 	a.busy--
 	lp.l.active.Add(-1)
 	u.idle = true
-	a.idle = append(a.idle, u)
+	ai := a.addrOf[u.ti]
+	a.idle[ai] = append(a.idle[ai], u)
+	a.idlers++
 }

@@ -48,11 +48,11 @@ func TestArrivalsShareTheSchedule(t *testing.T) {
 			got := map[int64]int{}
 			var ids atomic.Int32
 			for k := range tc.loops {
-				a, err := newArrivals(l, k, tc.loops, &ids)
-				if err != nil {
-					t.Fatal(err)
+				w, ok := l.newLoopWire(lookupIPv4)
+				if !ok {
+					t.Fatal("no wire")
 				}
-				t.Cleanup(func() { closeArrivals(a) })
+				a := newArrivals(l, w, k, tc.loops, &ids)
 				for a.seek() {
 					if _, seen := got[a.i]; seen {
 						t.Fatalf("arrival %d taken twice", a.i)
@@ -110,5 +110,31 @@ func TestOpenLoopIdleConnectionClosed(t *testing.T) {
 	}
 	if len(loopRes) != 3 || resent != 2 {
 		t.Errorf("%d results, %d resent; want 3, the last 2 resent", len(loopRes), resent)
+	}
+}
+
+// TestOpenLoopSeveralAddresses: arrivals for two servers, one user between them, its
+// connection closed and opened again at each switch; the results are the goroutine engine's,
+// whose pool keeps a connection to each.
+func TestOpenLoopSeveralAddresses(t *testing.T) {
+	t.Parallel()
+	var targets []urls.Target
+	for range 2 {
+		srv := newRawServer(t, func(c net.Conn, _ *http.Request, _ int) bool { return writeOK(c) })
+		tg, err := urls.ParseLine(srv.url("/a"), urls.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		targets = append(targets, tg)
+	}
+	for _, users := range []int{1, 3} {
+		cfg := Config{Rate: 500, MaxUsers: users, Reps: 10, Timeout: 10 * time.Second}
+		loopRes, goRes, loopOut, _ := runBothEngines(t, cfg, targets)
+		if got, want := openSummary(loopRes), openSummary(goRes); !slices.Equal(got, want) {
+			t.Errorf("%d users: the loop's results differ:\n loop: %q\n goroutines: %q", users, got, want)
+		}
+		if loopOut.Users > users || len(loopRes) != 10 {
+			t.Errorf("%d users: %d results from %d users on the loop", users, len(loopRes), loopOut.Users)
+		}
 	}
 }
