@@ -13,11 +13,11 @@ import (
 	"github.com/webload/webload/urls"
 )
 
-// The event loop is a second engine for the bare path, on Linux: a closed-model run of plain
-// HTTP/1.1 requests whose answers need nothing but their figures. Its users are not goroutines
-// but states of a few loops (see loopsFor), each of which waits on all of its connections at
-// once (epoll) and answers each as its bytes arrive: no goroutine is parked or woken, and no
-// request passes through the connection pool. On loopback that takes about two thirds of the
+// The event loop is a second engine for the bare path, on Linux: a run of plain HTTP/1.1
+// requests whose answers need nothing but their figures, in the closed model or the open one.
+// Its users are not goroutines but states of a few loops (see loopsFor), each of which waits on
+// all of its connections at once (epoll) and answers each as its bytes arrive: no goroutine is
+// parked or woken, and no request passes through the connection pool. On loopback that takes about two thirds of the
 // goroutine engine's client CPU a request, below wrk's (see docs/speed.md). Runs that need
 // anything more take the goroutine engine, which is why loopable is a list of what the loop
 // does not do.
@@ -29,7 +29,8 @@ func (l *Loader) loopable() bool {
 	c := &l.cfg
 	switch {
 	case c.noLoop, c.HTTP2, c.Proxy != "", len(c.Resolve) > 0, len(c.ConnectTo) > 0,
-		c.open(), l.schedule != nil, c.Ramp > 0, c.Delay > 0,
+		// The open model's ramp is its pacer's; the closed model's starts users over time.
+		l.schedule != nil, c.Ramp > 0 && !c.open(), c.Delay > 0,
 		// Browser-like visits: cookies, redirects, resources, logins.
 		c.browser(),
 		// Answers the client would decode: the loop counts bodies as they come.
@@ -90,9 +91,9 @@ func (l *Loader) newLoopWire(resolve func(host string) (netip.Addr, bool)) (*loo
 	return w, true
 }
 
-// oneAddr tells whether every target's connections go to one address. A user of the loop
-// keeps one connection; with several hosts it would open one per switch, where the goroutine
-// engine's pool keeps one per host.
+// oneAddr tells whether every target's connections go to one address. A user of the closed
+// model keeps one connection; with several hosts it would open one per switch, where the
+// goroutine engine's pool keeps one per host. The open model keeps its idle users by address.
 func (w *loopWire) oneAddr() bool {
 	for _, a := range w.addrs {
 		if a != w.addrs[0] {

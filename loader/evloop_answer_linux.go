@@ -141,8 +141,12 @@ func (lp *loop) book(u *loopUser, kind ErrKind, err error) {
 // result describes u's request, ended at end, as far as every request is described: what the
 // answer says is the caller's.
 func (lp *loop) result(u *loopUser, end time.Duration) Result {
-	return Result{Start: u.start, Intended: u.start, Latency: end - u.start, Target: int32(u.ti), User: u.me,
+	res := Result{Start: u.start, Intended: u.start, Latency: end - u.start, Target: int32(u.ti), User: u.me,
 		Resent: u.resent, AfterStop: lp.l.stopped.Load()}
+	if lp.arr != nil {
+		res.Intended, res.Queued, res.Arrival = u.intended, u.arrivalQueue, true
+	}
+	return res
 }
 
 // expire fails the requests whose time is up; they are not sent again.
@@ -166,11 +170,15 @@ func (lp *loop) expire() {
 func (lp *loop) abandon(err error) {
 	for _, u := range lp.users {
 		lp.closeConn(u)
-		if !u.finished {
+		if !u.finished && !u.idle {
 			lp.l.active.Add(-1)
 		}
 	}
 	lp.l.failed(ErrOther, err)
 	lp.l.stop(Interrupted)
 	lp.left = 0
+	if lp.arr != nil {
+		lp.arr.stop(lp.l)
+		lp.arr.busy = 0
+	}
 }

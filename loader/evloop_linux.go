@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/valyala/fasthttp"
 	"golang.org/x/sys/unix"
@@ -37,17 +38,9 @@ func (l *Loader) runLoops(results chan<- *[]Result) bool {
 	if hi <= lo {
 		return false
 	}
-	loops := make([]*loop, min(loopsFor(runtime.GOMAXPROCS(0)), hi-lo))
-	for i := range loops {
-		ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
-		if err != nil {
-			for _, lp := range loops[:i] {
-				unix.Close(lp.ep)
-			}
-			return false
-		}
-		loops[i] = &loop{l: l, w: w, ep: ep, out: results, buf: make([]byte, loopReadBuffer),
-			events: make([]unix.EpollEvent, 256), maxHead: l.cfg.headerBuffer()}
+	loops, ok := l.newLoops(w, min(loopsFor(runtime.GOMAXPROCS(0)), hi-lo), results)
+	if !ok {
+		return false
 	}
 	for id := lo; id < hi; id++ {
 		rng := rand.New(rand.NewPCG(l.cfg.Seed, uint64(id)))
@@ -61,6 +54,29 @@ func (l *Loader) runLoops(results chan<- *[]Result) bool {
 	}
 	wg.Wait()
 	return true
+}
+
+// newLoops makes n loops over w's requests, each with its epoll set; false when one cannot be
+// made (none is then left open).
+func (l *Loader) newLoops(w *loopWire, n int, results chan<- *[]Result) ([]*loop, bool) {
+	loops := make([]*loop, n)
+	for i := range loops {
+		ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+		if err != nil {
+			closeLoops(loops[:i])
+			return nil, false
+		}
+		loops[i] = &loop{l: l, w: w, ep: ep, out: results, buf: make([]byte, loopReadBuffer),
+			events: make([]unix.EpollEvent, 256), maxHead: l.cfg.headerBuffer()}
+	}
+	return loops, true
+}
+
+// closeLoops closes the epoll sets of loops that will not run.
+func closeLoops(loops []*loop) {
+	for _, lp := range loops {
+		unix.Close(lp.ep)
+	}
 }
 
 // loopsFor is how many event loops a run gets when it may use cpus: half of them, at least one.
@@ -97,6 +113,11 @@ type loop struct {
 	body    body // decodes the bodies a server coded unasked
 	// keepBudget is what the users' answers may still keep (see loopKeepBudget).
 	keepBudget int
+	// arr is the loop's share of the open model's schedule; nil in the closed model, whose
+	// users each follow a plan.
+	arr *arrivals
+	// noPwait2 is set when the kernel lacks epoll_pwait2 (before Linux 5.11).
+	noPwait2 bool
 }
 
 // loopUser is a user of an event loop: its plan, its connection and the request in flight.
@@ -131,6 +152,12 @@ type loopUser struct {
 	// it was sent begins the next one there, without a second place in the list.
 	ready    bool
 	finished bool
+	// In the open model: the arrival the request serves (its time in the schedule, and whether
+	// it found every user busy), and whether the user waits for an arrival, its connection
+	// kept open for it.
+	intended     time.Duration
+	arrivalQueue bool
+	idle         bool
 }
 
 func (lp *loop) run() {
@@ -142,19 +169,18 @@ func (lp *loop) run() {
 	lp.keepBudget = loopKeepBudget
 	lp.left = len(lp.users)
 	for i, u := range lp.users {
-		u.ix = int32(i)
-		u.ans.keepFor = func() int { return lp.keepFor(u) }
-		u.ans.budget = &lp.keepBudget
+		lp.add(u, i)
 		l.active.Add(1)
 		lp.begin(u, time.Since(l.start))
 	}
-	for lp.left > 0 {
-		lp.sendReady()
-		wait := lp.waitMillis()
-		if len(lp.ready) > 0 {
-			wait = 0
+	for lp.more() {
+		if lp.arr != nil {
+			if lp.dispatch(); !lp.more() {
+				break
+			}
 		}
-		n, err := unix.EpollWait(lp.ep, lp.events, wait)
+		lp.sendReady()
+		n, err := lp.wait()
 		if err != nil && !errors.Is(err, unix.EINTR) {
 			lp.abandon(fmt.Errorf("waiting for the connections: %w", err))
 			return
@@ -166,6 +192,25 @@ func (lp *loop) run() {
 		}
 		lp.expire()
 	}
+	for _, u := range lp.users {
+		lp.closeConn(u) // the open model's idle users keep theirs to the end
+	}
+}
+
+// add readies u, the loop's user at index ix (by which an event names it), for its requests.
+func (lp *loop) add(u *loopUser, ix int) {
+	u.ix = int32(ix)
+	u.ans.keepFor = func() int { return lp.keepFor(u) }
+	u.ans.budget = &lp.keepBudget
+}
+
+// more tells whether the loop has work left: users whose plans go on, or arrivals to come and
+// requests in flight.
+func (lp *loop) more() bool {
+	if lp.arr != nil {
+		return !lp.arr.done || lp.arr.busy > 0
+	}
+	return lp.left > 0
 }
 
 // sendReady sends the requests begun since the last round. Those begun meanwhile (after a
@@ -182,23 +227,52 @@ func (lp *loop) sendReady() {
 	lp.ready = lp.ready[:copy(lp.ready, lp.ready[n:])]
 }
 
-// waitMillis is how long the loop may wait for an event: until the first deadline, at most a
-// second.
-func (lp *loop) waitMillis() int {
-	if lp.due.head == nil {
-		return 1000
+// wait waits for events until the first deadline or the next arrival, at most a second, and
+// not at all when requests are ready to send.
+func (lp *loop) wait() (int, error) {
+	wait := time.Second
+	now := time.Since(lp.l.start)
+	if lp.due.head != nil {
+		wait = min(wait, lp.due.head.deadline-now)
 	}
-	wait := lp.due.head.deadline - time.Since(lp.l.start)
-	if wait <= 0 {
-		return 0
+	if a := lp.arr; a != nil && !a.done && !a.stalled {
+		wait = min(wait, a.next-now)
 	}
-	return int(min((wait+time.Millisecond-1)/time.Millisecond, 1000))
+	if len(lp.ready) > 0 || wait < 0 {
+		wait = 0
+	}
+	if !lp.noPwait2 {
+		n, err := epollPwait2(lp.ep, lp.events, wait)
+		if !errors.Is(err, unix.ENOSYS) {
+			return n, err
+		}
+		lp.noPwait2 = true
+	}
+	// Before Linux 5.11 the wait is in milliseconds: an arrival may go up to one late, which
+	// counts in its response time.
+	return unix.EpollWait(lp.ep, lp.events, int((wait+time.Millisecond-1)/time.Millisecond))
+}
+
+// epollPwait2 is epoll_pwait2(2), an epoll wait whose timeout is in nanoseconds: an arrival
+// of the open model goes when it is due, not at the next millisecond.
+func epollPwait2(ep int, events []unix.EpollEvent, timeout time.Duration) (int, error) {
+	ts := unix.NsecToTimespec(int64(timeout))
+	n, _, errno := unix.Syscall6(unix.SYS_EPOLL_PWAIT2, uintptr(ep), uintptr(unsafe.Pointer(&events[0])),
+		uintptr(len(events)), uintptr(unsafe.Pointer(&ts)), 0, 0)
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(n), nil
 }
 
 // begin starts the user's next request at now, or ends the user when its plan is done or the
 // run stopped.
 func (lp *loop) begin(u *loopUser, now time.Duration) {
 	l := lp.l
+	if lp.arr != nil {
+		lp.free(u)
+		return
+	}
 	if l.stopped.Load() || (u.plan.reps >= 0 && u.made >= u.plan.reps) {
 		lp.closeConn(u)
 		u.finished = true
@@ -207,7 +281,13 @@ func (lp *loop) begin(u *loopUser, now time.Duration) {
 		return
 	}
 	u.made++
-	u.ti = u.plan.picker.Next()
+	lp.start(u, u.plan.picker.Next(), now)
+}
+
+// start begins u's request to target ti at now: it is sent with the loop's next round.
+func (lp *loop) start(u *loopUser, ti int, now time.Duration) {
+	l := lp.l
+	u.ti = ti
 	if u.req = lp.w.wire(u.ti, &lp.lay); lp.w.kept == nil {
 		u.own = append(u.own[:0], u.req.head...) // the layout is the loop's, reused by the next user
 		u.req.head = u.own
@@ -278,6 +358,11 @@ func dialError(a netip.AddrPort, err error) error {
 func (lp *loop) handle(u *loopUser, events uint32) {
 	if u.fd < 0 {
 		return // closed earlier in this round
+	}
+	if u.idle {
+		// A server that closed an idle connection is found out by the next request sent on
+		// it, which goes again on a new one: counted as resent, as the goroutine engine does.
+		return
 	}
 	if u.connecting {
 		if events&(unix.EPOLLOUT|unix.EPOLLERR|unix.EPOLLHUP) == 0 {

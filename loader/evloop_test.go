@@ -202,8 +202,35 @@ func TestLoopAnswersAsTheGoroutineEngine(t *testing.T) {
 			if !slices.Equal(sortedKeys(loopOut.ErrorSamples), sortedKeys(goOut.ErrorSamples)) {
 				t.Errorf("error samples: loop %v, goroutines %v", loopOut.ErrorSamples, goOut.ErrorSamples)
 			}
+
+			// The same answers in the open model: one user serves the arrivals one after the
+			// other, as the closed model's single user would, on either engine.
+			open := Config{Rate: 1000, MaxUsers: 1, Reps: 8, Timeout: cfg.Timeout, HeaderBuffer: cfg.HeaderBuffer,
+				MaxBody: cfg.MaxBody, Headers: cfg.Headers}
+			loopRes, goRes, loopOut, goOut = runBothEngines(t, open, targets)
+			if len(loopRes) != open.Reps {
+				t.Errorf("open model: %d results on the loop, want %d", len(loopRes), open.Reps)
+			}
+			if got, want := openSummary(loopRes), openSummary(goRes); !slices.Equal(got, want) {
+				t.Errorf("open model: the loop's results differ:\n loop: %q\n goroutines: %q", got, want)
+			}
+			if loopOut.Users != goOut.Users || loopOut.Unsent != goOut.Unsent || loopOut.WireBytesOut != goOut.WireBytesOut {
+				t.Errorf("open model: loop %d users, %d unsent, %d bytes written; goroutines %d, %d, %d",
+					loopOut.Users, loopOut.Unsent, loopOut.WireBytesOut, goOut.Users, goOut.Unsent, goOut.WireBytesOut)
+			}
 		})
 	}
+}
+
+// openSummary is loopSummary for the open model: each result with its place in the schedule.
+func openSummary(results []Result) []string {
+	out := make([]string, 0, len(results))
+	for _, r := range results {
+		out = append(out, fmt.Sprintf("%v arrival=%v t%d %d %s body=%d/%d resent=%v http10=%v", r.Intended, r.Arrival,
+			r.Target, r.Status, r.Err, r.BodyBytes, r.Decoded, r.Resent, r.HTTP10))
+	}
+	slices.Sort(out)
+	return out
 }
 
 // racyCloses is the loop's results for "closed after each answer" without their targets:
@@ -375,7 +402,8 @@ func TestLoopable(t *testing.T) {
 		}, false},
 		{"delay", "http://127.0.0.1:1/", func(c *Config) { c.Delay = time.Second }, false},
 		{"ramp", "http://127.0.0.1:1/", func(c *Config) { c.Ramp = time.Second }, false},
-		{"open model", "http://127.0.0.1:1/", func(c *Config) { c.Rate = 10; c.MaxUsers = 2 }, false},
+		{"open model", "http://127.0.0.1:1/", func(c *Config) { c.Rate = 10; c.MaxUsers = 2 }, true},
+		{"open model ramping its rate", "http://127.0.0.1:1/", func(c *Config) { c.Rate = 10; c.MaxUsers = 2; c.Ramp = time.Second }, true},
 		{"proxy", "http://127.0.0.1:1/", func(c *Config) { c.Proxy = "http://127.0.0.1:2" }, false},
 		{"resolve", "http://example.test:1/", func(c *Config) { c.Resolve = []string{"example.test:1:127.0.0.1"} }, false},
 	}

@@ -20,6 +20,9 @@ type job struct {
 // response time. Nothing is dropped while the run lasts; requests still waiting when it stops
 // are counted as unsent. It returns the number of users started and of requests unsent.
 func (l *Loader) runOpen(out chan<- *[]Result) (users int, unsent int64) {
+	if users, unsent, ok := l.runOpenLoops(out); ok {
+		return users, unsent
+	}
 	pacer := Rate{PerSecond: l.cfg.Rate, Ramp: l.cfg.Ramp}
 	total := int64(-1)
 	switch {

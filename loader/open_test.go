@@ -35,18 +35,35 @@ func TestOpenModelKeepsItsSchedule(t *testing.T) {
 	}
 }
 
+// engines names the two engines a run can take: on Linux a plain run goes through the event
+// loop unless told not to.
+var engines = []struct {
+	name   string
+	noLoop bool
+}{{"event loop", false}, {"goroutines", true}}
+
 func TestOpenModelTotalRequests(t *testing.T) {
 	t.Parallel()
-	srv := newHitServer(t, nil)
-	targets := pageTargets(t, srv.URL, 10)
-	results, out := run(t, Config{Rate: 1000, MaxUsers: 50, Reps: 50}, targets)
-	if len(results) != 50 || out.Stop != Completed || out.Unsent != 0 {
-		t.Errorf("%d results, stop %v, unsent %d; want 50, completed, 0", len(results), out.Stop, out.Unsent)
-	}
-	for i := range targets {
-		if n := srv.count("GET /p/" + itoa(i)); n != 5 {
-			t.Errorf("/p/%d hit %d times, want 5 (the list walked in order)", i, n)
-		}
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newHitServer(t, nil)
+			targets := pageTargets(t, srv.URL, 10)
+			results, out := run(t, Config{Rate: 1000, MaxUsers: 50, Reps: 50, noLoop: e.noLoop}, targets)
+			if len(results) != 50 || out.Stop != Completed || out.Unsent != 0 {
+				t.Errorf("%d results, stop %v, unsent %d; want 50, completed, 0", len(results), out.Stop, out.Unsent)
+			}
+			for i := range targets {
+				if n := srv.count("GET /p/" + itoa(i)); n != 5 {
+					t.Errorf("/p/%d hit %d times, want 5 (the list walked in order)", i, n)
+				}
+			}
+			for _, r := range results {
+				if !r.Arrival || r.User < 0 || int(r.User) >= out.Users {
+					t.Fatalf("result %+v of %d users: want an arrival by one of them", r, out.Users)
+				}
+			}
+		})
 	}
 }
 
@@ -84,29 +101,34 @@ func TestOpenModelMeasuresFromTheIntendedStart(t *testing.T) {
 
 func TestOpenModelQueuesAtTheUserCap(t *testing.T) {
 	t.Parallel()
-	srv := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) { time.Sleep(50 * time.Millisecond) })
-	// Two users serve at most 40 requests/s; 100/s are due for a second.
-	results, out := run(t, Config{Rate: 100, MaxUsers: 2, Duration: time.Second}, pageTargets(t, srv.URL, 1))
-	if out.Users != 2 {
-		t.Errorf("%d users, want 2", out.Users)
-	}
-	if got := int64(len(results)) + out.Unsent; got != 100 {
-		t.Errorf("%d sent + %d unsent, want the 100 due", len(results), out.Unsent)
-	}
-	queued, maxWait := 0, time.Duration(0)
-	for _, r := range results {
-		if r.Queued {
-			queued++
-			maxWait = max(maxWait, r.Start-r.Intended)
-		}
-	}
-	// Each user's requests take 50 ms one after the other, so by the run's end each has sent at
-	// most one per 50 ms of it: about 21 in the second, and a few more if a busy machine fires
-	// the stop late. The rest of the 100 due are unsent, and the third due already finds both
-	// users busy.
-	mostSent := 2 * int64(out.Elapsed/(50*time.Millisecond))
-	if queued == 0 || maxWait <= 0 || out.Unsent < 100-mostSent {
-		t.Errorf("queued %d (longest wait %v), unsent %d in %v: want the cap's backlog visible", queued, maxWait, out.Unsent, out.Elapsed)
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) { time.Sleep(50 * time.Millisecond) })
+			// Two users serve at most 40 requests/s; 100/s are due for a second.
+			results, out := run(t, Config{Rate: 100, MaxUsers: 2, Duration: time.Second, noLoop: e.noLoop}, pageTargets(t, srv.URL, 1))
+			if out.Users != 2 {
+				t.Errorf("%d users, want 2", out.Users)
+			}
+			if got := int64(len(results)) + out.Unsent; got != 100 {
+				t.Errorf("%d sent + %d unsent, want the 100 due", len(results), out.Unsent)
+			}
+			queued, maxWait := 0, time.Duration(0)
+			for _, r := range results {
+				if r.Queued {
+					queued++
+					maxWait = max(maxWait, r.Start-r.Intended)
+				}
+			}
+			// Each user's requests take 50 ms one after the other, so by the run's end each has sent at
+			// most one per 50 ms of it: about 21 in the second, and a few more if a busy machine fires
+			// the stop late. The rest of the 100 due are unsent, and the third due already finds both
+			// users busy.
+			mostSent := 2 * int64(out.Elapsed/(50*time.Millisecond))
+			if queued == 0 || maxWait <= 0 || out.Unsent < 100-mostSent {
+				t.Errorf("queued %d (longest wait %v), unsent %d in %v: want the cap's backlog visible", queued, maxWait, out.Unsent, out.Elapsed)
+			}
+		})
 	}
 }
 

@@ -4,7 +4,8 @@
 # request webload sends stays in flight until the run stops. Measures with /usr/bin/time -v:
 #   - the closed model with USERS users (-c USERS), each waiting for an answer;
 #   - the open model starting INFLIGHT requests (--rate RATE, --max-users INFLIGHT), all of
-#     them in flight by the end.
+#     them in flight by the end;
+#   - both again with --bare, which on Linux takes the event loop.
 # Each run stops after SECS seconds (-t) and its requests time out just after (--timeout), so
 # webload's summary counts them as failed timeouts, which here is as it should be. The
 # site listens on 4 ports: one client address opens at most about 28 000 connections to one
@@ -49,3 +50,8 @@ n=$users peak "closed, -c $users" \
   "$work/webload" -c "$users" -t "${secs}S" --timeout "$((secs + 3))" -f "$work/urls.txt"
 n=$inflight peak "open, $inflight in flight" \
   "$work/webload" --rate "$rate" -r "$inflight" --max-users "$inflight" -t "${secs}S" --timeout "$((secs + 3))" -f "$work/urls.txt"
+# --bare on Linux: the event loop (the closed model's on one port, as it keeps one connection a user).
+n=$users peak "closed, -c $users, --bare, one port" \
+  "$work/webload" --bare -c "$users" -t "${secs}S" --timeout "$((secs + 3))" "${urls[0]}"
+n=$inflight peak "open, $inflight in flight, --bare" \
+  "$work/webload" --bare --rate "$rate" -r "$inflight" --max-users "$inflight" -t "${secs}S" --timeout "$((secs + 3))" -f "$work/urls.txt"
