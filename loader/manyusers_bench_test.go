@@ -13,47 +13,67 @@ import (
 )
 
 // BenchmarkManyUsersMemory is the memory each user holds while it waits for an answer, the
-// figure that decides how many users a machine can run: 1 000 users with the defaults of a
-// run (DefaultConfig: pages parsed, cookies, redirects; the 4 KiB header buffer 10 000 users
-// get) against a server that never answers, the heap and stacks in use once every user's
-// request is in flight, less what was in use before. It measures one such run whatever b.N is;
+// figure that decides how many users a machine can run: 1 000 users against a server that
+// never answers, the heap and stacks in use once every user's request is in flight, less what
+// was in use before. "defaults" is a run's defaults (DefaultConfig: pages parsed, cookies,
+// redirects; the 4 KiB header buffer 10 000 users get), on the goroutine engine; "bare" the
+// closed model and "bare open" the open model (1 000 requests due at once) with --bare's
+// settings, which on Linux take the event loop. It measures one such run whatever b.N is;
 // bytes/user is the figure (heap-bytes/user and stack-bytes/user its parts), not ns/op. With
 // -manyusers.heap FILE it writes the heap profile taken while the users wait; run it with
 // -memprofilerate 1 to see every allocation, which deepens the stacks it measures.
 func BenchmarkManyUsersMemory(b *testing.B) {
 	const users = 1000
-	site, tg := holdSite(b)
-	cfg := DefaultConfig()
-	cfg.Users, cfg.MaxUsers, cfg.Timeout, cfg.UserAgent, cfg.HeaderBuffer = users, 0, time.Minute, "bench", 4<<10
-	l, err := New(cfg, []urls.Target{tg})
-	if err != nil {
-		b.Fatal(err)
+	bare := func(c *Config) {
+		c.Parser, c.Cookies, c.FollowRedirects, c.AcceptEncoding = false, false, false, ""
 	}
-	heap0, stack0 := inUse()
+	for _, bc := range []struct {
+		name string
+		cfg  func(*Config)
+	}{
+		{"defaults", func(*Config) {}},
+		{"bare", bare},
+		{"bare open", func(c *Config) {
+			bare(c)
+			c.Rate, c.MaxUsers, c.Reps = 1e6, users, users
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			site, tg := holdSite(b)
+			cfg := DefaultConfig()
+			cfg.Users, cfg.MaxUsers, cfg.Timeout, cfg.UserAgent, cfg.HeaderBuffer = users, 0, time.Minute, "bench", 4<<10
+			bc.cfg(&cfg)
+			l, err := New(cfg, []urls.Target{tg})
+			if err != nil {
+				b.Fatal(err)
+			}
+			heap0, stack0 := inUse()
 
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		l.Run(ctx, &discard{})
-	}()
-	for i := 0; i < 3000 && site.Held() < users; i++ {
-		time.Sleep(10 * time.Millisecond)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				l.Run(ctx, &discard{})
+			}()
+			for i := 0; i < 3000 && site.Held() < users; i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if got := site.Held(); got < users {
+				b.Fatalf("%d of %d users' connections held after 30 s", got, users)
+			}
+			time.Sleep(100 * time.Millisecond) // the last requests written after their connections
+			heap1, stack1 := inUse()
+			if *heapProfile != "" {
+				writeHeapProfile(b, *heapProfile)
+			}
+			cancel()
+			site.Close() // the held requests fail at once, and the run ends
+			<-done
+			b.ReportMetric(float64(heap1+stack1-heap0-stack0)/users, "bytes/user")
+			b.ReportMetric(float64(heap1-heap0)/users, "heap-bytes/user")
+			b.ReportMetric(float64(stack1-stack0)/users, "stack-bytes/user")
+		})
 	}
-	if got := site.Held(); got < users {
-		b.Fatalf("%d of %d users' connections held after 30 s", got, users)
-	}
-	time.Sleep(100 * time.Millisecond) // the last requests written after their connections
-	heap1, stack1 := inUse()
-	if *heapProfile != "" {
-		writeHeapProfile(b, *heapProfile)
-	}
-	cancel()
-	site.Close() // the held requests fail at once, and the run ends
-	<-done
-	b.ReportMetric(float64(heap1+stack1-heap0-stack0)/users, "bytes/user")
-	b.ReportMetric(float64(heap1-heap0)/users, "heap-bytes/user")
-	b.ReportMetric(float64(stack1-stack0)/users, "stack-bytes/user")
 }
 
 // heapProfile names a file for the heap profile taken while the users wait, to see where
