@@ -360,6 +360,11 @@ func (l *Loader) Run(ctx context.Context, sink Sink) Outcome {
 
 	// The start is set before anything can stop the run: stop reads it.
 	l.start = time.Now()
+	if ctx.Err() != nil {
+		// Cancelled already: the run is interrupted before it starts, not by whichever of the
+		// watcher below and a short run's end comes first.
+		l.stop(Interrupted)
+	}
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
