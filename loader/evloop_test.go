@@ -355,7 +355,9 @@ func TestLoopRefusedAndTimedOut(t *testing.T) {
 		kind       ErrKind
 		timeout    time.Duration
 	}{
-		{"refused", closed, ErrRefused, 200 * time.Millisecond},
+		// A refusal comes at once: a long timeout, so that a busy machine cannot turn it into a
+		// timeout on one engine only.
+		{"refused", closed, ErrRefused, 10 * time.Second},
 		{"never answered", silent, ErrTimeout, 200 * time.Millisecond},
 		// Every request's time is up before it is sent: each is booked once, as a timeout.
 		{"a timeout shorter than any answer", answers, ErrTimeout, time.Nanosecond},
