@@ -2,6 +2,7 @@ package loader
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -30,6 +31,31 @@ func hpackBlocks(t testing.TB) [][]byte {
 		}
 		buf.Reset()
 		for _, f := range head {
+			if err := enc.WriteField(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		blocks = append(blocks, slices.Clone(buf.Bytes()))
+	}
+	return blocks
+}
+
+// hpackTurnover is n answers that each add two fields to the table, a new date and a new
+// request id, and refer to the fields added before: the table fills and its oldest entries
+// go many times over.
+func hpackTurnover(t testing.TB, n int) [][]byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := hpack.NewEncoder(&buf)
+	var blocks [][]byte
+	for i := range n {
+		buf.Reset()
+		for _, f := range []hpack.HeaderField{
+			{Name: ":status", Value: "200"},
+			{Name: "server", Value: "nginx/1.22.1"},
+			{Name: "date", Value: fmt.Sprintf("Sun, 06 Dec 2026 14:%02d:%02d GMT", i/60%60, i%60)},
+			{Name: "x-request-id", Value: fmt.Sprintf("%032d", i)},
+		} {
 			if err := enc.WriteField(f); err != nil {
 				t.Fatal(err)
 			}
@@ -137,6 +163,8 @@ func TestHPACKReaderAsDecoder(t *testing.T) {
 		{"strings bounded", blocks, 7, 20, -1},
 		{"emit off after 3 fields", blocks, 3, 0, 3},
 		{"emit off", blocks, 1 << 20, 0, 0},
+		{"the table turned over", hpackTurnover(t, 300), 1 << 20, 0, -1},
+		{"the table turned over, in fragments", hpackTurnover(t, 300), 7, 0, -1},
 		{"the static table", [][]byte{static}, 1 << 20, 0, -1},
 		{"index 0", [][]byte{{0x80}}, 1, 0, -1},
 		{"index past the tables", [][]byte{{0xbf, 0x40}}, 1, 0, -1},
