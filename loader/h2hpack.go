@@ -34,6 +34,12 @@ type hpackReader struct {
 	// Strings decoded before, by their encoded bytes: Huffman-coded and raw apart, each half
 	// of hpackKeptMax.
 	huffman, raw keptStrings
+
+	// gen counts the dynamic table's changes; last is the last whole block decoded, rec the
+	// one being decoded (see block).
+	gen  uint64
+	last hpackBlock
+	rec  hpackRecording
 }
 
 // hpackKeptMax bounds the strings a reader keeps, and hpackKeptMaxLen their length: the
@@ -146,6 +152,8 @@ func (d *hpackReader) field(p []byte) ([]byte, error) {
 		}
 		d.maxSize = uint32(size)
 		d.evict()
+		d.gen++
+		d.rec.unfit = true // rare, and a replay would have to check it again
 		return rest, nil
 	}
 	return nil, errHPACKEncoding
@@ -193,6 +201,9 @@ func (d *hpackReader) literal(n byte, p []byte, indexed, never bool) ([]byte, er
 func (d *hpackReader) take(f hpack.HeaderField) error {
 	if d.maxString != 0 && (len(f.Name) > d.maxString || len(f.Value) > d.maxString) {
 		return hpack.ErrStringLength
+	}
+	if d.rec.on {
+		d.recordField(f)
 	}
 	if d.emitEnabled {
 		d.emit(f)
@@ -243,6 +254,7 @@ func (d *hpackReader) at(i uint64) (hpack.HeaderField, bool) {
 	case i <= uint64(len(hpackStatic)):
 		return hpackStatic[i-1], true
 	case i-uint64(len(hpackStatic)) <= uint64(len(d.table)-d.head):
+		d.rec.block.static = false // meaningful while a block is recorded only
 		return d.table[len(d.table)-int(i-uint64(len(hpackStatic)))], true
 	}
 	return hpack.HeaderField{}, false
@@ -255,9 +267,11 @@ func (d *hpackReader) add(f hpack.HeaderField) {
 		clear(d.table[n:])
 		d.table, d.head = d.table[:n], 0
 	}
-	d.table = append(d.table, hpack.HeaderField{Name: f.Name, Value: f.Value})
+	entry := hpack.HeaderField{Name: f.Name, Value: f.Value}
+	d.table = append(d.table, entry)
 	d.size += f.Size()
 	d.evict()
+	d.changed(entry)
 }
 
 // evict drops the oldest entries until the table fits its size.
