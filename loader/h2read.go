@@ -33,6 +33,7 @@ type h2HeadChecks struct {
 	status int   // h2Status's
 	text   string
 	ok     bool
+	head   *h2Head // the head laid out, made when it first repeats; nil for a head in fault
 }
 
 // h2HeadersTooLarge is an answer whose header list is longer than the client takes.
@@ -290,6 +291,9 @@ func (c *h2Conn) headerBlock() {
 	var checks h2HeadChecks
 	switch {
 	case !st.headers && c.hd.id != 0 && c.hd.id == c.checked.id:
+		if c.checked.head == nil && c.checked.err == nil && c.checked.ok {
+			c.checked.head = newH2Head(c.checked.status, c.hd.fields)
+		}
 		checks = c.checked
 	case !st.headers:
 		checks.err = checkHead(c.hd.fields, false)
@@ -334,6 +338,7 @@ func (c *h2Conn) headerBlock() {
 	default:
 		st.headers, st.status, st.statusText = true, status, text
 		st.fields = append(st.fields[:0], c.hd.fields...)
+		st.head = checks.head
 		st.ended = c.hd.endStream
 		st.signal()
 	}

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/valyala/fasthttp"
 	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 )
 
 // h2Scripted is an answer as a test server sends it: a head's block, raw, then a body of "ok"
@@ -104,4 +106,71 @@ func TestHTTP2RepeatedHeads(t *testing.T) {
 	if got := stats.opened.Load(); got != 1 {
 		t.Errorf("%d connections, want 1", got)
 	}
+}
+
+// A head laid out once and copied (h2Head) gives the response fillResponse gives from the
+// fields: the same status, protocol, headers, cookies and length, with each kind of field
+// fasthttp keeps apart.
+func TestHTTP2RepeatedHeadLaidOutAlike(t *testing.T) {
+	t.Parallel()
+	f := func(kv ...string) []hpack.HeaderField {
+		var fields []hpack.HeaderField
+		for i := 0; i+1 < len(kv); i += 2 {
+			fields = append(fields, hpack.HeaderField{Name: kv[i], Value: kv[i+1]})
+		}
+		return fields
+	}
+	tests := []struct {
+		name   string
+		status int
+		fields []hpack.HeaderField
+	}{
+		{"nginx's", 200, f(":status", "200", "server", "nginx", "date", "Sun, 06 Dec 2026 14:00:00 GMT",
+			"content-type", "text/plain", "content-length", "100", "last-modified", "Sun, 06 Dec 2026 12:43:03 GMT",
+			"etag", `"6b155857-64"`, "accept-ranges", "bytes")},
+		{"cookies", 200, f(":status", "200", "set-cookie", "a=1; Path=/", "set-cookie", "b=2; HttpOnly", "content-length", "2")},
+		{"encoded", 200, f(":status", "200", "content-encoding", "gzip", "vary", "accept-encoding", "cache-control", "no-cache")},
+		{"a name twice", 404, f(":status", "404", "x-a", "1", "x-a", "2", "content-length", "0")},
+		{"no length", 200, f(":status", "200", "content-type", "text/html; charset=utf-8")},
+		{"trailers announced", 200, f(":status", "200", "trailer", "x-checksum", "content-length", "2")},
+		{"no content", 204, f(":status", "204", "server", "h2o")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			for _, head := range []bool{false, true} {
+				var laid, copied fasthttp.Response
+				fromFields := &h2Stream{status: tt.status, fields: tt.fields}
+				fromHead := &h2Stream{status: tt.status, fields: tt.fields, head: newH2Head(tt.status, tt.fields)}
+				fillResponse(&laid, fromFields, &h2Body{}, head)
+				fillResponse(&copied, fromHead, &h2Body{}, head)
+				if a, b := responseHead(&laid), responseHead(&copied); a != b {
+					t.Errorf("head %v: laid out from the fields:\n%s\ncopied:\n%s", head, a, b)
+				}
+				if fromFields.length != fromHead.length {
+					t.Errorf("head %v: body length %d from the fields, %d copied", head, fromFields.length, fromHead.length)
+				}
+			}
+		})
+	}
+}
+
+// responseHead renders what a response's head holds: every field fasthttp gives, and the
+// head as it would write it, but for the Date of the clock it adds.
+func responseHead(resp *fasthttp.Response) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(resp.Header.String(), "\r\n") {
+		if !strings.HasPrefix(line, "Date: ") {
+			b.WriteString(line)
+		}
+	}
+	for k, v := range resp.Header.All() {
+		fmt.Fprintf(&b, "field %s: %s\n", k, v)
+	}
+	var cookies []string
+	resp.Header.VisitAllCookie(func(k, v []byte) { cookies = append(cookies, string(k)+"="+string(v)) })
+	fmt.Fprintf(&b, "status %d, protocol %s, length %d, content type %q, encoding %q, server %q, cookies %q",
+		resp.StatusCode(), resp.Header.Protocol(), resp.Header.ContentLength(),
+		resp.Header.ContentType(), resp.Header.ContentEncoding(), resp.Header.Server(), cookies)
+	return b.String()
 }
