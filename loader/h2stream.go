@@ -174,6 +174,21 @@ func (s *h2Stream) read(p []byte) (int, error) {
 	}
 }
 
+// discardWhole drops the rest of the body when the answer ended without fault and its length
+// is the one declared (see wholeBody): read would give those bytes and then io.EOF.
+func (s *h2Stream) discardWhole(max int64) (int64, bool) {
+	c := s.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := int64(len(s.buf) - s.off)
+	if !s.ended || s.err != nil || (s.length >= 0 && s.got+n != s.length) || (max > 0 && s.got+n > max) {
+		return 0, false
+	}
+	s.got += n
+	s.buf, s.off = s.buf[:0], 0
+	return n, true
+}
+
 // h2Status reads the :status of a header block: the number as sent, and whether there is one.
 func h2Status(fields []hpack.HeaderField) (int, string, bool) {
 	for _, f := range fields {
@@ -202,6 +217,13 @@ func (b *h2Body) Read(p []byte) (int, error) {
 		return 0, errors.New("http2: read of a closed body")
 	}
 	return b.s.read(p)
+}
+
+func (b *h2Body) discardWhole(max int64) (int64, bool) {
+	if b.s == nil {
+		return 0, false
+	}
+	return b.s.discardWhole(max)
 }
 
 func (b *h2Body) Close() error {
