@@ -49,3 +49,20 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	w.n += len(p)
 	return len(p), nil
 }
+
+// A request's time runs from when it is sent, however long the client has been running.
+func TestHTTP2DeadlineFromTheRequest(t *testing.T) {
+	t.Parallel()
+	addr := serveH2c(t, answerOK, nil)
+	c := testH2Client(t, Config{Timeout: 10 * time.Second}, &connStats{})
+	c.base = c.base.Add(-time.Hour) // a run an hour old
+	for range 3 {
+		resp, err := h2Get(t, c, "http://"+addr+"/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := resp.CloseBodyStream(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
