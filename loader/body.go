@@ -96,7 +96,13 @@ func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
 		src = io.LimitReader(stream, b.maxBody+1)
 	}
 	b.counted = counter{r: src}
-	size, err := b.decode(resp.Header.ContentEncoding(), keep)
+	var size bodySize
+	var err error
+	if n, ok := b.whole(stream, resp.Header.ContentEncoding(), keep); ok {
+		b.counted.n, size.decoded = n, n
+	} else {
+		size, err = b.decode(resp.Header.ContentEncoding(), keep)
+	}
 	size.received = b.counted.n
 	if b.maxBody > 0 && size.received > b.maxBody {
 		size.received, err = b.maxBody, errTooLarge
@@ -111,6 +117,27 @@ func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
 		_ = resp.CloseBodyStream()
 	}
 	return size, err
+}
+
+// wholeBody is a body stream that may hold the whole body already: an HTTP/2 answer whose
+// stream ended, which its connection's reader took in.
+type wholeBody interface {
+	// discardWhole drops the body and returns its length, as reading it to its end would,
+	// when it came whole, without fault and within max bytes (0 for no bound); otherwise it
+	// reads nothing and returns false.
+	discardWhole(max int64) (int64, bool)
+}
+
+// whole counts and drops a body that came whole and that nothing reads, the bytes being the
+// body (no content coding to decode): reading it through the counter and io.Copy took a
+// pooled buffer and two reads under the connection's lock for what is often a few hundred
+// bytes. It tells whether it did.
+func (b *body) whole(stream io.Reader, encoding []byte, keep bool) (int64, bool) {
+	w, ok := stream.(wholeBody)
+	if !ok || keep || b.hold > 0 || codingOf(encoding).compressed() {
+		return 0, false
+	}
+	return w.discardWhole(b.maxBody)
 }
 
 // decode reads the counted body through the decoder its encoding needs, or takes its figures

@@ -55,6 +55,9 @@ type h2Client struct {
 	// maxHeaderList bounds an answer's header list: h2MaxHeaderList, smaller in tests.
 	maxHeaderList uint32
 	streams       sync.Pool // *h2Stream
+	// base is when the client was made: a request's deadline is an offset from it, which
+	// reads the monotonic clock only, where time.Now reads the wall clock too.
+	base time.Time
 
 	mu    sync.Mutex
 	hosts [2]map[string]*h2Host // http's and https's, by the target's host[:port]
@@ -75,7 +78,8 @@ func newH2Client(cfg *Config, cs *connStats) (*h2Client, error) {
 		return nil, err
 	}
 	c := &h2Client{d: d, tls: tc, stats: cs, timeout: cfg.Timeout, idle: cfg.idleConn(),
-		userAgent: cfg.UserAgent, maxHeaderList: h2MaxHeaderList, hosts: [2]map[string]*h2Host{{}, {}}}
+		userAgent: cfg.UserAgent, maxHeaderList: h2MaxHeaderList, hosts: [2]map[string]*h2Host{{}, {}},
+		base: time.Now()}
 	c.streams.New = func() any {
 		s := &h2Stream{wake: make(chan struct{}, 1), timer: time.NewTimer(time.Hour)}
 		s.timer.Stop()
@@ -88,7 +92,7 @@ func newH2Client(cfg *Config, cs *connStats) (*h2Client, error) {
 // answer's body. The request's clock keeps running until that stream is closed (body.read
 // closes it), so Config.Timeout bounds the body as on the HTTP/1.1 path.
 func (c *h2Client) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
-	deadline := time.Now().Add(c.timeout)
+	deadline := c.base.Add(time.Since(c.base) + c.timeout)
 	c.prepare(req)
 	uri := req.URI()
 	https := string(uri.Scheme()) == "https"

@@ -55,6 +55,8 @@ type h2Conn struct {
 	fr  *http2.Framer // reads on readLoop only; writes under wmu
 	dec *hpackReader
 	hd  h2HeaderBlock // the header block being read; readLoop only
+	// checked is what the last head that may repeat was found to be; readLoop only.
+	checked h2HeadChecks
 
 	wmu      sync.Mutex // the write side: fr's writes, bw, enc, hbuf, intern, lower, flushing
 	flushing bool       // the flusher was asked to write what bw holds

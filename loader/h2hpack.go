@@ -17,8 +17,13 @@ type hpackReader struct {
 	emitEnabled bool
 	maxString   int // the longest name or value taken, encoded or decoded; 0 for no bound
 
-	// The dynamic table: the newest entry last.
+	// The dynamic table: table[head:], the newest entry last. Eviction moves head on, and an
+	// add moves the entries back to the start of the array only when that frees half of it,
+	// so an add costs little whatever the table holds: servers such as nginx add several
+	// fields to it in every answer, and copying the whole table down on each add was about a
+	// third of decoding theirs.
 	table   []hpack.HeaderField
+	head    int
 	size    uint32 // as RFC 7541 4.1 counts it
 	maxSize uint32 // the table's size now, as the server's size updates set it
 	allowed uint32 // the most a size update may set: the client's SETTINGS_HEADER_TABLE_SIZE
@@ -29,6 +34,12 @@ type hpackReader struct {
 	// Strings decoded before, by their encoded bytes: Huffman-coded and raw apart, each half
 	// of hpackKeptMax.
 	huffman, raw keptStrings
+
+	// gen counts the dynamic table's changes; last is the last whole block decoded, rec the
+	// one being decoded (see block).
+	gen  uint64
+	last hpackBlock
+	rec  hpackRecording
 }
 
 // hpackKeptMax bounds the strings a reader keeps, and hpackKeptMaxLen their length: the
@@ -141,6 +152,8 @@ func (d *hpackReader) field(p []byte) ([]byte, error) {
 		}
 		d.maxSize = uint32(size)
 		d.evict()
+		d.gen++
+		d.rec.unfit = true // rare, and a replay would have to check it again
 		return rest, nil
 	}
 	return nil, errHPACKEncoding
@@ -188,6 +201,9 @@ func (d *hpackReader) literal(n byte, p []byte, indexed, never bool) ([]byte, er
 func (d *hpackReader) take(f hpack.HeaderField) error {
 	if d.maxString != 0 && (len(f.Name) > d.maxString || len(f.Value) > d.maxString) {
 		return hpack.ErrStringLength
+	}
+	if d.rec.on {
+		d.recordField(f)
 	}
 	if d.emitEnabled {
 		d.emit(f)
@@ -237,7 +253,8 @@ func (d *hpackReader) at(i uint64) (hpack.HeaderField, bool) {
 		return hpack.HeaderField{}, false
 	case i <= uint64(len(hpackStatic)):
 		return hpackStatic[i-1], true
-	case i-uint64(len(hpackStatic)) <= uint64(len(d.table)):
+	case i-uint64(len(hpackStatic)) <= uint64(len(d.table)-d.head):
+		d.rec.block.static = false // meaningful while a block is recorded only
 		return d.table[len(d.table)-int(i-uint64(len(hpackStatic)))], true
 	}
 	return hpack.HeaderField{}, false
@@ -245,21 +262,27 @@ func (d *hpackReader) at(i uint64) (hpack.HeaderField, bool) {
 
 // add puts f in the dynamic table, evicting the oldest entries as its size needs.
 func (d *hpackReader) add(f hpack.HeaderField) {
-	d.table = append(d.table, hpack.HeaderField{Name: f.Name, Value: f.Value})
+	if len(d.table) == cap(d.table) && d.head >= len(d.table)/2 && d.head > 0 {
+		n := copy(d.table, d.table[d.head:])
+		clear(d.table[n:])
+		d.table, d.head = d.table[:n], 0
+	}
+	entry := hpack.HeaderField{Name: f.Name, Value: f.Value}
+	d.table = append(d.table, entry)
 	d.size += f.Size()
 	d.evict()
+	d.changed(entry)
 }
 
+// evict drops the oldest entries until the table fits its size.
 func (d *hpackReader) evict() {
-	n := 0
-	for d.size > d.maxSize && n < len(d.table) {
-		d.size -= d.table[n].Size()
-		n++
+	for d.size > d.maxSize && d.head < len(d.table) {
+		d.size -= d.table[d.head].Size()
+		d.table[d.head] = hpack.HeaderField{} // its strings go
+		d.head++
 	}
-	if n > 0 {
-		k := copy(d.table, d.table[n:])
-		clear(d.table[k:])
-		d.table = d.table[:k]
+	if d.head == len(d.table) {
+		d.table, d.head = d.table[:0], 0
 	}
 }
 

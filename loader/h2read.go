@@ -19,6 +19,21 @@ type h2HeaderBlock struct {
 	encoded   int  // the block's bytes so far, as they came
 	tooLarge  bool // past the header list's bound: the rest of the block is decoded and dropped
 	keep      bool // the block's stream is one this client waits on
+	// id names the block's fields as the decoder gave them (see hpackReader.block): two
+	// blocks of one id have the same fields. 0 for fields without a name.
+	id uint64
+}
+
+// h2HeadChecks is what headerBlock concluded from the fields of the final answer's head
+// whose decoder id is id: the same fields lead to the same conclusions, so an answer that
+// repeats the last head is not checked again.
+type h2HeadChecks struct {
+	id     uint64
+	err    error // checkHead's
+	status int   // h2Status's
+	text   string
+	ok     bool
+	head   *h2Head // the head laid out, made when it first repeats; nil for a head in fault
 }
 
 // h2HeadersTooLarge is an answer whose header list is longer than the client takes.
@@ -202,7 +217,7 @@ func (c *h2Conn) data(f *http2.DataFrame) error {
 // startBlock begins a header block for stream.
 func (c *h2Conn) startBlock(stream uint32, endStream bool) {
 	c.hd.stream, c.hd.endStream = stream, endStream
-	c.hd.fields, c.hd.size, c.hd.encoded, c.hd.tooLarge = c.hd.fields[:0], 0, 0, false
+	c.hd.fields, c.hd.size, c.hd.encoded, c.hd.tooLarge, c.hd.id = c.hd.fields[:0], 0, 0, false, 0
 	c.mu.Lock()
 	c.hd.keep = c.streams[stream] != nil
 	c.mu.Unlock()
@@ -225,14 +240,22 @@ func (c *h2Conn) headerFragment(frag []byte, end bool) error {
 		c.mu.Unlock()
 		return h2ProtocolError{code: http2.ErrCodeProtocol, what: fmt.Sprintf("a header block longer than %d bytes", 2*int(c.maxList))}
 	}
-	if err := c.dec.Write(frag); err != nil {
-		return errH2HPACK
-	}
-	if !end {
-		return nil
-	}
-	if err := c.dec.Close(); err != nil {
-		return errH2HPACK
+	if end && c.hd.encoded == len(frag) { // the whole block in one frame, as most come
+		id, err := c.dec.block(frag)
+		if err != nil {
+			return errH2HPACK
+		}
+		c.hd.id = id
+	} else {
+		if err := c.dec.Write(frag); err != nil {
+			return errH2HPACK
+		}
+		if !end {
+			return nil
+		}
+		if err := c.dec.Close(); err != nil {
+			return errH2HPACK
+		}
 	}
 	if c.hd.keep {
 		c.headerBlock()
@@ -265,7 +288,24 @@ func (c *h2Conn) headerBlock() {
 		c.resetLocked(st, http2.ErrCodeCancel)
 		return
 	}
-	err := checkHead(c.hd.fields, st.headers)
+	var checks h2HeadChecks
+	switch {
+	case !st.headers && c.hd.id != 0 && c.hd.id == c.checked.id:
+		if c.checked.head == nil && c.checked.err == nil && c.checked.ok {
+			c.checked.head = newH2Head(c.checked.status, c.hd.fields)
+		}
+		checks = c.checked
+	case !st.headers:
+		checks.err = checkHead(c.hd.fields, false)
+		checks.status, checks.text, checks.ok = h2Status(c.hd.fields)
+		if c.hd.id != 0 {
+			checks.id = c.hd.id
+			c.checked = checks
+		}
+	default:
+		checks.err = checkHead(c.hd.fields, true)
+	}
+	err := checks.err
 	if err == nil && st.headers && !c.hd.endStream {
 		err = h2BadHead{"trailers that do not end the stream"}
 	}
@@ -279,7 +319,7 @@ func (c *h2Conn) headerBlock() {
 		st.signal()
 		return
 	}
-	status, text, ok := h2Status(c.hd.fields)
+	status, text, ok := checks.status, checks.text, checks.ok
 	switch {
 	case !ok:
 		st.fail(errH2BadStatus)
@@ -298,6 +338,7 @@ func (c *h2Conn) headerBlock() {
 	default:
 		st.headers, st.status, st.statusText = true, status, text
 		st.fields = append(st.fields[:0], c.hd.fields...)
+		st.head = checks.head
 		st.ended = c.hd.endStream
 		st.signal()
 	}

@@ -10,6 +10,9 @@ import (
 	"golang.org/x/net/http2/hpack"
 )
 
+// h2FrameHeaderLen is the length of a frame's header (RFC 9113 4.1).
+const h2FrameHeaderLen = 9
+
 // h2InternMax and h2InternMaxValue bound the strings a connection keeps to hand hpack without
 // allocating (see keptStrings).
 const (
@@ -209,12 +212,18 @@ func (c *h2Conn) writeField(name, value string) {
 }
 
 // writeHead writes the encoded head as a HEADERS frame and as many CONTINUATION frames as
-// the server's frame size needs; c.wmu is held.
+// the server's frame size needs; c.wmu is held. A head that bw holds reaches the socket
+// through the flusher, which bounds its own writes: the write deadline is looked at only
+// when bw would have to write the head out itself, which spares most requests two clock
+// readings.
 func (c *h2Conn) writeHead(id uint32, maxFrame int, endStream bool) error {
-	if err := c.armWrite(); err != nil {
-		return err
-	}
 	block := c.hbuf.Bytes()
+	frames := max(1, (len(block)+maxFrame-1)/maxFrame)
+	if len(block)+frames*h2FrameHeaderLen > c.bw.Available() {
+		if err := c.armWrite(); err != nil {
+			return err
+		}
+	}
 	frag := block[:min(len(block), maxFrame)]
 	block = block[len(frag):]
 	err := c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: frag,

@@ -56,6 +56,7 @@ type h2Stream struct {
 	status      int
 	statusText  string
 	fields      []hpack.HeaderField // the final head's fields, pseudo-fields included
+	head        *h2Head             // the same, laid out, when the head repeats an earlier one
 	interim     int
 	buf         []byte
 	off         int
@@ -173,6 +174,21 @@ func (s *h2Stream) read(p []byte) (int, error) {
 	}
 }
 
+// discardWhole drops the rest of the body when the answer ended without fault and its length
+// is the one declared (see wholeBody): read would give those bytes and then io.EOF.
+func (s *h2Stream) discardWhole(max int64) (int64, bool) {
+	c := s.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := int64(len(s.buf) - s.off)
+	if !s.ended || s.err != nil || (s.length >= 0 && s.got+n != s.length) || (max > 0 && s.got+n > max) {
+		return 0, false
+	}
+	s.got += n
+	s.buf, s.off = s.buf[:0], 0
+	return n, true
+}
+
 // h2Status reads the :status of a header block: the number as sent, and whether there is one.
 func h2Status(fields []hpack.HeaderField) (int, string, bool) {
 	for _, f := range fields {
@@ -201,6 +217,13 @@ func (b *h2Body) Read(p []byte) (int, error) {
 		return 0, errors.New("http2: read of a closed body")
 	}
 	return b.s.read(p)
+}
+
+func (b *h2Body) discardWhole(max int64) (int64, bool) {
+	if b.s == nil {
+		return 0, false
+	}
+	return b.s.discardWhole(max)
 }
 
 func (b *h2Body) Close() error {
@@ -240,22 +263,12 @@ func (b *h2Body) wireHead() string {
 // fillResponse puts the head of the stream's answer into resp, and body as its stream.
 func fillResponse(resp *fasthttp.Response, s *h2Stream, body *h2Body, head bool) {
 	resp.Reset()
-	resp.SetStatusCode(s.status)
-	// Unlike the request's, the response's SetProtocol leaves IsHTTP11 true, so the result is
-	// not marked HTTP10. fasthttp renders this head with a reason phrase and its defaults
-	// (Date, Content-Type), which ProbeOnce does not show: see h2Body.wireHead.
-	resp.Header.SetProtocol(strHTTP20)
-	size := -1
-	for _, f := range s.fields {
-		switch {
-		case strings.HasPrefix(f.Name, ":"):
-		case f.Name == "content-length":
-			if n, err := strconv.Atoi(f.Value); err == nil && n >= 0 {
-				size = n
-			}
-		default:
-			resp.Header.Add(f.Name, f.Value) // Set-Cookie values land in resp.Header.Cookies()
-		}
+	var size int
+	if s.head != nil {
+		s.head.header.CopyTo(&resp.Header)
+		size = s.head.size
+	} else {
+		size = layHead(&resp.Header, s.status, s.fields)
 	}
 	s.length = int64(size)
 	if head || s.status == 204 || s.status == 304 {
@@ -269,6 +282,44 @@ func fillResponse(resp *fasthttp.Response, s *h2Stream, body *h2Body, head bool)
 }
 
 var strHTTP20 = []byte("HTTP/2.0")
+
+// layHead puts an answer's :status and fields into h, which was reset, and returns its
+// Content-Length, -1 for none.
+func layHead(h *fasthttp.ResponseHeader, status int, fields []hpack.HeaderField) int {
+	h.SetStatusCode(status)
+	// Unlike the request's, the response's SetProtocol leaves IsHTTP11 true, so the result is
+	// not marked HTTP10. fasthttp renders this head with a reason phrase and its defaults
+	// (Date, Content-Type), which ProbeOnce does not show: see h2Body.wireHead.
+	h.SetProtocol(strHTTP20)
+	size := -1
+	for _, f := range fields {
+		switch {
+		case strings.HasPrefix(f.Name, ":"):
+		case f.Name == "content-length":
+			if n, err := strconv.Atoi(f.Value); err == nil && n >= 0 {
+				size = n
+			}
+		default:
+			h.Add(f.Name, f.Value) // Set-Cookie values land in h.Cookies()
+		}
+	}
+	return size
+}
+
+// h2Head is a final answer's head laid out in a fasthttp header once, for a head that
+// repeats: copying it into each response costs a fraction of laying out its fields again,
+// which fasthttp does one by one, each name normalized and each value checked. It does not
+// change once made, so the users of a connection copy it at once.
+type h2Head struct {
+	header fasthttp.ResponseHeader
+	size   int // layHead's
+}
+
+func newH2Head(status int, fields []hpack.HeaderField) *h2Head {
+	h := new(h2Head)
+	h.size = layHead(&h.header, status, fields)
+	return h
+}
 
 // rstCode is the reset a stream given up on gets: none when its answer ended.
 func rstCode(s *h2Stream) (http2.ErrCode, bool) {
