@@ -152,6 +152,9 @@ type loopUser struct {
 	// it was sent begins the next one there, without a second place in the list.
 	ready    bool
 	finished bool
+	// input is set when the connection's events told of input not read yet, hup when they told
+	// that the server closed it or it failed: both are looked at once the request is written.
+	input, hup bool
 	// In the open model: the arrival the request serves (its time in the schedule, and whether
 	// it found every user busy), and whether the user waits for an arrival, its connection
 	// kept open for it.
@@ -359,6 +362,14 @@ func (lp *loop) handle(u *loopUser, events uint32) {
 	if u.fd < 0 {
 		return // closed earlier in this round
 	}
+	// Edge-triggered: what an event says is not said again. Input that is not read now is
+	// read once the request is written (see write).
+	if events&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 {
+		u.input = true
+	}
+	if events&(unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 {
+		u.hup = true
+	}
 	if u.idle {
 		// A server that closed an idle connection is found out by the next request sent on
 		// it, which goes again on a new one: counted as resent, as the goroutine engine does.
@@ -384,11 +395,9 @@ func (lp *loop) handle(u *loopUser, events uint32) {
 		if events&unix.EPOLLOUT != 0 {
 			lp.write(u)
 		}
-		if u.writing || u.fd < 0 {
-			return
-		}
+		return
 	}
-	if events&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 {
+	if u.input {
 		lp.read(u)
 	}
 }
@@ -427,13 +436,18 @@ func (lp *loop) write(u *loopUser) {
 		}
 	}
 	u.writing = false
-	// An answer may have come before the request was whole (an early 413): read it now, as the
-	// edge it raised has passed.
-	lp.read(u)
+	// Input whose event came before the request was whole (an early 413, the server closing a
+	// kept-alive connection, bytes left past the last answer) is read now, as its edge has
+	// passed; otherwise the answer's own event says when to read, which spares a read that
+	// would find nothing.
+	if u.input || u.hup || u.writeErr != nil {
+		lp.read(u)
+	}
 }
 
 // read reads what the connection has of the answer, until it is whole or the socket is empty.
 func (lp *loop) read(u *loopUser) {
+	u.input = false
 	for {
 		n, err := unix.Read(u.fd, lp.buf)
 		switch {
@@ -458,14 +472,17 @@ func (lp *loop) read(u *loopUser) {
 		}
 		lp.l.conns.bytesIn.Add(int64(n))
 		p := lp.buf[:n]
-		_, done, err := u.ans.feed(p)
+		used, done, err := u.ans.feed(p)
 		if err != nil {
 			lp.fail(u, err)
 			return
 		}
 		if done {
 			// Bytes read past the answer are dropped, as fasthttp drops what its buffer holds
-			// past one: the connection carries the next request all the same.
+			// past one: the connection carries the next request all the same. The socket may
+			// hold more of them (or a full buffer more of anything): looked at once the next
+			// request is written.
+			u.input = used < n || n == len(lp.buf)
 			lp.complete(u)
 			return
 		}
@@ -489,6 +506,6 @@ func (lp *loop) noAnswer(u *loopUser, err error) error {
 func (lp *loop) closeConn(u *loopUser) {
 	if u.fd >= 0 {
 		unix.Close(u.fd)
-		u.fd, u.used, u.connecting = -1, false, false
+		u.fd, u.used, u.connecting, u.input, u.hup = -1, false, false, false, false
 	}
 }

@@ -3,6 +3,7 @@
 package loader
 
 import (
+	"bufio"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -471,6 +472,45 @@ func TestLoopAddr(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.url, got, tc.want)
+		}
+	}
+}
+
+// TestLoopReadsAnAnswerThatCameWhileWriting: the server answers as soon as it has a request's
+// head, then reads its large body and sends nothing more. The answer's event came while the
+// body was still going out, so the loop must read once the request is whole, or wait for the
+// timeout.
+func TestLoopReadsAnAnswerThatCameWhileWriting(t *testing.T) {
+	t.Parallel()
+	addr := serveLoopback(t, func(c net.Conn) {
+		defer c.Close()
+		br := bufio.NewReader(c)
+		for {
+			req, err := http.ReadRequest(br)
+			if err != nil {
+				return
+			}
+			if _, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"); err != nil {
+				return
+			}
+			if _, err := io.Copy(io.Discard, req.Body); err != nil {
+				return
+			}
+		}
+	})
+	body := strings.Repeat("x", 8<<20) // far more than the sockets' buffers hold
+	tg, err := urls.ParseLine("http://"+addr+"/up POST <"+writeTemp(t, body), urls.Options{AllowAbsoluteBodies: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Users: 1, Reps: 3, Timeout: 10 * time.Second}
+	loopRes, goRes, _, _ := runBothEngines(t, cfg, []urls.Target{tg})
+	if got, want := loopSummary(loopRes), loopSummary(goRes); !slices.Equal(got, want) {
+		t.Errorf("the loop's results differ:\n loop: %q\n goroutines: %q", got, want)
+	}
+	for _, r := range loopRes {
+		if r.Status != 200 || r.Err != ErrNone {
+			t.Errorf("result %+v, want 200", r)
 		}
 	}
 }
