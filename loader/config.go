@@ -212,6 +212,9 @@ type Config struct {
 	// noLoop keeps the run off the event loop (see loopable), for tests that compare the
 	// engines.
 	noLoop bool
+	// noPwait2 makes the event loop wait in milliseconds, as where epoll_pwait2 is missing,
+	// for tests of that way.
+	noPwait2 bool
 	// awaitFrom is how many connections a run may hold before its users wait for their
 	// answers before taking read buffers (awaitsAnswers); 0 is awaitFromDefault.
 	awaitFrom int

@@ -67,7 +67,7 @@ func (l *Loader) newLoops(w *loopWire, n int, results chan<- *[]Result) ([]*loop
 			return nil, false
 		}
 		loops[i] = &loop{l: l, w: w, ep: ep, out: results, buf: make([]byte, loopReadBuffer),
-			events: make([]unix.EpollEvent, 256), maxHead: l.cfg.headerBuffer()}
+			events: make([]unix.EpollEvent, 256), maxHead: l.cfg.headerBuffer(), noPwait2: l.cfg.noPwait2}
 	}
 	return loops, true
 }
@@ -116,7 +116,7 @@ type loop struct {
 	// arr is the loop's share of the open model's schedule; nil in the closed model, whose
 	// users each follow a plan.
 	arr *arrivals
-	// noPwait2 is set when the kernel lacks epoll_pwait2 (before Linux 5.11).
+	// noPwait2 is set when epoll_pwait2 is missing or refused (see wait).
 	noPwait2 bool
 }
 
@@ -246,13 +246,14 @@ func (lp *loop) wait() (int, error) {
 	}
 	if !lp.noPwait2 {
 		n, err := epollPwait2(lp.ep, lp.events, wait)
-		if !errors.Is(err, unix.ENOSYS) {
+		if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EPERM) {
 			return n, err
 		}
 		lp.noPwait2 = true
 	}
-	// Before Linux 5.11 the wait is in milliseconds: an arrival may go up to one late, which
-	// counts in its response time.
+	// Before Linux 5.11, or where a seccomp filter that predates epoll_pwait2 refuses it (with
+	// ENOSYS, or EPERM in older container runtimes), the wait is in milliseconds: an arrival
+	// may go up to one late, which counts in its response time.
 	return unix.EpollWait(lp.ep, lp.events, int((wait+time.Millisecond-1)/time.Millisecond))
 }
 

@@ -138,3 +138,22 @@ func TestOpenLoopSeveralAddresses(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenLoopWithoutPwait2: where epoll_pwait2 is missing or refused, the loop waits in
+// milliseconds, and the run's results are the same.
+func TestOpenLoopWithoutPwait2(t *testing.T) {
+	t.Parallel()
+	srv := newRawServer(t, func(c net.Conn, _ *http.Request, _ int) bool { return writeOK(c) })
+	tg, err := urls.ParseLine(srv.url("/a"), urls.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Rate: 200, MaxUsers: 2, Reps: 10, Timeout: 10 * time.Second, noPwait2: true}
+	loopRes, goRes, loopOut, _ := runBothEngines(t, cfg, []urls.Target{tg})
+	if got, want := openSummary(loopRes), openSummary(goRes); !slices.Equal(got, want) {
+		t.Errorf("the loop's results differ:\n loop: %q\n goroutines: %q", got, want)
+	}
+	if len(loopRes) != 10 || loopOut.Unsent != 0 {
+		t.Errorf("%d results, %d unsent; want 10, 0", len(loopRes), loopOut.Unsent)
+	}
+}
