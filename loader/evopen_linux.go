@@ -13,7 +13,7 @@ import (
 // runOpenLoops runs the open model on event loops, as runOpen does with goroutines: each
 // arrival of the schedule goes to an idle user when it is due, to a new user while there may
 // be more, or else waits, keeping its time, for the first user to free. A waiting user is a
-// connection and a few hundred bytes, not a goroutine. ok is false, having sent nothing, when
+// connection and about a kilobyte, not a goroutine. ok is false, having sent nothing, when
 // the run is not loopable or a loop cannot start.
 func (l *Loader) runOpenLoops(results chan<- *[]Result) (users int, unsent int64, ok bool) {
 	if !l.loopable() {
