@@ -74,7 +74,7 @@ type arrivals struct {
 
 func newArrivals(l *Loader, w *loopWire, k, n int, ids *atomic.Int32) *arrivals {
 	a := &arrivals{cfg: &l.cfg, pacer: Rate{PerSecond: l.cfg.Rate, Ramp: l.cfg.Ramp},
-		picker: openPicker(&l.cfg, len(l.targets), l.mix), total: -1, k: int64(k), n: int64(n),
+		picker: openPicker(&l.cfg, len(l.targets), l.mix), total: l.openTotal(), k: int64(k), n: int64(n),
 		maxUsers: l.cfg.MaxUsers / n, ids: ids}
 	if k < l.cfg.MaxUsers%n {
 		a.maxUsers++
@@ -90,12 +90,6 @@ func newArrivals(l *Loader, w *loopWire, k, n int, ids *atomic.Int32) *arrivals 
 		a.addrOf[ti] = ai
 	}
 	a.idle = make([][]*loopUser, len(seen))
-	switch {
-	case l.cfg.Once:
-		a.total = int64(len(l.targets))
-	case l.cfg.Reps > 0:
-		a.total = int64(l.cfg.Reps)
-	}
 	return a
 }
 
@@ -133,14 +127,7 @@ func (a *arrivals) stop(l *Loader) {
 	if a.stalled {
 		from = a.pendingO
 	}
-	stopAt := l.stopOffset()
-	if a.cfg.Duration > 0 {
-		stopAt = min(stopAt, a.cfg.Duration) // the timer may fire a little late
-	}
-	end := a.pacer.Before(stopAt)
-	if a.total >= 0 {
-		end = min(end, a.total)
-	}
+	end := l.dueBeforeStop(a.pacer, a.total)
 	a.unsent = max(0, a.mine(ownedBefore(a.cfg, end))-a.mine(from))
 	a.done, a.stalled = true, false
 }

@@ -24,13 +24,7 @@ func (l *Loader) runOpen(out chan<- *[]Result) (users int, unsent int64) {
 		return users, unsent
 	}
 	pacer := Rate{PerSecond: l.cfg.Rate, Ramp: l.cfg.Ramp}
-	total := int64(-1)
-	switch {
-	case l.cfg.Once:
-		total = int64(len(l.targets))
-	case l.cfg.Reps > 0:
-		total = int64(l.cfg.Reps)
-	}
+	total := l.openTotal()
 	picker := openPicker(&l.cfg, len(l.targets), l.mix)
 
 	// The users share one cache (see resourceCache); only the dispatcher hands it out.
@@ -108,18 +102,43 @@ func (l *Loader) waitUntil(offset time.Duration, timer *time.Timer) bool {
 // scheduled but never found a free user (or the dispatcher was itself late). It is arithmetic,
 // not a walk over the schedule, which at a trillion requests a second would outlast the run.
 func (l *Loader) countUnsent(p Pacer, i, total int64) int64 {
-	stopAt := l.stopOffset()
-	if l.cfg.Duration > 0 {
-		stopAt = min(stopAt, l.cfg.Duration) // the timer may fire a little late
-	}
-	end := p.Before(stopAt)
-	if total >= 0 {
-		end = min(end, total)
-	}
+	end := l.dueBeforeStop(p, total)
 	if end <= i {
 		return 0
 	}
 	return ownedBefore(&l.cfg, end) - ownedBefore(&l.cfg, i)
+}
+
+// dueBeforeStop is how many of the schedule's requests (total of them, -1 for no end) were due
+// before the run stopped.
+func (l *Loader) dueBeforeStop(p Pacer, total int64) int64 {
+	end := p.Before(l.scheduleStop())
+	if total >= 0 {
+		end = min(end, total)
+	}
+	return end
+}
+
+// scheduleStop is when the run stopped, as a schedule counts what was due before it: no later
+// than the run's Duration, as the timer that stops it may fire a little late.
+func (l *Loader) scheduleStop() time.Duration {
+	stopAt := l.stopOffset()
+	if l.cfg.Duration > 0 {
+		stopAt = min(stopAt, l.cfg.Duration)
+	}
+	return stopAt
+}
+
+// openTotal is how many requests the open model's schedule holds: every URL once, -r of them,
+// or -1 for as many as the run lasts.
+func (l *Loader) openTotal() int64 {
+	switch {
+	case l.cfg.Once:
+		return int64(len(l.targets))
+	case l.cfg.Reps > 0:
+		return int64(l.cfg.Reps)
+	}
+	return -1
 }
 
 // ownedBefore counts the requests 0..n-1 of the schedule that are this shard's (see

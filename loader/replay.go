@@ -177,10 +177,7 @@ func handOver(g *guest, tasks chan<- *guest) bool {
 // scheduleUnsent counts a, which the dispatcher held when the run stopped, and the arrivals
 // after it, that were due before the stop. The walk is short: it ends at the stop's moment.
 func (l *Loader) scheduleUnsent(a Arrival) int64 {
-	stopAt := l.stopOffset()
-	if l.cfg.Duration > 0 {
-		stopAt = min(stopAt, l.cfg.Duration)
-	}
+	stopAt := l.scheduleStop()
 	var n int64
 	for ok := true; ok && a.Due < stopAt; a, ok = l.schedule.Next() {
 		n++
