@@ -17,10 +17,10 @@ import (
 // requests whose answers need nothing but their figures, in the closed model or the open one.
 // Its users are not goroutines but states of a few loops (see loopsFor), each of which waits on
 // all of its connections at once (epoll) and answers each as its bytes arrive: no goroutine is
-// parked or woken, and no request passes through the connection pool. On loopback that takes about two thirds of the
-// goroutine engine's client CPU a request, below wrk's (see docs/speed.md). Runs that need
-// anything more take the goroutine engine, which is why loopable is a list of what the loop
-// does not do.
+// parked or woken, and no request passes through the connection pool. On loopback that takes
+// about two thirds of the goroutine engine's client CPU a request, about wrk's (see
+// docs/speed.md). Runs that need anything more take the goroutine engine, which is why loopable
+// is a list of what the loop does not do.
 
 // loopable tells whether the run can go through the event loop: what it asks of an answer is
 // its status, size, time and (for the content fingerprints) the body of a sample, nothing the
