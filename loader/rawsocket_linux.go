@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -17,9 +16,9 @@ import (
 // RawConn: the network poller still waits when the socket has nothing to read or no room, and
 // still keeps the deadlines, but a read or write is not announced to the scheduler as a call
 // that may block. The socket is non-blocking, so none does; and the announcement is not free:
-// a write on loopback runs the server's side of TCP too, and when it outlasts the scheduler's
-// 20 µs tick the thread's processor is handed to another thread, which is woken for it, while
-// this one, back from the call, sleeps. Errors read as net.TCPConn's own. Not under the race
+// a write on loopback runs the server's side of TCP too, and when it outlasts the system
+// monitor's tick (20 µs at first) the thread's processor is handed to another thread, which is
+// woken for it, while this one, back from the call, sleeps. Errors read as net.TCPConn's own. Not under the race
 // detector (see rawsocket_other.go).
 //
 // One read and one write may be in progress at a time, as fasthttp, TLS and the HTTP/2
@@ -75,10 +74,10 @@ func (s *rawSocket) read(p []byte) (int, error) {
 // doRead reads once; false asks the poller to wait until the socket has something.
 func (s *rawSocket) doRead(fd uintptr) bool {
 	for {
-		n, _, errno := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&s.rp[0])), uintptr(len(s.rp)))
+		n, errno := rawIO(unix.SYS_READ, fd, s.rp)
 		switch errno {
 		case 0:
-			s.rn = int(n)
+			s.rn = n
 			return true
 		case unix.EAGAIN:
 			return false
@@ -107,10 +106,10 @@ func (s *rawSocket) write(p []byte) (int, error) {
 // doWrite writes what is left of p; false asks the poller to wait for room.
 func (s *rawSocket) doWrite(fd uintptr) bool {
 	for s.wn < len(s.wp) {
-		n, _, errno := unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(&s.wp[s.wn])), uintptr(len(s.wp)-s.wn))
+		n, errno := rawIO(unix.SYS_WRITE, fd, s.wp[s.wn:])
 		switch errno {
 		case 0:
-			s.wn += int(n)
+			s.wn += n
 		case unix.EAGAIN:
 			return false
 		case unix.EINTR:
