@@ -156,7 +156,7 @@ func (d *dialer) open(addr string, timeout time.Duration, tc *tls.Config) (net.C
 	// One per TCP connection, so a tunnel counts once; the proxy's CONNECT exchange and the TLS
 	// records are in the wire bytes.
 	d.stats.opened.Add(1)
-	var conn net.Conn = &countingConn{Conn: raw, stats: d.stats}
+	var conn net.Conn = &countingConn{Conn: raw, stats: d.stats, raw: newRawSocket(raw)}
 	if d.proxy == nil && tc == nil {
 		return conn, nil
 	}
@@ -220,16 +220,25 @@ func (d *dialer) secure(conn net.Conn, addr string, deadline time.Time, tc *tls.
 type countingConn struct {
 	net.Conn
 	stats *connStats
+	raw   *rawSocket // reads and writes the socket where the system allows; nil where not
 }
 
-func (c *countingConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
+func (c *countingConn) Read(p []byte) (n int, err error) {
+	if c.raw != nil {
+		n, err = c.raw.read(p)
+	} else {
+		n, err = c.Conn.Read(p)
+	}
 	c.stats.bytesIn.Add(int64(n))
 	return n, err
 }
 
-func (c *countingConn) Write(p []byte) (int, error) {
-	n, err := c.Conn.Write(p)
+func (c *countingConn) Write(p []byte) (n int, err error) {
+	if c.raw != nil {
+		n, err = c.raw.write(p)
+	} else {
+		n, err = c.Conn.Write(p)
+	}
 	c.stats.bytesOut.Add(int64(n))
 	return n, err
 }

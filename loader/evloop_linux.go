@@ -411,9 +411,9 @@ func (lp *loop) write(u *loopUser) {
 		var err error
 		switch head := u.req.head; {
 		case u.wrote >= len(head):
-			n, err = unix.Write(u.fd, u.req.body[u.wrote-len(head):])
+			n, err = rawWrite(u.fd, u.req.body[u.wrote-len(head):])
 		case len(u.req.body) == 0:
-			n, err = unix.Write(u.fd, head[u.wrote:])
+			n, err = rawWrite(u.fd, head[u.wrote:])
 		default:
 			n, err = unix.Writev(u.fd, [][]byte{head[u.wrote:], u.req.body})
 		}
@@ -450,7 +450,7 @@ func (lp *loop) write(u *loopUser) {
 func (lp *loop) read(u *loopUser) {
 	u.input = false
 	for {
-		n, err := unix.Read(u.fd, lp.buf)
+		n, err := rawRead(u.fd, lp.buf)
 		switch {
 		case errors.Is(err, unix.EAGAIN):
 			return

@@ -58,6 +58,20 @@ func TestGateFails(t *testing.T) { t.Fatal("deliberate failure") }'
 gate "a failing test in examples/kubernetes" fail test
 unadd examples/kubernetes/gate_test.go
 
+# The raw step runs the packages that send requests without the race detector: a test that
+# fails only there (raw sockets are Linux's without the detector) fails it.
+gate "the raw step without failing tests" pass raw
+add loader/gate_test.go '//go:build !race
+
+package loader
+
+import "testing"
+
+func TestGateFails(t *testing.T) { t.Fatal("deliberate failure") }'
+gate "a failing test outside the race detector" fail raw
+gate "the same test under the race detector" pass test
+unadd loader/gate_test.go
+
 # The cross step vets every system: a file only Unix compiles, without a build tag, fails it.
 gate "the copy on every system" pass cross
 add stats/gate_syscall.go 'package stats

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # test.sh: the suite, by tier. With no tier it runs everything, as the README's test command:
 #
-#   scripts/test.sh [all|race|maths|short] [go test flags...]
+#   scripts/test.sh [all|race|maths|raw|short] [go test flags...]
 #
 #   race   every package under the race detector, except the tests of pure maths
 #   maths  the tests of pure maths (those that call testtier.Maths), without the detector,
 #          which only slows them tenfold: they share nothing between goroutines
+#   raw    the packages that send requests (loader, run, cmd/webload) without the detector:
+#          on Linux their connections then read and write the socket with raw system calls,
+#          which the detector cannot follow, so under it they go through net.Conn
 #   short  the edit loop: go test -short, without the tests that start databases, Chromium or
 #          exporters, or take more than about 2 s
-#   all    race, then maths, then the Kubernetes example's own module
+#   all    race, then maths, then raw, then the Kubernetes example's own module
 #
 # Flags after the tier go to every go test, e.g. scripts/test.sh all -count=1.
 set -euo pipefail
@@ -38,16 +41,19 @@ run_maths() {
   # shellcheck disable=SC2086 # one argument a package
   go test -run "^($names)\$" "$@" $pkgs
 }
+run_raw() { go test "$@" ./loader/ ./run/ ./cmd/webload/; }
 run_kubernetes() { (cd examples/kubernetes && go test "$@" ./...); }
 
 case $tier in
   race) run_race "$@" ;;
   maths) run_maths "$@" ;;
+  raw) run_raw "$@" ;;
   short) run_short "$@" ;;
   all)
     run_race "$@"
     run_maths "$@"
+    run_raw "$@"
     run_kubernetes "$@"
     ;;
-  *) echo "test.sh: unknown tier $tier; tiers: all race maths short" >&2; exit 2 ;;
+  *) echo "test.sh: unknown tier $tier; tiers: all race maths raw short" >&2; exit 2 ;;
 esac

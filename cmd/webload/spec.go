@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -21,7 +22,7 @@ type runSpec struct {
 	run.Spec
 	gates []gate.Gate
 	junit string
-	cpus  int // --cpus: the most CPUs webload's own work runs on; 0 for all
+	cpus  int // the most CPUs webload's own work runs on (see cpusFor); 0 for all
 }
 
 // specFromFlags checks every setting and reads the URLs. Each problem names its flag, or the
@@ -36,7 +37,6 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 	}
 	usersFromFlags(o, &s, &p)
 	loadFromFlags(c, o, &s.Config, &p)
-	s.cpus = o.cpus
 	if o.cpus < 0 {
 		p.addf("cpus", "--cpus: must be at least 1, or 0 for all (got %d)", o.cpus)
 	}
@@ -44,6 +44,7 @@ func specFromFlags(c *cli.Context, o *runOptions, env lookupEnv, from origin, ea
 	requestsFromFlags(c, o, &s.Config, &p)
 	browserFromFlags(o, &s.Config, sess.env(env), sess, &p)
 	bareFromFlags(c, o, &s.Config, &p)
+	s.cpus = cpusFor(c.IsSet("cpus"), o.cpus, s.Config.HTTP2, runtime.GOMAXPROCS(0))
 	s.Outputs = outputsFromFlags(o, &p)
 	checksFromFlags(c, o, &s, env, &p)
 	if s.Outputs.Verbose {
