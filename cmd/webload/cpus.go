@@ -15,7 +15,7 @@ func limitCPUs(n int) (restore func()) {
 	return func() { runtime.GOMAXPROCS(prev) }
 }
 
-// cpusFor is the CPUs a run's own work gets (0 for all of them, which are all): --cpus when
+// cpusFor is the CPUs a run's own work gets, 0 for all: --cpus when
 // it was given, else all of them, or half of them, at least one, over HTTP/2. There one
 // connection's reader wakes the users of every answer it reads, and on more threads each
 // wake-up hands an answer from one thread to another: on 2 CPUs beside nginx, one thread sent
