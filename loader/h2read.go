@@ -205,7 +205,9 @@ func (c *h2Conn) data(f *http2.DataFrame) error {
 		if f.StreamEnded() {
 			st.ended = true
 		}
-		st.signal()
+		if st.ended || len(st.buf)-st.off >= h2WakeBytes {
+			st.signal()
+		}
 	}
 	c.mu.Unlock()
 	if credit > 0 {
@@ -340,7 +342,9 @@ func (c *h2Conn) headerBlock() {
 		st.fields = append(st.fields[:0], c.hd.fields...)
 		st.head = checks.head
 		st.ended = c.hd.endStream
-		st.signal()
+		if st.ended {
+			st.signal() // otherwise the body wakes it (h2WakeBytes)
+		}
 	}
 }
 

@@ -71,7 +71,11 @@ func (s *rawSocket) read(p []byte) (int, error) {
 	return s.rn, nil
 }
 
-// doRead reads once; false asks the poller to wait until the socket has something.
+// doRead reads once; false asks the poller to wait until the socket has something. After a
+// read that took less than it asked for, the next still reads before it waits, though it will
+// most often find nothing: RawConn.Read clears the poller's word that bytes came before it
+// calls doRead, so a wait first would miss bytes that came in between (see the test "a short
+// read, then bytes that came before the next read").
 func (s *rawSocket) doRead(fd uintptr) bool {
 	for {
 		n, errno := rawIO(unix.SYS_READ, fd, s.rp)

@@ -170,6 +170,42 @@ func TestRawSocketAsNetConn(t *testing.T) {
 			_, err := rw.write([]byte("x"))
 			return nil, err
 		}, net.ErrClosed},
+		{"short reads, the rest coming later", func(c *net.TCPConn) {
+			for _, part := range []string{"hello", " ", "world"} {
+				c.Write([]byte(part))
+				time.Sleep(20 * time.Millisecond) // the client has read it all: its socket is empty
+			}
+		}, readAll, io.EOF},
+		{"a short read, then bytes that came before the next read", func(c *net.TCPConn) {
+			c.Write([]byte("a"))
+			c.Read(make([]byte, 1)) // the client read "a"
+			c.Write([]byte("bcd"))
+		}, func(c net.Conn, rw rwFuncs) ([]byte, error) {
+			buf := make([]byte, 100)
+			n, err := rw.read(buf)
+			if err != nil {
+				return nil, err
+			}
+			out := append([]byte(nil), buf[:n]...)
+			if _, err := rw.write([]byte("k")); err != nil {
+				return nil, err
+			}
+			time.Sleep(50 * time.Millisecond) // "bcd" and the end wait in the socket
+			more, err := readAll(c, rw)
+			return append(out, more...), err
+		}, io.EOF},
+		{"a short read, then a reset", func(c *net.TCPConn) {
+			c.Write([]byte("x"))
+			time.Sleep(30 * time.Millisecond)
+			reset(c)
+		}, readAll, syscall.ECONNRESET},
+		{"a short read, then the deadline", func(c *net.TCPConn) {
+			c.Write([]byte("x"))
+			time.Sleep(300 * time.Millisecond)
+		}, func(c net.Conn, rw rwFuncs) ([]byte, error) {
+			c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+			return readAll(c, rw)
+		}, os.ErrDeadlineExceeded},
 		{"empty reads and writes", func(c *net.TCPConn) {
 			c.Write([]byte("z"))
 		}, func(c net.Conn, rw rwFuncs) ([]byte, error) {
