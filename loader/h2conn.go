@@ -24,10 +24,9 @@ const (
 	h2StreamCredit = 1 << 20
 	// h2WakeBytes is how much unread body a stream takes in before its reader wakes the
 	// request waiting on it; the end of the answer, or a failure, wakes it at once. Woken at
-	// the head, a request with a small body found no body yet, as servers write the head and
-	// the body apart, and waited again: two wake-ups a request where one does, and on a busy
-	// connection the second was the larger share of the client's time. No figure reads the
-	// head's time: a request's clock stops at the body's last byte.
+	// the head, a request with a small body most often found no body yet, as servers write
+	// the head and the body apart, and waited again: two wake-ups a request where one does.
+	// No figure reads the head's time: a request's clock stops at the body's last byte.
 	h2WakeBytes = 32 << 10
 	// h2ConnWindow is the connection's window, given back as data arrives (in steps of
 	// h2ConnCredit), not as it is read: the streams' own windows bound what is held, and a
