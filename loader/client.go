@@ -46,6 +46,7 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 		return nil, err
 	}
 	awaits := cfg.awaitsAnswers()
+	d.wrap = func(conn net.Conn) net.Conn { return wire(conn, cfg.Timeout, cfg.probe, awaits) }
 	c := &fasthttp.Client{
 		Name: cfg.UserAgent,
 		// Every user holds at most one connection per host at a time, or one per parallel
@@ -80,8 +81,7 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 					return err
 				}
 				hc.DialTimeout = func(addr string, timeout time.Duration) (net.Conn, error) {
-					conn, err := d.dial(addr, timeout, htc)
-					return wire(conn, err, cfg.Timeout, cfg.probe, awaits)
+					return d.dial(addr, timeout, htc)
 				}
 			}
 			return nil
@@ -89,8 +89,7 @@ func newClient(cfg *Config, cs *connStats) (*fasthttp.Client, error) {
 		DisablePathNormalizing:   true,
 		NoDefaultUserAgentHeader: cfg.UserAgent == "",
 		DialTimeout: func(addr string, timeout time.Duration) (net.Conn, error) {
-			conn, err := d.dial(addr, timeout, nil)
-			return wire(conn, err, cfg.Timeout, cfg.probe, awaits)
+			return d.dial(addr, timeout, nil)
 		},
 	}
 	return c, nil
@@ -129,6 +128,8 @@ type dialer struct {
 	routes *routes // Resolve and ConnectTo; nil maps nothing
 	stats  *connStats
 	kits   chan *dialKit // free kits, see dialKit
+	// wrap, when set, wraps each connection opened, on the dial's goroutine (see dialKit.open).
+	wrap func(net.Conn) net.Conn
 }
 
 func (d *dialer) open(addr string, timeout time.Duration, tc *tls.Config) (net.Conn, error) {

@@ -33,9 +33,14 @@ type dialKit struct {
 	run     func() // k.open, made once: a method value made at each dial would allocate
 }
 
-// open dials, on the kit's own goroutine.
+// open dials, on the kit's own goroutine, and wraps what it opened there too: the wrapping
+// allocates, and the allocator's slow path under the user's dial call chain would grow the
+// user's stack to 8 KiB (see dialKit).
 func (k *dialKit) open() {
 	k.conn, k.err = k.d.open(k.addr, k.timeout, k.tc)
+	if k.err == nil && k.d.wrap != nil {
+		k.conn = k.d.wrap(k.conn)
+	}
 	k.done <- struct{}{}
 }
 

@@ -32,6 +32,7 @@ func BenchmarkManyUsersMemory(b *testing.B) {
 		cfg  func(*Config)
 	}{
 		{"defaults", func(*Config) {}},
+		{"open", func(c *Config) { c.Rate, c.MaxUsers, c.Reps = 1e6, users, users }},
 		{"bare", bare},
 		{"bare open", func(c *Config) {
 			bare(c)

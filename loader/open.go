@@ -159,31 +159,42 @@ func ownedBefore(c *Config, n int64) int64 {
 func (l *Loader) worker(id int, first job, jobs <-chan job, cache *resourceCache, out chan<- *[]Result) {
 	x, b, done := l.sender(out)
 	defer done()
-	// The user keeps its session across the arrivals it serves. Its row is numbered across
-	// the shards, which each number their users from 0.
+	// The user keeps its session across the arrivals it serves.
 	if l.users != nil {
-		row := id*max(l.cfg.Shards, 1) + l.cfg.Shard
-		x.sess = l.newSession(row, rand.New(rand.NewPCG(l.cfg.Seed, uint64(row))))
+		x.sess = l.workerSession(id)
 	}
 	v := l.newVisitor(x, id, cache)
 	if v != nil {
 		defer v.release()
 	}
+	// Each request's deepest call chain runs under this frame: what serving a job needs lives
+	// in the frames of visit and serveJob, which are not on the stack together (see do).
 	served := 0
 	for j, ok := first, true; ok; j, ok = <-jobs {
 		l.active.Add(1) // busy from here; waiting for the next job is idle
 		if v != nil {
 			v.visit(j.target, &j, b)
-			l.active.Add(-1)
-			continue
+		} else {
+			l.serveJob(x, j, id, served, b)
+			served++
 		}
-		if x.sess != nil && l.reloginDue(served) {
-			x.sess.reset()
-		}
-		served++
-		res, end := l.send(x, j.target, id)
-		res.Intended, res.Queued, res.Arrival = j.intended, j.queued, true
-		b.add(res, end)
 		l.active.Add(-1)
 	}
+}
+
+// workerSession makes the session of the open model's user id. Its row is numbered across the
+// shards, which each number their users from 0.
+func (l *Loader) workerSession(id int) *session {
+	row := id*max(l.cfg.Shards, 1) + l.cfg.Shard
+	return l.newSession(row, rand.New(rand.NewPCG(l.cfg.Seed, uint64(row))))
+}
+
+// serveJob makes job j's request as user id's served-th, without a visitor.
+func (l *Loader) serveJob(x *exchange, j job, id, served int, b *batcher) {
+	if x.sess != nil && l.reloginDue(served) {
+		x.sess.reset()
+	}
+	res, end := l.send(x, j.target, id)
+	res.Intended, res.Queued, res.Arrival = j.intended, j.queued, true
+	b.add(res, end)
 }

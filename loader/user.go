@@ -39,15 +39,21 @@ func (l *Loader) user(id int, p plan, rng *rand.Rand, s *session, out chan<- *[]
 		if v != nil {
 			v.visit(p.picker.Next(), nil, b)
 		} else {
-			if s != nil && l.reloginDue(i) {
-				s.reset() // no login steps to make without a visitor: only the values go
-			}
-			b.add(l.send(x, p.picker.Next(), me))
+			l.sendNext(x, p, i, me, b)
 		}
 		if l.cfg.Delay > 0 && (p.reps < 0 || i+1 < p.reps) {
 			l.pause(time.Duration(rng.Int64N(int64(l.cfg.Delay))))
 		}
 	}
+}
+
+// sendNext makes user me's i-th request, without a visitor. It is a function of its own so
+// that its Result is not in user's frame, which is under every request's deepest call chain.
+func (l *Loader) sendNext(x *exchange, p plan, i, me int, b *batcher) {
+	if x.sess != nil && l.reloginDue(i) {
+		x.sess.reset() // no login steps to make without a visitor: only the values go
+	}
+	b.add(l.send(x, p.picker.Next(), me))
 }
 
 // exchange is what one goroutine needs to make requests: its own request, response and body
@@ -131,6 +137,14 @@ func (l *Loader) do(x *exchange, ti, user int, kind Kind, res *Result) time.Dura
 	offset := time.Since(l.start)
 	resent, err := l.roundTrip(x, offset)
 	*res = Result{Start: offset, Intended: offset, Target: int32(ti), User: int32(user), Resent: resent}
+	return l.answered(x, ti, kind, res, err)
+}
+
+// answered reads and judges the answer to the request do sent at res.Start, err being how the
+// round trip ended, and returns when the request ended. It is apart from do so that its
+// locals are not on the stack while the request waits for its answer (see do).
+func (l *Loader) answered(x *exchange, ti int, kind Kind, res *Result, err error) time.Duration {
+	offset := res.Start
 	if err == nil {
 		err = checkStatus(x)
 	}

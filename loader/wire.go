@@ -93,15 +93,12 @@ type wireAddr struct {
 // wire wraps a connection the dialer opened for fasthttp, for requests with timeout; with
 // keepHead it keeps each answer's head as it came (see Probe), with awaits it waits for each
 // answer before reading it (see SetReadDeadline).
-func wire(conn net.Conn, err error, timeout time.Duration, keepHead, awaits bool) (net.Conn, error) {
-	if err != nil {
-		return nil, err
-	}
+func wire(conn net.Conn, timeout time.Duration, keepHead, awaits bool) net.Conn {
 	c := newWireConn(conn)
 	c.dl.slack = deadlineSlack(timeout)
 	c.keepHead = keepHead
 	c.awaits = awaits
-	return c, nil
+	return c
 }
 
 // newWireConn wraps conn, which speaks plain HTTP after its TLS and tunnel layers.
