@@ -12,6 +12,10 @@
 # port. INFLIGHT connections need as many open files in each of client and site: the script
 # raises the soft limit to the hard one, and says so when the hard one is lower (where the
 # system allows no more, give a lower INFLIGHT and read the bytes per request in flight).
+# Each case gets a site of its own, started empty: the site holds the connections a finished
+# run closed (it reads nothing, so it never sees them go), and a site kept from an earlier case
+# would run out of open files and leave requests waiting to connect, which hold less memory
+# than requests waiting for an answer. The last column says how many connections it accepted.
 #
 #   scripts/many-users.sh [USERS] [INFLIGHT] [RATE] [SECS]    default: 10000 100000 25000 12
 set -euo pipefail
@@ -28,24 +32,30 @@ go build -o "$work/holdsite" ./internal/holdsite/serve
 ports="18531 18532 18533 18534"
 addrs=() urls=()
 for p in $ports; do addrs+=("127.0.0.1:$p"); urls+=("http://127.0.0.1:$p/"); done
-"$work/holdsite" -for $((3 * secs + 120))s "${addrs[@]}" &
-site=$!
-trap 'kill "$site" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+site=
+trap 'if [ -n "$site" ]; then kill "$site" 2>/dev/null; fi; wait 2>/dev/null; rm -rf "$work"' EXIT
 printf '%s\n' "${urls[@]}" >"$work/urls.txt"
-sleep 0.5
 
-# peak NAME CMD...: runs CMD (bounded), prints a row with its peak RSS and what it reported.
+# peak NAME CMD...: runs CMD (bounded) against a site of its own, prints a row with its peak
+# RSS, what it reported and how many connections the site accepted.
 peak() {
   local name=$1
   shift
+  "$work/holdsite" -for $((3 * secs + 120))s "${addrs[@]}" >"$work/site" 2>&1 &
+  site=$!
+  sleep 0.5
   timeout $((3 * secs + 60)) /usr/bin/time -v "$@" >"$work/out" 2>"$work/time" || true
-  local kib requests
+  kill "$site" 2>/dev/null
+  wait "$site" 2>/dev/null || true
+  site=
+  local kib requests accepted
   kib=$(awk '/Maximum resident set size/ {print $6}' "$work/time")
   requests=$(awk -F'\t+' '/^Requests:/ {print $2}' "$work/out" | sed 's/^ *//')
-  printf '%-34s %8d %10d   %s\n' "$name" $((kib / 1024)) $((kib * 1024 / n)) "$requests"
+  accepted=$(awk '/^accepted/ {print $2}' "$work/site")
+  printf '%-34s %8d %10d %9s   %s\n' "$name" $((kib / 1024)) $((kib * 1024 / n)) "${accepted:-?}" "$requests"
 }
 
-printf '%-34s %8s %10s   %s\n' "case" "peak MiB" "bytes/each" "requests (webload's summary)"
+printf '%-34s %8s %10s %9s   %s\n' "case" "peak MiB" "bytes/each" "accepted" "requests (webload's summary)"
 n=$users peak "closed, -c $users" \
   "$work/webload" -c "$users" -t "${secs}S" --timeout "$((secs + 3))" -f "$work/urls.txt"
 n=$inflight peak "open, $inflight in flight" \

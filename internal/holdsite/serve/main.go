@@ -1,5 +1,5 @@
 // Command serve holds every connection made to it on loopback ports, answering nothing, until
-// it is stopped or its time is up:
+// it is stopped or its time is up, and then says how many it accepted:
 //
 //	go run ./internal/holdsite/serve -for 2m 127.0.0.1:PORT [127.0.0.1:PORT...]
 package main
@@ -42,4 +42,7 @@ func main() {
 	case <-stop:
 	case <-time.After(*hold):
 	}
+	// Connections a client closed stay held, so this counts every one it accepted: a
+	// measurement can tell the requests that reached it from those still waiting to connect.
+	fmt.Printf("accepted %d connections\n", s.Held())
 }
