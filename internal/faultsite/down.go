@@ -16,6 +16,9 @@ type outage struct {
 	woken bool          // guarded by Site.mu; wake is closed once
 	done  chan struct{} // closed when the comeback has ended, the site up or closed
 	err   error         // written before done is closed: nil when the site came back
+	// release lets go of the port held while the site is down (see holdPort); nil once let go
+	// or when it could not be held. Only comeBack uses it.
+	release func()
 }
 
 // GoDown makes the site unreachable now (listener closed, every open connection closed, so
@@ -43,6 +46,9 @@ func (s *Site) GoDown(d time.Duration) error {
 	s.mu.Unlock()
 
 	s.shutdown(g, true)
+	// Held at once, so that no other listener is given the port while the site is down. A
+	// port that cannot be held is left free, as before: the outage still happens.
+	o.release, _ = holdPort(s.addr)
 	go s.comeBack(d, o)
 	return nil
 }
@@ -79,6 +85,13 @@ func (s *Site) comeBack(d time.Duration, o *outage) {
 	defer s.wg.Done()
 	o.err = errors.New("faultsite: site closed while down")
 	defer close(o.done)
+	let := func() {
+		if o.release != nil {
+			o.release()
+			o.release = nil
+		}
+	}
+	defer let()
 	wait, wake := d, o.wake
 	for {
 		t := time.NewTimer(wait)
@@ -96,6 +109,7 @@ func (s *Site) comeBack(d time.Duration, o *outage) {
 			s.mu.Unlock()
 			return
 		}
+		let() // the port is bound again right after
 		err := s.listen(s.addr)
 		s.restartErr = err
 		if err == nil {

@@ -25,7 +25,12 @@ func newBrowser(t *testing.T, base string) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &browser{t, base, &http.Client{Jar: jar}}
+	// A transport of its own: httptest.Server.Close closes the idle connections of
+	// http.DefaultTransport, which breaks a request of a parallel test that shares it just as
+	// its connection is made ("http: CloseIdleConnections called").
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &browser{t, base, &http.Client{Jar: jar, Transport: tr}}
 }
 
 func (b *browser) get(title string) (int, string) {
