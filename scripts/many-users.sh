@@ -15,7 +15,7 @@
 # Each case gets a site of its own, started empty: the site holds the connections a finished
 # run closed (it reads nothing, so it never sees them go), and a site kept from an earlier case
 # would run out of open files and leave requests waiting to connect, which hold less memory
-# than requests waiting for an answer. The last column says how many connections it accepted.
+# than requests waiting for an answer. The "accepted" column says how many connections it took.
 #
 #   scripts/many-users.sh [USERS] [INFLIGHT] [RATE] [SECS]    default: 10000 100000 25000 12
 set -euo pipefail
