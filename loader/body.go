@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -10,10 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/klauspost/compress/flate"
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zlib"
-	brrr "github.com/molecule-man/go-brrr"
 	"github.com/valyala/fasthttp"
 )
 
@@ -28,7 +23,8 @@ const maxParsed = 2 << 20
 
 // body reads response bodies for one goroutine. It counts each body as received and, when
 // the server compressed it, as decoded, and keeps the decoded start of an HTML page for the
-// parser. Its decoders are made at first use and reused, so plain bodies cost nothing extra.
+// parser. Its decoders are borrowed from the run's for the time of a compressed body (see
+// decoders), so plain bodies cost nothing extra.
 type body struct {
 	maxBody  int64     // Config.MaxBody: a cap on the bytes received and on the bytes decoded, 0 for none
 	deadline time.Time // when the request's time is up, set before each read; zero for none
@@ -53,16 +49,15 @@ type body struct {
 	decoded *decodeCache
 	uri     *fasthttp.URI // the request's, set before each read
 	key     []byte
-	cmp     []byte
+	cmp     *[]byte
 	rec     recorder
 
 	counted counter
 	guard   guard
-	peek    *bufio.Reader
-	gz      *gzip.Reader
-	zl      io.ReadCloser
-	fl      io.ReadCloser
-	br      *brrr.Reader
+	// dec lends the decoders and the decode cache's scratch (cmp, the recorder's buffer) for
+	// the time of one body; nil: the body makes its own.
+	dec  *decoders
+	lent lent
 }
 
 // bodySize is what reading a body found.
@@ -144,6 +139,7 @@ func (b *body) whole(stream io.Reader, encoding []byte, keep bool) (int64, bool)
 // from the decode cache when the body repeats one kept there.
 func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 	coding := codingOf(encoding)
+	defer b.giveBackScratch()
 	var src io.Reader = &b.counted
 	var kept *decodedBody
 	record := false
@@ -170,7 +166,7 @@ func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 		}
 	}
 	if record {
-		b.rec.start(src, b.decoded.limits.body)
+		b.rec.start(src, b.decoded.limits.body, b.decoders().buffer(0))
 		src = &b.rec
 	}
 	size, err := b.decodeFrom(src, coding, keep)
@@ -184,10 +180,28 @@ func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 		b.decoded.decodes.Add(1)
 		b.decoded.changed(b.key)
 	}
-	if cap(b.rec.buf) > 64<<10 {
-		b.rec.buf = nil // a large body's copy is not held by every user for the run
-	}
 	return size, err
+}
+
+// decoders is the run's decoders, or the body's own when it has none.
+func (b *body) decoders() *decoders {
+	if b.dec == nil {
+		b.dec = new(decoders)
+	}
+	return b.dec
+}
+
+// giveBackScratch gives back the scratch buffers the decode cache's work borrowed for a body.
+func (b *body) giveBackScratch() {
+	if b.cmp != nil {
+		b.dec.putBuffer(b.cmp)
+		b.cmp = nil
+	}
+	if b.rec.lent != nil {
+		*b.rec.lent = b.rec.buf[:0] // the buffer as it grew
+		b.dec.putBuffer(b.rec.lent)
+		b.rec.lent, b.rec.buf = nil, nil
+	}
 }
 
 // contentCoding is a body's Content-Encoding as the body reads it, told apart once a body.
@@ -215,6 +229,20 @@ func codingOf(encoding []byte) contentCoding {
 	return codingOther
 }
 
+func (c contentCoding) String() string {
+	switch c {
+	case codingIdentity:
+		return "identity"
+	case codingGzip:
+		return "gzip"
+	case codingDeflate:
+		return "deflate"
+	case codingBrotli:
+		return "br"
+	}
+	return "other"
+}
+
 // compressed tells whether the body decodes bodies of this coding.
 func (c contentCoding) compressed() bool {
 	return c == codingGzip || c == codingDeflate || c == codingBrotli
@@ -224,14 +252,16 @@ func (c contentCoding) compressed() bool {
 // did to its end; otherwise rest gives the whole body again: the bytes read, which are kept's
 // so far and the chunk that differed, then the rest of it as the counted body goes on.
 func (b *body) compare(kept *decodedBody) (same bool, rest io.Reader) {
+	const size = 4 << 10
 	if b.cmp == nil {
-		b.cmp = make([]byte, 4<<10)
+		b.cmp = b.decoders().buffer(size)
 	}
+	buf := (*b.cmp)[:size]
 	want, off := kept.compressed, 0
 	for {
-		n, err := b.counted.Read(b.cmp)
-		if n > len(want)-off || !bytes.Equal(b.cmp[:n], want[off:off+n]) {
-			return false, b.resume(want[:off], b.cmp[:n], err)
+		n, err := b.counted.Read(buf)
+		if n > len(want)-off || !bytes.Equal(buf[:n], want[off:off+n]) {
+			return false, b.resume(want[:off], buf[:n], err)
 		}
 		off += n
 		if errors.Is(err, io.EOF) && off == len(want) {
@@ -265,12 +295,13 @@ func (f failed) Read([]byte) (int, error) { return 0, f.err }
 type recorder struct {
 	r    io.Reader
 	buf  []byte
+	lent *[]byte // the scratch buf began as, given back when the body is read
 	max  int
 	over bool
 }
 
-func (r *recorder) start(src io.Reader, max int) {
-	r.r, r.buf, r.max, r.over = src, r.buf[:0], max, false
+func (r *recorder) start(src io.Reader, max int, scratch *[]byte) {
+	r.r, r.buf, r.lent, r.max, r.over = src, (*scratch)[:0], scratch, max, false
 }
 
 func (r *recorder) Read(p []byte) (int, error) {
@@ -286,40 +317,19 @@ func (r *recorder) Read(p []byte) (int, error) {
 }
 
 // decodeFrom reads src, the counted body or what stands for it, through the decoder its
-// coding needs.
+// coding needs, borrowed for the time of the body.
 func (b *body) decodeFrom(src io.Reader, coding contentCoding, keep bool) (bodySize, error) {
-	r, decoding := src, coding.compressed()
-	switch coding {
-	case codingGzip:
-		if b.gz == nil {
-			b.gz = new(gzip.Reader)
-		}
-		if err := b.gz.Reset(src); err != nil {
-			if b.empty() {
-				return bodySize{}, nil
-			}
-			if b.counted.err != nil {
-				return bodySize{}, b.counted.err // the connection broke in the gzip header
-			}
-			return bodySize{}, fmt.Errorf("decoding gzip body: %w", errBadEncoding{err})
-		}
-		r = b.gz
-	case codingDeflate:
-		d, err := b.deflate(src)
-		if err != nil && b.empty() {
+	decoding := coding.compressed()
+	r, err := b.decoders().reader(src, coding, &b.lent)
+	defer b.dec.giveBack(&b.lent)
+	if err != nil {
+		if b.empty() {
 			return bodySize{}, nil
 		}
-		if err != nil {
-			return bodySize{}, fmt.Errorf("decoding deflate body: %w", errBadEncoding{err})
+		if coding == codingGzip && b.counted.err != nil {
+			return bodySize{}, b.counted.err // the connection broke in the gzip header
 		}
-		r = d
-	case codingBrotli:
-		if b.br == nil {
-			b.br = brrr.NewReader(src)
-		} else {
-			b.br.Reset(src)
-		}
-		r = b.br
+		return bodySize{}, fmt.Errorf("decoding %s body: %w", coding, errBadEncoding{err})
 	}
 	if decoding {
 		b.guard = guard{r: r, max: b.maxBody, deadline: b.deadline, check: decodeCheck}
@@ -366,30 +376,6 @@ func (g *guard) Read(p []byte) (int, error) {
 // empty tells whether the body ended cleanly before its first byte. Browsers take an empty body
 // as empty whatever its Content-Encoding says, though no decoder accepts zero bytes.
 func (b *body) empty() bool { return b.counted.n == 0 && b.counted.err == nil }
-
-// deflate returns a reader for an HTTP "deflate" body: zlib as the standard says, or the raw
-// deflate stream some servers send instead, told apart by the zlib header.
-func (b *body) deflate(src io.Reader) (io.Reader, error) {
-	if b.peek == nil {
-		b.peek = bufio.NewReaderSize(src, 512)
-	} else {
-		b.peek.Reset(src)
-	}
-	head, _ := b.peek.Peek(2)
-	if len(head) == 2 && head[0]&0x0f == 8 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
-		if b.zl == nil {
-			zl, err := zlib.NewReader(b.peek)
-			b.zl = zl
-			return zl, err
-		}
-		return b.zl, b.zl.(zlib.Resetter).Reset(b.peek, nil)
-	}
-	if b.fl == nil {
-		b.fl = flate.NewReader(b.peek)
-		return b.fl, nil
-	}
-	return b.fl, b.fl.(flate.Resetter).Reset(b.peek, nil)
-}
 
 // drain reads r to its end, keeping up to maxParsed bytes in b.page when keep is set and up
 // to b.hold bytes in b.held for the checks. Both are views of one buffer, filled once.

@@ -168,7 +168,7 @@ func (lp *loop) run() {
 	defer unix.Close(lp.ep)
 	lp.b = l.newBatcher(lp.out)
 	defer lp.b.close()
-	lp.body = body{maxBody: l.cfg.MaxBody, pages: &l.pages}
+	lp.body = body{maxBody: l.cfg.MaxBody, pages: &l.pages, dec: &l.decoders}
 	lp.keepBudget = loopKeepBudget
 	lp.left = len(lp.users)
 	for i, u := range lp.users {

@@ -144,6 +144,8 @@ type Loader struct {
 
 	batches sync.Pool
 	pages   sync.Pool // page buffers, *[]byte, lent to the users' bodies (see body.take)
+	// decoders lends the users' bodies their decoders for the time of a compressed body.
+	decoders decoders
 	// checkCost is what judging checks cost the users, added up as their exchanges end.
 	checkCost runCheckCost
 	// schedule gives the open model's arrivals when set (SetSchedule); nil paces by Config.Rate.

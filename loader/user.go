@@ -96,7 +96,7 @@ func (l *Loader) sender(out chan<- *[]Result) (*exchange, *batcher, func()) {
 
 func (l *Loader) newExchange() *exchange {
 	return &exchange{req: fasthttp.AcquireRequest(), resp: fasthttp.AcquireResponse(), costs: &l.checkCost,
-		body: body{maxBody: l.cfg.MaxBody, pages: &l.pages, decoded: l.decoded}}
+		body: body{maxBody: l.cfg.MaxBody, pages: &l.pages, decoded: l.decoded, dec: &l.decoders}}
 }
 
 func (x *exchange) release() {

@@ -2,14 +2,21 @@
 // measuring what a run holds per URL over a long list (scripts/memory-bounds.sh): page N is
 // /p/N, its text and structure its own, with a token that changes on every answer as a form's
 // does. Pages are made on each request, so the site holds nothing per page however many
-// there are.
+// there are; CompressedHandler compresses each answer anew, for measuring what a run holds
+// per user on a site that compresses (scripts/page-users.sh).
 package pagesite
 
 import (
+	"compress/gzip"
+	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+
+	brrr "github.com/molecule-man/go-brrr"
 )
 
 // PageSize is about the size of a page, in bytes.
@@ -55,7 +62,22 @@ func Page(b []byte, n int, token string) []byte {
 }
 
 // Handler answers /p/N with page N (N from 0 to 2^31) and anything else with 404.
-func Handler() http.Handler {
+func Handler() http.Handler { return handler("") }
+
+// Encodings are the content codings CompressedHandler answers in.
+var Encodings = []string{"gzip", "br"}
+
+// CompressedHandler answers as Handler does, each page compressed in encoding (one of
+// Encodings) when the request accepts it, as a site behind a compressing server does: every
+// answer compressed anew, its token being its own.
+func CompressedHandler(encoding string) (http.Handler, error) {
+	if !slices.Contains(Encodings, encoding) {
+		return nil, fmt.Errorf("pagesite: encoding %q: give one of %s", encoding, strings.Join(Encodings, ", "))
+	}
+	return handler(encoding), nil
+}
+
+func handler(encoding string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s, ok := strings.CutPrefix(r.URL.Path, "/p/")
 		n, err := strconv.Atoi(s)
@@ -67,7 +89,32 @@ func Handler() http.Handler {
 		for i := range token {
 			token[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[rand.IntN(36)]
 		}
+		page := Page(make([]byte, 0, PageSize+1024), n, string(token[:]))
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write(Page(make([]byte, 0, PageSize+1024), n, string(token[:])))
+		w.Header().Add("Vary", "Accept-Encoding")
+		if encoding == "" || !accepts(r.Header.Get("Accept-Encoding"), encoding) {
+			_, _ = w.Write(page)
+			return
+		}
+		w.Header().Set("Content-Encoding", encoding)
+		var z io.WriteCloser
+		if encoding == "br" {
+			z, _ = brrr.NewWriter(w, 5) // a level that exists
+		} else {
+			z = gzip.NewWriter(w)
+		}
+		_, _ = z.Write(page)
+		_ = z.Close()
 	})
+}
+
+// accepts tells whether an Accept-Encoding header names coding (q-values aside).
+func accepts(header, coding string) bool {
+	for part := range strings.SplitSeq(header, ",") {
+		name, _, _ := strings.Cut(part, ";")
+		if strings.EqualFold(strings.TrimSpace(name), coding) {
+			return true
+		}
+	}
+	return false
 }
