@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"flag"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -54,19 +55,9 @@ func BenchmarkManyUsersMemory(b *testing.B) {
 				b.Fatal(err)
 			}
 			heap0, stack0 := inUse()
-
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				l.Run(ctx, &discard{})
-			}()
-			for i := 0; i < 3000 && site.Held() < users; i++ {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if got := site.Held(); got < users {
-				b.Fatalf("%d of %d users' connections held after 30 s", got, users)
-			}
+			cancel, done := runUntil(b, l, func() (bool, string) {
+				return site.Held() >= users, fmt.Sprintf("%d of %d users' connections held", site.Held(), users)
+			})
 			time.Sleep(100 * time.Millisecond) // the last requests written after their connections
 			heap1, stack1 := inUse()
 			if *heapProfile != "" {
@@ -80,6 +71,29 @@ func BenchmarkManyUsersMemory(b *testing.B) {
 			b.ReportMetric(float64(stack1-stack0)/users, "stack-bytes/user")
 		})
 	}
+}
+
+// runUntil starts l's run and returns once reached says so, failing b, which it names what
+// was reached so far, after 30 s. cancel stops the run, which has ended when done closes.
+func runUntil(b *testing.B, l *Loader, reached func() (bool, string)) (cancel func(), done <-chan struct{}) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		l.Run(ctx, &discard{})
+	}()
+	for i := 0; i < 3000; i++ {
+		if ok, _ := reached(); ok {
+			return cancel, ended
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ok, so := reached()
+	if !ok {
+		cancel()
+		b.Fatalf("%s after 30 s", so)
+	}
+	return cancel, ended
 }
 
 // heapProfile names a file for the heap profile taken while the users wait, to see where
@@ -154,18 +168,9 @@ func BenchmarkPageUsersMemory(b *testing.B) {
 			}
 			runtime.GC()
 			heap0, stack0 := inUse()
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				l.Run(ctx, &discard{})
-			}()
-			for i := 0; i < 3000 && waiting.Load() < users; i++ {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if got := waiting.Load(); got < users {
-				b.Fatalf("%d of %d users waiting after 30 s", got, users)
-			}
+			cancel, done := runUntil(b, l, func() (bool, string) {
+				return waiting.Load() >= users, fmt.Sprintf("%d of %d users waiting", waiting.Load(), users)
+			})
 			runtime.GC() // a pool keeps what it held for one more collection
 			heap1, stack1 := inUse()
 			cancel()
