@@ -336,6 +336,12 @@ func (b *body) decodeFrom(src io.Reader, coding contentCoding, keep bool) (bodyS
 		r = &b.guard
 	}
 	n, err := b.drain(r, keep)
+	if err == nil && decoding {
+		// A brotli or deflate decoder stops at the end of its stream; what follows it in the
+		// body (the end of a chunked body, or bytes a server sent after the stream) is read
+		// too, as received, or the connection could not carry the next request.
+		_, err = io.Copy(io.Discard, src)
+	}
 	if err != nil && decoding && b.empty() {
 		return bodySize{}, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/valyala/fasthttp"
+	"github.com/webload/webload/urls"
 )
 
 // Users borrow their decoders and the decode cache's scratch for one body and hold none of it
@@ -67,6 +68,45 @@ func TestBodiesBorrowDecoders(t *testing.T) {
 					b.release()
 					fasthttp.ReleaseRequest(req)
 					fasthttp.ReleaseResponse(resp)
+				}
+			})
+		}
+	}
+}
+
+// A compressed body is read to its end, past the end of the compressed stream: the end of a
+// chunked body, or whatever the server sent after the stream, so that the connection carries
+// the next request as a browser's would. A brotli or deflate decoder stops reading at the end
+// of its stream, and the unread end of the body made every request open a connection.
+func TestCompressedBodiesKeepTheConnection(t *testing.T) {
+	t.Parallel()
+	plain := bytes.Repeat([]byte("<p>a paragraph of the page, and a number: 12345</p>\n"), 300)
+	for _, enc := range encoders {
+		for _, chunked := range []bool{false, true} {
+			t.Run(enc.name+" chunked "+strconv.FormatBool(chunked), func(t *testing.T) {
+				t.Parallel()
+				wire := encodeWith(t, enc.encode, plain)
+				site := newHitServer(t, func(w http.ResponseWriter, _ *http.Request) {
+					w.Header().Set("Content-Encoding", enc.header)
+					w.Header().Set("Content-Type", "text/html")
+					if chunked {
+						w.(http.Flusher).Flush() // the head goes out alone: the body is chunked
+					} else {
+						w.Header().Set("Content-Length", strconv.Itoa(len(wire)))
+					}
+					_, _ = w.Write(wire)
+				})
+				for _, parse := range []bool{false, true} {
+					cfg := Config{Users: 1, Reps: 5, AcceptEncoding: "gzip, deflate, br", Parser: parse}
+					results, out := run(t, cfg, []urls.Target{target(t, site.URL+"/page")})
+					for i, r := range results {
+						if r.Err != ErrNone || r.Decoded != int64(len(plain)) || r.BodyBytes != int64(len(wire)) {
+							t.Fatalf("parse %v, request %d: %+v; want %d bytes received, %d decoded", parse, i, r, len(wire), len(plain))
+						}
+					}
+					if out.Connections != 1 {
+						t.Errorf("parse %v: %d requests opened %d connections, want 1", parse, len(results), out.Connections)
+					}
 				}
 			})
 		}

@@ -3,12 +3,18 @@ package loader
 import (
 	"context"
 	"flag"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/webload/webload/internal/pagesite"
 	"github.com/webload/webload/urls"
 )
 
@@ -49,19 +55,9 @@ func BenchmarkManyUsersMemory(b *testing.B) {
 				b.Fatal(err)
 			}
 			heap0, stack0 := inUse()
-
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				l.Run(ctx, &discard{})
-			}()
-			for i := 0; i < 3000 && site.Held() < users; i++ {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if got := site.Held(); got < users {
-				b.Fatalf("%d of %d users' connections held after 30 s", got, users)
-			}
+			cancel, done := runUntil(b, l, func() (bool, string) {
+				return site.Held() >= users, fmt.Sprintf("%d of %d users' connections held", site.Held(), users)
+			})
 			time.Sleep(100 * time.Millisecond) // the last requests written after their connections
 			heap1, stack1 := inUse()
 			if *heapProfile != "" {
@@ -75,6 +71,29 @@ func BenchmarkManyUsersMemory(b *testing.B) {
 			b.ReportMetric(float64(stack1-stack0)/users, "stack-bytes/user")
 		})
 	}
+}
+
+// runUntil starts l's run and returns once reached says so, failing b, which it names what
+// was reached so far, after 30 s. cancel stops the run, which has ended when done closes.
+func runUntil(b *testing.B, l *Loader, reached func() (bool, string)) (cancel func(), done <-chan struct{}) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		l.Run(ctx, &discard{})
+	}()
+	for i := 0; i < 3000; i++ {
+		if ok, _ := reached(); ok {
+			return cancel, ended
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ok, so := reached()
+	if !ok {
+		cancel()
+		b.Fatalf("%s after 30 s", so)
+	}
+	return cancel, ended
 }
 
 // heapProfile names a file for the heap profile taken while the users wait, to see where
@@ -97,5 +116,68 @@ func writeHeapProfile(b *testing.B, name string) {
 	defer f.Close()
 	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// BenchmarkPageUsersMemory is the memory each user holds between pages on a site that
+// compresses them (see decoders): users each read one of internal/pagesite's pages, plain,
+// gzip or br, and then wait for their next answer, which never comes; the heap and stacks in
+// use then, less what was in use before, a user, once two collections have emptied the pools
+// of what users lent back. The site runs in the process, so each case counts its connections'
+// memory too (alike in every case): set the compressed cases beside "plain". It measures one
+// such run whatever b.N is; bytes/user is the figure.
+func BenchmarkPageUsersMemory(b *testing.B) {
+	const users = 300
+	for _, encoding := range append([]string{"plain"}, pagesite.Encodings...) {
+		b.Run(encoding, func(b *testing.B) {
+			pages := pagesite.Handler()
+			if encoding != "plain" {
+				var err error
+				if pages, err = pagesite.CompressedHandler(encoding); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// The first request of each user's number gets a page; every later one waits until
+			// the end. A user that got more than one page (another's came late) asks on, and
+			// the run is long enough for every user to be waiting.
+			var asked, waiting atomic.Int64
+			hold := make(chan struct{})
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if asked.Add(1) > users {
+					waiting.Add(1)
+					select {
+					case <-hold:
+					case <-r.Context().Done():
+					}
+					return
+				}
+				pages.ServeHTTP(w, r)
+			}))
+			release := sync.OnceFunc(func() { close(hold) })
+			b.Cleanup(srv.Close)
+			b.Cleanup(release) // before the site closes, which waits for its handlers
+			tg, err := urls.ParseLine(srv.URL+"/p/1", urls.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			cfg := DefaultConfig()
+			cfg.Users, cfg.Reps, cfg.Timeout, cfg.UserAgent = users, 100, time.Minute, "bench"
+			l, err := New(cfg, []urls.Target{tg})
+			if err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			heap0, stack0 := inUse()
+			cancel, done := runUntil(b, l, func() (bool, string) {
+				return waiting.Load() >= users, fmt.Sprintf("%d of %d users waiting", waiting.Load(), users)
+			})
+			runtime.GC() // a pool keeps what it held for one more collection
+			heap1, stack1 := inUse()
+			cancel()
+			release()
+			srv.CloseClientConnections()
+			<-done
+			b.ReportMetric(float64(heap1+stack1-heap0-stack0)/users, "bytes/user")
+		})
 	}
 }
