@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +49,10 @@ func TestDBSlowStatements(t *testing.T) {
 	} {
 		site := startDBSite(t, dbsite.Options{DSN: s.srv.DSN, ItemReads: 2, PerItem: 2, Extra: s.sleep})
 		out := filepath.Join(dir, s.label+".json")
-		stdout, stderr, code := webload(t, nil, "-c", "2", "-r", "3", "--label", s.label, "--db", s.srv.DSN,
+		// One user: MariaDB's performance_schema adds a call to its digest summary without a
+		// lock, and two calls of one statement that end together can count one call (seen: 5
+		// calls, with the time and rows of 6), where its pages are exact.
+		stdout, stderr, code := webload(t, nil, "-c", "1", "-r", strconv.Itoa(pages), "--label", s.label, "--db", s.srv.DSN,
 			"--db-slow", limit.String(), "-o", out, site.URL()+"/item?id=3")
 		if code != 0 {
 			t.Fatalf("%s: exit %d\n%s%s", s.label, code, stdout, stderr)
