@@ -139,11 +139,11 @@ func (b *body) whole(stream io.Reader, encoding []byte, keep bool) (int64, bool)
 // from the decode cache when the body repeats one kept there.
 func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 	coding := codingOf(encoding)
-	defer b.giveBackScratch()
 	var src io.Reader = &b.counted
 	var kept *decodedBody
 	record := false
 	if b.decoded != nil && b.uri != nil && b.hold == 0 && coding.compressed() {
+		defer b.giveBackScratch() // only the decode cache's work borrows scratch
 		b.key = b.uri.AppendBytes(b.key[:0])
 		var room bool
 		switch kept, room = b.decoded.get(b.key); {
@@ -319,20 +319,20 @@ func (r *recorder) Read(p []byte) (int, error) {
 // decodeFrom reads src, the counted body or what stands for it, through the decoder its
 // coding needs, borrowed for the time of the body.
 func (b *body) decodeFrom(src io.Reader, coding contentCoding, keep bool) (bodySize, error) {
-	decoding := coding.compressed()
-	r, err := b.decoders().reader(src, coding, &b.lent)
-	defer b.dec.giveBack(&b.lent)
-	if err != nil {
-		if b.empty() {
-			return bodySize{}, nil
-		}
-		if coding == codingGzip && b.counted.err != nil {
-			return bodySize{}, b.counted.err // the connection broke in the gzip header
-		}
-		return bodySize{}, fmt.Errorf("decoding %s body: %w", coding, errBadEncoding{err})
-	}
+	r, decoding := src, coding.compressed()
 	if decoding {
-		b.guard = guard{r: r, max: b.maxBody, deadline: b.deadline, check: decodeCheck}
+		d, err := b.decoders().reader(src, coding, &b.lent)
+		defer b.dec.giveBack(&b.lent)
+		if err != nil {
+			if b.empty() {
+				return bodySize{}, nil
+			}
+			if coding == codingGzip && b.counted.err != nil {
+				return bodySize{}, b.counted.err // the connection broke in the gzip header
+			}
+			return bodySize{}, fmt.Errorf("decoding %s body: %w", coding, errBadEncoding{err})
+		}
+		b.guard = guard{r: d, max: b.maxBody, deadline: b.deadline, check: decodeCheck}
 		r = &b.guard
 	}
 	n, err := b.drain(r, keep)

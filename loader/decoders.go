@@ -36,7 +36,8 @@ type lent struct {
 	br *brrr.Reader
 }
 
-// reader returns the reader that decodes src as coding says, borrowing its decoder into l.
+// reader returns the reader that decodes src as coding says (a compressed one), borrowing its
+// decoder into l.
 func (d *decoders) reader(src io.Reader, coding contentCoding, l *lent) (io.Reader, error) {
 	switch coding {
 	case codingGzip:

@@ -85,13 +85,7 @@ func (s *Site) comeBack(d time.Duration, o *outage) {
 	defer s.wg.Done()
 	o.err = errors.New("faultsite: site closed while down")
 	defer close(o.done)
-	let := func() {
-		if o.release != nil {
-			o.release()
-			o.release = nil
-		}
-	}
-	defer let()
+	defer o.letGo()
 	wait, wake := d, o.wake
 	for {
 		t := time.NewTimer(wait)
@@ -109,7 +103,7 @@ func (s *Site) comeBack(d time.Duration, o *outage) {
 			s.mu.Unlock()
 			return
 		}
-		let() // the port is bound again right after
+		o.letGo() // the port is bound again right after
 		err := s.listen(s.addr)
 		s.restartErr = err
 		if err == nil {
@@ -120,5 +114,13 @@ func (s *Site) comeBack(d time.Duration, o *outage) {
 		}
 		s.mu.Unlock()
 		wait = restartRetry
+	}
+}
+
+// letGo lets go of the port held while the site is down, once.
+func (o *outage) letGo() {
+	if o.release != nil {
+		o.release()
+		o.release = nil
 	}
 }
