@@ -177,11 +177,12 @@ func h1AnswerStricter(err error, r h1Read, in []byte) bool {
 		})
 	case err == errH1Fold:
 		// net/http joins folded lines (obs-fold), which RFC 9112 5.2 lets a recipient reject.
-		return bytes.Contains(in, []byte("\n ")) || bytes.Contains(in, []byte("\n\t"))
+		return folded(in)
 	case err == errH1Length:
 		// net/http takes a Content-Length up to 1<<63-1, h1Answer up to 1<<62; the difference
-		// shows only on answers without a body.
-		return digitRun(in) >= 19
+		// shows only on answers without a body. And a folded line may hold the value of a
+		// Content-Length line that h1Answer reads empty before it comes to the fold.
+		return digitRun(in) >= 19 || folded(in)
 	case err == errH1TE:
 		// h1Answer reads Transfer-Encoding as the goroutine engine (fasthttp) does: one field,
 		// chunked or identity, none in HTTP/1.0. net/http takes lists, several fields, and
@@ -225,6 +226,12 @@ func oddFields(in []byte, name string, odd func(value []byte) bool) bool {
 		}
 	}
 	return fields > 1
+}
+
+// folded tells whether in has a line that starts with whitespace, which continues the line
+// before it in net/http's reading (obs-fold).
+func folded(in []byte) bool {
+	return bytes.Contains(in, []byte("\n ")) || bytes.Contains(in, []byte("\n\t"))
 }
 
 // anyLine tells whether any line of in is one that is.

@@ -167,6 +167,7 @@ func h1Cases() []h1Case {
 		{name: "no colon", in: "HTTP/1.1 200 OK\r\nContent-Length 2\r\n\r\nok", want: h1Result{status: 200, err: errH1FieldLine}},
 		{name: "empty name", in: "HTTP/1.1 200 OK\r\n: 2\r\n\r\nok", want: h1Result{status: 200, err: errH1FieldLine}},
 		{name: "obs-fold", in: "HTTP/1.1 200 OK\r\nA: b\r\n c\r\n\r\n", want: h1Result{status: 200, err: errH1Fold}},
+		{name: "content-length folded", in: "HTTP/1.1 200 OK\r\nContent-Length:\r\n 2\r\n\r\nok", want: h1Result{status: 200, err: errH1Length}},
 		{name: "whitespace line before the blank line", in: "HTTP/1.1 200 OK\r\n \r\n\r\n", want: h1Result{status: 200, err: errH1Fold}},
 		{name: "HTTP/1.0 chunked", in: "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", want: h1Result{status: 200, http10: true, err: errH1TE}},
 
