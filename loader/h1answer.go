@@ -39,6 +39,15 @@ type h1Answer struct {
 	keep    bool   // the head's Connection field says keep-alive
 	headed  bool   // the final head is whole
 
+	// A field line is read once the next line shows that no folded line continues it
+	// (obs-fold, RFC 9112 5.2): field is which of the fields read it is, fielded that a field
+	// line came in this head or these trailers, pend the value of a Connection,
+	// Content-Length or Transfer-Encoding field so far (Content-Type and Content-Encoding
+	// grow in ctype and cenc).
+	field   h1Field
+	fielded bool
+	pend    []byte
+
 	// What the loop asks of a final head beyond its framing: its Content-Type and
 	// Content-Encoding (copied, valid until the next reset), and the body bytes to keep,
 	// which keepFor says when the head is whole (see loop.keepFor).
@@ -52,6 +61,18 @@ type h1Answer struct {
 	budget  *int
 	starved bool
 }
+
+// h1Field is a field that h1Answer reads; h1Other stands for the fields it only checks.
+type h1Field uint8
+
+const (
+	h1Other h1Field = iota
+	h1Connection
+	h1ContentLength
+	h1ContentType
+	h1ContentEncoding
+	h1TransferEncoding
+)
 
 // h1State is what the next byte of an answer belongs to.
 type h1State uint8
@@ -119,7 +140,7 @@ func (a *h1Answer) reset(head bool, maxHead int, maxBody int64) {
 	}
 	*a = h1Answer{line: a.line[:0], head: head, maxHead: maxHead, maxBody: maxBody, length: -1,
 		ctype: a.ctype[:0], cenc: a.cenc[:0], keepFor: a.keepFor, kept: a.kept[:0], keptAll: true,
-		budget: a.budget}
+		budget: a.budget, pend: a.pend[:0]}
 }
 
 // started tells whether any byte of the answer came: a request whose answer has not started
@@ -241,6 +262,13 @@ func (a *h1Answer) headLine(line []byte) error {
 	switch {
 	case a.state == h1Status:
 		return a.statusLine(line)
+	case len(line) > 0 && (line[0] == ' ' || line[0] == '\t'):
+		return a.fold(line)
+	}
+	if err := a.endField(); err != nil {
+		return err
+	}
+	switch {
 	case len(line) == 0 && a.state == h1Trailers:
 		a.state = h1Done
 		return nil
@@ -248,25 +276,76 @@ func (a *h1Answer) headLine(line []byte) error {
 		return a.endHead()
 	}
 	name, value, err := h1FieldLine(line)
-	if err != nil || a.state == h1Trailers {
-		return err // trailers are checked, not read
+	if err != nil {
+		return err
+	}
+	if a.fielded = true; a.state == h1Trailers {
+		return nil // trailers are checked, not read
 	}
 	// Only three fields frame an answer; the length tells most names apart at once.
 	switch {
 	case len(name) == len("connection") && h1EqualFold(name, "connection"):
+		a.field, a.pend = h1Connection, append(a.pend[:0], value...)
+	case len(name) == len("content-length") && h1EqualFold(name, "content-length"):
+		a.field, a.pend = h1ContentLength, append(a.pend[:0], value...)
+	case len(name) == len("content-type") && h1EqualFold(name, "content-type"):
+		a.field, a.ctype = h1ContentType, append(a.ctype[:0], value...)
+	case len(name) == len("content-encoding") && h1EqualFold(name, "content-encoding"):
+		a.field, a.cenc = h1ContentEncoding, append(a.cenc[:0], value...)
+	case len(name) == len("transfer-encoding") && h1EqualFold(name, "transfer-encoding"):
+		a.field, a.pend = h1TransferEncoding, append(a.pend[:0], value...)
+	}
+	return nil
+}
+
+// fold takes a line that starts with whitespace: it continues the field line before it, as
+// one space and its own bytes (RFC 9112 5.2 asks this of a user agent, and both net/http and
+// fasthttp do it). Right after the status line there is no field line to continue, and RFC
+// 9112 2.2 lets a recipient refuse the answer, as net/http does.
+func (a *h1Answer) fold(line []byte) error {
+	if !a.fielded {
+		return errH1Fold
+	}
+	more, err := h1FieldValue(line)
+	if err != nil || len(more) == 0 {
+		return err
+	}
+	switch a.field {
+	case h1Connection, h1ContentLength, h1TransferEncoding:
+		a.pend = h1Join(a.pend, more)
+	case h1ContentType:
+		a.ctype = h1Join(a.ctype, more)
+	case h1ContentEncoding:
+		a.cenc = h1Join(a.cenc, more)
+	}
+	return nil
+}
+
+// h1Join appends more to a field's value, a space between them. Both are without whitespace
+// around them, and so is what it returns.
+func h1Join(value, more []byte) []byte {
+	if len(value) > 0 {
+		value = append(value, ' ')
+	}
+	return append(value, more...)
+}
+
+// endField reads the field line before, with its folded lines: the next line is not one of
+// them.
+func (a *h1Answer) endField() error {
+	field, value := a.field, a.pend
+	a.field = h1Other
+	switch field {
+	case h1Connection:
 		for list := value; len(list) > 0; {
 			var elem []byte
 			elem, list = h1NextElem(list)
 			a.closing = a.closing || h1EqualFold(elem, "close")
 			a.keep = a.keep || h1EqualFold(elem, "keep-alive")
 		}
-	case len(name) == len("content-length") && h1EqualFold(name, "content-length"):
+	case h1ContentLength:
 		return a.contentLength(value)
-	case len(name) == len("content-type") && h1EqualFold(name, "content-type"):
-		a.ctype = append(a.ctype[:0], value...)
-	case len(name) == len("content-encoding") && h1EqualFold(name, "content-encoding"):
-		a.cenc = append(a.cenc[:0], value...)
-	case len(name) == len("transfer-encoding") && h1EqualFold(name, "transfer-encoding"):
+	case h1TransferEncoding:
 		// As the goroutine engine (fasthttp) reads it, stricter than RFC 9112: one field,
 		// chunked or identity, and none in HTTP/1.0, whose framing it would make faulty.
 		switch {
@@ -316,7 +395,7 @@ func (a *h1Answer) endHead() error {
 			return errTooManyInterim
 		}
 		a.state, a.used, a.length = h1Status, 0, -1
-		a.te, a.chunked, a.closing, a.keep = false, false, false, false
+		a.te, a.chunked, a.closing, a.keep, a.fielded = false, false, false, false, false
 		a.ctype, a.cenc = a.ctype[:0], a.cenc[:0]
 		return nil
 	}
@@ -444,19 +523,15 @@ func (a *h1Answer) startChunk() {
 func (a *h1Answer) endChunkLine() {
 	a.used = 0
 	if a.left == 0 {
-		a.state = h1Trailers
+		a.state, a.fielded = h1Trailers, false
 		return
 	}
 	a.state = h1Chunk
 }
 
 // h1FieldLine splits a header or trailer line into its name, a token, and its value without
-// the whitespace around it. A line that starts with whitespace continues the one before
-// (obs-fold), which RFC 9112 5.2 lets a recipient reject.
+// the whitespace around it. The line does not start with whitespace (see fold).
 func h1FieldLine(line []byte) (name, value []byte, err error) {
-	if line[0] == ' ' || line[0] == '\t' {
-		return nil, nil, errH1Fold
-	}
 	colon := 0
 	for ; colon < len(line) && line[colon] != ':'; colon++ {
 		if !h1TokenByte(line[colon]) {
@@ -466,16 +541,22 @@ func h1FieldLine(line []byte) (name, value []byte, err error) {
 	if colon == 0 || colon == len(line) {
 		return nil, nil, errH1FieldLine
 	}
-	value = line[colon+1:]
+	value, err = h1FieldValue(line[colon+1:])
+	return line[:colon], value, err
+}
+
+// h1FieldValue checks the bytes of a field's value, or of a line that continues it, and
+// returns them without the whitespace around them.
+func h1FieldValue(value []byte) ([]byte, error) {
 	for _, c := range value {
 		switch {
 		case c == '\r':
-			return nil, nil, errH1BareCR
+			return nil, errH1BareCR
 		case c < ' ' && c != '\t':
-			return nil, nil, errH1FieldLine // a NUL or another control byte, refused by fasthttp too
+			return nil, errH1FieldLine // a NUL or another control byte, refused by fasthttp too
 		}
 	}
-	return line[:colon], h1TrimOWS(value), nil
+	return h1TrimOWS(value), nil
 }
 
 // h1NextElem splits the first element off a comma-separated list, without the whitespace

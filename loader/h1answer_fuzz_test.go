@@ -175,14 +175,10 @@ func h1AnswerStricter(err error, r h1Read, in []byte) bool {
 			return ok && len(name) > 0 && name[0] != ' ' && bytes.IndexByte(name, ' ') > 0 ||
 				ok && bytes.ContainsFunc(bytes.TrimRight(value, "\r\n"), func(r rune) bool { return r < ' ' && r != '\t' })
 		})
-	case err == errH1Fold:
-		// net/http joins folded lines (obs-fold), which RFC 9112 5.2 lets a recipient reject.
-		return folded(in)
 	case err == errH1Length:
 		// net/http takes a Content-Length up to 1<<63-1, h1Answer up to 1<<62; the difference
-		// shows only on answers without a body. And a folded line may hold the value of a
-		// Content-Length line that h1Answer reads empty before it comes to the fold.
-		return digitRun(in) >= 19 || folded(in)
+		// shows only on answers without a body.
+		return digitRun(in) >= 19
 	case err == errH1TE:
 		// h1Answer reads Transfer-Encoding as the goroutine engine (fasthttp) does: one field,
 		// chunked or identity, none in HTTP/1.0. net/http takes lists, several fields, and
@@ -214,10 +210,10 @@ func repeatedContentLength(in []byte) bool {
 }
 
 // oddFields tells whether in has more than one field of name (lower case), or one whose value
-// is odd.
+// is odd, a field's folded lines taken as part of its value.
 func oddFields(in []byte, name string, odd func(value []byte) bool) bool {
 	fields := 0
-	for line := range bytes.Lines(in) {
+	for line := range bytes.Lines(unfold(in)) {
 		n, value, ok := bytes.Cut(line, []byte(":"))
 		if ok && h1EqualFold(n, name) {
 			if fields++; odd(value) {
@@ -228,10 +224,12 @@ func oddFields(in []byte, name string, odd func(value []byte) bool) bool {
 	return fields > 1
 }
 
-// folded tells whether in has a line that starts with whitespace, which continues the line
-// before it in net/http's reading (obs-fold).
-func folded(in []byte) bool {
-	return bytes.Contains(in, []byte("\n ")) || bytes.Contains(in, []byte("\n\t"))
+// unfold joins each line that starts with whitespace (obs-fold) to the line before it.
+func unfold(in []byte) []byte {
+	for _, fold := range []string{"\r\n ", "\r\n\t", "\n ", "\n\t"} {
+		in = bytes.ReplaceAll(in, []byte(fold), []byte(" "))
+	}
+	return in
 }
 
 // anyLine tells whether any line of in is one that is.
