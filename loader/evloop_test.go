@@ -103,6 +103,70 @@ func TestLoopAnswersAsTheGoroutineEngine(t *testing.T) {
 			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A: b\r\n c\r\nContent-Length:\r\n 2\r\nConnection: x,\r\n\tkeep-alive\r\n\r\nok")
 			return err == nil
 		}},
+		{name: "content-length list", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "content-length twice", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "transfer-encoding and content-length", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 9\r\n\r\n2\r\nok\r\n0\r\n\r\n")
+			return err == nil
+		}},
+		{name: "status without reason", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "space before a colon", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A : b\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "transfer-encoding list", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")
+			return err == nil
+		}},
+		{name: "whitespace before a chunk extension", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 ; a=b\r\nok\r\n0\r\n\r\n")
+			return err == nil
+		}},
+		{name: "chunk lines ending in LF", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\nok\n0\n\n")
+			return err == nil
+		}},
+		{name: "NUL in a value", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A: b\x00c\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "obs-text in a value", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A: b\xffc\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "DEL in a value", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A: b\x7fc\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "space inside a name", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX A: b\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "tab before a colon", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A\t: b\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "space before content-length's colon", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length : 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "chunk extension", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;a=b\r\nok\r\n0\r\n\r\n")
+			return err == nil
+		}},
+		{name: "whitespace after a chunk size", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 \r\nok\r\n0\r\n\r\n")
+			return err == nil
+		}},
 		{name: "closed after each answer", answer: func(c net.Conn, _ *http.Request, _ int) bool {
 			writeOK(c)
 			return false // without a word: the next request on the connection is resent
@@ -345,6 +409,36 @@ func TestLoopWritesWhatTheGoroutineEngineWrites(t *testing.T) {
 	loop, goroutines := capture(false), capture(true)
 	if len(loop) != 4 || !slices.Equal(loop, goroutines) {
 		t.Errorf("requests differ:\n loop: %q\n goroutines: %q", loop, goroutines)
+	}
+}
+
+// TestLoopClosesAfterASpacedName: an answer with a space inside a field name ("X A: b") is read,
+// and its connection is not used again, on both engines (fasthttp closes it; RFC 9112 5.1
+// allows no such name).
+func TestLoopClosesAfterASpacedName(t *testing.T) {
+	t.Parallel()
+	srv := newRawServer(t, func(c net.Conn, _ *http.Request, nth int) bool {
+		status := "200 OK"
+		if nth > 0 {
+			status = "500 Reused" // the connection carried a second request
+		}
+		_, err := io.WriteString(c, "HTTP/1.1 "+status+"\r\nX A: b\r\nContent-Length: 2\r\n\r\nok")
+		return err == nil
+	})
+	tg, err := urls.ParseLine("http://"+srv.addr+"/", urls.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loopRes, goRes, _, _ := runBothEngines(t, Config{Users: 2, Reps: 3, Timeout: 10 * time.Second}, []urls.Target{tg})
+	for engine, res := range map[string][]Result{"loop": loopRes, "goroutines": goRes} {
+		if len(res) != 6 {
+			t.Errorf("%s: %d results, want 6", engine, len(res))
+		}
+		for _, r := range res {
+			if r.Status != 200 || r.Err != ErrNone {
+				t.Errorf("%s: a request got %d %s, want 200 on a new connection", engine, r.Status, r.Err)
+			}
+		}
 	}
 }
 

@@ -83,7 +83,8 @@ const (
 	h1Length                  // a body of Content-Length bytes
 	h1ToClose                 // a body that ends when the server closes the connection
 	h1Size                    // the hex digits of a chunk's size
-	h1SizeEnd                 // after them: whitespace, then extensions or the line end
+	h1SizeEnd                 // after them: extensions, whitespace or the line end
+	h1SizeWS                  // whitespace after them, then the line end
 	h1Ext                     // a chunk extension, skipped to the line end
 	h1SizeLF                  // the LF after the chunk line's CR
 	h1Chunk                   // a chunk's data
@@ -119,7 +120,7 @@ var (
 	errH1FieldLine    error = h1Malformed{"a header line that is not a name, a colon and a value", "cannot parse response headers: malformed header line"}
 	errH1Fold         error = h1Malformed{"a folded header line", "cannot parse response headers: malformed header line"}
 	errH1Length       error = h1Malformed{"a Content-Length that is not a number", "cannot parse response headers: bad Content-Length"}
-	errH1Lengths      error = h1Malformed{"Content-Length fields that differ", "cannot parse response headers: bad Content-Length"}
+	errH1Lengths      error = h1Malformed{"more than one Content-Length field", "cannot parse response headers: bad Content-Length"}
 	errH1ChunkSize    error = h1Malformed{"a chunk size that is not a hex number of up to 15 digits", "cannot read response body: broken chunked encoding"}
 	errH1ChunkEnd     error = h1Malformed{"chunk data not followed by CRLF", "cannot read response body: broken chunked encoding"}
 	errH1TE           error = h1Malformed{"a Transfer-Encoding other than chunked or identity, or two of them", "cannot parse response headers: bad Transfer-Encoding"}
@@ -275,13 +276,14 @@ func (a *h1Answer) headLine(line []byte) error {
 	case len(line) == 0:
 		return a.endHead()
 	}
-	name, value, err := h1FieldLine(line)
+	name, value, spaced, err := h1FieldLine(line)
 	if err != nil {
 		return err
 	}
 	if a.fielded = true; a.state == h1Trailers {
 		return nil // trailers are checked, not read
 	}
+	a.closing = a.closing || spaced
 	// Only three fields frame an answer; the length tells most names apart at once.
 	switch {
 	case len(name) == len("connection") && h1EqualFold(name, "connection"):
@@ -429,35 +431,34 @@ func (a *h1Answer) frame() error {
 	return nil
 }
 
-// contentLength reads a Content-Length value. A list of one length repeated, or several fields
-// of one length, are that length (RFC 9110 8.6); lengths that differ are a fault.
+// contentLength reads a Content-Length value: a number, in one field. RFC 9110 8.6 would let a
+// list of one length repeated, or several fields of one length, stand for that length; the
+// goroutine engine (fasthttp) refuses both, and so does this, so that the engines give a
+// server the same verdict.
 func (a *h1Answer) contentLength(value []byte) error {
-	for {
-		elem, more := h1NextElem(value)
-		if len(elem) == 0 {
+	if a.length >= 0 {
+		return errH1Lengths
+	}
+	if len(value) == 0 {
+		return errH1Length
+	}
+	var n int64
+	for _, c := range value {
+		d := int64(c - '0')
+		if c < '0' || c > '9' || n > (h1MaxLength-d)/10 {
 			return errH1Length
 		}
-		var n int64
-		for _, c := range elem {
-			d := int64(c - '0')
-			if c < '0' || c > '9' || n > (h1MaxLength-d)/10 {
-				return errH1Length
-			}
-			n = n*10 + d
-		}
-		if a.length >= 0 && n != a.length {
-			return errH1Lengths
-		}
-		a.length = n
-		if more == nil {
-			return nil
-		}
-		value = more
+		n = n*10 + d
 	}
+	a.length = n
+	return nil
 }
 
-// chunkByte takes a byte of a chunk line or of the CRLF after a chunk's data: chunk-size
-// [BWS ";" extensions] CRLF, where a bare LF is taken as the line end too.
+// chunkByte takes a byte of a chunk line or of the CRLF after a chunk's data. It reads them
+// as the goroutine engine (fasthttp) does, so that both give a server the same verdict: the
+// chunk size, then extensions (";" and anything up to the CR) or whitespace, and CRLF. RFC
+// 9112 7.1 would also let whitespace come before the extensions and a bare LF end the line;
+// net/http takes neither either.
 func (a *h1Answer) chunkByte(c byte) error {
 	if a.used++; a.used > h1MaxChunkLine {
 		return errH1ChunkSize
@@ -476,15 +477,14 @@ func (a *h1Answer) chunkByte(c byte) error {
 		}
 		a.state = h1SizeEnd
 		fallthrough // c is the first byte after the size
-	case h1SizeEnd:
-		switch c {
-		case ' ', '\t':
-		case ';':
+	case h1SizeEnd, h1SizeWS:
+		switch {
+		case c == ' ' || c == '\t':
+			a.state = h1SizeWS
+		case c == ';' && a.state == h1SizeEnd:
 			a.state = h1Ext
-		case '\r':
+		case c == '\r':
 			a.state = h1SizeLF
-		case '\n':
-			a.endChunkLine()
 		default:
 			return errH1ChunkSize
 		}
@@ -493,7 +493,7 @@ func (a *h1Answer) chunkByte(c byte) error {
 		case '\r':
 			a.state = h1SizeLF
 		case '\n':
-			a.endChunkLine()
+			return errH1ChunkSize
 		}
 	case h1SizeLF:
 		if c != '\n' {
@@ -530,19 +530,28 @@ func (a *h1Answer) endChunkLine() {
 }
 
 // h1FieldLine splits a header or trailer line into its name, a token, and its value without
-// the whitespace around it. The line does not start with whitespace (see fold).
-func h1FieldLine(line []byte) (name, value []byte, err error) {
-	colon := 0
+// the whitespace around it. The line does not start with whitespace (see fold). RFC 9112 5.1
+// allows no whitespace in the name nor before the colon; the goroutine engine (fasthttp) takes
+// spaces there, drops those before the colon, and closes the connection after an answer with
+// a space inside a name (spaced), and so does this, so that both give a server the same
+// verdict.
+func h1FieldLine(line []byte) (name, value []byte, spaced bool, err error) {
+	colon, space := 0, false
 	for ; colon < len(line) && line[colon] != ':'; colon++ {
-		if !h1TokenByte(line[colon]) {
-			return nil, nil, errH1FieldLine // whitespace before the colon too (RFC 9112 5.1)
+		switch c := line[colon]; {
+		case h1TokenByte(c):
+			spaced = spaced || space
+		case c == ' ':
+			space = true
+		default:
+			return nil, nil, false, errH1FieldLine
 		}
 	}
 	if colon == 0 || colon == len(line) {
-		return nil, nil, errH1FieldLine
+		return nil, nil, false, errH1FieldLine
 	}
 	value, err = h1FieldValue(line[colon+1:])
-	return line[:colon], value, err
+	return bytes.TrimRight(line[:colon], " "), value, spaced, err
 }
 
 // h1FieldValue checks the bytes of a field's value, or of a line that continues it, and
@@ -552,7 +561,7 @@ func h1FieldValue(value []byte) ([]byte, error) {
 		switch {
 		case c == '\r':
 			return nil, errH1BareCR
-		case c < ' ' && c != '\t':
+		case c < ' ' && c != '\t' || c == 0x7f:
 			return nil, errH1FieldLine // a NUL or another control byte, refused by fasthttp too
 		}
 	}

@@ -41,9 +41,14 @@ func FuzzH1Answer(f *testing.F) {
 		want := readH1WithNetHTTP(in, head)
 		switch {
 		case got.err == nil && want.err == nil:
-			if got.status != want.status || got.body != want.body || got.http10 != want.http10 ||
-				got.interim != want.interim || len(in)-got.rest != want.used ||
-				(got.close != want.close && got.status != 101) {
+			if got.status != want.status || got.http10 != want.http10 || got.interim != want.interim {
+				t.Fatalf("h1Answer %+v, net/http %+v", got, want)
+			}
+			// net/http takes a name with a space in it or before its colon as another field
+			// than the name without the space (so "Content-Length : 5" frames nothing);
+			// h1Answer takes it as the goroutine engine (fasthttp) does. The framing differs.
+			if !spacedName(in) && (got.body != want.body || len(in)-got.rest != want.used ||
+				(got.close != want.close && got.status != 101)) {
 				t.Fatalf("h1Answer %+v, net/http %+v", got, want)
 			}
 		case got.err == nil:
@@ -117,18 +122,6 @@ func netHTTPStricter(err error, in []byte) bool {
 		// a list of codings: chunked last frames the body, anything else reads it to the
 		// close (RFC 9112 6.3).
 		return true
-	case is("bad Content-Length", "http: message cannot contain multiple Content-Length headers"):
-		// net/http compares repeated Content-Length fields as they are spelled, and takes no
-		// list; h1Answer takes a length repeated, in fields or a list, as that length (RFC
-		// 9110 8.6).
-		return repeatedContentLength(in)
-	case is("chunked line ends with bare LF"):
-		// h1Answer takes a bare LF as the end of a chunk line, as of a head's line.
-		return true
-	case is("invalid byte in chunk length"):
-		// net/http takes no whitespace between a chunk size and its extensions; RFC 9112
-		// 7.1.1 allows it (BWS).
-		return bytes.Contains(in, []byte(" ;")) || bytes.Contains(in, []byte("\t;"))
 	case is("header line too long", "chunked encoding contains too much non-data"):
 		// net/http bounds a chunk line at 4 KiB and extensions against the data; h1Answer
 		// bounds the line at 8 KiB and skips extensions however many.
@@ -155,6 +148,11 @@ func h1AnswerStricter(err error, r h1Read, in []byte) bool {
 		// A status code below 100 is none (RFC 9110 15), and "+12" no number.
 		return true
 	}
+	if spacedName(in) && (err == errH1Length || err == errH1Lengths || err == errH1TE) {
+		// net/http does not take "Content-Length : x" as the field that h1Answer (and
+		// fasthttp) refuses.
+		return true
+	}
 	switch {
 	case err == errH1Version:
 		// net/http takes any HTTP/d.d.
@@ -168,12 +166,11 @@ func h1AnswerStricter(err error, r h1Read, in []byte) bool {
 		// net/http takes a CR inside a status line.
 		return hasBareCR(in)
 	case err == errH1FieldLine:
-		// net/http takes spaces inside field names, and control bytes in values, which
-		// h1Answer refuses as fasthttp does.
+		// net/http takes control bytes in values that end a line, which h1Answer refuses as
+		// fasthttp does.
 		return anyLine(in, func(line []byte) bool {
-			name, value, ok := bytes.Cut(line, []byte(":"))
-			return ok && len(name) > 0 && name[0] != ' ' && bytes.IndexByte(name, ' ') > 0 ||
-				ok && bytes.ContainsFunc(bytes.TrimRight(value, "\r\n"), func(r rune) bool { return r < ' ' && r != '\t' })
+			_, value, ok := bytes.Cut(line, []byte(":"))
+			return ok && bytes.ContainsFunc(bytes.TrimRight(value, "\r\n"), func(r rune) bool { return r < ' ' && r != '\t' })
 		})
 	case err == errH1Length:
 		// net/http takes a Content-Length up to 1<<63-1, h1Answer up to 1<<62; the difference
@@ -185,8 +182,13 @@ func h1AnswerStricter(err error, r h1Read, in []byte) bool {
 		// ignores the field in HTTP/1.0.
 		return r.http10 || oddTransferEncoding(in)
 	case err == errH1ChunkSize:
-		// net/http takes a chunk size of 16 hex digits, h1Answer of 15.
-		return hexRun(in) >= 16
+		// net/http takes a chunk size of 16 hex digits, h1Answer of 15, and a CR inside a
+		// chunk extension, which h1Answer refuses as fasthttp does.
+		return hexRun(in) >= 16 || hasBareCR(in)
+	case err == errH1Lengths:
+		// net/http takes Content-Length fields spelled the same as one; h1Answer refuses a
+		// second field, as fasthttp does.
+		return repeatedContentLength(in)
 	case err == errH1HeadTooLarge:
 		// ReadResponse does not bound a head.
 		return len(in) > fuzzMaxHead
@@ -230,6 +232,15 @@ func unfold(in []byte) []byte {
 		in = bytes.ReplaceAll(in, []byte(fold), []byte(" "))
 	}
 	return in
+}
+
+// spacedName tells whether a line of in has a space before its first colon, as a field line
+// (unlike a status line, which has no colon before its space, or a folded line).
+func spacedName(in []byte) bool {
+	return anyLine(in, func(line []byte) bool {
+		name, _, ok := bytes.Cut(line, []byte(":"))
+		return ok && len(name) > 0 && name[0] != ' ' && name[0] != '\t' && bytes.IndexByte(name, ' ') > 0
+	})
 }
 
 // anyLine tells whether any line of in is one that is.
