@@ -167,6 +167,122 @@ func TestLoopAnswersAsTheGoroutineEngine(t *testing.T) {
 			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 \r\nok\r\n0\r\n\r\n")
 			return err == nil
 		}},
+		{name: "CR in the reason", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 O\rK\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "two spaces before the status", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1  200 OK\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "lowercase version", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "http/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "HTTP/1.2", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.2 200 OK\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "HTTP/2 in a status line", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/2 200 OK\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "Connection: Close", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nConnection: Close\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "connection list", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "transfer-encoding in capitals", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked \r\n\r\n2\r\nok\r\n0\r\n\r\n")
+			return err == nil
+		}},
+		{name: "transfer-encoding in HTTP/1.0", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, _ = io.WriteString(c, "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")
+			return false
+		}},
+		{name: "trailer without a colon", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nT a\r\n\r\n")
+			return err == nil
+		}},
+		{name: "space inside a trailer's name", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nT A: b\r\n\r\n")
+			return err == nil
+		}},
+		{name: "content-length with leading zeros", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 002\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "signed content-length", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "304 with transfer-encoding", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n")
+			return err == nil
+		}},
+		{name: "interim answer with a content-length", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 103 Early\r\nContent-Length: 5\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "empty name", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\n: x\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "header line without a colon", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nxyz\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "underscore in a name", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX_A: b\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "UTF-8 in a name", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-\xc3\xa9: b\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "4-digit status", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 1000 OK\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "status below 100", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 099 OK\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "chunk size in capitals", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nA\r\n0123456789\r\n0\r\n\r\n")
+			return err == nil
+		}},
+		{name: "chunk size with leading zeros", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0002\r\nok\r\n0\r\n\r\n")
+			return err == nil
+		}},
+		{name: "chunk data ending in LF", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\n0\r\n\r\n")
+			return err == nil
+		}},
+		{name: "CR in a chunk extension", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;a\rb\r\nok\r\n0\r\n\r\n")
+			return err == nil
+		}},
+		{name: "empty line before the status line", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "head ending in LF CRLF", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\n\r\nok")
+			return err == nil
+		}},
+		{name: "identity transfer-encoding", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\n\r\nok")
+			return err == nil
+		}},
+		{name: "transfer-encoding twice", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")
+			return err == nil
+		}},
 		{name: "closed after each answer", answer: func(c net.Conn, _ *http.Request, _ int) bool {
 			writeOK(c)
 			return false // without a word: the next request on the connection is resent

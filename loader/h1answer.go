@@ -33,8 +33,7 @@ type h1Answer struct {
 	left    int64  // bytes left of a Content-Length body or of a chunk; a chunk's size as it is read
 	digits  int    // hex digits of the chunk size read so far
 	length  int64  // the head's Content-Length; -1 without one
-	te      bool   // the head has a Transfer-Encoding field
-	chunked bool   // and it says chunked (identity, the only other taken, frames nothing)
+	chunked bool   // the head has a Transfer-Encoding field, which says chunked (the only coding taken)
 	closing bool   // the head's Connection field says close
 	keep    bool   // the head's Connection field says keep-alive
 	headed  bool   // the final head is whole
@@ -114,7 +113,7 @@ func (e h1Malformed) Error() string { return "http/1.1: cannot parse the answer:
 // The faults of an answer. Each is its own value so that tests can tell them apart; they are
 // interfaces already, so returning one allocates nothing.
 var (
-	errH1Version      error = h1Malformed{"a status line without HTTP/1.1 or HTTP/1.0", "cannot parse response headers: malformed status line"}
+	errH1Version      error = h1Malformed{"a status line without an HTTP version and a space", "cannot parse response headers: malformed status line"}
 	errH1StatusLine   error = h1Malformed{"a status line without a 3-digit status code", "cannot parse response headers: malformed status line"}
 	errH1BareCR       error = h1Malformed{"a CR inside a line", "cannot parse response headers: malformed header line"}
 	errH1FieldLine    error = h1Malformed{"a header line that is not a name, a colon and a value", "cannot parse response headers: malformed header line"}
@@ -123,7 +122,7 @@ var (
 	errH1Lengths      error = h1Malformed{"more than one Content-Length field", "cannot parse response headers: bad Content-Length"}
 	errH1ChunkSize    error = h1Malformed{"a chunk size that is not a hex number of up to 15 digits", "cannot read response body: broken chunked encoding"}
 	errH1ChunkEnd     error = h1Malformed{"chunk data not followed by CRLF", "cannot read response body: broken chunked encoding"}
-	errH1TE           error = h1Malformed{"a Transfer-Encoding other than chunked or identity, or two of them", "cannot parse response headers: bad Transfer-Encoding"}
+	errH1TE           error = h1Malformed{"a Transfer-Encoding other than chunked, or two of them", "cannot parse response headers: bad Transfer-Encoding"}
 	errH1HeadCut      error = h1Malformed{"the connection closed inside the head", "cannot parse response headers: connection closed inside the headers"}
 	errH1HeadTooLarge error = h1Malformed{"a head or trailers longer than the limit", "cannot parse response headers"}
 	errH1StatusBelow  error = fmt.Errorf("http/1.1: a status code below 100: %w", errBadStatus)
@@ -348,44 +347,51 @@ func (a *h1Answer) endField() error {
 	case h1ContentLength:
 		return a.contentLength(value)
 	case h1TransferEncoding:
-		// As the goroutine engine (fasthttp) reads it, stricter than RFC 9112: one field,
-		// chunked or identity, and none in HTTP/1.0, whose framing it would make faulty.
+		// As the goroutine engine (fasthttp) reads it, stricter than RFC 9112: one field, which
+		// says chunked, and ignored outside HTTP/1.1 (as RFC 9112 6.1 lets a client do in
+		// HTTP/1.0).
 		switch {
-		case a.te || a.http10:
+		case a.http10:
+		case a.chunked || !h1EqualFold(value, "chunked"):
 			return errH1TE
-		case h1EqualFold(value, "chunked"):
+		default:
 			a.chunked = true
-		case !h1EqualFold(value, "identity"):
-			return errH1TE
 		}
-		a.te = true
 	}
 	return nil
 }
 
-// statusLine reads "HTTP/1.x NNN reason"; the reason may be empty, and is not read.
+// statusLine reads a status line as the goroutine engine (fasthttp) does, so that both give a
+// server the same verdict: "HTTP/d.d", spaces, a 3-digit code, and the line's end or a space
+// and a reason, which is not read. Empty lines before it are skipped. RFC 9112 4 asks for one
+// space and no CR in the reason. An answer from any version but HTTP/1.1 is read as HTTP/1.0's
+// (http10: the connection closes unless the answer says keep-alive), as fasthttp reads it.
 func (a *h1Answer) statusLine(line []byte) error {
-	if bytes.IndexByte(line, '\r') >= 0 {
-		return errH1BareCR
+	if len(line) == 0 {
+		return nil
 	}
-	if len(line) < len("HTTP/1.x") || string(line[:7]) != "HTTP/1." || (line[7] != '0' && line[7] != '1') ||
-		(len(line) > 8 && line[8] != ' ') {
+	if bytes.IndexByte(line, ' ') != len("HTTP/d.d") || string(line[:5]) != "HTTP/" || line[6] != '.' ||
+		line[5] < '0' || line[5] > '9' || line[7] < '0' || line[7] > '9' {
 		return errH1Version
 	}
-	if len(line) < len("HTTP/1.x NNN") || (len(line) > 12 && line[12] != ' ') {
+	code := bytes.TrimLeft(line[len("HTTP/d.d"):], " ")
+	if i := bytes.IndexByte(code, ' '); i >= 0 {
+		code = code[:i]
+	}
+	if len(code) != 3 {
 		return errH1StatusLine
 	}
-	code := 0
-	for _, c := range line[9:12] {
+	status := 0
+	for _, c := range code {
 		if c < '0' || c > '9' {
 			return errH1StatusLine
 		}
-		code = code*10 + int(c-'0')
+		status = status*10 + int(c-'0')
 	}
-	if code < 100 {
+	if status < 100 {
 		return errH1StatusBelow
 	}
-	a.status, a.http10, a.state = code, line[7] == '0', h1Fields
+	a.status, a.http10, a.state = status, line[5] != '1' || line[7] != '1', h1Fields
 	return nil
 }
 
@@ -397,7 +403,7 @@ func (a *h1Answer) endHead() error {
 			return errTooManyInterim
 		}
 		a.state, a.used, a.length = h1Status, 0, -1
-		a.te, a.chunked, a.closing, a.keep, a.fielded = false, false, false, false, false
+		a.chunked, a.closing, a.keep, a.fielded = false, false, false, false
 		a.ctype, a.cenc = a.ctype[:0], a.cenc[:0]
 		return nil
 	}

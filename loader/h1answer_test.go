@@ -117,7 +117,7 @@ func h1Cases() []h1Case {
 		{name: "folded transfer-encoding", in: "HTTP/1.1 200 OK\r\nTransfer-Encoding:\r\n chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", want: ok(200, 2)},
 		{name: "folded connection", in: "HTTP/1.1 200 OK\r\nConnection: upgrade,\r\n close\r\nContent-Length: 2\r\n\r\nok", want: h1Result{status: 200, body: 2, close: true}},
 		{name: "folded trailer", in: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nT: a\r\n b\r\n\r\n", want: ok(200, 2)},
-		{name: "identity transfer-encoding", in: "HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\nContent-Length: 2\r\n\r\nok", want: ok(200, 2)},
+		{name: "HTTP/1.0 transfer-encoding ignored", in: "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n", want: h1Result{status: 200, http10: true, body: 5, close: true}},
 		{name: "transfer-encoding over content-length", in: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\nnext", want: h1Result{status: 200, body: 2, rest: 4}},
 		{name: "chunked, then more bytes", in: chunkedHead + "0\r\n\r\nHTTP", want: h1Result{status: 200, rest: 4}},
 
@@ -130,7 +130,7 @@ func h1Cases() []h1Case {
 		// No body.
 		{name: "HEAD", in: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n", head: true, want: ok(200, 0)},
 		{name: "HEAD, chunked", in: chunkedHead + "0\r\n\r\n", head: true, want: h1Result{status: 200, rest: 5}},
-		{name: "HEAD, HTTP/1.0 chunked", in: "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", head: true, want: h1Result{status: 200, http10: true, err: errH1TE}},
+		{name: "HEAD, HTTP/1.0 chunked", in: "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", head: true, want: h1Result{status: 200, http10: true, close: true}},
 		{name: "204", in: "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nhello", want: h1Result{status: 204, rest: 5}},
 		{name: "304", in: "HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n", want: ok(304, 0)},
 
@@ -152,18 +152,23 @@ func h1Cases() []h1Case {
 		{name: "connection list without close", in: "HTTP/1.1 200 OK\r\nConnection: keep-alive, closed, upgrade\r\nContent-Length: 2\r\n\r\nok", want: ok(200, 2)},
 
 		// Malformed status lines.
-		{name: "HTTP/2.0", in: "HTTP/2.0 200 OK\r\n\r\n", want: h1Result{err: errH1Version}},
-		{name: "HTTP/0.9", in: "HTTP/0.9 200 OK\r\n\r\n", want: h1Result{err: errH1Version}},
+		{name: "HTTP/2.0", in: "HTTP/2.0 200 OK\r\n\r\n", want: h1Result{status: 200, http10: true, close: true, atClose: true}},
+		{name: "HTTP/0.9", in: "HTTP/0.9 200 OK\r\n\r\n", want: h1Result{status: 200, http10: true, close: true, atClose: true}},
+		{name: "HTTP/1.2 kept alive", in: "HTTP/1.2 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok", want: h1Result{status: 200, http10: true, body: 2}},
+		{name: "HTTP/2", in: "HTTP/2 200 OK\r\n\r\n", want: h1Result{err: errH1Version}},
+		{name: "empty lines before the status line", in: "\r\n\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", want: ok(200, 2)},
 		{name: "lowercase http", in: "http/1.1 200 OK\r\n\r\n", want: h1Result{err: errH1Version}},
 		{name: "garbage", in: "<html>hello</html>\n", want: h1Result{err: errH1Version}},
-		{name: "version alone", in: "HTTP/1.1\r\n\r\n", want: h1Result{err: errH1StatusLine}},
+		{name: "version alone", in: "HTTP/1.1\r\n\r\n", want: h1Result{err: errH1Version}},
+		{name: "version and a space", in: "HTTP/1.1 \r\n\r\n", want: h1Result{err: errH1StatusLine}},
 		{name: "2-digit status", in: "HTTP/1.1 20 OK\r\n\r\n", want: h1Result{err: errH1StatusLine}},
 		{name: "4-digit status", in: "HTTP/1.1 2000 OK\r\n\r\n", want: h1Result{err: errH1StatusLine}},
-		{name: "two spaces", in: "HTTP/1.1  200 OK\r\n\r\n", want: h1Result{err: errH1StatusLine}},
+		{name: "two spaces", in: "HTTP/1.1  200 OK\r\n\r\n", want: h1Result{status: 200, close: true, atClose: true}},
 		{name: "signed status", in: "HTTP/1.1 +20 OK\r\n\r\n", want: h1Result{err: errH1StatusLine}},
 		{name: "status below 100", in: "HTTP/1.1 099 Odd\r\nContent-Length: 0\r\n\r\n", want: h1Result{err: errBadStatus}},
 		{name: "status 000", in: "HTTP/1.1 000\r\n\r\n", want: h1Result{err: errBadStatus}},
-		{name: "bare CR in the status line", in: "HTTP/1.1 200 O\rK\r\n\r\n", want: h1Result{err: errH1BareCR}},
+		{name: "bare CR in the reason", in: "HTTP/1.1 200 O\rK\r\n\r\n", want: h1Result{status: 200, close: true, atClose: true}},
+		{name: "bare CR in the status code", in: "HTTP/1.1 2\r0 OK\r\n\r\n", want: h1Result{err: errH1StatusLine}},
 
 		// Malformed header lines.
 		{name: "bare CR in a value", in: "HTTP/1.1 200 OK\r\nA: b\rc\r\n\r\n", want: h1Result{status: 200, err: errH1BareCR}},
@@ -177,7 +182,8 @@ func h1Cases() []h1Case {
 		{name: "folded line with a CR", in: "HTTP/1.1 200 OK\r\nA: b\r\n\tc\rd\r\n\r\n", want: h1Result{status: 200, err: errH1BareCR}},
 		{name: "folded content-length joined", in: "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n 0\r\n\r\n0123456789", want: h1Result{status: 200, err: errH1Length}},
 		{name: "whitespace line before the blank line", in: "HTTP/1.1 200 OK\r\n \r\n\r\n", want: h1Result{status: 200, err: errH1Fold}},
-		{name: "HTTP/1.0 chunked", in: "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", want: h1Result{status: 200, http10: true, err: errH1TE}},
+		{name: "HTTP/1.0 chunked", in: "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", want: h1Result{status: 200, http10: true, body: 5, close: true, atClose: true}},
+		{name: "identity transfer-encoding", in: "HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\nContent-Length: 2\r\n\r\nok", want: h1Result{status: 200, err: errH1TE}},
 
 		// Malformed lengths.
 		{name: "content-length not a number", in: "HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\n", want: h1Result{status: 200, err: errH1Length}},
