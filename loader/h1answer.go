@@ -34,7 +34,7 @@ type h1Answer struct {
 	digits  int    // hex digits of the chunk size read so far
 	length  int64  // the head's Content-Length; -1 without one
 	chunked bool   // the head has a Transfer-Encoding field, which says chunked (the only coding taken)
-	closing bool   // the head's Connection field says close
+	closing bool   // the head's Connection field says close, or a name has a space (see h1FieldLine)
 	keep    bool   // the head's Connection field says keep-alive
 	headed  bool   // the final head is whole
 
@@ -464,7 +464,7 @@ func (a *h1Answer) contentLength(value []byte) error {
 // as the goroutine engine (fasthttp) does, so that both give a server the same verdict: the
 // chunk size, then extensions (";" and anything up to the CR) or whitespace, and CRLF. RFC
 // 9112 7.1 would also let whitespace come before the extensions and a bare LF end the line;
-// net/http takes neither either.
+// net/http takes neither.
 func (a *h1Answer) chunkByte(c byte) error {
 	if a.used++; a.used > h1MaxChunkLine {
 		return errH1ChunkSize
