@@ -99,6 +99,10 @@ func TestLoopAnswersAsTheGoroutineEngine(t *testing.T) {
 			_, err := io.WriteString(c, "HTTP/1.1 404 Not Found\nContent-Length: 3\n\nno!")
 			return err == nil
 		}},
+		{name: "empty line before a head with bare line feeds", answer: func(c net.Conn, _ *http.Request, _ int) bool {
+			_, err := io.WriteString(c, "\nHTTP/1.1 200 OK\nContent-Length: 2\n\nok")
+			return err == nil
+		}},
 		{name: "folded header lines", answer: func(c net.Conn, _ *http.Request, _ int) bool {
 			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A: b\r\n c\r\nContent-Length:\r\n 2\r\nConnection: x,\r\n\tkeep-alive\r\n\r\nok")
 			return err == nil

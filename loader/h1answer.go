@@ -36,6 +36,7 @@ type h1Answer struct {
 	chunked bool   // the head has a Transfer-Encoding field, which says chunked (the only coding taken)
 	closing bool   // the head's Connection field says close, or a name has a space (see h1FieldLine)
 	keep    bool   // the head's Connection field says keep-alive
+	upgrade bool   // the head's Connection field says upgrade
 	headed  bool   // the final head is whole
 
 	// A field line is read once the next line shows that no folded line continues it
@@ -343,6 +344,7 @@ func (a *h1Answer) endField() error {
 			elem, list = h1NextElem(list)
 			a.closing = a.closing || h1EqualFold(elem, "close")
 			a.keep = a.keep || h1EqualFold(elem, "keep-alive")
+			a.upgrade = a.upgrade || h1EqualFold(elem, "upgrade")
 		}
 	case h1ContentLength:
 		return a.contentLength(value)
@@ -403,7 +405,7 @@ func (a *h1Answer) endHead() error {
 			return errTooManyInterim
 		}
 		a.state, a.used, a.length = h1Status, 0, -1
-		a.chunked, a.closing, a.keep, a.fielded = false, false, false, false
+		a.chunked, a.closing, a.keep, a.upgrade, a.fielded = false, false, false, false, false
 		a.ctype, a.cenc = a.ctype[:0], a.cenc[:0]
 		return nil
 	}
@@ -425,6 +427,11 @@ func (a *h1Answer) frame() error {
 		a.state = h1Done
 	case a.head || a.status == 204 || a.status == 304:
 		a.state = h1Done
+		// The goroutine engine (fasthttp) takes an answer that gives no length as one read to
+		// the close, and does not use its connection again (unless it says upgrade), even
+		// where it has no body: after a HEAD, so does this (a 204 or 304 needs no length).
+		a.close = a.close || a.head && a.status != 204 && a.status != 304 && a.length < 0 && !a.chunked &&
+			(!a.upgrade || a.closing)
 	case a.chunked:
 		a.startChunk()
 	case a.length < 0:

@@ -50,8 +50,12 @@ func FuzzH1Answer(f *testing.F) {
 			// net/http takes a name with a space in it or before its colon as another field
 			// than the name without the space (so "Content-Length : 5" frames nothing);
 			// h1Answer takes it as the goroutine engine (fasthttp) does. The framing differs.
+			// net/http keeps the connection after a HEAD answer that gives no length, which
+			// h1Answer closes as fasthttp does.
+			unframedHead := head && want.status != 204 && want.status != 304 &&
+				fields(in, "content-length") == 0 && fields(in, "transfer-encoding") == 0
 			if !spacedName(in) && (got.body != want.body || len(in)-got.rest != want.used ||
-				(got.close != want.close && got.status != 101 && !want.oddVersion)) {
+				(got.close != want.close && got.status != 101 && !want.oddVersion && !unframedHead)) {
 				t.Fatalf("h1Answer %+v, net/http %+v", got, want)
 			}
 		case got.err == nil:

@@ -8,9 +8,11 @@ import (
 // lineEnds turns the bare LF line ends of a response head into CRLF as the head is read.
 // RFC 9112 (2.2) lets a recipient accept a bare LF as a line end, and some small servers and
 // devices send them; fasthttp only finds the end of a head at CRLF CRLF, so it would wait for
-// more bytes until the timeout. Bodies pass untouched. The zero value is between heads.
+// more bytes until the timeout. Empty lines before the status line, which fasthttp skips, are
+// not the head's end. Bodies pass untouched. The zero value is between heads.
 type lineEnds struct {
 	inHead  bool   // reading a head: from the request written to the head's blank line
+	started bool   // a line of the head that is not empty came
 	lineLen int    // bytes of the head's current line read so far, CR included
 	lastCR  bool   // the last byte read was a CR
 	over    []byte // fixed bytes that did not fit in the reader's buffer, read next
@@ -42,7 +44,7 @@ func (e *lineEnds) read(r io.Reader, p []byte) (int, error) {
 // Answers with CRLF line ends, nearly all, are only scanned.
 func (e *lineEnds) fix(p []byte, n int) int {
 	b := p[:n]
-	if e.lineLen == 0 && !e.lastCR && crlfHead(b) {
+	if e.lineLen == 0 && !e.lastCR && crlfHead(b, e.started) {
 		e.inHead = false
 		return n
 	}
@@ -65,8 +67,13 @@ func (e *lineEnds) fix(p []byte, n int) int {
 			bare++
 		}
 		e.lineLen, lastCR, start = 0, false, i+1
-		if line == 0 || (line == 1 && cr) {
+		switch {
+		case line > 1 || line == 1 && !cr:
+			e.started = true
+		case e.started:
 			e.inHead, end = false, i+1 // the blank line: the body follows
+		}
+		if !e.inHead {
 			break
 		}
 	}
@@ -90,16 +97,18 @@ func (e *lineEnds) fix(p []byte, n int) int {
 
 // crlfHead tells whether b, read from the start of a line of a head, holds the rest of the head
 // with CRLF line ends only: what nearly every answer is, found by looking at each line end
-// alone. Anything else goes through fix's account of lines that reads may split.
-func crlfHead(b []byte) bool {
+// alone. Anything else goes through fix's account of lines that reads may split. started
+// tells that a line that is not empty came before b.
+func crlfHead(b []byte, started bool) bool {
 	for {
 		i := bytes.IndexByte(b, '\n')
 		if i < 1 || b[i-1] != '\r' {
 			return false
 		}
-		if i == 1 {
+		if i == 1 && started {
 			return true // the blank line
 		}
+		started = started || i > 1
 		b = b[i+1:]
 	}
 }

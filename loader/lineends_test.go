@@ -30,8 +30,9 @@ func TestLineEndsFix(t *testing.T) {
 		{"blank line bare after CRLF", "HTTP/1.1 204 No\r\nA: b\r\n\nx\n", "HTTP/1.1 204 No\r\nA: b\r\n\r\nx\n"},
 		{"CR inside a line", "HTTP/1.1 200 OK\r\nA: b\rc\nD: e\r\n\r\nx\n", "HTTP/1.1 200 OK\r\nA: b\rc\r\nD: e\r\n\r\nx\n"},
 		{"bare LF on the last line", "HTTP/1.1 200 OK\r\nA: b\r\nC: d\n\r\nx", "HTTP/1.1 200 OK\r\nA: b\r\nC: d\r\n\r\nx"},
-		{"blank first line", "\r\nHTTP/1.1 200 OK\nA: b\n\n", "\r\nHTTP/1.1 200 OK\nA: b\n\n"},
-		{"bare blank first line", "\nHTTP/1.1 200 OK\nA: b\n\n", "\r\nHTTP/1.1 200 OK\nA: b\n\n"},
+		{"blank first line", "\r\nHTTP/1.1 200 OK\nA: b\n\nx\n", "\r\nHTTP/1.1 200 OK\r\nA: b\r\n\r\nx\n"},
+		{"bare blank first lines", "\n\r\n\nHTTP/1.1 200 OK\nA: b\n\nx\n", "\r\n\r\n\r\nHTTP/1.1 200 OK\r\nA: b\r\n\r\nx\n"},
+		{"blank first line, CRLF head", "\r\nHTTP/1.1 200 OK\r\nA: b\r\n\r\nx\n", "\r\nHTTP/1.1 200 OK\r\nA: b\r\n\r\nx\n"},
 		{"CRLF head, CRLF body", "HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\r\n\r\ny\n", "HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\r\n\r\ny\n"},
 	}
 	for _, tc := range cases {
