@@ -17,8 +17,8 @@ const fasthttpHead = 4096
 // FuzzH1AnswerAsFasthttp: whatever bytes come, the event loop's reader (h1Answer) gives them
 // the verdict the goroutine engine's (fasthttp's Response.Read) gives: both refuse them, or
 // both read an answer with the same status, body length, version and connection close. Where
-// they differ, the difference is one of those fasthttpDiffers lists. TestLoopAnswersAsTheGoroutineEngine
-// checks whole runs on both engines; this one reaches the corners.
+// they differ, the difference is one of those listed here and in fasthttpDiffers.
+// TestLoopAnswersAsTheGoroutineEngine checks whole runs on both engines; this reaches corners.
 func FuzzH1AnswerAsFasthttp(f *testing.F) {
 	for _, tc := range h1Cases() {
 		f.Add([]byte(tc.in), tc.head)
@@ -100,7 +100,8 @@ func fasthttpDiffers(in []byte) bool {
 	// The engine's lineEnds fixes the first head alone: a head with bare LFs after an interim
 	// answer leaves fasthttp waiting too.
 	interim := anyLine(in, func(line []byte) bool {
-		return bytes.HasPrefix(line, []byte("HTTP/")) && bytes.Contains(line, []byte(" 1"))
+		code := bytes.TrimLeft(line[min(len(line), len("HTTP/d.d")):], " ")
+		return bytes.HasPrefix(line, []byte("HTTP/")) && len(code) > 0 && code[0] == '1'
 	}) && hasBareLF(in)
 	return chunked && bytes.Contains(trailers, []byte("\n")) && !bytes.Contains(trailers, []byte("\r\n\r\n")) || interim ||
 		// fasthttp's read buffer holds the head and more; h1Answer bounds the head alone.
