@@ -171,7 +171,7 @@ func h1AnswerStricter(err error, r h1Read, in []byte) bool {
 	}
 	switch {
 	case err == errH1BareCR:
-		// net/http takes a CR inside a status line.
+		// net/http drops a CR that ends a header line before its CRLF ("a: b\r\r\n").
 		return hasBareCR(in)
 	case err == errH1FieldLine:
 		// net/http takes control bytes in values that end a line, which h1Answer refuses as
