@@ -62,274 +62,82 @@ func TestLoopAnswersAsTheGoroutineEngine(t *testing.T) {
 		loop []string
 	}{
 		{name: "content length", answer: func(c net.Conn, _ *http.Request, _ int) bool { return writeOK(c) }},
-		{name: "chunked", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n3\r\nabc\r\n0\r\nT: 1\r\n\r\n")
-			return err == nil
-		}},
-		{name: "head", method: "HEAD", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n")
-			return err == nil
-		}},
+		{name: "chunked", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n3\r\nabc\r\n0\r\nT: 1\r\n\r\n")},
+		{name: "head", method: "HEAD", answer: answering("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n")},
 		{name: "no content and not modified", answer: func(c net.Conn, r *http.Request, _ int) bool {
 			code := map[string]string{"/a": "204 No Content", "/b": "304 Not Modified"}[r.URL.Path]
 			_, err := io.WriteString(c, "HTTP/1.1 "+code+"\r\nContent-Length: 5\r\n\r\n")
 			return err == nil
 		}},
-		{name: "interim answers first", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "connection close", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 3\r\n\r\nbye")
-			return false
-		}},
-		{name: "body to the close", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\n\r\nuntil the end")
-			return false
-		}},
-		{name: "http 1.0", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, _ = io.WriteString(c, "HTTP/1.0 200 OK\r\nContent-Length: 4\r\n\r\nold!")
-			return false
-		}},
-		{name: "http 1.0 kept alive", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 4\r\n\r\nold!")
-			return err == nil
-		}},
-		{name: "bare line feeds", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 404 Not Found\nContent-Length: 3\n\nno!")
-			return err == nil
-		}},
-		{name: "empty line before a head with bare line feeds", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "\nHTTP/1.1 200 OK\nContent-Length: 2\n\nok")
-			return err == nil
-		}},
-		{name: "folded header lines", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A: b\r\n c\r\nContent-Length:\r\n 2\r\nConnection: x,\r\n\tkeep-alive\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "content-length list", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "content-length twice", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "transfer-encoding and content-length", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 9\r\n\r\n2\r\nok\r\n0\r\n\r\n")
-			return err == nil
-		}},
-		{name: "status without reason", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "space before a colon", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A : b\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "transfer-encoding list", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")
-			return err == nil
-		}},
-		{name: "whitespace before a chunk extension", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 ; a=b\r\nok\r\n0\r\n\r\n")
-			return err == nil
-		}},
-		{name: "chunk lines ending in LF", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\nok\n0\n\n")
-			return err == nil
-		}},
-		{name: "NUL in a value", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A: b\x00c\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "obs-text in a value", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A: b\xffc\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "DEL in a value", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A: b\x7fc\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "space inside a name", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX A: b\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "tab before a colon", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-A\t: b\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "space before content-length's colon", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length : 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "chunk extension", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;a=b\r\nok\r\n0\r\n\r\n")
-			return err == nil
-		}},
-		{name: "whitespace after a chunk size", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 \r\nok\r\n0\r\n\r\n")
-			return err == nil
-		}},
-		{name: "CR in the reason", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 O\rK\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "two spaces before the status", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1  200 OK\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "lowercase version", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "http/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "HTTP/1.2", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.2 200 OK\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "HTTP/2 in a status line", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/2 200 OK\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "Connection: Close", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nConnection: Close\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "connection list", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "transfer-encoding in capitals", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked \r\n\r\n2\r\nok\r\n0\r\n\r\n")
-			return err == nil
-		}},
-		{name: "transfer-encoding in HTTP/1.0", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, _ = io.WriteString(c, "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")
-			return false
-		}},
-		{name: "trailer without a colon", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nT a\r\n\r\n")
-			return err == nil
-		}},
-		{name: "space inside a trailer's name", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nT A: b\r\n\r\n")
-			return err == nil
-		}},
-		{name: "content-length with leading zeros", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 002\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "signed content-length", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "304 with transfer-encoding", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n")
-			return err == nil
-		}},
-		{name: "interim answer with a content-length", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 103 Early\r\nContent-Length: 5\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "empty name", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\n: x\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "header line without a colon", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nxyz\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "underscore in a name", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX_A: b\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "UTF-8 in a name", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-\xc3\xa9: b\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "4-digit status", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 1000 OK\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "status below 100", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 099 OK\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "chunk size in capitals", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nA\r\n0123456789\r\n0\r\n\r\n")
-			return err == nil
-		}},
-		{name: "chunk size with leading zeros", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0002\r\nok\r\n0\r\n\r\n")
-			return err == nil
-		}},
-		{name: "chunk data ending in LF", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\n0\r\n\r\n")
-			return err == nil
-		}},
-		{name: "CR in a chunk extension", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;a\rb\r\nok\r\n0\r\n\r\n")
-			return err == nil
-		}},
-		{name: "empty line before the status line", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "head ending in LF CRLF", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\n\r\nok")
-			return err == nil
-		}},
-		{name: "identity transfer-encoding", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\n\r\nok")
-			return err == nil
-		}},
-		{name: "transfer-encoding twice", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")
-			return err == nil
-		}},
+		{name: "interim answers first", answer: answering("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "connection close", answer: answeringOnce("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 3\r\n\r\nbye")},
+		{name: "body to the close", answer: answeringOnce("HTTP/1.1 200 OK\r\n\r\nuntil the end")},
+		{name: "http 1.0", answer: answeringOnce("HTTP/1.0 200 OK\r\nContent-Length: 4\r\n\r\nold!")},
+		{name: "http 1.0 kept alive", answer: answering("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 4\r\n\r\nold!")},
+		{name: "bare line feeds", answer: answering("HTTP/1.1 404 Not Found\nContent-Length: 3\n\nno!")},
+		{name: "empty line before a head with bare line feeds", answer: answering("\nHTTP/1.1 200 OK\nContent-Length: 2\n\nok")},
+		{name: "folded header lines", answer: answering("HTTP/1.1 200 OK\r\nX-A: b\r\n c\r\nContent-Length:\r\n 2\r\nConnection: x,\r\n\tkeep-alive\r\n\r\nok")},
+		{name: "content-length list", answer: answering("HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\n\r\nok")},
+		{name: "content-length twice", answer: answering("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "transfer-encoding and content-length", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 9\r\n\r\n2\r\nok\r\n0\r\n\r\n")},
+		{name: "status without reason", answer: answering("HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "space before a colon", answer: answering("HTTP/1.1 200 OK\r\nX-A : b\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "transfer-encoding list", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")},
+		{name: "whitespace before a chunk extension", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 ; a=b\r\nok\r\n0\r\n\r\n")},
+		{name: "chunk lines ending in LF", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\nok\n0\n\n")},
+		{name: "NUL in a value", answer: answering("HTTP/1.1 200 OK\r\nX-A: b\x00c\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "obs-text in a value", answer: answering("HTTP/1.1 200 OK\r\nX-A: b\xffc\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "DEL in a value", answer: answering("HTTP/1.1 200 OK\r\nX-A: b\x7fc\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "space inside a name", answer: answering("HTTP/1.1 200 OK\r\nX A: b\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "tab before a colon", answer: answering("HTTP/1.1 200 OK\r\nX-A\t: b\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "space before content-length's colon", answer: answering("HTTP/1.1 200 OK\r\nContent-Length : 2\r\n\r\nok")},
+		{name: "chunk extension", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;a=b\r\nok\r\n0\r\n\r\n")},
+		{name: "whitespace after a chunk size", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 \r\nok\r\n0\r\n\r\n")},
+		{name: "CR in the reason", answer: answering("HTTP/1.1 200 O\rK\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "two spaces before the status", answer: answering("HTTP/1.1  200 OK\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "lowercase version", answer: answering("http/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "HTTP/1.2", answer: answering("HTTP/1.2 200 OK\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "HTTP/2 in a status line", answer: answering("HTTP/2 200 OK\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "Connection: Close", answer: answering("HTTP/1.1 200 OK\r\nConnection: Close\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "connection list", answer: answering("HTTP/1.1 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "transfer-encoding in capitals", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked \r\n\r\n2\r\nok\r\n0\r\n\r\n")},
+		{name: "transfer-encoding in HTTP/1.0", answer: answeringOnce("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")},
+		{name: "trailer without a colon", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nT a\r\n\r\n")},
+		{name: "space inside a trailer's name", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nT A: b\r\n\r\n")},
+		{name: "content-length with leading zeros", answer: answering("HTTP/1.1 200 OK\r\nContent-Length: 002\r\n\r\nok")},
+		{name: "signed content-length", answer: answering("HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok")},
+		{name: "304 with transfer-encoding", answer: answering("HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n")},
+		{name: "interim answer with a content-length", answer: answering("HTTP/1.1 103 Early\r\nContent-Length: 5\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "empty name", answer: answering("HTTP/1.1 200 OK\r\n: x\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "header line without a colon", answer: answering("HTTP/1.1 200 OK\r\nxyz\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "underscore in a name", answer: answering("HTTP/1.1 200 OK\r\nX_A: b\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "UTF-8 in a name", answer: answering("HTTP/1.1 200 OK\r\nX-\xc3\xa9: b\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "4-digit status", answer: answering("HTTP/1.1 1000 OK\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "status below 100", answer: answering("HTTP/1.1 099 OK\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "chunk size in capitals", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nA\r\n0123456789\r\n0\r\n\r\n")},
+		{name: "chunk size with leading zeros", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0002\r\nok\r\n0\r\n\r\n")},
+		{name: "chunk data ending in LF", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\n0\r\n\r\n")},
+		{name: "CR in a chunk extension", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;a\rb\r\nok\r\n0\r\n\r\n")},
+		{name: "empty line before the status line", answer: answering("\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "head ending in LF CRLF", answer: answering("HTTP/1.1 200 OK\r\nContent-Length: 2\n\r\nok")},
+		{name: "identity transfer-encoding", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\n\r\nok")},
+		{name: "transfer-encoding twice", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")},
 		{name: "closed after each answer", answer: func(c net.Conn, _ *http.Request, _ int) bool {
 			writeOK(c)
 			return false // without a word: the next request on the connection is resent
 		}, racy: true, loop: racyCloses()},
 		{name: "closed before answering", answer: func(net.Conn, *http.Request, int) bool { return false }},
-		{name: "cut short in the body", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort")
-			return false
-		}},
-		{name: "cut short in the head", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Le")
-			return false
-		}},
-		{name: "bad status line", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n")
-			return err == nil
-		}},
-		{name: "switching protocols unasked", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\n\r\n")
-			return err == nil
-		}},
+		{name: "cut short in the body", answer: answeringOnce("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort")},
+		{name: "cut short in the head", answer: answeringOnce("HTTP/1.1 200 OK\r\nContent-Le")},
+		{name: "bad status line", answer: answering("HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n")},
+		{name: "switching protocols unasked", answer: answering("HTTP/1.1 101 Switching Protocols\r\n\r\n")},
 		{name: "switching protocols asked for", cfg: func(c *Config) {
 			c.Headers = []Header{{Name: "Upgrade", Value: "websocket"}, {Name: "Connection", Value: "Upgrade"}}
-		}, answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
-			return err == nil
-		}},
-		{name: "bytes nobody asked for", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA")
-			return err == nil
-		}},
-		{name: "head too large", cfg: func(c *Config) { c.HeaderBuffer = 4096 }, answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nX-Big: "+strings.Repeat("a", 5000)+"\r\nContent-Length: 0\r\n\r\n")
-			return err == nil
-		}},
-		{name: "body too large", cfg: func(c *Config) { c.MaxBody = 10 }, answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n"+strings.Repeat("b", 20))
-			return err == nil
-		}},
-		{name: "cut short in a chunk", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel")
-			return false
-		}},
+		}, answer: answering("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")},
+		{name: "bytes nobody asked for", answer: answering("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA")},
+		{name: "head too large", cfg: func(c *Config) { c.HeaderBuffer = 4096 }, answer: answering("HTTP/1.1 200 OK\r\nX-Big: " + strings.Repeat("a", 5000) + "\r\nContent-Length: 0\r\n\r\n")},
+		{name: "body too large", cfg: func(c *Config) { c.MaxBody = 10 }, answer: answering("HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n" + strings.Repeat("b", 20))},
+		{name: "cut short in a chunk", answer: answeringOnce("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel")},
 		{name: "reset before answering", answer: func(c net.Conn, _ *http.Request, _ int) bool {
 			if tc, ok := c.(*net.TCPConn); ok {
 				_ = tc.SetLinger(0) // the close sends a reset
@@ -347,15 +155,8 @@ func TestLoopAnswersAsTheGoroutineEngine(t *testing.T) {
 			}
 			return true
 		}},
-		{name: "gzip unasked", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: "+
-				fmt.Sprint(len(gzipHello))+"\r\n\r\n"+gzipHello)
-			return err == nil
-		}},
-		{name: "broken chunk", answer: func(c net.Conn, _ *http.Request, _ int) bool {
-			_, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n")
-			return err == nil
-		}},
+		{name: "gzip unasked", answer: answering("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: " + fmt.Sprint(len(gzipHello)) + "\r\n\r\n" + gzipHello)},
+		{name: "broken chunk", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

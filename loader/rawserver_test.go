@@ -78,6 +78,23 @@ func (s *rawServer) serve(conn net.Conn, answer answerFunc) {
 // url is the server's address as an http URL with path p.
 func (s *rawServer) url(p string) string { return "http://" + s.addr + p }
 
+// answering is an answerFunc that writes s to every request, and keeps the connection while
+// it can write.
+func answering(s string) answerFunc {
+	return func(c net.Conn, _ *http.Request, _ int) bool {
+		_, err := io.WriteString(c, s)
+		return err == nil
+	}
+}
+
+// answeringOnce is an answerFunc that writes s to a request, then closes the connection.
+func answeringOnce(s string) answerFunc {
+	return func(c net.Conn, _ *http.Request, _ int) bool {
+		_, _ = io.WriteString(c, s)
+		return false
+	}
+}
+
 // writeOK answers with a short kept-alive 200.
 func writeOK(conn net.Conn) bool {
 	_, err := io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
