@@ -60,6 +60,8 @@ func badResponseMessage(err error) string {
 		errors.Is(err, fasthttp.ErrUnexpectedStatusCodeChar) || strings.Contains(detail, "status code") ||
 		strings.Contains(detail, "http version") || strings.Contains(detail, "first line")):
 		return "cannot parse response headers: malformed status line"
+	case inHeaders && (errors.Is(err, fasthttp.ErrBadTrailer) || strings.Contains(detail, "forbidden trailer")):
+		return "cannot parse response headers: a field that cannot be a trailer"
 	case inHeaders && errors.Is(err, io.EOF):
 		return "cannot parse response headers: connection closed inside the headers"
 	case inHeaders && (strings.Contains(detail, "mime header") || strings.Contains(detail, "header key") ||

@@ -64,6 +64,7 @@ func TestLoopAnswersAsTheGoroutineEngine(t *testing.T) {
 		{name: "content length", answer: func(c net.Conn, _ *http.Request, _ int) bool { return writeOK(c) }},
 		{name: "chunked", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n3\r\nabc\r\n0\r\nT: 1\r\n\r\n")},
 		{name: "head", method: "HEAD", answer: answering("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n")},
+		{name: "keep-alive in a second connection field", answer: answeringOnce("HTTP/1.0 200 OK\r\nConnection: x\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok")},
 		{name: "no content and not modified", answer: func(c net.Conn, r *http.Request, _ int) bool {
 			code := map[string]string{"/a": "204 No Content", "/b": "304 Not Modified"}[r.URL.Path]
 			_, err := io.WriteString(c, "HTTP/1.1 "+code+"\r\nContent-Length: 5\r\n\r\n")
@@ -103,6 +104,11 @@ func TestLoopAnswersAsTheGoroutineEngine(t *testing.T) {
 		{name: "transfer-encoding in capitals", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked \r\n\r\n2\r\nok\r\n0\r\n\r\n")},
 		{name: "transfer-encoding in HTTP/1.0", answer: answeringOnce("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")},
 		{name: "trailer without a colon", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nT a\r\n\r\n")},
+		{name: "trailers a server may send", answer: answering("HTTP/1.1 200 OK\r\nTrailer: Server-Timing, X-Sum\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nServer-Timing: db;dur=5\r\nX-Sum: 1\r\n\r\n")},
+		{name: "trailer that cannot be one", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nContent-Type: text/html\r\n\r\n")},
+		{name: "trailer field naming one that cannot be a trailer", answer: answering("HTTP/1.1 200 OK\r\nTrailer: Host\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "trailer field with an empty name", answer: answering("HTTP/1.1 200 OK\r\nTrailer: a, ,b\r\nContent-Length: 2\r\n\r\nok")},
+		{name: "content-length then a fold of whitespace", answer: answering("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n \r\n\r\nok")},
 		{name: "space inside a trailer's name", answer: answering("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nT A: b\r\n\r\n")},
 		{name: "content-length with leading zeros", answer: answering("HTTP/1.1 200 OK\r\nContent-Length: 002\r\n\r\nok")},
 		{name: "signed content-length", answer: answering("HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok")},

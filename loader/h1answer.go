@@ -35,8 +35,9 @@ type h1Answer struct {
 	length  int64  // the head's Content-Length; -1 without one
 	chunked bool   // the head has a Transfer-Encoding field, which says chunked (the only coding taken)
 	closing bool   // the head's Connection field says close, or a name has a space (see h1FieldLine)
-	keep    bool   // the head's Connection field says keep-alive
-	upgrade bool   // the head's Connection field says upgrade
+	keep    bool   // the head's first kept Connection field says keep-alive (see endField)
+	upgrade bool   // the head's first kept Connection field says upgrade
+	conned  bool   // a Connection field was kept
 	headed  bool   // the final head is whole
 
 	// A field line is read once the next line shows that no folded line continues it
@@ -72,6 +73,7 @@ const (
 	h1ContentType
 	h1ContentEncoding
 	h1TransferEncoding
+	h1Trailer
 )
 
 // h1State is what the next byte of an answer belongs to.
@@ -124,6 +126,7 @@ var (
 	errH1ChunkSize    error = h1Malformed{"a chunk size that is not a hex number of up to 15 digits", "cannot read response body: broken chunked encoding"}
 	errH1ChunkEnd     error = h1Malformed{"chunk data not followed by CRLF", "cannot read response body: broken chunked encoding"}
 	errH1TE           error = h1Malformed{"a Transfer-Encoding other than chunked, or two of them", "cannot parse response headers: bad Transfer-Encoding"}
+	errH1Trailer      error = h1Malformed{"a trailer field, or a name in a Trailer field, that cannot be a trailer", "cannot parse response headers: a field that cannot be a trailer"}
 	errH1HeadCut      error = h1Malformed{"the connection closed inside the head", "cannot parse response headers: connection closed inside the headers"}
 	errH1HeadTooLarge error = h1Malformed{"a head or trailers longer than the limit", "cannot parse response headers"}
 	errH1StatusBelow  error = fmt.Errorf("http/1.1: a status code below 100: %w", errBadStatus)
@@ -281,6 +284,9 @@ func (a *h1Answer) headLine(line []byte) error {
 		return err
 	}
 	if a.fielded = true; a.state == h1Trailers {
+		if h1NotTrailer(name) {
+			return errH1Trailer
+		}
 		return nil // trailers are checked, not read
 	}
 	a.closing = a.closing || spaced
@@ -296,6 +302,8 @@ func (a *h1Answer) headLine(line []byte) error {
 		a.field, a.cenc = h1ContentEncoding, append(a.cenc[:0], value...)
 	case len(name) == len("transfer-encoding") && h1EqualFold(name, "transfer-encoding"):
 		a.field, a.pend = h1TransferEncoding, append(a.pend[:0], value...)
+	case len(name) == len("trailer") && h1EqualFold(name, "trailer"):
+		a.field, a.pend = h1Trailer, append(a.pend[:0], value...)
 	}
 	return nil
 }
@@ -303,17 +311,19 @@ func (a *h1Answer) headLine(line []byte) error {
 // fold takes a line that starts with whitespace: it continues the field line before it, as
 // one space and its own bytes (RFC 9112 5.2 asks this of a user agent, and both net/http and
 // fasthttp do it). Right after the status line there is no field line to continue, and RFC
-// 9112 2.2 lets a recipient refuse the answer, as net/http does.
+// 9112 2.2 lets a recipient refuse the answer, as net/http does. A line of whitespace alone
+// still adds its space, as the goroutine engine (fasthttp) reads it: "Content-Length: 2" and
+// then " " is no number to either engine.
 func (a *h1Answer) fold(line []byte) error {
 	if !a.fielded {
 		return errH1Fold
 	}
 	more, err := h1FieldValue(line)
-	if err != nil || len(more) == 0 {
+	if err != nil {
 		return err
 	}
 	switch a.field {
-	case h1Connection, h1ContentLength, h1TransferEncoding:
+	case h1Connection, h1ContentLength, h1TransferEncoding, h1Trailer:
 		a.pend = h1Join(a.pend, more)
 	case h1ContentType:
 		a.ctype = h1Join(a.ctype, more)
@@ -323,8 +333,9 @@ func (a *h1Answer) fold(line []byte) error {
 	return nil
 }
 
-// h1Join appends more to a field's value, a space between them. Both are without whitespace
-// around them, and so is what it returns.
+// h1Join appends more to a field's value, a space between them (none before a value's first
+// bytes). more is without whitespace around it; what it returns ends in a space when more is
+// empty.
 func h1Join(value, more []byte) []byte {
 	if len(value) > 0 {
 		value = append(value, ' ')
@@ -339,15 +350,25 @@ func (a *h1Answer) endField() error {
 	a.field = h1Other
 	switch field {
 	case h1Connection:
+		// As the goroutine engine (fasthttp) reads them: close in any Connection field, the
+		// others in the first one that says more than close, which fasthttp keeps and reads.
+		closing, other, keep, upgrade := false, false, false, false
 		for list := value; len(list) > 0; {
 			var elem []byte
 			elem, list = h1NextElem(list)
-			a.closing = a.closing || h1EqualFold(elem, "close")
-			a.keep = a.keep || h1EqualFold(elem, "keep-alive")
-			a.upgrade = a.upgrade || h1EqualFold(elem, "upgrade")
+			closing = closing || h1EqualFold(elem, "close")
+			other = other || len(elem) > 0 && !h1EqualFold(elem, "close")
+			keep = keep || h1EqualFold(elem, "keep-alive")
+			upgrade = upgrade || h1EqualFold(elem, "upgrade")
+		}
+		a.closing = a.closing || closing
+		if !a.conned && (other || !closing) {
+			a.conned, a.keep, a.upgrade = true, keep, upgrade
 		}
 	case h1ContentLength:
 		return a.contentLength(value)
+	case h1Trailer:
+		return h1TrailerNames(value)
 	case h1TransferEncoding:
 		// As the goroutine engine (fasthttp) reads it, stricter than RFC 9112: one field, which
 		// says chunked, and ignored outside HTTP/1.1 (as RFC 9112 6.1 lets a client do in
@@ -405,7 +426,7 @@ func (a *h1Answer) endHead() error {
 			return errTooManyInterim
 		}
 		a.state, a.used, a.length = h1Status, 0, -1
-		a.chunked, a.closing, a.keep, a.upgrade, a.fielded = false, false, false, false, false
+		a.chunked, a.closing, a.keep, a.upgrade, a.conned, a.fielded = false, false, false, false, false, false
 		a.ctype, a.cenc = a.ctype[:0], a.cenc[:0]
 		return nil
 	}
@@ -659,4 +680,50 @@ func (a *h1Answer) keepBody(p []byte) {
 		*a.budget -= len(p)
 	}
 	a.kept = append(a.kept, p...)
+}
+
+// h1TrailerNames checks the names a Trailer field announces as the goroutine engine (fasthttp)
+// does, which refuses the whole answer for one of them that is empty, not a token, or a field
+// that cannot be a trailer: "Trailer: Content-Length" or "Trailer: a,,b". A comma at the end
+// is taken. RFC 9110 6.6.2 has the field list names alone; net/http refuses only framing ones,
+// and only for a chunked answer, but both engines must give a server the same verdict.
+func h1TrailerNames(list []byte) error {
+	for i := -1; i+1 < len(list); {
+		list = list[i+1:]
+		if i = bytes.IndexByte(list, ','); i < 0 {
+			i = len(list)
+		}
+		if name := h1TrimOWS(list[:i]); !h1Token(name) || h1NotTrailer(name) {
+			return errH1Trailer
+		}
+	}
+	return nil
+}
+
+// h1Token tells whether b is a token (RFC 9110 5.6.2): one or more token bytes.
+func h1Token(b []byte) bool {
+	for _, c := range b {
+		if !h1TokenByte(c) {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// h1NotTrailer tells whether the field name cannot be a trailer to the goroutine engine
+// (fasthttp), which refuses an answer whose trailers or Trailer field hold one: the fields
+// RFC 9110 6.5.1 keeps out of trailers (framing, routing, authentication, controls, how to
+// process the content), and fasthttp's own additions, cookies, Location and the names that
+// start with X-Forwarded or X-Real-IP.
+func h1NotTrailer(name []byte) bool {
+	for _, not := range [...]string{"authorization", "connection", "content-encoding", "content-length",
+		"content-range", "content-type", "cookie", "expect", "host", "keep-alive", "location",
+		"max-forwards", "proxy-authenticate", "proxy-authorization", "proxy-connection", "range",
+		"set-cookie", "te", "trailer", "transfer-encoding", "www-authenticate"} {
+		if h1EqualFold(name, not) {
+			return true
+		}
+	}
+	return len(name) >= len("x-forwarded") && h1EqualFold(name[:len("x-forwarded")], "x-forwarded") ||
+		len(name) >= len("x-real-ip") && h1EqualFold(name[:len("x-real-ip")], "x-real-ip")
 }

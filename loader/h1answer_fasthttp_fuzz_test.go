@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 
@@ -24,29 +25,39 @@ func FuzzH1AnswerAsFasthttp(f *testing.F) {
 		f.Add([]byte(tc.in), tc.head)
 	}
 	f.Fuzz(func(t *testing.T, in []byte, head bool) {
-		var a h1Answer
-		got := followH1(&a, in, head, fasthttpHead, 0)
-		want := readH1WithFasthttp(in, head)
-		switch {
-		case errors.Is(got.err, errBadStatus) && want.status == 200 && anyLine(in, func(line []byte) bool {
-			return bytes.HasPrefix(line, []byte("HTTP/")) && bytes.Contains(line, []byte(" 000"))
-		}):
-			// fasthttp reads status 000 as 200; the engine then refuses it (see checkStatus).
-		case got.err == errH1Length && digitRun(in) >= 19:
-			// fasthttp takes a Content-Length up to 1<<63-1, h1Answer up to 1<<62; the
-			// difference shows only on answers without a body.
-		case (got.err == nil) != (want.err == nil):
-			if !fasthttpDiffers(in) {
-				t.Fatalf("h1Answer %+v, fasthttp %+v", got, want)
-			}
-		case got.err == nil:
-			// An answer read to the close leaves no connection to keep, whatever it says.
-			if got.status != want.status || got.body != want.body || got.http10 != want.http10 ||
-				got.close != want.close && got.status != 101 && !got.atClose {
-				t.Fatalf("h1Answer %+v, fasthttp %+v", got, want)
-			}
+		if err := readsAsFasthttp(in, head, nil); err != nil {
+			t.Fatal(err)
 		}
 	})
+}
+
+// readsAsFasthttp reads in with h1Answer and as the goroutine engine does, and tells how they
+// differ, beyond the differences listed here and in fasthttpDiffers. br, when not nil, is
+// the goroutine engine's read buffer, of fasthttpHead bytes, to use again.
+func readsAsFasthttp(in []byte, head bool, br *bufio.Reader) error {
+	var a h1Answer
+	got := followH1(&a, in, head, fasthttpHead, 0)
+	want := readH1WithFasthttp(in, head, br)
+	switch {
+	case errors.Is(got.err, errBadStatus) && want.status == 200 && anyLine(in, func(line []byte) bool {
+		return bytes.HasPrefix(line, []byte("HTTP/")) && bytes.Contains(line, []byte(" 000"))
+	}):
+		// fasthttp reads status 000 as 200; the engine then refuses it (see checkStatus).
+	case got.err == errH1Length && digitRun(in) >= 19:
+		// fasthttp takes a Content-Length up to 1<<63-1, h1Answer up to 1<<62; the
+		// difference shows only on answers without a body.
+	case (got.err == nil) != (want.err == nil):
+		if !fasthttpDiffers(in) {
+			return fmt.Errorf("h1Answer %+v, fasthttp %+v (%v)", got, want, want.err)
+		}
+	case got.err == nil:
+		// An answer read to the close leaves no connection to keep, whatever it says.
+		if got.status != want.status || got.body != want.body || got.http10 != want.http10 ||
+			got.close != want.close && got.status != 101 && !got.atClose {
+			return fmt.Errorf("h1Answer %+v, fasthttp %+v", got, want)
+		}
+	}
+	return nil
 }
 
 // fasthttpRead is what fasthttp read of an answer.
@@ -59,13 +70,17 @@ type fasthttpRead struct {
 
 // readH1WithFasthttp reads an answer as the goroutine engine does, to the end of its body:
 // fasthttp reads it, through the engine's lineEnds; a status code below 100, which the engine
-// refuses after fasthttp, is an error.
-func readH1WithFasthttp(in []byte, head bool) (r fasthttpRead) {
+// refuses after fasthttp, is an error. br, when not nil, is the read buffer to use.
+func readH1WithFasthttp(in []byte, head bool, br *bufio.Reader) (r fasthttpRead) {
 	var resp fasthttp.Response
 	resp.SkipBody, resp.StreamBody = head, true // the engine's client streams bodies
 	src := &lineEndsReader{r: bytes.NewReader(in)}
 	src.ends.start()
-	if r.err = resp.Read(bufio.NewReaderSize(src, fasthttpHead)); r.err != nil {
+	if br == nil {
+		br = bufio.NewReaderSize(src, fasthttpHead)
+	}
+	br.Reset(src)
+	if r.err = resp.Read(br); r.err != nil {
 		return r
 	}
 	if stream := resp.BodyStream(); stream != nil {
