@@ -76,6 +76,8 @@ func TestLoopAnswersAsTheGoroutineEngine(t *testing.T) {
 		{name: "http 1.0", answer: answeringOnce("HTTP/1.0 200 OK\r\nContent-Length: 4\r\n\r\nold!")},
 		{name: "http 1.0 kept alive", answer: answering("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 4\r\n\r\nold!")},
 		{name: "bare line feeds", answer: answering("HTTP/1.1 404 Not Found\nContent-Length: 3\n\nno!")},
+		{name: "interim answer, then a head with bare line feeds", answer: answering("HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\nContent-Length: 2\n\nok")},
+		{name: "interim answers with bare line feeds", answer: answering("HTTP/1.1 100 Continue\n\nHTTP/1.1  102\n\nHTTP/1.1 200 OK\nContent-Length: 2\n\nok")},
 		{name: "empty line before a head with bare line feeds", answer: answering("\nHTTP/1.1 200 OK\nContent-Length: 2\n\nok")},
 		{name: "folded header lines", answer: answering("HTTP/1.1 200 OK\r\nX-A: b\r\n c\r\nContent-Length:\r\n 2\r\nConnection: x,\r\n\tkeep-alive\r\n\r\nok")},
 		{name: "content-length list", answer: answering("HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\n\r\nok")},

@@ -393,29 +393,39 @@ func (a *h1Answer) statusLine(line []byte) error {
 	if len(line) == 0 {
 		return nil
 	}
-	if bytes.IndexByte(line, ' ') != len("HTTP/d.d") || string(line[:5]) != "HTTP/" || line[6] != '.' ||
-		line[5] < '0' || line[5] > '9' || line[7] < '0' || line[7] > '9' {
-		return errH1Version
-	}
-	code := bytes.TrimLeft(line[len("HTTP/d.d"):], " ")
-	if i := bytes.IndexByte(code, ' '); i >= 0 {
-		code = code[:i]
-	}
-	if len(code) != 3 {
-		return errH1StatusLine
-	}
-	status := 0
-	for _, c := range code {
-		if c < '0' || c > '9' {
-			return errH1StatusLine
-		}
-		status = status*10 + int(c-'0')
+	status, err := h1StatusCode(line)
+	if err != nil {
+		return err
 	}
 	if status < 100 {
 		return errH1StatusBelow
 	}
 	a.status, a.http10, a.state = status, line[5] != '1' || line[7] != '1', h1Fields
 	return nil
+}
+
+// h1StatusCode reads the status code of a status line, without its line end, as fasthttp
+// reads it: "HTTP/d.d", spaces, three digits, then the line's end or a space.
+func h1StatusCode(line []byte) (int, error) {
+	if bytes.IndexByte(line, ' ') != len("HTTP/d.d") || string(line[:5]) != "HTTP/" || line[6] != '.' ||
+		line[5] < '0' || line[5] > '9' || line[7] < '0' || line[7] > '9' {
+		return 0, errH1Version
+	}
+	code := bytes.TrimLeft(line[len("HTTP/d.d"):], " ")
+	if i := bytes.IndexByte(code, ' '); i >= 0 {
+		code = code[:i]
+	}
+	if len(code) != 3 {
+		return 0, errH1StatusLine
+	}
+	status := 0
+	for _, c := range code {
+		if c < '0' || c > '9' {
+			return 0, errH1StatusLine
+		}
+		status = status*10 + int(c-'0')
+	}
+	return status, nil
 }
 
 // endHead takes the blank line that ends a head, and sets how the body is delimited (RFC 9112

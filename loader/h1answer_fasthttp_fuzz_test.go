@@ -112,13 +112,7 @@ func fasthttpDiffers(in []byte) bool {
 	// fasthttp ends trailers only at a CRLF CRLF: trailers that end in bare LFs leave it
 	// waiting for more (on a connection, until the request's timeout).
 	_, trailers, chunked := bytes.Cut(in, []byte("\n0\r\n"))
-	// The engine's lineEnds fixes the first head alone: a head with bare LFs after an interim
-	// answer leaves fasthttp waiting too.
-	interim := anyLine(in, func(line []byte) bool {
-		code := bytes.TrimLeft(line[min(len(line), len("HTTP/d.d")):], " ")
-		return bytes.HasPrefix(line, []byte("HTTP/")) && len(code) > 0 && code[0] == '1'
-	}) && hasBareLF(in)
-	return chunked && bytes.Contains(trailers, []byte("\n")) && !bytes.Contains(trailers, []byte("\r\n\r\n")) || interim ||
+	return chunked && bytes.Contains(trailers, []byte("\n")) && !bytes.Contains(trailers, []byte("\r\n\r\n")) ||
 		// fasthttp's read buffer holds the head and more; h1Answer bounds the head alone.
 		len(in) > fasthttpHead-64
 }

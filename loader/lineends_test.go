@@ -1,7 +1,9 @@
 package loader
 
 import (
+	"bytes"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -34,6 +36,15 @@ func TestLineEndsFix(t *testing.T) {
 		{"bare blank first lines", "\n\r\n\nHTTP/1.1 200 OK\nA: b\n\nx\n", "\r\n\r\n\r\nHTTP/1.1 200 OK\r\nA: b\r\n\r\nx\n"},
 		{"blank first line, CRLF head", "\r\nHTTP/1.1 200 OK\r\nA: b\r\n\r\nx\n", "\r\nHTTP/1.1 200 OK\r\nA: b\r\n\r\nx\n"},
 		{"CRLF head, CRLF body", "HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\r\n\r\ny\n", "HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\r\n\r\ny\n"},
+		{"interim answer, then a bare head", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\nA: b\n\nx\n", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nA: b\r\n\r\nx\n"},
+		{"bare interim answers", "HTTP/1.1 103\nLink: </a>\n\n\nHTTP/1.0   102 x\n\nHTTP/1.1 200 OK\n\nx\n",
+			"HTTP/1.1 103\r\nLink: </a>\r\n\r\n\r\nHTTP/1.0   102 x\r\n\r\nHTTP/1.1 200 OK\r\n\r\nx\n"},
+		{"interim answer with spaces before its code", "HTTP/1.1" + strings.Repeat(" ", 30) + "100 Continue\n\nHTTP/1.1 200 OK\n\nx\n",
+			"HTTP/1.1" + strings.Repeat(" ", 30) + "100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n\r\nx\n"},
+		{"switching protocols is no interim answer", "HTTP/1.1 101 Switching\n\nx\n\ny\n", "HTTP/1.1 101 Switching\r\n\r\nx\n\ny\n"},
+		{"a 4-digit code is no interim answer", "HTTP/1.1 1000\n\nx\n\ny\n", "HTTP/1.1 1000\r\n\r\nx\n\ny\n"},
+		{"a CR after the code", "HTTP/1.1 100\r\r\n\r\nx\n\ny\n", "HTTP/1.1 100\r\r\n\r\nx\n\ny\n"},
+		{"a final answer's code in the reason", "HTTP/1.1 200 100\n\nx\n\ny\n", "HTTP/1.1 200 100\r\n\r\nx\n\ny\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -58,5 +69,25 @@ func TestLineEndsFix(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkLineEnds reads nginx's answer through lineEnds, as the goroutine engine reads
+// every answer: the cost of the check for bare line ends on the common, CRLF-only head.
+func BenchmarkLineEnds(b *testing.B) {
+	in := []byte(nginxAnswer + strings.Repeat("x", 100))
+	buf := make([]byte, 4096)
+	var r bytes.Reader
+	var e lineEnds
+	b.ReportAllocs()
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		r.Reset(in)
+		e.start()
+		for {
+			if _, err := e.read(&r, buf); err != nil {
+				break
+			}
+		}
 	}
 }
