@@ -75,7 +75,7 @@ func readH1WithFasthttp(in []byte, head bool, br *bufio.Reader) (r fasthttpRead)
 	var resp fasthttp.Response
 	resp.SkipBody, resp.StreamBody = head, true // the engine's client streams bodies
 	src := &lineEndsReader{r: bytes.NewReader(in)}
-	src.ends.start()
+	src.ends.start(head)
 	if br == nil {
 		br = bufio.NewReaderSize(src, fasthttpHead)
 	}
@@ -107,12 +107,8 @@ type lineEndsReader struct {
 func (l *lineEndsReader) Read(p []byte) (int, error) { return l.ends.read(l.r, p) }
 
 // fasthttpDiffers tells whether in holds one of the answers that the engines read apart on
-// purpose, each where fasthttp errs:
+// purpose, each where fasthttp errs: fasthttp's read buffer holds the head and more, where
+// h1Answer bounds the head alone.
 func fasthttpDiffers(in []byte) bool {
-	// fasthttp ends trailers only at a CRLF CRLF: trailers that end in bare LFs leave it
-	// waiting for more (on a connection, until the request's timeout).
-	_, trailers, chunked := bytes.Cut(in, []byte("\n0\r\n"))
-	return chunked && bytes.Contains(trailers, []byte("\n")) && !bytes.Contains(trailers, []byte("\r\n\r\n")) ||
-		// fasthttp's read buffer holds the head and more; h1Answer bounds the head alone.
-		len(in) > fasthttpHead-64
+	return len(in) > fasthttpHead-64
 }

@@ -25,7 +25,7 @@ func TestH1AnswerAsFasthttpCombinations(t *testing.T) {
 		"Content-Length: 99999999999999999999", "Connection:", "X-A:", "Content-Encoding: gzip\r\n "}
 	bodies := []string{"", "ok", "2\r\nok\r\n0\r\n\r\n", "2\r\nok\r\n0\r\nX-Sum: 1\r\n\r\n", "2\r\nok\r\n0\r\nHost: x\r\n\r\n",
 		"2;a=b\r\nok\r\n0\r\n\r\n", "0\r\n\r\n", "2\r\nok\r\n0\r\nX-A: b\r\n c\r\n\r\n",
-		"2\r\nok\r\n0\r\nX-A : b\r\n\r\n", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"}
+		"2\r\nok\r\n0\r\nX-A : b\r\n\r\n", "2\r\nok\r\n0\r\nX-Sum: 1\n\n", "2\r\nok\r\n0\r\n\n", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"}
 	diffs, br := 0, bufio.NewReaderSize(nil, fasthttpHead)
 	for _, status := range statuses {
 		for i, one := range fields {

@@ -5,35 +5,63 @@ import (
 	"io"
 )
 
-// lineEnds turns the bare LF line ends of a response head into CRLF as the head is read.
-// RFC 9112 (2.2) lets a recipient accept a bare LF as a line end, and some small servers and
-// devices send them; fasthttp only finds the end of a head at CRLF CRLF, so it would wait for
-// more bytes until the timeout. Empty lines before the status line, which fasthttp skips, are
-// not the head's end. An interim (1xx) answer's head is followed by another head, fixed too.
-// Bodies pass untouched. The zero value is between heads.
+// lineEnds turns the bare LF line ends of a response head, and of the trailers after a chunked
+// body, into CRLF as they are read. RFC 9112 (2.2) lets a recipient accept a bare LF as a line
+// end, and some small servers and devices send them; fasthttp only finds the end of a head or
+// of trailers at CRLF CRLF, so it would wait for more bytes until the timeout. Empty lines
+// before the status line, which fasthttp skips, are not the head's end; an interim (1xx)
+// answer's head is followed by another head. A body passes untouched: a chunked one is followed
+// chunk by chunk to find its trailers, as long as its framing is one that fasthttp reads (past
+// anything else, which fasthttp refuses, it is not followed). The zero value is between
+// answers.
 type lineEnds struct {
-	inHead  bool   // reading a head: from the request written to the head's blank line
-	started bool   // a line of the head that is not empty came
-	interim bool   // the head's status line is an interim answer's: another head follows
-	lineLen int    // bytes of the head's current line read so far, CR included
-	lastCR  bool   // the last byte read was a CR
-	over    []byte // fixed bytes that did not fit in the reader's buffer, read next
-	// status holds the start of the status line as it is read, the spaces before its code
-	// squeezed into one: enough for the code and the byte after it. statusCut counts the
-	// bytes of the line past it.
-	status               [16]byte
-	statusLen, statusCut int
+	inHead   bool       // reading a head: from the request written to the head's blank line
+	trailers bool       // reading the trailers after a chunked body
+	started  bool       // a line of the head that is not empty came
+	interim  bool       // the head's status line is an interim answer's: another head follows
+	final    bool       // the head's status line is a final answer's, with a body unless HEAD, 204, 304
+	http11   bool       // ... and says HTTP/1.1, in which fasthttp alone reads Transfer-Encoding
+	te       bool       // the head has a field "Transfer-Encoding: chunked"
+	headReq  bool       // the request was HEAD: no body follows the head
+	lineLen  int        // bytes of the current line read so far, CR included
+	lastCR   bool       // the last byte read was a CR
+	kind     lineKind   // what the current line is to lineEnds
+	status   statusScan // the status line, as it is read
+	teLine   teScan     // a field line that may say Transfer-Encoding: chunked, as it is read
+	chunks   chunkFollow
+	over     []byte // fixed bytes that did not fit in the reader's buffer, read next
+	bare     []int  // where bare LFs are in the bytes of the current read (its memory used again)
 }
 
-// start prepares for the head of the answer to a new request.
-func (e *lineEnds) start() {
-	*e = lineEnds{inHead: true, over: e.over[:0]}
+// chunkFollow follows the framing of a chunked body (RFC 9112 7.1) as fasthttp reads it.
+type chunkFollow struct {
+	on     bool
+	state  chunkState
+	digits int   // hex digits of the size line so far
+	left   int64 // the chunk's size, then its bytes still to come
+}
+
+// chunkState is what the next byte of a chunked body belongs to.
+type chunkState uint8
+
+const (
+	chunkSize   chunkState = iota // the hex digits of a chunk's size
+	chunkExt                      // then whitespace or extensions, to the CR
+	chunkSizeLF                   // the LF after it
+	chunkData                     // the chunk's bytes
+	chunkDataCR                   // the CR after them
+	chunkDataLF                   // the LF after it
+)
+
+// start prepares for the answer to a new request; head tells that the request was HEAD.
+func (e *lineEnds) start(head bool) {
+	*e = lineEnds{inHead: true, headReq: head, over: e.over[:0], bare: e.bare[:0]}
 }
 
 // pending tells whether bytes of an earlier answer wait to be read.
 func (e *lineEnds) pending() bool { return len(e.over) > 0 }
 
-// read reads from r into p, with the head's line ends fixed.
+// read reads from r into p, with the line ends of heads and trailers fixed.
 func (e *lineEnds) read(r io.Reader, p []byte) (int, error) {
 	if len(e.over) > 0 {
 		n := copy(p, e.over)
@@ -41,122 +69,186 @@ func (e *lineEnds) read(r io.Reader, p []byte) (int, error) {
 		return n, nil
 	}
 	n, err := r.Read(p)
-	if e.inHead && n > 0 {
-		n = e.fix(p, n)
+	if n > 0 && (e.inHead || e.trailers || e.chunks.on) {
+		n = e.follow(p, n)
 	}
 	return n, err
 }
 
-// fix fixes the line ends in the n bytes read into p and returns how many bytes p now holds.
-// Answers with CRLF line ends, nearly all, are only scanned.
-func (e *lineEnds) fix(p []byte, n int) int {
+// follow follows the n bytes read into p and returns how many bytes p holds once their bare
+// LFs are fixed. Answers with CRLF line ends, nearly all, are only scanned.
+func (e *lineEnds) follow(p []byte, n int) int {
 	b := p[:n]
-	if e.lineLen == 0 && !e.lastCR && !(e.started && e.interim) && crlfHead(b, e.started) {
-		e.inHead = false
-		return n
-	}
-	end, bare := n, 0 // where the head ends in b, and its bare LFs
-	lastCR := e.lastCR
-	for start := 0; start < n; {
-		i := bytes.IndexByte(b[start:], '\n')
-		if i < 0 {
-			e.keepStatus(b[start:n])
-			e.lineLen += n - start
-			lastCR = b[n-1] == '\r'
-			break
-		}
-		i += start
-		e.keepStatus(b[start:i])
-		line := e.lineLen + i - start
-		cr := lastCR
-		if i > start {
-			cr = b[i-1] == '\r'
-		}
-		if !cr {
-			bare++
-		}
-		e.lineLen, lastCR, start = 0, false, i+1
+	e.bare = e.bare[:0]
+	for i := 0; i < n; {
 		switch {
-		case (line > 1 || line == 1 && !cr) && !e.started:
-			e.started, e.interim = true, interimStatus(e.status[:e.statusLen], e.statusCut)
-		case line > 1 || line == 1 && !cr:
-		case e.started && e.interim:
-			e.started, e.statusLen, e.statusCut = false, 0, 0 // the blank line: the next head follows
-		case e.started:
-			e.inHead, end = false, i+1 // the blank line: the body follows
+		case e.inHead || e.trailers:
+			i = e.lines(b, i)
+		case e.chunks.on:
+			i = e.followChunks(b, i)
 		default:
-			e.statusLen, e.statusCut = 0, 0 // an empty line before the status line
-		}
-		if !e.inHead {
-			break
+			i = n
 		}
 	}
-	startCR := e.lastCR
-	e.lastCR = lastCR
-	if bare == 0 {
+	if len(e.bare) == 0 {
 		return n
 	}
-	fixed := make([]byte, 0, n+bare) // rare: only servers that send bare LFs pay for it
-	for i, c := range b[:end] {
-		if c == '\n' && !((i > 0 && b[i-1] == '\r') || (i == 0 && startCR)) {
-			fixed = append(fixed, '\r')
-		}
-		fixed = append(fixed, c)
+	fixed := make([]byte, 0, n+len(e.bare)) // rare: only servers that send bare LFs pay for it
+	from := 0
+	for _, at := range e.bare {
+		fixed = append(append(fixed, b[from:at]...), '\r')
+		from = at
 	}
-	fixed = append(fixed, b[end:]...)
+	fixed = append(fixed, b[from:]...)
 	m := copy(p, fixed)
 	e.over = append(e.over, fixed[m:]...)
 	return m
 }
 
-// crlfHead tells whether b, read from the start of a line of a head, holds the rest of the head
-// with CRLF line ends only, and that head is a final answer's: what nearly every answer is,
-// found by looking at each line end alone. Anything else goes through fix's account of lines
-// that reads may split. started tells that a line that is not empty came before b.
-func crlfHead(b []byte, started bool) bool {
-	for {
-		i := bytes.IndexByte(b, '\n')
-		if i < 1 || b[i-1] != '\r' {
-			return false
+// lines reads the lines of a head or of trailers from b[i:] and returns where they end in b,
+// or len(b).
+func (e *lineEnds) lines(b []byte, i int) int {
+	for i < len(b) {
+		end := len(b)
+		j := bytes.IndexByte(b[i:], '\n')
+		if j >= 0 {
+			end = i + j
 		}
-		if i == 1 && started {
-			return true // the blank line
+		if e.lineLen == 0 {
+			e.kind = e.kindOf(b[i])
 		}
-		if i > 1 && !started && interimStatus(b[:i], 0) {
-			return false
+		switch e.kind {
+		case lineStatus:
+			e.status.scan(b[i:end])
+		case lineTE:
+			e.teLine.scan(b[i:end])
 		}
-		started = started || i > 1
-		b = b[i+1:]
+		if j < 0 {
+			e.lineLen += end - i
+			e.lastCR = b[end-1] == '\r'
+			return len(b)
+		}
+		cr := e.lastCR && end == i || end > i && b[end-1] == '\r'
+		if !cr {
+			e.bare = append(e.bare, end)
+		}
+		length := e.lineLen + end - i
+		e.lineLen, e.lastCR, i = 0, false, end+1
+		if length > 1 || length == 1 && !cr {
+			e.line()
+		} else if e.blank() {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// kindOf tells what a line of a head or of trailers that starts with c is to lineEnds.
+func (e *lineEnds) kindOf(c byte) lineKind {
+	switch {
+	case e.trailers:
+		return lineOther
+	case !e.started:
+		e.status = statusScan{}
+		return lineStatus
+	case c|0x20 == 't':
+		e.teLine = teScan{}
+		return lineTE
+	}
+	return lineOther
+}
+
+// line takes a line of a head or of trailers that is not empty.
+func (e *lineEnds) line() {
+	switch e.kind {
+	case lineStatus:
+		// fasthttp reads the next head after an interim answer's.
+		status, ok := e.status.code()
+		e.started, e.te = true, false
+		e.interim = ok && status/100 == 1 && status != 101
+		e.final = ok && status >= 200 && status != 204 && status != 304
+		e.http11 = ok && e.status.http11
+	case lineTE:
+		e.te = e.te || e.teLine.chunked()
 	}
 }
 
-// keepStatus keeps the bytes of the status line that fit in status, as they are read.
-func (e *lineEnds) keepStatus(part []byte) {
-	if e.started {
-		return
-	}
-	for _, c := range part {
-		switch {
-		case c == ' ' && e.statusLen == len("HTTP/d.d ") && e.status[len("HTTP/d.d")] == ' ':
-			// a space before the code: fasthttp skips any number of them
-		case e.statusLen < len(e.status):
-			e.status[e.statusLen] = c
-			e.statusLen++
-		default:
-			e.statusCut++
-		}
-	}
-}
-
-// interimStatus tells whether a status line is an interim answer's (1xx but 101), which
-// fasthttp follows with another head. line is the line before its LF, but for the cut bytes
-// past its start: with some cut, only a code and the space after it in line count.
-func interimStatus(line []byte, cut int) bool {
-	if cut == 0 {
-		line = bytes.TrimSuffix(line, []byte("\r"))
-	} else if i := bytes.IndexByte(line, ' '); i < 0 || bytes.IndexByte(bytes.TrimLeft(line[i:], " "), ' ') < 0 {
+// blank takes an empty line and tells whether it ends the head or the trailers.
+func (e *lineEnds) blank() bool {
+	switch {
+	case e.trailers:
+		e.trailers = false
+		return true
+	case !e.started:
+		return false // an empty line before the status line, which fasthttp skips
+	case e.interim:
+		e.started = false
 		return false
 	}
-	status, err := h1StatusCode(line)
-	return err == nil && status/100 == 1 && status != 101
+	e.inHead = false
+	e.chunks = chunkFollow{on: e.te && e.http11 && e.final && !e.headReq}
+	return true
+}
+
+// followChunks follows the chunked body in b[i:] and returns where its last chunk ends in b
+// (the trailers follow), or len(b).
+func (e *lineEnds) followChunks(b []byte, i int) int {
+	c := &e.chunks
+	for i < len(b) {
+		switch x := b[i]; c.state {
+		case chunkSize:
+			if d := h1Unhex(x); d >= 0 && c.digits < 15 {
+				c.left, c.digits = c.left<<4|int64(d), c.digits+1
+			} else if c.digits == 0 || d >= 0 {
+				c.on = false // fasthttp refuses a chunk size without digits, or of 16
+				return len(b)
+			} else {
+				c.state = chunkExt
+				continue
+			}
+		case chunkExt:
+			// Whitespace or extensions, which fasthttp checks; up to a CR, never a LF.
+			j := bytes.IndexAny(b[i:], "\r\n")
+			if j < 0 {
+				return len(b)
+			}
+			if i += j; b[i] == '\n' {
+				c.on = false
+				return len(b)
+			}
+			c.state = chunkSizeLF
+		case chunkSizeLF:
+			if x != '\n' {
+				c.on = false
+				return len(b)
+			}
+			if c.left == 0 {
+				// The last chunk: its trailers follow, lines up to an empty one.
+				c.on, e.trailers, e.lineLen, e.lastCR = false, true, 0, false
+				return i + 1
+			}
+			c.state = chunkData
+		case chunkData:
+			n := min(c.left, int64(len(b)-i))
+			i, c.left = i+int(n), c.left-n
+			if c.left == 0 {
+				c.state = chunkDataCR
+			}
+			continue
+		case chunkDataCR:
+			if x != '\r' {
+				c.on = false
+				return len(b)
+			}
+			c.state = chunkDataLF
+		case chunkDataLF:
+			if x != '\n' {
+				c.on = false
+				return len(b)
+			}
+			*c = chunkFollow{on: true} // the next chunk
+		}
+		i++
+	}
+	return len(b)
 }

@@ -44,6 +44,21 @@ func TestLineEndsFix(t *testing.T) {
 		{"switching protocols is no interim answer", "HTTP/1.1 101 Switching\n\nx\n\ny\n", "HTTP/1.1 101 Switching\r\n\r\nx\n\ny\n"},
 		{"a 4-digit code is no interim answer", "HTTP/1.1 1000\n\nx\n\ny\n", "HTTP/1.1 1000\r\n\r\nx\n\ny\n"},
 		{"a CR after the code", "HTTP/1.1 100\r\r\n\r\nx\n\ny\n", "HTTP/1.1 100\r\r\n\r\nx\n\ny\n"},
+		{"trailers with bare line feeds", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nT: a\nU: b\n\n", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nT: a\r\nU: b\r\n\r\n"},
+		{"last chunk, then a bare line feed", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\n", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"},
+		{"chunk data with line feeds", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;a=b\r\n\n0\n\r\n10 \r\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\r\n0\r\n\n",
+			"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;a=b\r\n\n0\n\r\n10 \r\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\r\n0\r\n\r\n"},
+		{"bare head, chunked, bare trailers", "HTTP/1.1 200 OK\ntransfer-encoding :  Chunked \n\n2\r\nok\r\n0\r\n\n",
+			"HTTP/1.1 200 OK\r\ntransfer-encoding :  Chunked \r\n\r\n2\r\nok\r\n0\r\n\r\n"},
+		{"interim answer, then chunked", "HTTP/1.1 100 Continue\nTransfer-Encoding: x\n\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: a\n\n",
+			"HTTP/1.1 100 Continue\r\nTransfer-Encoding: x\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: a\r\n\r\n"},
+		{"chunked in HTTP/1.0 is no chunked body", "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\n", "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\n"},
+		{"no body after a 204", "HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\n", "HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\n"},
+		{"a body of Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n0\r\n\n", "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n0\r\n\n"},
+		{"a chunk line with a bare line feed is not followed", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\nok\r\n0\r\n\n", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\nok\r\n0\r\n\n"},
+		{"chunk data without its CRLF is not followed", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\n0\r\n\n", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\n0\r\n\n"},
+		{"a chunk size of 16 digits is not followed", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0000000000000002\r\nok\r\n0\r\n\n", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0000000000000002\r\nok\r\n0\r\n\n"},
+		{"a chunk size of 15 digits", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n000000000000002\r\nok\r\n0\r\n\n", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n000000000000002\r\nok\r\n0\r\n\r\n"},
 		{"a final answer's code in the reason", "HTTP/1.1 200 100\n\nx\n\ny\n", "HTTP/1.1 200 100\r\n\r\nx\n\ny\n"},
 	}
 	for _, tc := range cases {
@@ -51,18 +66,7 @@ func TestLineEndsFix(t *testing.T) {
 			t.Parallel()
 			for split := 0; split <= len(tc.in); split++ {
 				for _, size := range []int{1, 2, 3, 7, 64} {
-					var e lineEnds
-					e.start()
-					r := &chunks{parts: []string{tc.in[:split], tc.in[split:]}}
-					var got []byte
-					buf := make([]byte, size)
-					for range 1000 {
-						n, err := e.read(r, buf)
-						got = append(got, buf[:n]...)
-						if err != nil {
-							break
-						}
-					}
+					got := readLineEnds([]byte(tc.in), false, split, size)
 					if string(got) != tc.want {
 						t.Fatalf("split at %d, buffer %d: %q, want %q", split, size, got, tc.want)
 					}
@@ -72,22 +76,66 @@ func TestLineEndsFix(t *testing.T) {
 	}
 }
 
-// BenchmarkLineEnds reads nginx's answer through lineEnds, as the goroutine engine reads
-// every answer: the cost of the check for bare line ends on the common, CRLF-only head.
-func BenchmarkLineEnds(b *testing.B) {
-	in := []byte(nginxAnswer + strings.Repeat("x", 100))
-	buf := make([]byte, 4096)
-	var r bytes.Reader
+// readLineEnds reads in through lineEnds, in two reads split at split, into a buffer of size
+// bytes, and returns what it read.
+func readLineEnds(in []byte, head bool, split, size int) []byte {
 	var e lineEnds
-	b.ReportAllocs()
-	b.SetBytes(int64(len(in)))
-	for b.Loop() {
-		r.Reset(in)
-		e.start()
-		for {
-			if _, err := e.read(&r, buf); err != nil {
-				break
-			}
+	e.start(head)
+	r := &chunks{parts: []string{string(in[:split]), string(in[split:])}}
+	var got []byte
+	buf := make([]byte, size)
+	for range 2*len(in) + 4 { // each read gives a byte at least
+		n, err := e.read(r, buf)
+		got = append(got, buf[:n]...)
+		if err != nil {
+			break
 		}
+	}
+	return got
+}
+
+// After a HEAD request, no body follows the head, whatever it says: bytes after it are not
+// followed as chunks.
+func TestLineEndsHead(t *testing.T) {
+	t.Parallel()
+	const in = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\n"
+	for _, head := range []bool{true, false} {
+		var e lineEnds
+		e.start(head)
+		buf := make([]byte, 64)
+		n, _ := e.read(strings.NewReader(in), buf)
+		if got := string(buf[:n]); (got != in) == head { // fixed after a HEAD, or not fixed after a GET
+			t.Errorf("HEAD %v: %q", head, got)
+		}
+	}
+}
+
+// BenchmarkLineEnds reads nginx's answers through lineEnds, as the goroutine engine reads
+// every answer: the cost of looking for bare line ends in the head (and in the trailers of a
+// chunked body, which it follows) of answers that have none.
+func BenchmarkLineEnds(b *testing.B) {
+	chunk := strings.Repeat("x", 8000)
+	for _, bc := range []struct{ name, in string }{
+		{"content-length", nginxAnswer + strings.Repeat("x", 100)},
+		{"chunked", strings.Replace(nginxAnswer, "Content-Length: 100", "Transfer-Encoding: chunked", 1) +
+			"1f40\r\n" + chunk + "\r\n1f40\r\n" + chunk + "\r\n0\r\n\r\n"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			in := []byte(bc.in)
+			buf := make([]byte, 4096)
+			var r bytes.Reader
+			var e lineEnds
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				r.Reset(in)
+				e.start(false)
+				for {
+					if _, err := e.read(&r, buf); err != nil {
+						break
+					}
+				}
+			}
+		})
 	}
 }

@@ -153,7 +153,7 @@ func (c *wireConn) Write(p []byte) (int, error) {
 			return 0, errStaleConn
 		}
 		c.writing, c.got = true, 0
-		c.lines.start()
+		c.lines.start(bytes.HasPrefix(p, []byte("HEAD ")))
 		c.rawHead = c.rawHead[:0]
 	}
 	if c.writeErr != nil {

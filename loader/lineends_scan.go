@@ -1,0 +1,102 @@
+package loader
+
+// lineKind is what a line of a head or of trailers is to lineEnds: it reads two kinds of
+// lines, byte by byte, so that reads may split them anywhere.
+type lineKind uint8
+
+const (
+	lineOther  lineKind = iota
+	lineStatus          // a status line
+	lineTE              // a field line that starts with a T, which may say Transfer-Encoding: chunked
+)
+
+// statusScan reads a status line's version and code as fasthttp does (see h1StatusCode):
+// "HTTP/d.d", a space, any more spaces, three digits, then a space or the line's end (a CR
+// may end it, before the LF).
+type statusScan struct {
+	at     uint8 // the next byte's place in "HTTP/d.d ddd ", more spaces left out
+	bad    bool
+	num    int
+	http11 bool
+}
+
+// The places in a status line after its version: the digits, then what may follow them.
+const (
+	statusDigits = uint8(len("HTTP/d.d "))
+	statusAfter  = statusDigits + 3 // a space, a CR or the line's end
+	statusCR     = statusAfter + 1  // after a CR: the line's end
+	statusDone   = statusCR + 1     // after the space: the reason, not read
+)
+
+func (s *statusScan) scan(part []byte) {
+	for _, c := range part {
+		if s.bad || s.at == statusDone {
+			return
+		}
+		switch at := s.at; {
+		case at < statusDigits:
+			s.bad = c != "HTTP/0.0 "[at] && !(at == 5 || at == 7) || (at == 5 || at == 7) && (c < '0' || c > '9')
+			s.http11 = at == 5 && c == '1' || at > 5 && s.http11 && (at != 7 || c == '1')
+		case at == statusDigits && c == ' ':
+			continue // more spaces before the code
+		case at < statusAfter:
+			s.bad, s.num = c < '0' || c > '9', s.num*10+int(c-'0')
+		case at == statusAfter && c == ' ':
+			s.at = statusDone
+			return
+		case at == statusAfter && c == '\r':
+		default:
+			s.bad = true
+		}
+		s.at++
+	}
+}
+
+// code returns the status code, and whether the line had one.
+func (s *statusScan) code() (int, bool) {
+	return s.num, !s.bad && s.at >= statusAfter
+}
+
+// teScan reads a field line as fasthttp does to tell whether it is "Transfer-Encoding:
+// chunked": the name in any case, spaces before the colon, the value in any case with spaces
+// and tabs around it, a CR at the end.
+type teScan struct {
+	at  uint8 // the next byte's place in "transfer-encoding:chunked", whitespace left out
+	bad bool
+	cr  bool // the last byte was a CR after the value
+}
+
+const (
+	teName  = uint8(len("transfer-encoding"))
+	teColon = teName + 1
+	teEnd   = uint8(len("transfer-encoding:chunked"))
+)
+
+func (s *teScan) scan(part []byte) {
+	for _, c := range part {
+		switch at := s.at; {
+		case s.bad:
+			return
+		case s.cr:
+			s.bad = true // a CR inside the value
+		case c == ' ' && (at == teName || at == teColon || at == teEnd), c == '\t' && (at == teColon || at == teEnd):
+		case c == '\r' && at == teEnd:
+			s.cr = true
+		case at < teEnd && lower(c) == "transfer-encoding:chunked"[at]:
+			s.at++
+		default:
+			s.bad = true
+		}
+	}
+}
+
+// chunked tells whether the line said Transfer-Encoding: chunked.
+func (s *teScan) chunked() bool { return !s.bad && s.at == teEnd }
+
+// lower is c in lower case, if a letter.
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
