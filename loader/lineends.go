@@ -217,17 +217,28 @@ func (e *lineEnds) followChunks(b []byte, i int) int {
 				return len(b)
 			}
 			c.state = chunkSizeLF
-		case chunkSizeLF:
-			if x != '\n' {
+		case chunkSizeLF, chunkDataCR, chunkDataLF:
+			// fasthttp wants exactly a CRLF after a chunk's size line and after its data.
+			want := byte('\n')
+			if c.state == chunkDataCR {
+				want = '\r'
+			}
+			if x != want {
 				c.on = false
 				return len(b)
 			}
-			if c.left == 0 {
+			switch {
+			case c.state == chunkSizeLF && c.left == 0:
 				// The last chunk: its trailers follow, lines up to an empty one.
 				c.on, e.trailers, e.lineLen, e.lastCR = false, true, 0, false
 				return i + 1
+			case c.state == chunkSizeLF:
+				c.state = chunkData
+			case c.state == chunkDataCR:
+				c.state = chunkDataLF
+			default:
+				*c = chunkFollow{on: true} // the next chunk
 			}
-			c.state = chunkData
 		case chunkData:
 			n := min(c.left, int64(len(b)-i))
 			i, c.left = i+int(n), c.left-n
@@ -235,18 +246,6 @@ func (e *lineEnds) followChunks(b []byte, i int) int {
 				c.state = chunkDataCR
 			}
 			continue
-		case chunkDataCR:
-			if x != '\r' {
-				c.on = false
-				return len(b)
-			}
-			c.state = chunkDataLF
-		case chunkDataLF:
-			if x != '\n' {
-				c.on = false
-				return len(b)
-			}
-			*c = chunkFollow{on: true} // the next chunk
 		}
 		i++
 	}
