@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -37,43 +38,54 @@ func FuzzH1Answer(f *testing.F) {
 				t.Fatalf("max body %d: %+v", maxBody, one)
 			}
 		}
-		got := followH1(&a, in, head, fuzzMaxHead, 0)
-		want := readH1WithNetHTTP(in, head)
-		switch {
-		case got.err == nil && want.err == nil:
-			// An answer from HTTP/2.0 or 1.2 is HTTP/1.0's to h1Answer, as to fasthttp (http10,
-			// closed unless kept alive); net/http reads it as its own version.
-			if got.status != want.status || got.interim != want.interim ||
-				!want.oddVersion && got.http10 != want.http10 {
-				t.Fatalf("h1Answer %+v, net/http %+v", got, want)
-			}
-			// net/http takes a name with a space in it or before its colon as another field
-			// than the name without the space (so "Content-Length : 5" frames nothing);
-			// h1Answer takes it as the goroutine engine (fasthttp) does. The framing differs.
-			// net/http keeps the connection after a HEAD answer that gives no length, which
-			// h1Answer closes as fasthttp does. net/http reads keep-alive and upgrade in any
-			// Connection field, h1Answer (as fasthttp) in the first that says more than close.
-			read := in[:len(in)-got.rest] // the final head, after any interim ones
-			if i := bytes.LastIndex(read, []byte("HTTP/")); i >= 0 {
-				read = read[i:]
-			}
-			unframedHead := head && want.status != 204 && want.status != 304 &&
-				fields(read, "content-length") == 0 && fields(read, "transfer-encoding") == 0
-			if !spacedName(in) && !otherVersionFramed(in) && (got.body != want.body || len(in)-got.rest != want.used ||
-				(got.close != want.close && got.status != 101 && !want.oddVersion && !unframedHead &&
-					fields(read, "connection") < 2)) {
-				t.Fatalf("h1Answer %+v, net/http %+v", got, want)
-			}
-		case got.err == nil:
-			if !netHTTPStricter(want.err, in) {
-				t.Fatalf("net/http fails with %v, h1Answer reads %+v", want.err, got)
-			}
-		case want.err == nil:
-			if !h1AnswerStricter(got.err, want, in) {
-				t.Fatalf("h1Answer fails with %v, net/http reads %+v", got.err, want)
-			}
+		if err := readsAsNetHTTP(in, head); err != nil {
+			t.Fatal(err)
 		}
 	})
+}
+
+// readsAsNetHTTP reads in with h1Answer and with net/http's ReadResponse, and tells how they
+// differ, beyond the deliberate differences listed here, in netHTTPStricter and in
+// h1AnswerStricter.
+func readsAsNetHTTP(in []byte, head bool) error {
+	var a h1Answer
+	got := followH1(&a, in, head, fuzzMaxHead, 0)
+	want := readH1WithNetHTTP(in, head)
+	switch {
+	case got.err == nil && want.err == nil:
+		// An answer from HTTP/2.0 or 1.2 is HTTP/1.0's to h1Answer, as to fasthttp (http10,
+		// closed unless kept alive); net/http reads it as its own version.
+		if got.status != want.status || got.interim != want.interim ||
+			!want.oddVersion && got.http10 != want.http10 {
+			return fmt.Errorf("h1Answer %+v, net/http %+v", got, want)
+		}
+		// net/http takes a name with a space in it or before its colon as another field
+		// than the name without the space (so "Content-Length : 5" frames nothing);
+		// h1Answer takes it as the goroutine engine (fasthttp) does. The framing differs.
+		// net/http keeps the connection after a HEAD answer that gives no length, which
+		// h1Answer closes as fasthttp does. net/http reads keep-alive and upgrade in any
+		// Connection field, h1Answer (as fasthttp) in the first that says more than close.
+		read := in[:len(in)-got.rest] // the final head, after any interim ones
+		if i := bytes.LastIndex(read, []byte("HTTP/")); i >= 0 {
+			read = read[i:]
+		}
+		unframedHead := head && want.status != 204 && want.status != 304 &&
+			fields(read, "content-length") == 0 && fields(read, "transfer-encoding") == 0
+		if !spacedName(in) && !otherVersionFramed(in) && (got.body != want.body || len(in)-got.rest != want.used ||
+			(got.close != want.close && got.status != 101 && !want.oddVersion && !unframedHead &&
+				fields(read, "connection") < 2)) {
+			return fmt.Errorf("h1Answer %+v, net/http %+v", got, want)
+		}
+	case got.err == nil:
+		if !netHTTPStricter(want.err, in) {
+			return fmt.Errorf("net/http fails with %v, h1Answer reads %+v", want.err, got)
+		}
+	case want.err == nil:
+		if !h1AnswerStricter(got.err, want, in) {
+			return fmt.Errorf("h1Answer fails with %v, net/http reads %+v", got.err, want)
+		}
+	}
+	return nil
 }
 
 // h1Read is what net/http read of an answer.

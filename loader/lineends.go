@@ -115,7 +115,7 @@ func (e *lineEnds) lines(b []byte, i int) int {
 			end = i + j
 		}
 		if e.lineLen == 0 {
-			e.kind = e.kindOf(b[i])
+			e.startLine(b[i])
 		}
 		switch e.kind {
 		case lineStatus:
@@ -143,19 +143,19 @@ func (e *lineEnds) lines(b []byte, i int) int {
 	return len(b)
 }
 
-// kindOf tells what a line of a head or of trailers that starts with c is to lineEnds.
-func (e *lineEnds) kindOf(c byte) lineKind {
+// startLine starts a line of a head or of trailers whose first byte is c: the status line and
+// the field lines that may say Transfer-Encoding are read as they come.
+func (e *lineEnds) startLine(c byte) {
 	switch {
 	case e.trailers:
-		return lineOther
+		e.kind = lineOther
 	case !e.started:
-		e.status = statusScan{}
-		return lineStatus
+		e.kind, e.status = lineStatus, statusScan{}
 	case c|0x20 == 't':
-		e.teLine = teScan{}
-		return lineTE
+		e.kind, e.teLine = lineTE, teScan{}
+	default:
+		e.kind = lineOther
 	}
-	return lineOther
 }
 
 // line takes a line of a head or of trailers that is not empty.

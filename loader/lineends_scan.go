@@ -20,23 +20,28 @@ type statusScan struct {
 	http11 bool
 }
 
-// The places in a status line after its version: the digits, then what may follow them.
+// The places in a status line: the version's digits, the code's, then what may follow it.
 const (
+	statusMajor  = uint8(len("HTTP/"))
+	statusMinor  = uint8(len("HTTP/d."))
 	statusDigits = uint8(len("HTTP/d.d "))
 	statusAfter  = statusDigits + 3 // a space, a CR or the line's end
 	statusCR     = statusAfter + 1  // after a CR: the line's end
 	statusDone   = statusCR + 1     // after the space: the reason, not read
 )
 
+// scan reads the next bytes of the line.
 func (s *statusScan) scan(part []byte) {
 	for _, c := range part {
 		if s.bad || s.at == statusDone {
 			return
 		}
 		switch at := s.at; {
+		case at == statusMajor || at == statusMinor:
+			s.bad = c < '0' || c > '9'
+			s.http11 = c == '1' && (at == statusMajor || s.http11)
 		case at < statusDigits:
-			s.bad = c != "HTTP/0.0 "[at] && !(at == 5 || at == 7) || (at == 5 || at == 7) && (c < '0' || c > '9')
-			s.http11 = at == 5 && c == '1' || at > 5 && s.http11 && (at != 7 || c == '1')
+			s.bad = c != "HTTP/d.d "[at]
 		case at == statusDigits && c == ' ':
 			continue // more spaces before the code
 		case at < statusAfter:
@@ -72,6 +77,7 @@ const (
 	teEnd   = uint8(len("transfer-encoding:chunked"))
 )
 
+// scan reads the next bytes of the line.
 func (s *teScan) scan(part []byte) {
 	for _, c := range part {
 		switch at := s.at; {
