@@ -109,6 +109,11 @@ func (e *lineEnds) follow(p []byte, n int) int {
 // or len(b).
 func (e *lineEnds) lines(b []byte, i int) int {
 	for i < len(b) {
+		if e.lineLen == 0 && (e.started || e.trailers) {
+			if i = skipFieldLines(b, i, e.trailers); i == len(b) {
+				return i
+			}
+		}
 		end := len(b)
 		j := bytes.IndexByte(b[i:], '\n')
 		if j >= 0 {
@@ -119,9 +124,17 @@ func (e *lineEnds) lines(b []byte, i int) int {
 		}
 		switch e.kind {
 		case lineStatus:
-			e.status.scan(b[i:end])
+			if e.lineLen == 0 && j >= 0 {
+				e.status.scanWhole(b[i:end])
+			} else {
+				e.status.scan(b[i:end])
+			}
 		case lineTE:
-			e.teLine.scan(b[i:end])
+			if e.lineLen == 0 && j >= 0 {
+				e.teLine.scanWhole(b[i:end])
+			} else {
+				e.teLine.scan(b[i:end])
+			}
 		}
 		if j < 0 {
 			e.lineLen += end - i
@@ -141,6 +154,19 @@ func (e *lineEnds) lines(b []byte, i int) int {
 		}
 	}
 	return len(b)
+}
+
+// skipFieldLines returns where the field lines from b[i] on that end in CRLF and say nothing
+// lineEnds reads end: nearly every line of a head, and every line of trailers, with CRLF.
+func skipFieldLines(b []byte, i int, trailers bool) int {
+	for i < len(b) {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 2 || b[i+j-1] != '\r' || !trailers && b[i]|0x20 == 't' {
+			return i
+		}
+		i += j + 1
+	}
+	return i
 }
 
 // startLine starts a line of a head or of trailers whose first byte is c: the status line and
@@ -197,22 +223,28 @@ func (e *lineEnds) followChunks(b []byte, i int) int {
 	for i < len(b) {
 		switch x := b[i]; c.state {
 		case chunkSize:
-			if d := h1Unhex(x); d >= 0 && c.digits < 15 {
-				c.left, c.digits = c.left<<4|int64(d), c.digits+1
-			} else if c.digits == 0 || d >= 0 {
+			left, digits := c.left, c.digits
+			for ; i < len(b) && h1Unhex(b[i]) >= 0 && digits < 16; i, digits = i+1, digits+1 {
+				left = left<<4 | int64(h1Unhex(b[i]))
+			}
+			c.left, c.digits = left, digits
+			switch {
+			case digits > 15 || i < len(b) && digits == 0:
 				c.on = false // fasthttp refuses a chunk size without digits, or of 16
 				return len(b)
-			} else {
+			case i < len(b):
 				c.state = chunkExt
-				continue
 			}
+			continue
 		case chunkExt:
 			// Whitespace or extensions, which fasthttp checks; up to a CR, never a LF.
-			j := bytes.IndexAny(b[i:], "\r\n")
-			if j < 0 {
-				return len(b)
+			for i < len(b) && b[i] != '\r' && b[i] != '\n' {
+				i++
 			}
-			if i += j; b[i] == '\n' {
+			switch {
+			case i == len(b):
+				return i
+			case b[i] == '\n':
 				c.on = false
 				return len(b)
 			}

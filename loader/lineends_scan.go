@@ -1,5 +1,7 @@
 package loader
 
+import "bytes"
+
 // lineKind is what a line of a head or of trailers is to lineEnds: it reads two kinds of
 // lines, byte by byte, so that reads may split them anywhere.
 type lineKind uint8
@@ -57,6 +59,24 @@ func (s *statusScan) scan(part []byte) {
 	}
 }
 
+// scanWhole reads a whole line, without its LF, as scan does, at once.
+func (s *statusScan) scanWhole(line []byte) {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(line) >= len("HTTP/1.1 200") && string(line[:statusDigits]) == "HTTP/1.1 " && allDigits(string(line[statusDigits:statusAfter])) &&
+		(len(line) == len("HTTP/1.1 200") || line[statusAfter] == ' ') {
+		// An HTTP/1.1 status line, as nearly all are.
+		code := line[statusDigits:]
+		s.num, s.at, s.http11 = int(code[0]-'0')*100+int(code[1]-'0')*10+int(code[2]-'0'), statusDone, true
+		return
+	}
+	status, err := h1StatusCode(line)
+	if err != nil {
+		s.bad = true
+		return
+	}
+	s.num, s.at, s.http11 = status, statusDone, line[statusMajor] == '1' && line[statusMinor] == '1'
+}
+
 // code returns the status code, and whether the line had one.
 func (s *statusScan) code() (int, bool) {
 	return s.num, !s.bad && s.at >= statusAfter
@@ -93,6 +113,16 @@ func (s *teScan) scan(part []byte) {
 		default:
 			s.bad = true
 		}
+	}
+}
+
+// scanWhole reads a whole line, without its LF, as scan does, at once.
+func (s *teScan) scanWhole(line []byte) {
+	name, value, _ := bytes.Cut(bytes.TrimSuffix(line, []byte("\r")), []byte(":"))
+	if h1EqualFold(bytes.TrimRight(name, " "), "transfer-encoding") && h1EqualFold(h1TrimOWS(value), "chunked") {
+		s.at = teEnd
+	} else {
+		s.bad = true
 	}
 }
 
