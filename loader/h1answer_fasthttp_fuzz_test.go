@@ -26,7 +26,7 @@ func FuzzH1AnswerAsFasthttp(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte, head bool) {
 		if err := readsAsFasthttp(in, head, nil); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", shortQuote(in), err) // the input itself, for a run whose testdata is lost
 		}
 	})
 }

@@ -39,7 +39,7 @@ func FuzzH1Answer(f *testing.F) {
 			}
 		}
 		if err := readsAsNetHTTP(in, head); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", shortQuote(in), err) // the input itself, for a run whose testdata is lost
 		}
 	})
 }
@@ -217,6 +217,14 @@ func h1AnswerStricter(err error, r h1Read, in []byte) bool {
 		return len(in) > fuzzMaxHead
 	}
 	return false
+}
+
+// shortQuote quotes in, its first 1 KiB when longer.
+func shortQuote(in []byte) string {
+	if len(in) > 1<<10 {
+		return fmt.Sprintf("%q… (%d bytes)", in[:1<<10], len(in))
+	}
+	return fmt.Sprintf("%q", in)
 }
 
 // fields counts the fields of name (lower case) in in, a field's folded lines taken as part of
