@@ -407,6 +407,12 @@ func (a *h1Answer) statusLine(line []byte) error {
 // h1StatusCode reads the status code of a status line, without its line end, as fasthttp
 // reads it: "HTTP/d.d", spaces, three digits, then the line's end or a space.
 func h1StatusCode(line []byte) (int, error) {
+	if len(line) >= len("HTTP/1.1 200") && string(line[:len("HTTP/1.1 ")]) == "HTTP/1.1 " &&
+		allDigits(string(line[len("HTTP/1.1 "):len("HTTP/1.1 200")])) && (len(line) == len("HTTP/1.1 200") || line[len("HTTP/1.1 200")] == ' ') {
+		// An HTTP/1.1 status line with one space before its code, as nearly all are.
+		code := line[len("HTTP/1.1 "):]
+		return int(code[0]-'0')*100 + int(code[1]-'0')*10 + int(code[2]-'0'), nil
+	}
 	if bytes.IndexByte(line, ' ') != len("HTTP/d.d") || string(line[:5]) != "HTTP/" || line[6] != '.' ||
 		line[5] < '0' || line[5] > '9' || line[7] < '0' || line[7] > '9' {
 		return 0, errH1Version

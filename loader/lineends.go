@@ -17,16 +17,13 @@ import (
 type lineEnds struct {
 	inHead   bool       // reading a head: from the request written to the head's blank line
 	trailers bool       // reading the trailers after a chunked body
-	started  bool       // a line of the head that is not empty came
-	interim  bool       // the head's status line is an interim answer's: another head follows
-	final    bool       // the head's status line is a final answer's, with a body unless HEAD, 204, 304
-	http11   bool       // ... and says HTTP/1.1, in which fasthttp alone reads Transfer-Encoding
+	started  bool       // a line of the head that is not empty came: its status line
 	te       bool       // the head has a field "Transfer-Encoding: chunked"
 	headReq  bool       // the request was HEAD: no body follows the head
 	lineLen  int        // bytes of the current line read so far, CR included
 	lastCR   bool       // the last byte read was a CR
 	kind     lineKind   // what the current line is to lineEnds
-	status   statusScan // the status line, as it is read
+	status   statusScan // the head's status line, as it is read
 	teLine   teScan     // a field line that may say Transfer-Encoding: chunked, as it is read
 	chunks   chunkFollow
 	over     []byte // fixed bytes that did not fit in the reader's buffer, read next
@@ -122,19 +119,16 @@ func (e *lineEnds) lines(b []byte, i int) int {
 		if e.lineLen == 0 {
 			e.startLine(b[i])
 		}
-		switch e.kind {
-		case lineStatus:
-			if e.lineLen == 0 && j >= 0 {
-				e.status.scanWhole(b[i:end])
-			} else {
-				e.status.scan(b[i:end])
-			}
-		case lineTE:
-			if e.lineLen == 0 && j >= 0 {
-				e.teLine.scanWhole(b[i:end])
-			} else {
-				e.teLine.scan(b[i:end])
-			}
+		whole := e.lineLen == 0 && j >= 0
+		switch {
+		case e.kind == lineStatus && whole:
+			e.status.scanWhole(b[i:end])
+		case e.kind == lineStatus:
+			e.status.scan(b[i:end])
+		case e.kind == lineTE && whole:
+			e.teLine.scanWhole(b[i:end])
+		case e.kind == lineTE:
+			e.teLine.scan(b[i:end])
 		}
 		if j < 0 {
 			e.lineLen += end - i
@@ -188,12 +182,7 @@ func (e *lineEnds) startLine(c byte) {
 func (e *lineEnds) line() {
 	switch e.kind {
 	case lineStatus:
-		// fasthttp reads the next head after an interim answer's.
-		status, ok := e.status.code()
 		e.started, e.te = true, false
-		e.interim = ok && status/100 == 1 && status != 101
-		e.final = ok && status >= 200 && status != 204 && status != 304
-		e.http11 = ok && e.status.http11
 	case lineTE:
 		e.te = e.te || e.teLine.chunked()
 	}
@@ -207,12 +196,17 @@ func (e *lineEnds) blank() bool {
 		return true
 	case !e.started:
 		return false // an empty line before the status line, which fasthttp skips
-	case e.interim:
-		e.started = false
+	}
+	status, ok := e.status.code()
+	if ok && status/100 == 1 && status != 101 {
+		e.started = false // fasthttp reads the next head after an interim answer's
 		return false
 	}
+	// A final answer's body, unless HEAD, 204 or 304; fasthttp reads Transfer-Encoding in
+	// HTTP/1.1 alone.
+	final := ok && status >= 200 && status != 204 && status != 304
 	e.inHead = false
-	e.chunks = chunkFollow{on: e.te && e.http11 && e.final && !e.headReq}
+	e.chunks = chunkFollow{on: e.te && e.status.http11 && final && !e.headReq}
 	return true
 }
 
@@ -224,8 +218,12 @@ func (e *lineEnds) followChunks(b []byte, i int) int {
 		switch x := b[i]; c.state {
 		case chunkSize:
 			left, digits := c.left, c.digits
-			for ; i < len(b) && h1Unhex(b[i]) >= 0 && digits < 16; i, digits = i+1, digits+1 {
-				left = left<<4 | int64(h1Unhex(b[i]))
+			for ; i < len(b) && digits < 16; i, digits = i+1, digits+1 {
+				d := h1Unhex(b[i])
+				if d < 0 {
+					break
+				}
+				left = left<<4 | int64(d)
 			}
 			c.left, c.digits = left, digits
 			switch {

@@ -3,7 +3,7 @@ package loader
 import "bytes"
 
 // lineKind is what a line of a head or of trailers is to lineEnds: it reads two kinds of
-// lines, byte by byte, so that reads may split them anywhere.
+// lines, whole or byte by byte where reads split them.
 type lineKind uint8
 
 const (
@@ -62,13 +62,6 @@ func (s *statusScan) scan(part []byte) {
 // scanWhole reads a whole line, without its LF, as scan does, at once.
 func (s *statusScan) scanWhole(line []byte) {
 	line = bytes.TrimSuffix(line, []byte("\r"))
-	if len(line) >= len("HTTP/1.1 200") && string(line[:statusDigits]) == "HTTP/1.1 " && allDigits(string(line[statusDigits:statusAfter])) &&
-		(len(line) == len("HTTP/1.1 200") || line[statusAfter] == ' ') {
-		// An HTTP/1.1 status line, as nearly all are.
-		code := line[statusDigits:]
-		s.num, s.at, s.http11 = int(code[0]-'0')*100+int(code[1]-'0')*10+int(code[2]-'0'), statusDone, true
-		return
-	}
 	status, err := h1StatusCode(line)
 	if err != nil {
 		s.bad = true
