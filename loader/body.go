@@ -41,23 +41,47 @@ type body struct {
 	held []byte // after read: the decoded body's first hold bytes, all of it when shorter
 	keep bool   // read was asked to keep the page: the buffer stays borrowed after the checks
 
-	mem bytes.Reader // a body fasthttp read whole, when a check must see it decoded
-
 	// decoded, when set, spares decoding a compressed body that uri's last one repeats byte
-	// for byte; key and cmp are scratch for its key and for the compared bytes, rec records a
-	// body to keep while it is decoded.
+	// for byte.
 	decoded *decodeCache
 	uri     *fasthttp.URI // the request's, set before each read
-	key     []byte
-	cmp     *[]byte
-	rec     recorder
+
+	// rd is what reading the current body takes, lent by dec from begin to end; nil between
+	// bodies.
+	rd *bodyRead
+	// dec lends the decoders, the decode cache's scratch (cmp, the recorder's buffer) and rd
+	// for the time of one body; nil: the body makes its own.
+	dec *decoders
+}
+
+// bodyRead is what reading one body takes and nothing keeps after it: the readers stacked on
+// the body, the decoder borrowed, the decode cache's key and scratch. Lent for the time of a
+// read rather than kept in body: a user waiting for its answer holds its body all the while,
+// and in the open model as many users wait as requests are in flight, 264 bytes each.
+type bodyRead struct {
+	mem bytes.Reader // a body fasthttp read whole, when a check must see it decoded
+
+	// key and cmp are scratch for the decode cache's key and for the compared bytes, rec
+	// records a body to keep while it is decoded.
+	key []byte
+	cmp *[]byte
+	rec recorder
 
 	counted counter
 	guard   guard
-	// dec lends the decoders and the decode cache's scratch (cmp, the recorder's buffer) for
-	// the time of one body; nil: the body makes its own.
-	dec  *decoders
-	lent lent
+	lent    lent
+}
+
+// begin borrows what reading a body takes, given back by end.
+func (b *body) begin() *bodyRead {
+	b.rd = b.decoders().read()
+	return b.rd
+}
+
+// end gives back what begin borrowed; the body read since is no longer read.
+func (b *body) end() {
+	b.dec.putRead(b.rd)
+	b.rd = nil
 }
 
 // bodySize is what reading a body found.
@@ -81,8 +105,10 @@ func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
 		if b.hold == 0 {
 			return bodySize{n, n}, nil
 		}
-		b.mem.Reset(resp.Body())
-		b.counted = counter{r: &b.mem}
+		rd := b.begin()
+		defer b.end()
+		rd.mem.Reset(resp.Body())
+		rd.counted = counter{r: &rd.mem}
 		size, err := b.decode(resp.Header.ContentEncoding(), false)
 		return bodySize{n, size.decoded}, err
 	}
@@ -90,15 +116,17 @@ func (b *body) read(resp *fasthttp.Response, keep bool) (bodySize, error) {
 	if b.maxBody > 0 {
 		src = io.LimitReader(stream, b.maxBody+1)
 	}
-	b.counted = counter{r: src}
+	rd := b.begin()
+	defer b.end()
+	rd.counted = counter{r: src}
 	var size bodySize
 	var err error
 	if n, ok := b.whole(stream, resp.Header.ContentEncoding(), keep); ok {
-		b.counted.n, size.decoded = n, n
+		rd.counted.n, size.decoded = n, n
 	} else {
 		size, err = b.decode(resp.Header.ContentEncoding(), keep)
 	}
-	size.received = b.counted.n
+	size.received = rd.counted.n
 	if b.maxBody > 0 && size.received > b.maxBody {
 		size.received, err = b.maxBody, errTooLarge
 	}
@@ -139,14 +167,15 @@ func (b *body) whole(stream io.Reader, encoding []byte, keep bool) (int64, bool)
 // from the decode cache when the body repeats one kept there.
 func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 	coding := codingOf(encoding)
-	var src io.Reader = &b.counted
+	rd := b.rd
+	var src io.Reader = &rd.counted
 	var kept *decodedBody
 	record := false
 	if b.decoded != nil && b.uri != nil && b.hold == 0 && coding.compressed() {
 		defer b.giveBackScratch() // only the decode cache's work borrows scratch
-		b.key = b.uri.AppendBytes(b.key[:0])
+		rd.key = b.uri.AppendBytes(rd.key[:0])
 		var room bool
-		switch kept, room = b.decoded.get(b.key); {
+		switch kept, room = b.decoded.get(rd.key); {
 		case kept == nil:
 			record = room
 		case !kept.changed && kept.coding == coding && (kept.paged || !keep):
@@ -166,19 +195,19 @@ func (b *body) decode(encoding []byte, keep bool) (bodySize, error) {
 		}
 	}
 	if record {
-		b.rec.start(src, b.decoded.limits.body, b.decoders().buffer(0))
-		src = &b.rec
+		rd.rec.start(src, b.decoded.limits.body, b.decoders().buffer(0))
+		src = &rd.rec
 	}
 	size, err := b.decodeFrom(src, coding, keep)
 	switch {
 	case err != nil || (!record && kept == nil):
-	case record && !b.rec.over && len(b.rec.buf) > 0:
+	case record && !rd.rec.over && len(rd.rec.buf) > 0:
 		b.decoded.decodes.Add(1)
-		b.decoded.keep(b.key, coding, b.rec.buf, size.decoded, b.page, keep)
-	case kept != nil && b.counted.n > 0:
+		b.decoded.keep(rd.key, coding, rd.rec.buf, size.decoded, b.page, keep)
+	case kept != nil && rd.counted.n > 0:
 		// An empty body (a HEAD's, a 304's) says nothing of the page that URL serves.
 		b.decoded.decodes.Add(1)
-		b.decoded.changed(b.key)
+		b.decoded.changed(rd.key)
 	}
 	return size, err
 }
@@ -193,14 +222,15 @@ func (b *body) decoders() *decoders {
 
 // giveBackScratch gives back the scratch buffers the decode cache's work borrowed for a body.
 func (b *body) giveBackScratch() {
-	if b.cmp != nil {
-		b.dec.putBuffer(b.cmp)
-		b.cmp = nil
+	rd := b.rd
+	if rd.cmp != nil {
+		b.dec.putBuffer(rd.cmp)
+		rd.cmp = nil
 	}
-	if b.rec.lent != nil {
-		*b.rec.lent = b.rec.buf[:0] // the buffer as it grew
-		b.dec.putBuffer(b.rec.lent)
-		b.rec.lent, b.rec.buf = nil, nil
+	if rd.rec.lent != nil {
+		*rd.rec.lent = rd.rec.buf[:0] // the buffer as it grew
+		b.dec.putBuffer(rd.rec.lent)
+		rd.rec.lent, rd.rec.buf = nil, nil
 	}
 }
 
@@ -253,13 +283,14 @@ func (c contentCoding) compressed() bool {
 // so far and the chunk that differed, then the rest of it as the counted body goes on.
 func (b *body) compare(kept *decodedBody) (same bool, rest io.Reader) {
 	const size = 4 << 10
-	if b.cmp == nil {
-		b.cmp = b.decoders().buffer(size)
+	rd := b.rd
+	if rd.cmp == nil {
+		rd.cmp = b.decoders().buffer(size)
 	}
-	buf := (*b.cmp)[:size]
+	buf := (*rd.cmp)[:size]
 	want, off := kept.compressed, 0
 	for {
-		n, err := b.counted.Read(buf)
+		n, err := rd.counted.Read(buf)
 		if n > len(want)-off || !bytes.Equal(buf[:n], want[off:off+n]) {
 			return false, b.resume(want[:off], buf[:n], err)
 		}
@@ -279,7 +310,7 @@ func (b *body) resume(read, more []byte, err error) io.Reader {
 	parts := []io.Reader{bytes.NewReader(read), bytes.NewReader(more)}
 	switch {
 	case err == nil:
-		parts = append(parts, &b.counted)
+		parts = append(parts, &b.rd.counted)
 	case !errors.Is(err, io.EOF):
 		parts = append(parts, failed{err})
 	}
@@ -321,19 +352,20 @@ func (r *recorder) Read(p []byte) (int, error) {
 func (b *body) decodeFrom(src io.Reader, coding contentCoding, keep bool) (bodySize, error) {
 	r, decoding := src, coding.compressed()
 	if decoding {
-		d, err := b.decoders().reader(src, coding, &b.lent)
-		defer b.dec.giveBack(&b.lent)
+		rd := b.rd
+		d, err := b.decoders().reader(src, coding, &rd.lent)
+		defer b.dec.giveBack(&rd.lent)
 		if err != nil {
 			if b.empty() {
 				return bodySize{}, nil
 			}
-			if coding == codingGzip && b.counted.err != nil {
-				return bodySize{}, b.counted.err // the connection broke in the gzip header
+			if coding == codingGzip && rd.counted.err != nil {
+				return bodySize{}, rd.counted.err // the connection broke in the gzip header
 			}
 			return bodySize{}, fmt.Errorf("decoding %s body: %w", coding, errBadEncoding{err})
 		}
-		b.guard = guard{r: d, max: b.maxBody, deadline: b.deadline, check: decodeCheck}
-		r = &b.guard
+		rd.guard = guard{r: d, max: b.maxBody, deadline: b.deadline, check: decodeCheck}
+		r = &rd.guard
 	}
 	n, err := b.drain(r, keep)
 	if err == nil && decoding {
@@ -345,7 +377,7 @@ func (b *body) decodeFrom(src io.Reader, coding contentCoding, keep bool) (bodyS
 	if err != nil && decoding && b.empty() {
 		return bodySize{}, nil
 	}
-	if err != nil && decoding && b.counted.err == nil && !errors.Is(err, errTooLarge) &&
+	if err != nil && decoding && b.rd.counted.err == nil && !errors.Is(err, errTooLarge) &&
 		!errors.Is(err, errDecodeTimeout) {
 		err = errBadEncoding{err} // the bytes arrived but do not decode
 	}
@@ -381,7 +413,7 @@ func (g *guard) Read(p []byte) (int, error) {
 
 // empty tells whether the body ended cleanly before its first byte. Browsers take an empty body
 // as empty whatever its Content-Encoding says, though no decoder accepts zero bytes.
-func (b *body) empty() bool { return b.counted.n == 0 && b.counted.err == nil }
+func (b *body) empty() bool { return b.rd.counted.n == 0 && b.rd.counted.err == nil }
 
 // drain reads r to its end, keeping up to maxParsed bytes in b.page when keep is set and up
 // to b.hold bytes in b.held for the checks. Both are views of one buffer, filled once.

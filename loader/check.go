@@ -70,6 +70,9 @@ func (l *Loader) startCheck(x *exchange, ti int, kind Kind, res *Result) bool {
 	if set == nil || l.passesOn(x, res) {
 		return false
 	}
+	if x.eval == nil {
+		x.eval = new(check.Eval)
+	}
 	if x.eval.Start(set, int(res.Status)) {
 		x.body.hold = l.cfg.checkBody()
 	}
@@ -117,7 +120,7 @@ func (l *Loader) endCheck(x *exchange, ti int, res *Result) {
 		return
 	}
 	res.Err = ErrCheck
-	l.checkFailed(int32(ti), &x.eval)
+	l.checkFailed(int32(ti), x.eval)
 }
 
 // checkCost is what judging the answers' checks cost the users, after each answer's time was

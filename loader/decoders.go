@@ -23,6 +23,7 @@ type decoders struct {
 	deflate sync.Pool // *deflater
 	brotli  sync.Pool // *brrr.Reader
 	scratch sync.Pool // *[]byte
+	reads   sync.Pool // *bodyRead
 }
 
 // maxScratch is the largest scratch buffer given back for reuse: a larger one, grown for a
@@ -94,6 +95,22 @@ func (d *decoders) buffer(n int) *[]byte {
 func (d *decoders) putBuffer(p *[]byte) {
 	if p != nil && cap(*p) <= maxScratch {
 		d.scratch.Put(p)
+	}
+}
+
+// read lends what reading a body takes (see bodyRead).
+func (d *decoders) read() *bodyRead {
+	if rd, ok := d.reads.Get().(*bodyRead); ok {
+		return rd
+	}
+	return new(bodyRead)
+}
+
+// putRead gives back what read lent, keeping only the key's buffer; nil does nothing.
+func (d *decoders) putRead(rd *bodyRead) {
+	if rd != nil {
+		*rd = bodyRead{key: rd.key[:0]}
+		d.reads.Put(rd)
 	}
 }
 

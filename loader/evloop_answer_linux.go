@@ -74,8 +74,10 @@ func (lp *loop) finishBody(u *loopUser, res *Result) {
 	page := a.kept
 	if u.coded && a.keptAll {
 		b := &lp.body
-		b.mem.Reset(a.kept)
-		b.counted = counter{r: &b.mem}
+		rd := b.begin()
+		defer b.end()
+		rd.mem.Reset(a.kept)
+		rd.counted = counter{r: &rd.mem}
 		if lp.l.cfg.Timeout > 0 {
 			b.deadline = lp.l.start.Add(u.start + lp.l.cfg.Timeout)
 		}
@@ -83,7 +85,7 @@ func (lp *loop) finishBody(u *loopUser, res *Result) {
 		if err != nil {
 			// As the goroutine engine counts a body that stops decoding: what the decoder read.
 			b.release()
-			res.BodyBytes, res.Decoded = b.counted.n, size.decoded
+			res.BodyBytes, res.Decoded = rd.counted.n, size.decoded
 			res.Err = classify(err)
 			lp.l.failed(res.Err, err)
 			return

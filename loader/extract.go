@@ -73,7 +73,7 @@ func (l *Loader) passesOn(x *exchange, res *Result) bool {
 	if !l.cfg.FollowRedirects || !res.Redirected() {
 		return false
 	}
-	next := location(x.resp, x.at)
+	next := location(&x.resp, x.at)
 	return next != nil && (l.cfg.FollowAnyHost || l.hosts.has(next))
 }
 

@@ -20,11 +20,11 @@ type lineEnds struct {
 	started  bool       // a line of the head that is not empty came: its status line
 	te       bool       // the head has a field "Transfer-Encoding: chunked"
 	headReq  bool       // the request was HEAD: no body follows the head
-	lineLen  int        // bytes of the current line read so far, CR included
 	lastCR   bool       // the last byte read was a CR
 	kind     lineKind   // what the current line is to lineEnds
-	status   statusScan // the head's status line, as it is read
 	teLine   teScan     // a field line that may say Transfer-Encoding: chunked, as it is read
+	lineLen  int        // bytes of the current line read so far, CR included
+	status   statusScan // the head's status line, as it is read
 	chunks   chunkFollow
 	over     []byte // fixed bytes that did not fit in the reader's buffer, read next
 	bare     []int  // where bare LFs are in the bytes of the current read (its memory used again)

@@ -53,7 +53,9 @@ func (c *wireConn) peek(fd uintptr) bool {
 		}
 		return true // bytes, the server's close or an error: the read tells which
 	}
-	c.peekN, _, c.peekErr = syscall.Recvfrom(int(fd), c.peekBuf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+	var n int
+	n, _, c.peekErr = syscall.Recvfrom(int(fd), c.peekBuf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+	c.peekN = int8(n) // at most the one byte of peekBuf
 	if c.peekErr != nil {
 		c.peekN = -1
 	}

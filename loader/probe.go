@@ -36,10 +36,10 @@ func ProbeOnce(cfg Config, t urls.Target) (Probe, error) {
 	}
 	x := l.newExchange()
 	defer x.release()
-	l.prepare(0, x.req)
+	l.prepare(0, &x.req)
 	x.req.SetTimeout(cfg.Timeout)
 	x.body.deadline = time.Now().Add(cfg.Timeout)
-	if err := l.client.Do(x.req, x.resp); err != nil {
+	if err := l.client.Do(&x.req, &x.resp); err != nil {
 		return Probe{}, fmt.Errorf("%s %s: %w", t.Method, urls.Redacted(t.URL), l.described(err))
 	}
 	var p Probe
@@ -54,7 +54,7 @@ func ProbeOnce(cfg Config, t urls.Target) (Probe, error) {
 	} else {
 		p.Response = redactHead(x.resp.Header.String())
 	}
-	if _, err := x.body.read(x.resp, true); err != nil {
+	if _, err := x.body.read(&x.resp, true); err != nil {
 		return p, fmt.Errorf("reading the body of %s: %w", urls.Redacted(t.URL), l.described(err))
 	}
 	p.Body = bytes.Clone(x.body.page)

@@ -25,7 +25,7 @@ func BenchmarkRequestReady(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if !again || !x.prepared(0) {
-					l.prepare(0, x.req)
+					l.prepare(0, &x.req)
 				}
 				x.req.SetTimeout(l.cfg.Timeout)
 				if err := x.req.Write(w); err != nil {

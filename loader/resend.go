@@ -21,7 +21,7 @@ import (
 // harm even if the server read the first. The attempts share the request's timeout; started
 // is when the first one began.
 func (l *Loader) roundTrip(x *exchange, started time.Duration) (resent bool, err error) {
-	if err = l.client.Do(x.req, x.resp); err != nil {
+	if err = l.client.Do(&x.req, &x.resp); err != nil {
 		err = writeFailure(x, err)
 	}
 	written := false // a written request was resent already
@@ -42,7 +42,7 @@ func (l *Loader) roundTrip(x *exchange, started time.Duration) (resent bool, err
 		// own choice, not because the server closed it: taking another one is no resend.
 		resent = resent || stale || !unwritten
 		x.req.SetTimeout(left)
-		if err = l.client.Do(x.req, x.resp); err != nil {
+		if err = l.client.Do(&x.req, &x.resp); err != nil {
 			err = writeFailure(x, err)
 		}
 	}

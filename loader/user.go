@@ -57,12 +57,15 @@ func (l *Loader) sendNext(x *exchange, p plan, i, me int, b *batcher) {
 }
 
 // exchange is what one goroutine needs to make requests: its own request, response and body
-// reader.
+// reader. The request and response are its own fields, not fasthttp's pooled ones: a user
+// waiting for an answer holds its exchange, and in one allocation of 1 792 bytes (a size class)
+// the three take 128 bytes less than in three (320, 1 024 and 576): 13 MB at 100 000 requests
+// in flight. TestWaitingUserSizeClasses keeps it there.
 type exchange struct {
-	req  *fasthttp.Request
-	resp *fasthttp.Response
+	req  fasthttp.Request
+	resp fasthttp.Response
 	body body
-	eval check.Eval               // the response checks, when the run has some
+	eval *check.Eval              // the response checks, made with the first checked response
 	peek func(name string) []byte // received, for the checks
 	// cost is what this exchange's checks cost so far, added to costs, the run's, on release.
 	cost  checkCost
@@ -95,7 +98,7 @@ func (l *Loader) sender(out chan<- *[]Result) (*exchange, *batcher, func()) {
 }
 
 func (l *Loader) newExchange() *exchange {
-	return &exchange{req: fasthttp.AcquireRequest(), resp: fasthttp.AcquireResponse(), costs: &l.checkCost,
+	return &exchange{costs: &l.checkCost,
 		body: body{maxBody: l.cfg.MaxBody, pages: &l.pages, decoded: l.decoded, dec: &l.decoders}}
 }
 
@@ -103,15 +106,15 @@ func (x *exchange) release() {
 	x.costs.merge(x.cost)
 	x.cost = checkCost{}
 	x.body.release()
-	fasthttp.ReleaseRequest(x.req)
-	fasthttp.ReleaseResponse(x.resp)
+	x.req.Reset()
+	x.resp.Reset() // closes a body stream still open
 }
 
 // send makes one request to target ti and describes it as a Result. It returns when the request
 // ended, as an offset from the run's start, so the caller need not read the clock again.
 func (l *Loader) send(x *exchange, ti, user int) (Result, time.Duration) {
 	if !x.prepared(ti) {
-		l.prepare(ti, x.req)
+		l.prepare(ti, &x.req)
 	}
 	x.ready = 0
 	var res Result
@@ -159,7 +162,7 @@ func (l *Loader) answered(x *exchange, ti int, kind Kind, res *Result, err error
 		x.body.deadline = l.start.Add(offset + l.cfg.Timeout)
 		learn = kind == KindURL && l.sampleContent(x, ti)
 		x.body.uri = x.req.URI()
-		size, err = x.body.read(x.resp, parse && isHTML(x.resp.Header.ContentType()) || learn || l.extracting(ti, kind))
+		size, err = x.body.read(&x.resp, parse && isHTML(x.resp.Header.ContentType()) || learn || l.extracting(ti, kind))
 		res.BodyBytes, res.Decoded = size.received, size.decoded
 	}
 	// One clock reading ends the request, at the body's last byte: what the client does with

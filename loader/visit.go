@@ -170,7 +170,7 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 	// The URL's own request is sent as it is when it was the last one sent, unchanged.
 	fresh := base == l.templates[ti] && len(l.secrets) == 0
 	if !fresh || !x.prepared(ti) {
-		l.fill(x.req, base, ti)
+		l.fill(&x.req, base, ti)
 	}
 	x.ready = 0
 	if base == l.get {
@@ -198,9 +198,9 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 	}
 	for hop := first; ; hop++ {
 		x.req.SetTimeout(l.cfg.Timeout)
-		l.dropSecrets(x.req, u, origin)
+		l.dropSecrets(&x.req, u, origin)
 		fresh = fresh && hop == first && v.cookies.sendsNone()
-		v.cookies.add(x.req, u)
+		v.cookies.add(&x.req, u)
 		// The result is written in its place in out, so no copy of it sits in this frame.
 		*out = append(*out, Result{})
 		res := &(*out)[len(*out)-1]
@@ -218,8 +218,8 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 		if j != nil && hop == first {
 			res.Intended, res.Queued, res.Arrival = j.intended, j.queued, true
 		}
-		v.cookies.keep(x.resp, u)
-		next := v.redirect(res, x.resp, u, hop)
+		v.cookies.keep(&x.resp, u)
+		next := v.redirect(res, &x.resp, u, hop)
 		if next == nil || l.stopped.Load() {
 			if fresh {
 				l.keepPrepared(x, ti, res)
@@ -230,7 +230,7 @@ func (v *visitor) chain(x *exchange, ti int, kind Kind, base *fasthttp.Request, 
 		if res.Status != fasthttp.StatusTemporaryRedirect && res.Status != fasthttp.StatusPermanentRedirect {
 			base = l.get
 		}
-		l.fill(x.req, base, ti)
+		l.fill(&x.req, base, ti)
 		if x.sess != nil && !v.personalize(x, base, ti, kind, nil, out) {
 			return u, (*out)[len(*out)-1].Start
 		}

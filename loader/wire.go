@@ -51,32 +51,36 @@ type wireConn struct {
 	since func(time.Time) time.Duration
 	looks int // how often usable looked at the socket
 
+	// got counts the bytes of answer read for the current request.
+	got int
+	// head keeps the first bytes of the current answer: its protocol and status code.
+	head [len("HTTP/1.1 200")]byte
+	// The flags below sit beside head, and awaits beside peekBuf and peekN, filling what
+	// alignment would leave empty: every request in flight holds its connection, which at
+	// 384 bytes, not 416, fits a smaller size class (TestWaitingUserSizeClasses).
+
 	// used is set once a request on the connection got a byte of answer: a later request on
 	// it is on a kept-alive connection.
 	used bool
 	// writing is set from the first byte of a request written to the first read of its answer.
 	writing bool
-	// got counts the bytes of answer read for the current request.
-	got int
-	// head keeps the first bytes of the current answer: its protocol and status code.
-	head [len("HTTP/1.1 200")]byte
 	// retired is set by a 101 answer, after which the connection no longer speaks HTTP/1.1,
 	// and by a failed write.
 	retired bool
+	// keepHead keeps the head of each answer in rawHead as it came, line ends fixed.
+	keepHead bool
 	// writeErr is why writing the current request failed; nil if it did not.
 	writeErr error
 	// lines follows the line ends of the answer's head, see lineEnds.
-	lines lineEnds
-	// keepHead keeps the head of each answer in rawHead as it came, line ends fixed.
-	keepHead bool
-	rawHead  []byte
+	lines   lineEnds
+	rawHead []byte
 	// awaits makes a user wait for its answer before fasthttp takes a read buffer for it
 	// (see SetReadDeadline): set when the run may hold enough connections for the buffers
 	// to matter.
 	awaits bool
 
 	peekBuf [1]byte
-	peekN   int
+	peekN   int8 // what the last look at the socket read (0 or 1 byte), -1, or a state of awaitAnswer
 	peekErr error
 
 	// dl is the deadlines set on Conn: kept from request to request while they serve.
