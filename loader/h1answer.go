@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/valyala/fasthttp"
 )
@@ -587,10 +588,13 @@ func (a *h1Answer) endChunkLine() {
 // verdict.
 func h1FieldLine(line []byte) (name, value []byte, spaced bool, err error) {
 	colon, space := 0, false
-	for ; colon < len(line) && line[colon] != ':'; colon++ {
+scan:
+	for ; colon < len(line); colon++ {
 		switch c := line[colon]; {
-		case h1TokenByte(c):
+		case h1Bytes[c]&h1Tok != 0:
 			spaced = spaced || space
+		case c == ':':
+			break scan
 		case c == ' ':
 			space = true
 		default:
@@ -600,18 +604,24 @@ func h1FieldLine(line []byte) (name, value []byte, spaced bool, err error) {
 	if colon == 0 || colon == len(line) {
 		return nil, nil, false, errH1FieldLine
 	}
-	value, err = h1FieldValue(line[colon+1:])
-	return bytes.TrimRight(line[:colon], " "), value, spaced, err
+	if value, err = h1FieldValue(line[colon+1:]); err != nil {
+		return nil, nil, false, err
+	}
+	name = line[:colon]
+	for space && name[len(name)-1] == ' ' {
+		name = name[:len(name)-1] // a name is not spaces alone: the line starts with none
+	}
+	return name, value, spaced, nil
 }
 
 // h1FieldValue checks the bytes of a field's value, or of a line that continues it, and
 // returns them without the whitespace around them.
 func h1FieldValue(value []byte) ([]byte, error) {
 	for _, c := range value {
-		switch {
-		case c == '\r':
-			return nil, errH1BareCR
-		case c < ' ' && c != '\t' || c == 0x7f:
+		if h1Bytes[c]&h1NotInValue != 0 {
+			if c == '\r' {
+				return nil, errH1BareCR
+			}
 			return nil, errH1FieldLine // a NUL or another control byte, refused by fasthttp too
 		}
 	}
@@ -655,16 +665,30 @@ func h1EqualFold(b []byte, lower string) bool {
 }
 
 // h1TokenByte tells whether c may be in a token, as field names are (RFC 9110 5.6.2).
-func h1TokenByte(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-':
-		return true
+func h1TokenByte(c byte) bool { return h1Bytes[c]&h1Tok != 0 }
+
+// h1Bytes tells what each byte may be in a head: the field lines' bytes are read one by one,
+// on every answer, and one look in a table costs less than the comparisons it stands for. It
+// is made once and only read.
+var h1Bytes = h1ByteKinds()
+
+const (
+	h1Tok        = 1 << iota // may be in a token (RFC 9110 5.6.2)
+	h1NotInValue             // may not be in a field value: a control byte but tab, or DEL
+)
+
+func h1ByteKinds() (kinds [256]uint8) {
+	for i := range kinds {
+		c := byte(i)
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-',
+			strings.IndexByte("!#$%&'*+.^_`|~", c) >= 0:
+			kinds[i] = h1Tok
+		case c < ' ' && c != '\t' || c == 0x7f:
+			kinds[i] = h1NotInValue
+		}
 	}
-	switch c {
-	case '!', '#', '$', '%', '&', '\'', '*', '+', '.', '^', '_', '`', '|', '~':
-		return true
-	}
-	return false
+	return kinds
 }
 
 // h1Unhex is the value of the hex digit c, or -1.
