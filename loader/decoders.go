@@ -106,12 +106,10 @@ func (d *decoders) read() *bodyRead {
 	return new(bodyRead)
 }
 
-// putRead gives back what read lent, keeping only the key's buffer; nil does nothing.
+// putRead gives back what read lent, keeping only the key's buffer.
 func (d *decoders) putRead(rd *bodyRead) {
-	if rd != nil {
-		*rd = bodyRead{key: rd.key[:0]}
-		d.reads.Put(rd)
-	}
+	*rd = bodyRead{key: rd.key[:0]}
+	d.reads.Put(rd)
 }
 
 // deflater reads an HTTP "deflate" body: zlib as the standard says, or the raw deflate stream

@@ -591,7 +591,7 @@ func h1FieldLine(line []byte) (name, value []byte, spaced bool, err error) {
 scan:
 	for ; colon < len(line); colon++ {
 		switch c := line[colon]; {
-		case h1Bytes[c]&h1Tok != 0:
+		case h1TokenByte(c):
 			spaced = spaced || space
 		case c == ':':
 			break scan
@@ -607,9 +607,8 @@ scan:
 	if value, err = h1FieldValue(line[colon+1:]); err != nil {
 		return nil, nil, false, err
 	}
-	name = line[:colon]
-	for space && name[len(name)-1] == ' ' {
-		name = name[:len(name)-1] // a name is not spaces alone: the line starts with none
+	if name = line[:colon]; space {
+		name = bytes.TrimRight(name, " ")
 	}
 	return name, value, spaced, nil
 }
