@@ -13,9 +13,10 @@ import (
 )
 
 // Users borrow their decoders and the decode cache's scratch for one body and hold none of it
-// between bodies, whatever the coding, with and without the decode cache (which records a
-// body the first time and compares the next ones with it); a decoder given back after a body
-// that did not decode serves the next body whole. Two users share the run's decoders.
+// between bodies (each one lent is given back: none is out after a body), whatever the
+// coding, with and without the decode cache (which records a body the first time and compares
+// the next ones with it); a decoder given back after a body that did not decode serves the
+// next body whole. Two users share the run's decoders.
 func TestBodiesBorrowDecoders(t *testing.T) {
 	t.Parallel()
 	plain := bytes.Repeat([]byte("<p>a paragraph of the page, and a number: 12345</p>\n"), 600)
@@ -63,6 +64,9 @@ func TestBodiesBorrowDecoders(t *testing.T) {
 					}
 					if b.rd != nil {
 						t.Errorf("request %d: the user still holds what reading its body took", i)
+					}
+					if n := dec.out.Load(); n != 0 {
+						t.Errorf("request %d: %d decoders or scratch buffers lent and not given back", i, n)
 					}
 					b.release()
 					fasthttp.ReleaseRequest(req)
