@@ -11,7 +11,8 @@
 # site listens on 4 ports: one client address opens at most about 28 000 connections to one
 # port. INFLIGHT connections need as many open files in each of client and site: the script
 # raises the soft limit to the hard one, and says so when the hard one is lower (where the
-# system allows no more, give a lower INFLIGHT and read the bytes per request in flight).
+# system allows no more, give a lower INFLIGHT and read the bytes per request in flight, or run
+# scripts/many-users-vm.sh, which runs the open model's case in a guest with limits of its own).
 # Each case gets a site of its own, started empty: the site holds the connections a finished
 # run closed (it reads nothing, so it never sees them go), and a site kept from an earlier case
 # would run out of open files and leave requests waiting to connect, which hold less memory
