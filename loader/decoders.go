@@ -45,8 +45,7 @@ type lent struct {
 // reader returns the reader that decodes src as coding says (a compressed one), borrowing its
 // decoder into l.
 func (d *decoders) reader(src io.Reader, coding contentCoding, l *lent) (io.Reader, error) {
-	switch coding {
-	case codingGzip, codingDeflate, codingBrotli:
+	if coding.compressed() {
 		d.out.Add(1)
 	}
 	switch coding {

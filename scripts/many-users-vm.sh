@@ -13,7 +13,8 @@
 # several times slower than the host, so its arrivals come at RATE a second (default 1200, about
 # what a guest on 2 cores keeps up with); what a request holds barely depends on the rate (see
 # docs/speed.md). Each case runs until INFLIGHT requests have arrived (the summary says how
-# many did), and a little longer.
+# many did), and a little longer. The guest has as many CPUs as the host and MEM_MIB of memory
+# (default 8192: 100 000 connections take about 1 GiB in webload and as much in the kernel).
 #
 #   scripts/many-users-vm.sh [RATE] [INFLIGHT...]     default: 1200 18000 100000
 set -euo pipefail
