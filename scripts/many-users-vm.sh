@@ -14,7 +14,8 @@
 # what a guest on 2 cores keeps up with); what a request holds barely depends on the rate (see
 # docs/speed.md). Each case runs until INFLIGHT requests have arrived (the summary says how
 # many did), and a little longer. The guest has as many CPUs as the host and MEM_MIB of memory
-# (default 8192: 100 000 connections take about 1 GiB in webload and as much in the kernel).
+# (default 8192: 100 000 in flight take about 1 GiB in webload, and the site and the kernel's
+# sockets take more).
 #
 #   scripts/many-users-vm.sh [RATE] [INFLIGHT...]     default: 1200 18000 100000
 set -euo pipefail
