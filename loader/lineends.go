@@ -23,6 +23,7 @@ type lineEnds struct {
 	lastCR   bool       // the last byte read was a CR
 	kind     lineKind   // what the current line is to lineEnds
 	teLine   teScan     // a field line that may say Transfer-Encoding: chunked, as it is read
+	teOpen   bool       // teLine ended, and the lines that continue it (obs-fold) may follow
 	lineLen  int        // bytes of the current line read so far, CR included
 	status   statusScan // the head's status line, as it is read
 	chunks   chunkFollow
@@ -106,7 +107,7 @@ func (e *lineEnds) follow(p []byte, n int) int {
 // or len(b).
 func (e *lineEnds) lines(b []byte, i int) int {
 	for i < len(b) {
-		if e.lineLen == 0 && (e.started || e.trailers) {
+		if e.lineLen == 0 && (e.started || e.trailers) && !e.teOpen {
 			if i = skipFieldLines(b, i, e.trailers); i == len(b) {
 				return i
 			}
@@ -127,7 +128,7 @@ func (e *lineEnds) lines(b []byte, i int) int {
 			e.status.scan(b[i:end])
 		case e.kind == lineTE && whole:
 			e.teLine.scanWhole(b[i:end])
-		case e.kind == lineTE:
+		case e.kind == lineTE, e.kind == lineFold:
 			e.teLine.scan(b[i:end])
 		}
 		if j < 0 {
@@ -166,6 +167,15 @@ func skipFieldLines(b []byte, i int, trailers bool) int {
 // startLine starts a line of a head or of trailers whose first byte is c: the status line and
 // the field lines that may say Transfer-Encoding are read as they come.
 func (e *lineEnds) startLine(c byte) {
+	if e.teOpen {
+		if c == ' ' || c == '\t' {
+			e.kind = lineFold
+			e.teLine.fold()
+			return
+		}
+		e.teOpen = false
+		e.te = e.te || e.teLine.chunked()
+	}
 	switch {
 	case e.trailers:
 		e.kind = lineOther
@@ -183,8 +193,8 @@ func (e *lineEnds) line() {
 	switch e.kind {
 	case lineStatus:
 		e.started, e.te = true, false
-	case lineTE:
-		e.te = e.te || e.teLine.chunked()
+	case lineTE, lineFold:
+		e.teOpen = true // its value is known at the next line's first byte
 	}
 }
 

@@ -10,6 +10,7 @@ const (
 	lineOther  lineKind = iota
 	lineStatus          // a status line
 	lineTE              // a field line that starts with a T, which may say Transfer-Encoding: chunked
+	lineFold            // a line that continues a field that may say Transfer-Encoding (obs-fold)
 )
 
 // statusScan reads a status line's version and code as fasthttp does (see h1StatusCode):
@@ -77,7 +78,9 @@ func (s *statusScan) code() (int, bool) {
 
 // teScan reads a field line as fasthttp does to tell whether it is "Transfer-Encoding:
 // chunked": the name in any case, spaces before the colon, the value in any case with spaces
-// and tabs around it, a CR at the end.
+// and tabs around it, a CR at the end. fasthttp joins the lines that continue a field (obs-fold)
+// to it with a space each, and drops the value's leading spaces: the value is "chunked" when
+// the lines before the one that says it have an empty value, and none comes after it.
 type teScan struct {
 	at  uint8 // the next byte's place in "transfer-encoding:chunked", whitespace left out
 	bad bool
@@ -99,7 +102,7 @@ func (s *teScan) scan(part []byte) {
 		case s.cr:
 			s.bad = true // a CR inside the value
 		case c == ' ' && (at == teName || at == teColon || at == teEnd), c == '\t' && (at == teColon || at == teEnd):
-		case c == '\r' && at == teEnd:
+		case c == '\r' && (at == teEnd || at == teColon):
 			s.cr = true
 		case at < teEnd && lower(c) == "transfer-encoding:chunked"[at]:
 			s.at++
@@ -111,12 +114,25 @@ func (s *teScan) scan(part []byte) {
 
 // scanWhole reads a whole line, without its LF, as scan does, at once.
 func (s *teScan) scanWhole(line []byte) {
-	name, value, _ := bytes.Cut(bytes.TrimSuffix(line, []byte("\r")), []byte(":"))
-	if h1EqualFold(bytes.TrimRight(name, " "), "transfer-encoding") && h1EqualFold(h1TrimOWS(value), "chunked") {
+	name, value, colon := bytes.Cut(bytes.TrimSuffix(line, []byte("\r")), []byte(":"))
+	value = h1TrimOWS(value)
+	switch {
+	case !colon || !h1EqualFold(bytes.TrimRight(name, " "), "transfer-encoding"):
+		s.bad = true
+	case h1EqualFold(value, "chunked"):
 		s.at = teEnd
-	} else {
+	case len(value) == 0:
+		s.at = teColon // a line that continues it may say chunked
+	default:
 		s.bad = true
 	}
+}
+
+// fold starts a line that continues the field: after a value that said "chunked", the joined
+// value says more; after an empty one, this line may say it.
+func (s *teScan) fold() {
+	s.bad = s.bad || s.at != teColon
+	s.cr = false
 }
 
 // chunked tells whether the line said Transfer-Encoding: chunked.

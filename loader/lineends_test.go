@@ -52,6 +52,16 @@ func TestLineEndsFix(t *testing.T) {
 			"HTTP/1.1 200 OK\r\ntransfer-encoding :  Chunked \r\n\r\n2\r\nok\r\n0\r\n\r\n"},
 		{"interim answer, then chunked", "HTTP/1.1 100 Continue\nTransfer-Encoding: x\n\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: a\n\n",
 			"HTTP/1.1 100 Continue\r\nTransfer-Encoding: x\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: a\r\n\r\n"},
+		// fasthttp joins a field's continuation lines (obs-fold) to it, a space each: an empty
+		// value continued by "chunked" says chunked, "chunked" continued by anything does not.
+		{"chunked on a continuation line", "HTTP/1.1 200 \nTrAnsfer-EnCoding:\n Chunked\n\n0\r\n\n",
+			"HTTP/1.1 200 \r\nTrAnsfer-EnCoding:\r\n Chunked\r\n\r\n0\r\n\r\n"},
+		{"chunked after two continuation lines, ends in CRLF", "HTTP/1.1 200 OK\r\nTransfer-Encoding: \r\n \r\n\tchunked \r\nX: y\r\n\r\n0\r\nT: a\n\n",
+			"HTTP/1.1 200 OK\r\nTransfer-Encoding: \r\n \r\n\tchunked \r\nX: y\r\n\r\n0\r\nT: a\r\n\r\n"},
+		{"chunked, then a continuation line", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n x\r\n\r\n0\r\n\n",
+			"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n x\r\n\r\n0\r\n\n"},
+		{"chunked split over continuation lines", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chun\r\n ked\r\n\r\n0\r\n\n",
+			"HTTP/1.1 200 OK\r\nTransfer-Encoding: chun\r\n ked\r\n\r\n0\r\n\n"},
 		{"chunked in HTTP/1.0 is no chunked body", "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\n", "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\n"},
 		{"no body after a 204", "HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\n", "HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\n"},
 		{"a body of Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n0\r\n\n", "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n0\r\n\n"},
