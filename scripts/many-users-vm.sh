@@ -51,6 +51,14 @@ for lib in $(ldd /usr/bin/time | grep -o '/[^ ]*'); do
   cp "$lib" "$root$lib"
 done
 
+# Each case runs 1.3 times as long as its arrivals take, and 10 s more; the guest is bounded by three
+# times that, and 30 s, a case (each stops its site and ends its requests), and 2 minutes to boot.
+secs=() bound=120
+for n in "${cases[@]}"; do
+  secs+=($((n * 13 / 10 / rate + 10)))
+  bound=$((bound + 3 * secs[-1] + 30))
+done
+
 {
   cat <<'EOF'
 #!/bin/sh
@@ -76,8 +84,8 @@ run() {
   echo "== $1 $(awk '/Maximum resident/ {print $6}' /tmp/time) $(awk '/^accepted/ {print $2}' /tmp/site) $(grep -E '^Requests:' /tmp/out | sed 's/^Requests:[[:space:]]*//')"
 }
 EOF
-  for n in "${cases[@]}"; do
-    echo "run $n $rate $((n * 13 / 10 / rate + 10))"
+  for i in "${!cases[@]}"; do
+    echo "run ${cases[i]} $rate ${secs[i]}"
   done
   echo 'poweroff -f'
 } >"$root/init"
@@ -88,9 +96,7 @@ case $accel in
 kvm) q=(-enable-kvm -cpu host) ;;
 *) q=(-accel tcg,thread=multi -cpu max) ;;
 esac
-secs=0
-for n in "${cases[@]}"; do secs=$((secs + n * 13 / 10 / rate * 3 + 60)); done
-timeout $((secs + 120)) qemu-system-x86_64 "${q[@]}" -smp "$(nproc)" -m "$mem" -nographic -no-reboot \
+timeout "$bound" qemu-system-x86_64 "${q[@]}" -smp "$(nproc)" -m "$mem" -nographic -no-reboot \
   -kernel "$kernel" -initrd "$work/initrd.gz" -append "console=ttyS0 quiet rdinit=/init panic=-1" \
   >"$work/console" 2>&1 || true
 
